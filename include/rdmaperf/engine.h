@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The verbs engine shared by client and server: device and port, PD, MR on
+ * the benchmark buffer, CQ, RC QPs through RESET->INIT->RTR->RTS.
+ */
+#ifndef RDMAPERF_ENGINE_H
+#define RDMAPERF_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include <rdmaperf/gid.h>
+#include <rdmaperf/wire.h>
+
+struct rdp_sysfs;
+
+struct rdp_port_info {
+	uint8_t num;
+	uint8_t link_layer; /* IBV_LINK_LAYER_* */
+	enum ibv_port_state state;
+	uint8_t phys_state;
+	uint32_t active_mtu_bytes;
+	uint32_t max_mtu_bytes;
+	uint16_t lid;
+	uint8_t active_speed;
+	uint8_t active_width;
+	int gid_tbl_len;
+};
+
+struct rdp_dev {
+	struct ibv_context *ctx;
+	char name[64];
+	struct ibv_device_attr attr;
+	struct rdp_port_info port;
+	int numa_node; /* -1 unknown */
+};
+
+/*
+ * Open a device by name, or with name NULL/"" the first one whose port is
+ * ACTIVE. Errors name the devices present and the likely fix:
+ * -ENODEV none found (exit 77 material), -ENOENT no such name,
+ * -ENETDOWN port not active.
+ */
+int rdp_dev_open(const char *name, int port, struct rdp_dev **out);
+void rdp_dev_close(struct rdp_dev *dev);
+
+const char *rdp_link_layer_str(uint8_t link_layer);
+const char *rdp_port_state_str(enum ibv_port_state state);
+/* 256..4096 bytes <-> IBV_MTU_*; 0 for an invalid value. */
+enum ibv_mtu rdp_mtu_from_bytes(uint32_t bytes);
+uint32_t rdp_mtu_to_bytes(enum ibv_mtu mtu);
+
+/* How one side of one QP is addressed, as carried in QP_INFO. */
+struct rdp_qp_cfg {
+	uint8_t port;
+	uint8_t link_layer;
+	int use_grh;           /* always on RoCE; on IB only when asked */
+	int sgid_index;
+	uint32_t psn;
+	enum ibv_mtu path_mtu;
+	uint8_t max_rd_atomic; /* outstanding RDMA READ/atomic as requester */
+	uint8_t max_dest_rd_atomic;
+	uint8_t traffic_class;
+	uint8_t timeout;       /* 4.096 us * 2^timeout per try */
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+	uint8_t min_rnr_timer;
+};
+
+/* Attribute builders: pure, unit-tested, used by rdp_qp_connect(). */
+void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
+		      struct ibv_qp_attr *attr, int *mask);
+void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
+		     const struct rdp_msg_qp_info *remote,
+		     struct ibv_qp_attr *attr, int *mask);
+void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
+		     int *mask);
+
+/* The path MTU: smaller of both active MTUs, or the requested one if lower. */
+int rdp_path_mtu(uint32_t local_bytes, uint32_t remote_bytes,
+		 uint32_t requested_bytes, uint32_t *mtu_out);
+
+/* Per-session resources: one PD, one MR over one buffer, one CQ, N QPs. */
+struct rdp_conn {
+	struct rdp_dev *dev;
+	struct rdp_gid_choice gid;
+	int have_gid;
+	struct ibv_pd *pd;
+	void *buf;
+	size_t buf_bytes;
+	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
+	struct ibv_mr *mr;
+	int mr_access;     /* IBV_ACCESS_* granted on the buffer */
+	struct ibv_cq *cq;
+	int cq_depth;
+	struct ibv_qp **qps;
+	uint32_t *psns;
+	uint32_t num_qps;
+	uint32_t max_inline_bytes;
+	struct rdp_msg_qp_info *remote; /* per QP, once exchanged */
+	uint32_t path_mtu_bytes;
+};
+
+struct rdp_conn_cfg {
+	uint32_t num_qps;
+	uint32_t msg_bytes;
+	uint32_t tx_depth;
+	uint32_t rx_depth;
+	int gid_index;         /* -1 auto */
+	int use_grh;
+	const struct in_addr *local_ipv4; /* OOB address, for GID choice */
+};
+
+int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
+		    struct rdp_conn **out);
+void rdp_conn_destroy(struct rdp_conn *conn);
+
+static inline uint8_t *rdp_conn_tx(const struct rdp_conn *c, uint32_t qp)
+{
+	return (uint8_t *)c->buf + (size_t)qp * 2 * c->slot_bytes;
+}
+
+static inline uint8_t *rdp_conn_rx(const struct rdp_conn *c, uint32_t qp)
+{
+	return rdp_conn_tx(c, qp) + c->slot_bytes;
+}
+
+/* Describe local QP i for the peer. */
+void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i,
+			 struct rdp_msg_qp_info *info);
+
+/*
+ * Check the peer's QP_INFO against ours (GID type, MTU), then move every QP
+ * to RTS. errtext receives a one-line cause for the peer.
+ */
+int rdp_conn_connect(struct rdp_conn *conn,
+		     const struct rdp_msg_qp_info *remote, uint32_t req_mtu,
+		     uint8_t tclass, char *errtext, size_t errlen);
+
+const char *rdp_wc_status_hint(enum ibv_wc_status status);
+
+#endif /* RDMAPERF_ENGINE_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Diagnostics on stderr: one lowercase line per failure, prefixed with the
+ * program name, logged once where the failure is first detected.
+ */
+#ifndef RDMAPERF_LOG_H
+#define RDMAPERF_LOG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define RDP_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+
+void rdp_err(const char *fmt, ...) RDP_PRINTF(1, 2);
+void rdp_warn(const char *fmt, ...) RDP_PRINTF(1, 2);
+void rdp_info(const char *fmt, ...) RDP_PRINTF(1, 2);
+
+/*
+ * Error text for a peer: the same line is logged here and kept in buf so
+ * it can be sent to the other side before exiting.
+ */
+void rdp_errbuf(char *buf, size_t len, const char *fmt, ...) RDP_PRINTF(3, 4);
+
+/*
+ * The last error line logged by this thread, so a fatal failure can be
+ * sent to the peer word for word (like errno, deliberately per thread).
+ */
+const char *rdp_last_error(void);
+void rdp_clear_error(void);
+
+#endif /* RDMAPERF_LOG_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Out-of-band channel over TCP: connect/accept with timeouts, and whole
+ * messages sent and received through the wire codec, each with a deadline.
+ */
+#ifndef RDMAPERF_OOB_H
+#define RDMAPERF_OOB_H
+
+#include <stdint.h>
+#include <netinet/in.h>
+
+#include <rdmaperf/wire.h>
+
+struct rdp_oob {
+	int fd;
+	int timeout_ms;          /* default for each send/recv */
+	char peer[80];           /* "host:port" for messages */
+	struct in_addr local_ipv4; /* our address on this connection */
+	int have_local_ipv4;
+};
+
+/*
+ * Connect to host:port, retrying refused connections until timeout_ms.
+ * Errors are logged; returns 0 or -errno.
+ */
+int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
+		    struct rdp_oob *oob);
+
+int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out);
+
+/* Wait for one client; timeout_ms < 0 waits forever. */
+int rdp_oob_accept(int listen_fd, int timeout_ms, int io_timeout_ms,
+		   struct rdp_oob *oob);
+
+/* Wrap an already-connected socket (tests use a socketpair). */
+void rdp_oob_from_fd(int fd, int timeout_ms, struct rdp_oob *oob);
+
+int rdp_oob_send(struct rdp_oob *oob, const struct rdp_msg *msg);
+
+/*
+ * Receive one message within timeout_ms (< 0: the channel default, 0: no
+ * limit, relying on TCP keepalive). -ETIMEDOUT, -ECONNRESET when the peer
+ * went away, -EPROTO on a malformed message (logged).
+ */
+int rdp_oob_recv(struct rdp_oob *oob, struct rdp_msg *msg, int timeout_ms);
+
+/*
+ * Receive and require a type. An ERROR from the peer is printed as the
+ * peer's message and returns -ECANCELED; other types return -EPROTO.
+ */
+int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
+		   int timeout_ms);
+
+/* Best effort: tell the peer why we stop. */
+void rdp_oob_send_error(struct rdp_oob *oob, int code, const char *text);
+
+void rdp_oob_close(struct rdp_oob *oob);
+
+#endif /* RDMAPERF_OOB_H */

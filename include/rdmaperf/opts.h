@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Command lines of rdmaperf and rdmaperf-server: one option table each,
+ * strict numbers with K/M/G suffixes, usage generated from the table.
+ */
+#ifndef RDMAPERF_OPTS_H
+#define RDMAPERF_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rdmaperf/params.h>
+
+struct rdp_bench_ops;
+
+#define RDP_DEFAULT_PORT 18515
+
+struct rdp_conn_opts {
+	char dev[64];     /* "" = first device with an active port */
+	int ib_port;
+	int gid_index;    /* -1 = choose */
+	char host[256];   /* client: server to reach; "" = one-shot server */
+	char bind[64];    /* server: listen address, "" = any */
+	uint16_t tcp_port;
+	int oob_timeout_ms;
+	int cq_timeout_ms;
+};
+
+struct rdp_report_opts {
+	int gbits;         /* --report_gbits */
+	int no_freq_check; /* -F */
+};
+
+struct rdp_opts {
+	const struct rdp_bench_ops *bench;
+	struct rdp_params params;
+	struct rdp_conn_opts conn;
+	struct rdp_report_opts report;
+};
+
+enum rdp_parse_status {
+	RDP_PARSE_OK = 0,
+	RDP_PARSE_EXIT = 1, /* --help/--version printed */
+};
+
+/* Returns enum rdp_parse_status, or -EINVAL with one line in err. */
+int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o,
+			  char *err, size_t errlen);
+int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o,
+			  char *err, size_t errlen);
+
+void rdp_opts_usage_client(FILE *f);
+void rdp_opts_usage_server(FILE *f);
+
+/* "64", "4K", "1M", "2G" (binary multiples); -EINVAL or -ERANGE. */
+int rdp_parse_size(const char *s, uint64_t *out);
+/* Decimal only, within [min, max]. */
+int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+#endif /* RDMAPERF_OPTS_H */

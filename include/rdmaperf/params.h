@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Test parameters: what the client decides and sends to the server, so the
+ * server needs no matching flags.
+ */
+#ifndef RDMAPERF_PARAMS_H
+#define RDMAPERF_PARAMS_H
+
+#include <stdint.h>
+
+#define RDP_TEST_NAME_MAX 32
+
+enum rdp_param_flags {
+	RDP_PARAM_GRH = 1u << 0, /* IB: route with a GRH even on one subnet */
+};
+
+struct rdp_params {
+	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */
+	uint64_t size_bytes;          /* message size */
+	uint64_t iters;               /* per QP; 0 in duration mode */
+	uint32_t duration_s;          /* 0: run for iters */
+	uint32_t warmup_iters;        /* latency only, not measured */
+	uint32_t num_qps;
+	uint32_t tx_depth;    /* outstanding work requests per QP */
+	uint32_t cq_mod;      /* signal one send in cq_mod */
+	uint32_t mtu_bytes;   /* 0: the smaller of both active MTUs */
+	uint32_t tclass;      /* RoCE traffic class / IB GRH class */
+	uint32_t seed;        /* data pattern seed */
+	uint32_t flags;       /* enum rdp_param_flags */
+};
+
+/* Defaults a fresh client starts from. */
+void rdp_params_defaults(struct rdp_params *p);
+
+#endif /* RDMAPERF_PARAMS_H */

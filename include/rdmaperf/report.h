@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Text report: header block and perftest-style result table. */
+#ifndef RDMAPERF_REPORT_H
+#define RDMAPERF_REPORT_H
+
+#include <stdio.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/wire.h>
+
+struct rdp_conn;
+struct rdp_clock;
+
+struct rdp_report_info {
+	const struct rdp_bench_ops *ops;
+	const struct rdp_params *params;
+	const struct rdp_conn *conn;
+	const struct rdp_msg_accept *peer;
+	const struct rdp_msg_hello *peer_hello;
+	const struct rdp_clock *clk;
+	const char *peer_addr;
+	int gbits;
+};
+
+void rdp_report_header(FILE *f, const struct rdp_report_info *info);
+void rdp_report_table_head(FILE *f, const struct rdp_report_info *info);
+void rdp_report_row(FILE *f, const struct rdp_report_info *info,
+		    const struct rdp_result *res);
+void rdp_report_footer(FILE *f, const struct rdp_report_info *info);
+
+#endif /* RDMAPERF_REPORT_H */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One benchmark session between a client and a server: the OOB handshake,
+ * resources, the test loop, the data check and the report.
+ */
+#ifndef RDMAPERF_SESSION_H
+#define RDMAPERF_SESSION_H
+
+struct rdp_opts;
+struct rdp_oob;
+
+/* Exit codes (STYLE.md): only main() exits, with one of these. */
+enum rdp_exit {
+	RDP_EXIT_OK = 0,
+	RDP_EXIT_FAIL = 1,
+	RDP_EXIT_USAGE = 2,
+	RDP_EXIT_UNSUPPORTED = 77,
+};
+
+/* Run the client's test against o->conn.host; returns enum rdp_exit. */
+int rdp_session_client(const struct rdp_opts *o);
+
+/* Serve one connected client; returns 0 or -errno (already logged). */
+int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob);
+
+/* Listen and serve clients; once: return after the first. */
+int rdp_server_loop(const struct rdp_opts *o, int once);
+
+/* Map a negative errno from a session to an exit code. */
+int rdp_exit_code(int err);
+
+#endif /* RDMAPERF_SESSION_H */

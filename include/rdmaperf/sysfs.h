@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * All sysfs/procfs reading goes through here. The root directory is
+ * injectable so the logic above it is tested against fixture trees.
+ */
+#ifndef RDMAPERF_SYSFS_H
+#define RDMAPERF_SYSFS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdmaperf/log.h>
+
+struct rdp_sysfs {
+	char root[PATH_MAX]; /* "" for the real filesystem */
+};
+
+/* root NULL or "" means the live system. */
+void rdp_sysfs_init(struct rdp_sysfs *fs, const char *root);
+
+/*
+ * Read a small text file named by a printf-style path (absolute, relative to
+ * the root), strip the trailing newline. Returns 0 or -errno.
+ */
+int rdp_sysfs_read(const struct rdp_sysfs *fs, char *buf, size_t len,
+		   const char *fmt, ...) RDP_PRINTF(4, 5);
+
+int rdp_sysfs_read_u64(const struct rdp_sysfs *fs, uint64_t *val,
+		       const char *fmt, ...) RDP_PRINTF(3, 4);
+
+#endif /* RDMAPERF_SYSFS_H */

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Out-of-band message codec: header + fields written one by one, big-endian,
+ * through a bounds-checked cursor. Never raw structs on the wire.
+ *
+ *   client                                   server
+ *     | --- TCP connect ---------------------> |
+ *     | --- HELLO (version, host) -----------> |
+ *     | <-- HELLO (version, host) ------------ |
+ *     | --- PARAMS (test, size, qps, ...) ---> |  server allocates
+ *     | <-- ACCEPT (device, port, MTU, GID) -- |  ...or ERROR
+ *     | <-- QP_INFO x num_qps ---------------- |
+ *     | --- QP_INFO x num_qps ---------------> |  both: RESET->INIT->RTR->RTS
+ *     | --- SYNC (READY) --------------------> |
+ *     | <-- SYNC (READY) --------------------- |
+ *     |        ... timed test over RDMA ...      |
+ *     | --- SYNC (DONE) ---------------------> |  server checks its buffer
+ *     | <-- RESULT (data check) -------------- |
+ *     | --- close ---------------------------> |  server serves the next
+ *
+ * Either side may send ERROR (code + text) instead of any message and then
+ * close; the receiver prints the text, so both sides show the real cause.
+ */
+#ifndef RDMAPERF_WIRE_H
+#define RDMAPERF_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdmaperf/params.h>
+
+#define RDP_WIRE_MAGIC 0x52445046u /* "RDPF" */
+#define RDP_WIRE_VERSION 1
+#define RDP_WIRE_HDR_BYTES 12
+#define RDP_WIRE_MAX_PAYLOAD 4096
+#define RDP_WIRE_TEXT_MAX 256
+#define RDP_WIRE_NAME_MAX 64
+
+enum rdp_msg_type {
+	RDP_MSG_HELLO = 1,
+	RDP_MSG_PARAMS = 2,
+	RDP_MSG_ACCEPT = 3,
+	RDP_MSG_QP_INFO = 4,
+	RDP_MSG_SYNC = 5,
+	RDP_MSG_RESULT = 6,
+	RDP_MSG_ERROR = 7,
+};
+
+enum rdp_sync_phase {
+	RDP_SYNC_READY = 1,
+	RDP_SYNC_DONE = 2,
+};
+
+struct rdp_wire_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t len_bytes; /* payload after the header */
+};
+
+struct rdp_msg_hello {
+	char tool_version[RDP_WIRE_NAME_MAX];
+	char hostname[RDP_WIRE_NAME_MAX];
+	char kernel[RDP_WIRE_NAME_MAX];
+};
+
+/* The server's view of its side, for the client's report. */
+struct rdp_msg_accept {
+	char device[RDP_WIRE_NAME_MAX];
+	uint8_t port;
+	uint8_t link_layer;   /* IBV_LINK_LAYER_* */
+	uint8_t gid_type;     /* enum rdp_gid_type */
+	int32_t gid_index;    /* -1 when no GID is used (IB, no GRH) */
+	uint32_t active_mtu_bytes;
+	int32_t numa_node;    /* NIC's node, -1 unknown */
+};
+
+struct rdp_msg_qp_info {
+	uint32_t qpn;
+	uint32_t psn;
+	uint8_t gid[16];
+	uint8_t gid_type; /* enum rdp_gid_type */
+	uint16_t lid;
+	uint32_t mtu_bytes; /* sender's active MTU */
+	uint32_t rkey;
+	uint64_t addr;      /* remote-accessible buffer for this QP */
+	uint64_t len_bytes;
+};
+
+struct rdp_msg_sync {
+	uint32_t phase; /* enum rdp_sync_phase */
+};
+
+struct rdp_msg_result {
+	int32_t status;            /* 0 data ok, else -errno */
+	uint64_t checked_bytes;
+	uint64_t bad_offset;       /* first mismatch, when status != 0 */
+};
+
+struct rdp_msg_error {
+	int32_t code; /* negative errno of the failure */
+	char text[RDP_WIRE_TEXT_MAX];
+};
+
+struct rdp_msg {
+	uint16_t type; /* enum rdp_msg_type */
+	union {
+		struct rdp_msg_hello hello;
+		struct rdp_params params;
+		struct rdp_msg_accept accept;
+		struct rdp_msg_qp_info qp_info;
+		struct rdp_msg_sync sync;
+		struct rdp_msg_result result;
+		struct rdp_msg_error error;
+	} u;
+};
+
+/* Encode header and payload into buf; *len_out = total bytes. */
+int rdp_wire_encode(const struct rdp_msg *msg, uint8_t *buf, size_t cap,
+		    size_t *len_out);
+
+/*
+ * Decode and validate a header: -EBADMSG bad magic, -EPROTONOSUPPORT other
+ * version (hdr is still filled), -EMSGSIZE payload over the limit.
+ */
+int rdp_wire_decode_hdr(const uint8_t *buf, size_t len,
+			struct rdp_wire_hdr *hdr);
+
+/* Decode a payload of the given type; trailing or missing bytes: -EBADMSG. */
+int rdp_wire_decode_body(uint16_t type, const uint8_t *buf, size_t len,
+			 struct rdp_msg *msg);
+
+const char *rdp_wire_type_str(uint16_t type);
+
+#endif /* RDMAPERF_WIRE_H */

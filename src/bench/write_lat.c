@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* RDMA WRITE latency: ping-pong of writes, each side polling the last byte
+ * of its receive slot; one-way latency is half the round trip. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/verbs.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/clock.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+
+#define SPIN_CHECK_MASK 0x3fffu
+#define TAG_STOP 0
+#define SAMPLES_MAX (32u << 20) /* duration mode: 256 MiB of stamps */
+
+struct lat_state {
+	struct ibv_qp *qp;
+	struct ibv_cq *cq;
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+	volatile uint8_t *rx_tag; /* last byte of our receive slot */
+	uint8_t *tx_tag;          /* last byte of our send slot */
+	unsigned int base_flags;
+	uint64_t sig_every;
+	uint64_t tx_depth;
+	uint64_t posted, retired;
+};
+
+static void setup(const struct rdp_run *run, struct lat_state *ls)
+{
+	const struct rdp_conn *conn = run->conn;
+	const struct rdp_params *p = run->params;
+	uint64_t last = p->size_bytes - 1;
+
+	memset(ls, 0, sizeof(*ls));
+	ls->qp = conn->qps[0];
+	ls->cq = conn->cq;
+	ls->rx_tag = rdp_conn_rx(conn, 0) + last;
+	ls->tx_tag = rdp_conn_tx(conn, 0) + last;
+	ls->sge.addr = (uint64_t)(uintptr_t)rdp_conn_tx(conn, 0);
+	ls->sge.length = (uint32_t)p->size_bytes;
+	ls->sge.lkey = conn->mr->lkey;
+	ls->wr.sg_list = &ls->sge;
+	ls->wr.num_sge = 1;
+	ls->wr.opcode = IBV_WR_RDMA_WRITE;
+	ls->wr.wr.rdma.remote_addr = conn->remote[0].addr;
+	ls->wr.wr.rdma.rkey = conn->remote[0].rkey;
+	if (p->size_bytes <= conn->max_inline_bytes)
+		ls->base_flags = IBV_SEND_INLINE;
+	ls->tx_depth = p->tx_depth;
+	/* Signal often enough that the send queue never fills. */
+	ls->sig_every = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
+	if (p->cq_mod && p->cq_mod < ls->sig_every)
+		ls->sig_every = p->cq_mod;
+}
+
+/* Reap send completions: wait (bounded) only when the queue is full. */
+static inline int reap(struct rdp_run *run, struct lat_state *ls, int block)
+{
+	uint64_t t0 = 0;
+	struct ibv_wc wc;
+	int n;
+
+	for (;;) {
+		n = ibv_poll_cq(ls->cq, 1, &wc);
+		if (n > 0) {
+			if (wc.status != IBV_WC_SUCCESS)
+				return rdp_bench_wc_error(run, &wc);
+			ls->retired = wc.wr_id;
+			return 0;
+		}
+		if (n < 0)
+			return -EIO;
+		if (!block)
+			return 0;
+		if (!t0)
+			t0 = rdp_cycles();
+		else if (rdp_cycles() - t0 > run->stall_cycles)
+			return -ETIMEDOUT;
+	}
+}
+
+static inline int post(struct rdp_run *run, struct lat_state *ls,
+		       uint8_t tag)
+{
+	struct ibv_send_wr *bad;
+	int ret;
+
+	if (ls->posted - ls->retired >= ls->tx_depth) {
+		ret = reap(run, ls, 1);
+		if (ret)
+			return ret;
+	}
+	*ls->tx_tag = tag;
+	ls->posted++;
+	ls->wr.wr_id = ls->posted;
+	ls->wr.send_flags = ls->base_flags;
+	if (ls->posted % ls->sig_every == 0 || tag == TAG_STOP)
+		ls->wr.send_flags |= IBV_SEND_SIGNALED;
+	ret = ibv_post_send(ls->qp, &ls->wr, &bad);
+	return ret ? -ret : 0;
+}
+
+/* Spin until the receive tag differs from `not`; bounded by the stall
+ * timeout, checked every few thousand spins, with the CQ polled then so a
+ * failed write is reported as such rather than as silence. */
+static inline int wait_tag(struct rdp_run *run, struct lat_state *ls,
+			   uint8_t not, uint8_t *tag)
+{
+	uint64_t t0 = 0;
+	unsigned int spins = 0;
+	uint8_t v;
+	int ret;
+
+	while ((v = __atomic_load_n(ls->rx_tag, __ATOMIC_ACQUIRE)) == not) {
+		if (++spins & SPIN_CHECK_MASK)
+			continue;
+		ret = reap(run, ls, 0);
+		if (ret)
+			return ret;
+		if (!t0)
+			t0 = rdp_cycles();
+		else if (rdp_cycles() - t0 > run->stall_cycles)
+			return -ETIMEDOUT;
+	}
+	*tag = v;
+	return 0;
+}
+
+static int fail(struct rdp_run *run, const struct lat_state *ls, int ret,
+		const char *what)
+{
+	if (ret == -ETIMEDOUT)
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "qp 0x%x: no %s for %.1f s after %llu round trips: "
+			   "the peer or the link stopped responding",
+			   ls->qp->qp_num, what,
+			   rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
+			   (unsigned long long)ls->posted);
+	else if (!run->errtext[0])
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "qp 0x%x: post RDMA WRITE: %s", ls->qp->qp_num,
+			   strerror(-ret));
+	return ret;
+}
+
+static uint64_t sample_count(const struct rdp_params *p)
+{
+	uint64_t n = p->iters + p->warmup_iters;
+
+	if (p->duration_s)
+		n = SAMPLES_MAX;
+	return n;
+}
+
+/* The timed loop: stamp after each round trip; nothing else. */
+static int ping_loop(struct rdp_run *run, struct lat_state *ls,
+		     uint64_t *stamps, uint64_t total, uint64_t end,
+		     uint64_t *done)
+{
+	uint8_t tag, prev = 0;
+	uint64_t i;
+	int ret;
+
+	for (i = 0; i < total; i++) {
+		tag = (uint8_t)(i % 255 + 1);
+		ret = post(run, ls, tag);
+		if (ret)
+			return fail(run, ls, ret, "completion");
+		ret = wait_tag(run, ls, prev, &prev);
+		if (ret)
+			return fail(run, ls, ret, "reply");
+		stamps[i + 1] = rdp_cycles();
+		if (prev != tag)
+			return fail(run, ls, -EPROTO, "matching reply");
+		if (stamps[i + 1] >= end) {
+			i++;
+			break;
+		}
+	}
+	*done = i;
+	return 0;
+}
+
+/* One-way latency of each measured round trip, warm-up excluded. */
+static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
+		      uint64_t done, struct rdp_result *res)
+{
+	uint64_t warm = run->params->warmup_iters, i, n;
+	double *ns;
+	int ret;
+
+	if (done <= warm)
+		warm = 0;
+	n = done - warm;
+	ns = malloc(n * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ns[i] = rdp_clock_ns(run->clk, stamps[warm + i + 1] -
+						       stamps[warm + i]) / 2.0;
+	res->msgs = n;
+	res->warmup_iters = (uint32_t)warm;
+	res->elapsed_ns = rdp_clock_ns(run->clk, stamps[done] - stamps[warm]);
+	ret = rdp_stats_lat(ns, n, &res->lat);
+	free(ns);
+	return ret;
+}
+
+static int client(struct rdp_run *run, struct rdp_result *res)
+{
+	const struct rdp_params *p = run->params;
+	uint64_t total = sample_count(p), end = UINT64_MAX, done = 0;
+	struct lat_state ls;
+	uint64_t *stamps;
+	int ret;
+
+	setup(run, &ls);
+	stamps = malloc((total + 1) * sizeof(*stamps));
+	if (!stamps) {
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "no memory for %llu latency samples",
+			   (unsigned long long)total);
+		return -ENOMEM;
+	}
+	stamps[0] = rdp_cycles();
+	if (p->duration_s)
+		end = stamps[0] + rdp_clock_cycles_of_ms(
+					  run->clk, p->duration_s * 1000ull);
+	ret = ping_loop(run, &ls, stamps, total, end, &done);
+	if (!ret && p->duration_s && done == total)
+		rdp_warn("sample buffer full after %llu round trips: the run "
+			 "stopped before %u s", (unsigned long long)done,
+			 p->duration_s);
+	/* Tell the server to stop, and see that write through. */
+	if (!ret)
+		ret = post(run, &ls, TAG_STOP);
+	while (!ret && ls.retired < ls.posted)
+		ret = reap(run, &ls, 1);
+	if (ret)
+		ret = fail(run, &ls, ret, "completion of the last write");
+	else
+		ret = lat_result(run, stamps, done, res);
+	free(stamps);
+	return ret;
+}
+
+/* Echo every tag back until the stop tag arrives. */
+static int server(struct rdp_run *run, struct rdp_result *res)
+{
+	struct lat_state ls;
+	uint8_t prev = 0, tag;
+	int ret;
+
+	(void)res;
+	setup(run, &ls);
+	for (;;) {
+		ret = wait_tag(run, &ls, prev, &tag);
+		if (ret)
+			return fail(run, &ls, ret, "ping");
+		if (tag == TAG_STOP)
+			break;
+		ret = post(run, &ls, tag);
+		if (ret)
+			return fail(run, &ls, ret, "completion");
+		prev = tag;
+	}
+	while (ls.retired < ls.posted) {
+		ret = reap(run, &ls, 1);
+		if (ret)
+			return fail(run, &ls, ret, "completion");
+	}
+	return 0;
+}
+
+static int validate(const struct rdp_params *p, char *why, size_t len)
+{
+	if (p->num_qps != 1) {
+		snprintf(why, len, "write_lat measures one QP: drop -q");
+		return -EINVAL;
+	}
+	if (p->size_bytes == 0 || p->size_bytes > UINT32_MAX) {
+		snprintf(why, len, "write_lat needs a message size of 1 byte "
+			 "to 4 GiB (-s)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const struct rdp_bench_ops rdp_bench_write_lat = {
+	.name = "write_lat",
+	.title = "RDMA WRITE latency",
+	.kind = RDP_BENCH_LAT,
+	.lat_note = "one-way latency: half of each measured round trip",
+	.check = RDP_CHECK_SERVER_RX | RDP_CHECK_CLIENT_RX,
+	.check_tail_bytes = 1,
+	.validate = validate,
+	.client = client,
+	.server = server,
+};

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Option tables for rdmaperf and rdmaperf-server: perftest's letters and
+ * meanings, strict numbers, duplicates rejected, usage from the table. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/opts.h>
+
+enum opt_id {
+	OPT_DEV = 'd', OPT_IB_PORT = 'i', OPT_GID = 'x', OPT_PORT = 'p',
+	OPT_SIZE = 's', OPT_ITERS = 'n', OPT_DURATION = 'D', OPT_QPS = 'q',
+	OPT_TX_DEPTH = 't', OPT_CQ_MOD = 'Q', OPT_MTU = 'm',
+	OPT_FREQ = 'F', OPT_HELP = 'h', OPT_VERSION = 'V',
+	OPT_GBITS = 256, OPT_WARMUP, OPT_TCLASS, OPT_SEED, OPT_GRH,
+	OPT_OOB_TIMEOUT, OPT_CQ_TIMEOUT, OPT_BIND,
+};
+
+struct opt_def {
+	const char *name;
+	int id;
+	const char *arg; /* NULL: a flag */
+	const char *help;
+};
+
+/* Options a test client takes; the server's subset is marked below. */
+static const struct opt_def client_table[] = {
+	{ "ib-dev", OPT_DEV, "DEV", "RDMA device (default: first with an active port)" },
+	{ "ib-port", OPT_IB_PORT, "PORT", "device port (default 1)" },
+	{ "gid-index", OPT_GID, "N", "GID index (default: the RoCE v2 GID of the connection's address)" },
+	{ "port", OPT_PORT, "PORT", "TCP port of the server (default 18515)" },
+	{ "size", OPT_SIZE, "BYTES", "message size, K/M/G suffixes (default 65536)" },
+	{ "iters", OPT_ITERS, "N", "iterations per QP (default 1000)" },
+	{ "duration", OPT_DURATION, "SEC", "run for SEC seconds instead of -n" },
+	{ "qp", OPT_QPS, "N", "number of QPs, bandwidth tests (default 1)" },
+	{ "tx-depth", OPT_TX_DEPTH, "N", "work requests in flight per QP (default 128)" },
+	{ "cq-mod", OPT_CQ_MOD, "N", "signal one send in N (default 100)" },
+	{ "mtu", OPT_MTU, "BYTES", "path MTU 256..4096 (default: smaller active MTU)" },
+	{ "tclass", OPT_TCLASS, "N", "traffic class of the GRH (RoCE: DSCP << 2 | ECN)" },
+	{ "warmup", OPT_WARMUP, "N", "latency: round trips run before measuring (default 100)" },
+	{ "seed", OPT_SEED, "N", "data pattern seed (default 1)" },
+	{ "grh", OPT_GRH, NULL, "InfiniBand: route with a GRH" },
+	{ "report_gbits", OPT_GBITS, NULL, "bandwidth in Gb/s (default MiB/s)" },
+	{ "CPU-freq", OPT_FREQ, NULL, "do not warn about CPU frequency scaling" },
+	{ "oob-timeout", OPT_OOB_TIMEOUT, "SEC", "connect and message timeout (default 5)" },
+	{ "cq-timeout", OPT_CQ_TIMEOUT, "SEC", "give up when no completion arrives for SEC (default 10)" },
+	{ "help", OPT_HELP, NULL, "show this help" },
+	{ "version", OPT_VERSION, NULL, "show the version" },
+};
+
+static const struct opt_def server_table[] = {
+	{ "ib-dev", OPT_DEV, "DEV", "RDMA device (default: first with an active port)" },
+	{ "ib-port", OPT_IB_PORT, "PORT", "device port (default 1)" },
+	{ "gid-index", OPT_GID, "N", "GID index (default: the RoCE v2 GID of the connection's address)" },
+	{ "port", OPT_PORT, "PORT", "TCP port to listen on (default 18515)" },
+	{ "bind", OPT_BIND, "ADDR", "listen on this address only (default: all)" },
+	{ "oob-timeout", OPT_OOB_TIMEOUT, "SEC", "message timeout (default 5)" },
+	{ "cq-timeout", OPT_CQ_TIMEOUT, "SEC", "give up when no completion arrives for SEC (default 10)" },
+	{ "help", OPT_HELP, NULL, "show this help" },
+	{ "version", OPT_VERSION, NULL, "show the version" },
+};
+
+#define N_CLIENT (sizeof(client_table) / sizeof(client_table[0]))
+#define N_SERVER (sizeof(server_table) / sizeof(server_table[0]))
+#define MAX_OPTS 32
+
+int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int rdp_parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end && end[1])
+		return -EINVAL;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static void usage(FILE *f, const char *synopsis, const struct opt_def *t,
+		  size_t n)
+{
+	char left[48];
+	size_t i;
+
+	fprintf(f, "%s\n\nOptions:\n", synopsis);
+	for (i = 0; i < n; i++) {
+		if (t[i].id < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", t[i].id,
+				 t[i].name, t[i].arg ? "=" : "",
+				 t[i].arg ? t[i].arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", t[i].name,
+				 t[i].arg ? "=" : "", t[i].arg ? t[i].arg : "");
+		fprintf(f, "  %-26s %s\n", left, t[i].help);
+	}
+}
+
+void rdp_opts_usage_client(FILE *f)
+{
+	const struct rdp_bench_ops *const *b;
+
+	usage(f, "Usage: rdmaperf TEST [options] [HOST]\n"
+		 "  With HOST, run TEST against an rdmaperf server there;\n"
+		 "  without, serve one client and exit.", client_table,
+	      N_CLIENT);
+	fprintf(f, "\nTests:");
+	for (b = rdp_bench_all(); *b; b++)
+		fprintf(f, " %s", (*b)->name);
+	fprintf(f, "\n");
+}
+
+void rdp_opts_usage_server(FILE *f)
+{
+	usage(f, "Usage: rdmaperf-server [options]\n"
+		 "  Serve rdmaperf clients one after another; each brings "
+		 "its test parameters.", server_table, N_SERVER);
+}
+
+static int bad(char *err, size_t len, const char *fmt, ...) RDP_PRINTF(3, 4);
+
+static int bad(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static void defaults(struct rdp_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	rdp_params_defaults(&o->params);
+	o->params.warmup_iters = 100;
+	o->conn.ib_port = 1;
+	o->conn.gid_index = -1;
+	o->conn.tcp_port = RDP_DEFAULT_PORT;
+	o->conn.oob_timeout_ms = 5000;
+	o->conn.cq_timeout_ms = 10000;
+}
+
+/* A numeric option: range-checked, with the option named on failure. */
+static int num(const char *opt, const char *arg, uint64_t min, uint64_t max,
+	       uint64_t *v, char *err, size_t len)
+{
+	int ret = rdp_parse_uint(arg, min, max, v);
+
+	if (ret == -ERANGE)
+		return bad(err, len, "%s %s is out of range: use %" PRIu64
+			   "..%" PRIu64, opt, arg, min, max);
+	if (ret)
+		return bad(err, len, "%s needs a whole number, not '%s'", opt,
+			   arg);
+	return 0;
+}
+
+static int apply_conn(struct rdp_opts *o, int id, const char *arg,
+		      char *err, size_t len)
+{
+	struct rdp_conn_opts *c = &o->conn;
+	uint64_t v = 0;
+	int ret = 0;
+
+	switch (id) {
+	case OPT_DEV:
+		if (strlen(arg) >= sizeof(c->dev))
+			return bad(err, len, "-d %s: device name too long",
+				   arg);
+		snprintf(c->dev, sizeof(c->dev), "%s", arg);
+		return 0;
+	case OPT_BIND:
+		if (strlen(arg) >= sizeof(c->bind))
+			return bad(err, len, "--bind %s: too long", arg);
+		snprintf(c->bind, sizeof(c->bind), "%s", arg);
+		return 0;
+	case OPT_IB_PORT:
+		ret = num("-i", arg, 1, 254, &v, err, len);
+		c->ib_port = (int)v;
+		break;
+	case OPT_GID:
+		ret = num("-x", arg, 0, 65535, &v, err, len);
+		c->gid_index = (int)v;
+		break;
+	case OPT_PORT:
+		ret = num("-p", arg, 1, 65535, &v, err, len);
+		c->tcp_port = (uint16_t)v;
+		break;
+	case OPT_OOB_TIMEOUT:
+		ret = num("--oob-timeout", arg, 1, 3600, &v, err, len);
+		c->oob_timeout_ms = (int)v * 1000;
+		break;
+	case OPT_CQ_TIMEOUT:
+		ret = num("--cq-timeout", arg, 1, 3600, &v, err, len);
+		c->cq_timeout_ms = (int)v * 1000;
+		break;
+	default:
+		return 1; /* not a connection option */
+	}
+	return ret;
+}
+
+static int apply_size(struct rdp_params *p, const char *arg, char *err,
+		      size_t len)
+{
+	uint64_t v;
+	int ret = rdp_parse_size(arg, &v);
+
+	if (ret == -EINVAL)
+		return bad(err, len, "-s needs a size like 64, 4K, 1M, not "
+			   "'%s'", arg);
+	if (ret || v < 1 || v > (1ull << 30))
+		return bad(err, len, "-s %s is out of range: use 1..1G", arg);
+	p->size_bytes = v;
+	return 0;
+}
+
+static int apply_test(struct rdp_opts *o, int id, const char *arg,
+		      char *err, size_t len)
+{
+	struct rdp_params *p = &o->params;
+	uint64_t v = 0;
+	int ret;
+
+	switch (id) {
+	case OPT_SIZE:
+		return apply_size(p, arg, err, len);
+	case OPT_ITERS:
+		ret = num("-n", arg, 1, 1ull << 40, &v, err, len);
+		p->iters = v;
+		return ret;
+	case OPT_DURATION:
+		ret = num("-D", arg, 1, 86400, &v, err, len);
+		p->duration_s = (uint32_t)v;
+		return ret;
+	case OPT_QPS:
+		ret = num("-q", arg, 1, 4096, &v, err, len);
+		p->num_qps = (uint32_t)v;
+		return ret;
+	case OPT_TX_DEPTH:
+		ret = num("-t", arg, 1, 65536, &v, err, len);
+		p->tx_depth = (uint32_t)v;
+		return ret;
+	case OPT_CQ_MOD:
+		ret = num("-Q", arg, 1, 65536, &v, err, len);
+		p->cq_mod = (uint32_t)v;
+		return ret;
+	case OPT_MTU:
+		ret = num("-m", arg, 256, 4096, &v, err, len);
+		if (!ret && (v & (v - 1)))
+			return bad(err, len, "-m %s: the MTU is one of 256, "
+				   "512, 1024, 2048, 4096", arg);
+		p->mtu_bytes = (uint32_t)v;
+		return ret;
+	case OPT_TCLASS:
+		ret = num("--tclass", arg, 0, 255, &v, err, len);
+		p->tclass = (uint32_t)v;
+		return ret;
+	case OPT_WARMUP:
+		ret = num("--warmup", arg, 0, 1u << 30, &v, err, len);
+		p->warmup_iters = (uint32_t)v;
+		return ret;
+	case OPT_SEED:
+		ret = num("--seed", arg, 0, UINT32_MAX, &v, err, len);
+		p->seed = (uint32_t)v;
+		return ret;
+	case OPT_GRH:
+		p->flags |= RDP_PARAM_GRH;
+		return 0;
+	case OPT_GBITS:
+		o->report.gbits = 1;
+		return 0;
+	case OPT_FREQ:
+		o->report.no_freq_check = 1;
+		return 0;
+	default:
+		return bad(err, len, "unhandled option");
+	}
+}
+
+static const char *opt_name(const struct opt_def *t, size_t n, int id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].id == id)
+			return t[i].name;
+	return "?";
+}
+
+static void build_getopt(const struct opt_def *t, size_t n,
+			 struct option *lo, char *so)
+{
+	size_t i, k = 0;
+
+	so[k++] = ':'; /* report a missing value as ':' */
+	for (i = 0; i < n; i++) {
+		lo[i] = (struct option){ t[i].name,
+					 t[i].arg ? required_argument :
+						    no_argument,
+					 NULL, t[i].id };
+		if (t[i].id < 256) {
+			so[k++] = (char)t[i].id;
+			if (t[i].arg)
+				so[k++] = ':';
+		}
+	}
+	lo[n] = (struct option){ 0 };
+	so[k] = '\0';
+}
+
+static int getopt_failure(int c, char **argv, char *err, size_t len)
+{
+	const char *opt = argv[optind - 1];
+
+	if (c == ':')
+		return bad(err, len, "option %s needs a value", opt);
+	if (optopt)
+		return bad(err, len, "unknown option -%c (see --help)", optopt);
+	return bad(err, len, "unknown option %s (see --help)", opt);
+}
+
+/* Walk the options; positional arguments are left in argv[optind..]. */
+static int parse_table(int argc, char **argv, const struct opt_def *t,
+		       size_t n, struct rdp_opts *o, char *err, size_t len,
+		       void (*help)(FILE *f))
+{
+	struct option lo[MAX_OPTS + 1];
+	char so[2 * MAX_OPTS + 2];
+	unsigned char seen[512] = { 0 };
+	int c, ret;
+
+	build_getopt(t, n, lo, so);
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return getopt_failure(c, argv, err, len);
+		if (seen[c]++)
+			return bad(err, len, "option --%s given twice",
+				   opt_name(t, n, c));
+		if (c == OPT_HELP) {
+			help(stdout);
+			return RDP_PARSE_EXIT;
+		}
+		if (c == OPT_VERSION) {
+			printf("rdmaperf %s\n", PACKAGE_VERSION);
+			return RDP_PARSE_EXIT;
+		}
+		ret = apply_conn(o, c, optarg, err, len);
+		if (ret == 1)
+			ret = apply_test(o, c, optarg, err, len);
+		if (ret)
+			return ret;
+		if (c == OPT_ITERS && seen[OPT_DURATION])
+			return bad(err, len, "-n and -D exclude each other");
+		if (c == OPT_DURATION && seen[OPT_ITERS])
+			return bad(err, len, "-n and -D exclude each other");
+	}
+	return RDP_PARSE_OK;
+}
+
+static int validate_client(struct rdp_opts *o, char *err, size_t len)
+{
+	struct rdp_params *p = &o->params;
+
+	if (p->duration_s)
+		p->iters = 0;
+	if (o->bench->kind != RDP_BENCH_LAT)
+		p->warmup_iters = 0;
+	if (p->cq_mod > p->tx_depth)
+		p->cq_mod = p->tx_depth;
+	return o->bench->validate(p, err, len);
+}
+
+static int list_tests(char *err, size_t len, const char *what)
+{
+	const struct rdp_bench_ops *const *b;
+	size_t off;
+
+	off = (size_t)snprintf(err, len, "%s; tests:", what);
+	for (b = rdp_bench_all(); *b && off < len; b++)
+		off += (size_t)snprintf(err + off, len - off, " %s",
+					(*b)->name);
+	return -EINVAL;
+}
+
+int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o,
+			  char *err, size_t errlen)
+{
+	int ret, npos;
+
+	defaults(o);
+	ret = parse_table(argc, argv, client_table, N_CLIENT, o, err, errlen,
+			  rdp_opts_usage_client);
+	if (ret)
+		return ret;
+	npos = argc - optind;
+	if (npos < 1)
+		return list_tests(err, errlen, "name the test to run");
+	if (npos > 2)
+		return bad(err, errlen, "unexpected argument '%s': give TEST "
+			   "and at most one HOST", argv[optind + 2]);
+	o->bench = rdp_bench_find(argv[optind]);
+	if (!o->bench) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "unknown test '%.40s'",
+			 argv[optind]);
+		return list_tests(err, errlen, what);
+	}
+	snprintf(o->params.test, sizeof(o->params.test), "%s",
+		 o->bench->name);
+	if (npos == 2) {
+		if (strlen(argv[optind + 1]) >= sizeof(o->conn.host))
+			return bad(err, errlen, "host name too long");
+		snprintf(o->conn.host, sizeof(o->conn.host), "%s",
+			 argv[optind + 1]);
+	}
+	return validate_client(o, err, errlen);
+}
+
+int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o,
+			  char *err, size_t errlen)
+{
+	int ret;
+
+	defaults(o);
+	ret = parse_table(argc, argv, server_table, N_SERVER, o, err, errlen,
+			  rdp_opts_usage_server);
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return bad(err, errlen, "unexpected argument '%s': the "
+			   "server takes its test parameters from each "
+			   "client", argv[optind]);
+	return 0;
+}

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Per-session verbs resources: GID choice, PD, buffer and MR, CQ, RC QPs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/mem.h>
+#include <rdmaperf/sysfs.h>
+
+#define RDP_INLINE_WANT_BYTES 220
+#define RDP_GID_TABLE_MAX 256
+#define RDP_RD_ATOMIC_MAX 16
+
+static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
+{
+	struct rdp_dev *dev = conn->dev;
+	int eth = dev->port.link_layer == IBV_LINK_LAYER_ETHERNET;
+	struct rdp_gid_entry *tab;
+	struct rdp_sysfs fs;
+	size_t n = 0;
+	int ret;
+
+	if (!eth && !cfg->use_grh && cfg->gid_index < 0)
+		return 0; /* IB, LID routed: no GID involved */
+	tab = calloc(RDP_GID_TABLE_MAX, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	rdp_sysfs_init(&fs, NULL);
+	ret = rdp_gid_read_table(&fs, dev->name, dev->port.num, eth, tab,
+				 RDP_GID_TABLE_MAX, &n);
+	if (ret) {
+		rdp_err("read GID table of %s port %u: %s", dev->name,
+			dev->port.num, strerror(-ret));
+		goto out;
+	}
+	ret = rdp_gid_select(tab, n, cfg->local_ipv4, cfg->gid_index,
+			     &conn->gid);
+	if (ret == -ENOENT && cfg->gid_index >= 0)
+		rdp_err("GID index %d of %s port %u is empty: list the table "
+			"with `rdmaperf doctor` or show_gids and fix -x",
+			cfg->gid_index, dev->name, dev->port.num);
+	else if (ret)
+		rdp_err("%s port %u has no valid GID: is an IP address "
+			"configured on its netdev?", dev->name, dev->port.num);
+	else
+		conn->have_gid = 1;
+out:
+	free(tab);
+	return ret;
+}
+
+static void memlock_hint(char *buf, size_t len)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		snprintf(buf, len, "unlimited");
+	else
+		snprintf(buf, len, "%llu KiB",
+			 (unsigned long long)rl.rlim_cur / 1024);
+}
+
+static int register_buffer(struct rdp_conn *conn)
+{
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		     IBV_ACCESS_REMOTE_READ;
+	char lim[32];
+	int ret;
+
+	if (conn->dev->attr.atomic_cap != IBV_ATOMIC_NONE)
+		access |= IBV_ACCESS_REMOTE_ATOMIC;
+	conn->mr = ibv_reg_mr(conn->pd, conn->buf, conn->buf_bytes, access);
+	if (conn->mr) {
+		conn->mr_access = access;
+		return 0;
+	}
+	ret = errno ? -errno : -ENOMEM;
+	memlock_hint(lim, sizeof(lim));
+	if (ret == -ENOMEM || ret == -EPERM || ret == -EAGAIN)
+		rdp_err("register %zu bytes on %s: %s; the locked-memory "
+			"limit is %s: raise it (ulimit -l unlimited, "
+			"LimitMEMLOCK= for services, IPC_LOCK in containers)",
+			conn->buf_bytes, conn->dev->name, strerror(-ret), lim);
+	else
+		rdp_err("register %zu bytes on %s: %s", conn->buf_bytes,
+			conn->dev->name, strerror(-ret));
+	return ret;
+}
+
+static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t slot = cfg->msg_bytes ? cfg->msg_bytes : 1;
+	int ret;
+
+	/* Cache-line aligned slots keep QPs from sharing lines. */
+	conn->slot_bytes = (slot + 63) & ~(size_t)63;
+	conn->buf_bytes = (size_t)cfg->num_qps * 2 * conn->slot_bytes;
+	conn->buf_bytes = (conn->buf_bytes + page - 1) & ~(page - 1);
+	ret = rdp_mem_host.alloc(conn->buf_bytes, conn->dev->numa_node,
+				 &conn->buf);
+	if (ret) {
+		rdp_err("allocate %zu bytes of host memory: %s",
+			conn->buf_bytes, strerror(-ret));
+		return ret;
+	}
+	return register_buffer(conn);
+}
+
+static struct ibv_qp *create_qp(struct rdp_conn *conn,
+				const struct rdp_conn_cfg *cfg)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp *qp;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = conn->cq;
+	ia.recv_cq = conn->cq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.sq_sig_all = 0;
+	ia.cap.max_send_wr = cfg->tx_depth;
+	ia.cap.max_recv_wr = cfg->rx_depth ? cfg->rx_depth : 1;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	ia.cap.max_inline_data = RDP_INLINE_WANT_BYTES;
+	qp = ibv_create_qp(conn->pd, &ia);
+	if (!qp) {
+		/* Some devices have no inline support at all. */
+		ia.cap.max_inline_data = 0;
+		qp = ibv_create_qp(conn->pd, &ia);
+	}
+	if (qp)
+		conn->max_inline_bytes = ia.cap.max_inline_data;
+	return qp;
+}
+
+static int qp_to_init(struct rdp_conn *conn, struct ibv_qp *qp)
+{
+	struct rdp_qp_cfg cfg = { .port = conn->dev->port.num };
+	struct ibv_qp_attr attr;
+	int mask, ret;
+
+	rdp_qp_attr_init(&cfg, conn->mr_access, &attr, &mask);
+	ret = ibv_modify_qp(qp, &attr, mask);
+	if (ret)
+		rdp_err("modify qp 0x%x to INIT: %s", qp->qp_num,
+			strerror(ret));
+	return -ret;
+}
+
+static int create_qps(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
+{
+	uint32_t i;
+	int ret;
+
+	conn->qps = calloc(cfg->num_qps, sizeof(*conn->qps));
+	conn->psns = calloc(cfg->num_qps, sizeof(*conn->psns));
+	conn->remote = calloc(cfg->num_qps, sizeof(*conn->remote));
+	if (!conn->qps || !conn->psns || !conn->remote)
+		return -ENOMEM;
+	for (i = 0; i < cfg->num_qps; i++) {
+		conn->qps[i] = create_qp(conn, cfg);
+		if (!conn->qps[i]) {
+			ret = errno ? -errno : -ENOMEM;
+			rdp_err("create qp %u of %u on %s: %s (device limit "
+				"%d QPs of %d WRs: lower -q or -t)", i + 1,
+				cfg->num_qps, conn->dev->name, strerror(-ret),
+				conn->dev->attr.max_qp,
+				conn->dev->attr.max_qp_wr);
+			return ret;
+		}
+		conn->num_qps = i + 1;
+		if (getrandom(&conn->psns[i], sizeof(conn->psns[i]), 0) < 0)
+			conn->psns[i] = (uint32_t)rand();
+		conn->psns[i] &= 0xffffff;
+		ret = qp_to_init(conn, conn->qps[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
+{
+	if (c->tx_depth > (uint32_t)dev->attr.max_qp_wr ||
+	    c->rx_depth > (uint32_t)dev->attr.max_qp_wr) {
+		rdp_err("queue depth %u exceeds the %d work requests %s "
+			"allows per QP: lower -t", c->tx_depth,
+			dev->attr.max_qp_wr, dev->name);
+		return -EINVAL;
+	}
+	if (c->num_qps > (uint32_t)dev->attr.max_qp) {
+		rdp_err("%u QPs exceed the %d %s allows: lower -q", c->num_qps,
+			dev->attr.max_qp, dev->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
+		    struct rdp_conn **out)
+{
+	struct rdp_conn *conn;
+	uint64_t depth;
+	int ret;
+
+	ret = check_cfg(dev, cfg);
+	if (ret)
+		return ret;
+	conn = calloc(1, sizeof(*conn));
+	if (!conn)
+		return -ENOMEM;
+	conn->dev = dev;
+	ret = choose_gid(conn, cfg);
+	if (ret)
+		goto err_destroy;
+	conn->pd = ibv_alloc_pd(dev->ctx);
+	if (!conn->pd) {
+		ret = errno ? -errno : -ENOMEM;
+		rdp_err("allocate PD on %s: %s", dev->name, strerror(-ret));
+		goto err_destroy;
+	}
+	ret = alloc_buffer(conn, cfg);
+	if (ret)
+		goto err_destroy;
+	depth = (uint64_t)cfg->num_qps * (cfg->tx_depth + cfg->rx_depth + 1);
+	if (depth > (uint64_t)dev->attr.max_cqe)
+		depth = (uint64_t)dev->attr.max_cqe;
+	conn->cq_depth = (int)depth;
+	conn->cq = ibv_create_cq(dev->ctx, conn->cq_depth, NULL, NULL, 0);
+	if (!conn->cq) {
+		ret = errno ? -errno : -ENOMEM;
+		rdp_err("create CQ of %d entries on %s: %s", conn->cq_depth,
+			dev->name, strerror(-ret));
+		goto err_destroy;
+	}
+	ret = create_qps(conn, cfg);
+	if (ret)
+		goto err_destroy;
+	*out = conn;
+	return 0;
+
+err_destroy:
+	rdp_conn_destroy(conn);
+	return ret;
+}
+
+void rdp_conn_destroy(struct rdp_conn *conn)
+{
+	uint32_t i;
+
+	if (!conn)
+		return;
+	for (i = 0; conn->qps && i < conn->num_qps; i++)
+		ibv_destroy_qp(conn->qps[i]);
+	if (conn->cq)
+		ibv_destroy_cq(conn->cq);
+	if (conn->mr)
+		ibv_dereg_mr(conn->mr);
+	rdp_mem_host.free(conn->buf, conn->buf_bytes);
+	if (conn->pd)
+		ibv_dealloc_pd(conn->pd);
+	free(conn->qps);
+	free(conn->psns);
+	free(conn->remote);
+	free(conn);
+}
+
+void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i,
+			 struct rdp_msg_qp_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->qpn = conn->qps[i]->qp_num;
+	info->psn = conn->psns[i];
+	if (conn->have_gid) {
+		memcpy(info->gid, conn->gid.entry.raw, 16);
+		info->gid_type = (uint8_t)conn->gid.entry.type;
+	}
+	info->lid = conn->dev->port.lid;
+	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
+	info->rkey = conn->mr->rkey;
+	info->addr = (uint64_t)(uintptr_t)rdp_conn_rx(conn, i);
+	info->len_bytes = conn->slot_bytes;
+}
+
+static int check_peer(const struct rdp_conn *conn,
+		      const struct rdp_msg_qp_info *r, char *err, size_t len)
+{
+	const struct rdp_gid_entry *g = &conn->gid.entry;
+
+	if (!conn->have_gid)
+		return 0;
+	if (r->gid_type != g->type) {
+		rdp_errbuf(err, len,
+			   "GID type mismatch: this side uses %s (index %d), "
+			   "the peer uses %s: pick GIDs of the same type on "
+			   "both sides with -x",
+			   rdp_gid_type_str(g->type), g->index,
+			   rdp_gid_type_str((enum rdp_gid_type)r->gid_type));
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
+			uint8_t tclass, struct rdp_qp_cfg *cfg)
+{
+	const struct rdp_dev *dev = conn->dev;
+	int init_rd = dev->attr.max_qp_init_rd_atom;
+	int resp_rd = dev->attr.max_qp_rd_atom;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->port = dev->port.num;
+	cfg->link_layer = dev->port.link_layer;
+	cfg->use_grh = conn->have_gid;
+	cfg->sgid_index = conn->have_gid ? conn->gid.entry.index : 0;
+	cfg->psn = conn->psns[i];
+	cfg->path_mtu = rdp_mtu_from_bytes(conn->path_mtu_bytes);
+	/* Initiator depth is bounded by our initiator limit, responder
+	 * resources by our responder limit; both by a sane ceiling. */
+	cfg->max_rd_atomic = (uint8_t)(init_rd < RDP_RD_ATOMIC_MAX ?
+				       (init_rd > 0 ? init_rd : 1) :
+				       RDP_RD_ATOMIC_MAX);
+	cfg->max_dest_rd_atomic = (uint8_t)(resp_rd < RDP_RD_ATOMIC_MAX ?
+					    (resp_rd > 0 ? resp_rd : 1) :
+					    RDP_RD_ATOMIC_MAX);
+	cfg->traffic_class = tclass;
+	cfg->timeout = 14;       /* 67 ms per try */
+	cfg->retry_cnt = 7;
+	cfg->rnr_retry = 7;      /* 7 = retry forever on RNR NAK */
+	cfg->min_rnr_timer = 12; /* 0.64 ms */
+}
+
+static int qp_to_rts(struct rdp_conn *conn, uint32_t i, uint8_t tclass,
+		     char *err, size_t len)
+{
+	struct ibv_qp *qp = conn->qps[i];
+	struct ibv_qp_attr attr;
+	struct rdp_qp_cfg cfg;
+	int mask, ret;
+
+	fill_qp_cfg(conn, i, tclass, &cfg);
+	rdp_qp_attr_rtr(&cfg, &conn->remote[i], &attr, &mask);
+	ret = ibv_modify_qp(qp, &attr, mask);
+	if (ret) {
+		rdp_errbuf(err, len,
+			   "modify qp 0x%x to RTR: %s (check the GID index "
+			   "-x and the MTU on both sides)",
+			   qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	rdp_qp_attr_rts(&cfg, &attr, &mask);
+	ret = ibv_modify_qp(qp, &attr, mask);
+	if (ret) {
+		rdp_errbuf(err, len, "modify qp 0x%x to RTS: %s", qp->qp_num,
+			   strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+int rdp_conn_connect(struct rdp_conn *conn,
+		     const struct rdp_msg_qp_info *remote, uint32_t req_mtu,
+		     uint8_t tclass, char *err, size_t len)
+{
+	uint32_t i, mtu;
+	int ret;
+
+	for (i = 0; i < conn->num_qps; i++) {
+		ret = check_peer(conn, &remote[i], err, len);
+		if (ret)
+			return ret;
+	}
+	ret = rdp_path_mtu(conn->dev->port.active_mtu_bytes,
+			   remote[0].mtu_bytes, req_mtu, &mtu);
+	if (ret) {
+		rdp_errbuf(err, len,
+			   "MTU %u not possible: active MTU is %u here and "
+			   "%u on the peer (-m must be a power of two from "
+			   "256 to the smaller one)",
+			   req_mtu, conn->dev->port.active_mtu_bytes,
+			   remote[0].mtu_bytes);
+		return ret;
+	}
+	conn->path_mtu_bytes = mtu;
+	memcpy(conn->remote, remote, conn->num_qps * sizeof(*remote));
+	for (i = 0; i < conn->num_qps; i++) {
+		ret = qp_to_rts(conn, i, tclass, err, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Device and port: open by name or the first with an active port, and
+ * explain what is wrong when neither works. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/sysfs.h>
+
+const char *rdp_link_layer_str(uint8_t link_layer)
+{
+	switch (link_layer) {
+	case IBV_LINK_LAYER_INFINIBAND:
+		return "InfiniBand";
+	case IBV_LINK_LAYER_ETHERNET:
+		return "Ethernet (RoCE)";
+	default:
+		return "unspecified";
+	}
+}
+
+const char *rdp_port_state_str(enum ibv_port_state state)
+{
+	switch (state) {
+	case IBV_PORT_DOWN:
+		return "DOWN";
+	case IBV_PORT_INIT:
+		return "INIT";
+	case IBV_PORT_ARMED:
+		return "ARMED";
+	case IBV_PORT_ACTIVE:
+		return "ACTIVE";
+	case IBV_PORT_ACTIVE_DEFER:
+		return "ACTIVE_DEFER";
+	default:
+		return "NOP";
+	}
+}
+
+enum ibv_mtu rdp_mtu_from_bytes(uint32_t bytes)
+{
+	switch (bytes) {
+	case 256:
+		return IBV_MTU_256;
+	case 512:
+		return IBV_MTU_512;
+	case 1024:
+		return IBV_MTU_1024;
+	case 2048:
+		return IBV_MTU_2048;
+	case 4096:
+		return IBV_MTU_4096;
+	default:
+		return 0;
+	}
+}
+
+uint32_t rdp_mtu_to_bytes(enum ibv_mtu mtu)
+{
+	if (mtu < IBV_MTU_256 || mtu > IBV_MTU_4096)
+		return 0;
+	return 128u << mtu;
+}
+
+static int query_port(struct ibv_context *ctx, uint8_t num,
+		      struct rdp_port_info *pi)
+{
+	struct ibv_port_attr pa;
+	int ret;
+
+	ret = ibv_query_port(ctx, num, &pa);
+	if (ret)
+		return -ret;
+	pi->num = num;
+	pi->link_layer = pa.link_layer;
+	pi->state = pa.state;
+	pi->phys_state = pa.phys_state;
+	pi->active_mtu_bytes = rdp_mtu_to_bytes(pa.active_mtu);
+	pi->max_mtu_bytes = rdp_mtu_to_bytes(pa.max_mtu);
+	pi->lid = pa.lid;
+	pi->active_speed = pa.active_speed;
+	pi->active_width = pa.active_width;
+	pi->gid_tbl_len = pa.gid_tbl_len;
+	return 0;
+}
+
+static void list_devices(struct ibv_device **list, int n, char *buf,
+			 size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i ? ", " : "",
+					ibv_get_device_name(list[i]));
+}
+
+/* Port state hint: what an engineer checks for each state. */
+static const char *port_state_hint(const struct rdp_port_info *pi)
+{
+	if (pi->link_layer == IBV_LINK_LAYER_INFINIBAND &&
+	    pi->state == IBV_PORT_INIT)
+		return "no subnet manager has configured it: start opensm or "
+		       "check the fabric's SM";
+	if (pi->state == IBV_PORT_DOWN)
+		return "no link: check the cable, the switch port and "
+		       "`ip link` of its netdev";
+	return "wait for the link to come up, or pick another port with -i";
+}
+
+static int open_one(struct ibv_device *ibdev, int port,
+		    struct rdp_dev **out)
+{
+	struct rdp_dev *dev;
+	int ret;
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	snprintf(dev->name, sizeof(dev->name), "%s",
+		 ibv_get_device_name(ibdev));
+	dev->ctx = ibv_open_device(ibdev);
+	if (!dev->ctx) {
+		ret = errno ? -errno : -EIO;
+		rdp_err("open device %s: %s (check permissions on "
+			"/dev/infiniband)", dev->name, strerror(-ret));
+		goto err_free;
+	}
+	if (ibv_query_device(dev->ctx, &dev->attr)) {
+		ret = -EIO;
+		rdp_err("query device %s failed", dev->name);
+		goto err_close;
+	}
+	if (port < 1 || port > dev->attr.phys_port_cnt) {
+		ret = -EINVAL;
+		rdp_err("device %s has no port %d (ports 1..%u): fix -i",
+			dev->name, port, dev->attr.phys_port_cnt);
+		goto err_close;
+	}
+	ret = query_port(dev->ctx, (uint8_t)port, &dev->port);
+	if (ret) {
+		rdp_err("query port %d of %s: %s", port, dev->name,
+			strerror(-ret));
+		goto err_close;
+	}
+	dev->numa_node = -1;
+	*out = dev;
+	return 0;
+
+err_close:
+	ibv_close_device(dev->ctx);
+err_free:
+	free(dev);
+	return ret;
+}
+
+static void read_numa_node(struct rdp_dev *dev)
+{
+	struct rdp_sysfs fs;
+	char buf[32];
+
+	rdp_sysfs_init(&fs, NULL);
+	if (!rdp_sysfs_read(&fs, buf, sizeof(buf),
+			    "/sys/class/infiniband/%s/device/numa_node",
+			    dev->name))
+		dev->numa_node = atoi(buf);
+}
+
+static int port_is_active(struct ibv_device *ibdev, int port)
+{
+	struct ibv_context *ctx = ibv_open_device(ibdev);
+	struct ibv_port_attr pa;
+	int active;
+
+	if (!ctx)
+		return 0;
+	active = !ibv_query_port(ctx, (uint8_t)port, &pa) &&
+		 pa.state == IBV_PORT_ACTIVE;
+	ibv_close_device(ctx);
+	return active;
+}
+
+static struct ibv_device *pick_device(struct ibv_device **list, int n,
+				      const char *name, int port)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (name && *name) {
+			if (!strcmp(ibv_get_device_name(list[i]), name))
+				return list[i];
+		} else if (port_is_active(list[i], port)) {
+			return list[i];
+		}
+	}
+	return NULL;
+}
+
+int rdp_dev_open(const char *name, int port, struct rdp_dev **out)
+{
+	struct ibv_device **list;
+	struct ibv_device *ibdev;
+	struct rdp_dev *dev;
+	char names[256];
+	int n, ret;
+
+	list = ibv_get_device_list(&n);
+	if (!list || n == 0) {
+		rdp_err("no RDMA devices found: load the NIC's driver (or "
+			"create a Soft-RoCE device: rdma link add rxe0 type "
+			"rxe netdev IF) and check `ibv_devices`");
+		ret = -ENODEV;
+		goto out_free;
+	}
+	list_devices(list, n, names, sizeof(names));
+	ibdev = pick_device(list, n, name, port);
+	if (!ibdev) {
+		if (name && *name)
+			rdp_err("device '%s' not found; devices present: %s "
+				"(choose one with -d)", name, names);
+		else
+			rdp_err("no device has port %d ACTIVE (devices: %s): "
+				"check the links with `ibv_devinfo`", port,
+				names);
+		ret = name && *name ? -ENOENT : -ENETDOWN;
+		goto out_free;
+	}
+	ret = open_one(ibdev, port, &dev);
+	if (ret)
+		goto out_free;
+	if (dev->port.state != IBV_PORT_ACTIVE) {
+		rdp_err("port %d of %s is %s: %s", port, dev->name,
+			rdp_port_state_str(dev->port.state),
+			port_state_hint(&dev->port));
+		rdp_dev_close(dev);
+		ret = -ENETDOWN;
+		goto out_free;
+	}
+	read_numa_node(dev);
+	*out = dev;
+out_free:
+	if (list)
+		ibv_free_device_list(list);
+	return ret;
+}
+
+void rdp_dev_close(struct rdp_dev *dev)
+{
+	if (!dev)
+		return;
+	if (dev->ctx)
+		ibv_close_device(dev->ctx);
+	free(dev);
+}

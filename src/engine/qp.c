@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* RC QP attributes for each state transition, every field set on purpose,
+ * and the hints that explain a failed work completion. */
+#include <errno.h>
+#include <string.h>
+
+#include <rdmaperf/engine.h>
+
+void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
+		      struct ibv_qp_attr *attr, int *mask)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = IBV_QPS_INIT;
+	attr->pkey_index = 0;
+	attr->port_num = cfg->port;
+	attr->qp_access_flags = access;
+	*mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+		IBV_QP_ACCESS_FLAGS;
+}
+
+void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
+		     const struct rdp_msg_qp_info *remote,
+		     struct ibv_qp_attr *attr, int *mask)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = IBV_QPS_RTR;
+	attr->path_mtu = cfg->path_mtu;
+	attr->dest_qp_num = remote->qpn;
+	attr->rq_psn = remote->psn;
+	attr->max_dest_rd_atomic = cfg->max_dest_rd_atomic;
+	attr->min_rnr_timer = cfg->min_rnr_timer;
+	attr->ah_attr.port_num = cfg->port;
+	attr->ah_attr.sl = 0;
+	attr->ah_attr.src_path_bits = 0;
+	if (cfg->use_grh) {
+		/* RoCE always routes by GID; IB only when asked to. */
+		attr->ah_attr.is_global = 1;
+		memcpy(attr->ah_attr.grh.dgid.raw, remote->gid, 16);
+		attr->ah_attr.grh.sgid_index = (uint8_t)cfg->sgid_index;
+		attr->ah_attr.grh.hop_limit = 64;
+		attr->ah_attr.grh.traffic_class = cfg->traffic_class;
+		attr->ah_attr.grh.flow_label = 0;
+	}
+	if (cfg->link_layer != IBV_LINK_LAYER_ETHERNET)
+		attr->ah_attr.dlid = remote->lid;
+	*mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+		IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+		IBV_QP_MIN_RNR_TIMER;
+}
+
+void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
+		     int *mask)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = IBV_QPS_RTS;
+	attr->sq_psn = cfg->psn;
+	attr->timeout = cfg->timeout;
+	attr->retry_cnt = cfg->retry_cnt;
+	attr->rnr_retry = cfg->rnr_retry;
+	attr->max_rd_atomic = cfg->max_rd_atomic;
+	*mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+		IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+}
+
+int rdp_path_mtu(uint32_t local_bytes, uint32_t remote_bytes,
+		 uint32_t requested_bytes, uint32_t *mtu_out)
+{
+	uint32_t mtu = local_bytes < remote_bytes ? local_bytes : remote_bytes;
+
+	if (!rdp_mtu_from_bytes(local_bytes) ||
+	    !rdp_mtu_from_bytes(remote_bytes))
+		return -EINVAL;
+	if (requested_bytes) {
+		if (!rdp_mtu_from_bytes(requested_bytes))
+			return -EINVAL;
+		if (requested_bytes > mtu)
+			return -ERANGE;
+		mtu = requested_bytes;
+	}
+	*mtu_out = mtu;
+	return 0;
+}
+
+const char *rdp_wc_status_hint(enum ibv_wc_status status)
+{
+	switch (status) {
+	case IBV_WC_RETRY_EXC_ERR:
+		return "no ACK from the peer: check the GID index and type on "
+		       "both sides (-x), the MTU, routing between the two "
+		       "addresses, and that the peer is still running";
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+		return "the peer's receive queue was empty: it did not post "
+		       "receives in time";
+	case IBV_WC_REM_ACCESS_ERR:
+		return "the peer refused access: wrong rkey, address out of "
+		       "its buffer, or missing remote access rights";
+	case IBV_WC_REM_INV_REQ_ERR:
+		return "the peer rejected the request: message larger than "
+		       "its buffer or an operation it does not support";
+	case IBV_WC_LOC_PROT_ERR:
+	case IBV_WC_LOC_ACCESS_ERR:
+		return "local memory registration does not cover the buffer";
+	case IBV_WC_WR_FLUSH_ERR:
+		return "the QP had already failed; an earlier completion "
+		       "holds the cause";
+	case IBV_WC_LOC_LEN_ERR:
+		return "message longer than the receive buffer";
+	default:
+		return "see ibv_wc_status_str(3) for this status";
+	}
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Whole messages over an OOB socket: framing, deadlines, and the peer's
+ * ERROR text surfaced as the cause. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+
+#include <rdmaperf/clock.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/oob.h>
+
+static int64_t deadline_of(const struct rdp_oob *oob, int timeout_ms)
+{
+	if (timeout_ms < 0)
+		timeout_ms = oob->timeout_ms;
+	if (timeout_ms == 0)
+		return -1;
+	return (int64_t)(rdp_clock_mono_ns() / 1000000ull) + timeout_ms;
+}
+
+static int wait_io(int fd, short events, int64_t deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	int ret;
+
+	for (;;) {
+		int wait = -1;
+
+		if (deadline >= 0) {
+			int64_t left = deadline -
+				       (int64_t)(rdp_clock_mono_ns() / 1000000);
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			wait = left > 60000 ? 60000 : (int)left;
+		}
+		ret = poll(&pfd, 1, wait);
+		if (ret > 0)
+			return 0;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+static int read_full(int fd, uint8_t *buf, size_t len, int64_t deadline)
+{
+	size_t got = 0;
+	ssize_t n;
+	int ret;
+
+	while (got < len) {
+		ret = wait_io(fd, POLLIN, deadline);
+		if (ret)
+			return ret;
+		n = recv(fd, buf + got, len - got, MSG_DONTWAIT);
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			return errno == EPIPE ? -ECONNRESET : -errno;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const uint8_t *buf, size_t len,
+		      int64_t deadline)
+{
+	size_t put = 0;
+	ssize_t n;
+	int ret;
+
+	while (put < len) {
+		ret = wait_io(fd, POLLOUT, deadline);
+		if (ret)
+			return ret;
+		n = send(fd, buf + put, len - put, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			return errno == EPIPE ? -ECONNRESET : -errno;
+		}
+		put += (size_t)n;
+	}
+	return 0;
+}
+
+int rdp_oob_send(struct rdp_oob *oob, const struct rdp_msg *msg)
+{
+	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
+	size_t len;
+	int ret;
+
+	ret = rdp_wire_encode(msg, buf, sizeof(buf), &len);
+	if (ret)
+		return ret;
+	return write_full(oob->fd, buf, len, deadline_of(oob, -1));
+}
+
+static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
+		    int64_t deadline)
+{
+	uint8_t buf[RDP_WIRE_HDR_BYTES];
+	int ret;
+
+	ret = read_full(oob->fd, buf, sizeof(buf), deadline);
+	if (ret)
+		return ret;
+	ret = rdp_wire_decode_hdr(buf, sizeof(buf), hdr);
+	if (ret == -EBADMSG)
+		rdp_err("peer %s is not speaking the rdmaperf protocol (magic "
+			"0x%08x): is the port right (-p)?",
+			oob->peer, hdr->magic);
+	else if (ret == -EPROTONOSUPPORT)
+		rdp_err("peer %s speaks protocol version %u, this side %u: "
+			"run the same rdmaperf release on both sides",
+			oob->peer, hdr->version, RDP_WIRE_VERSION);
+	else if (ret == -EMSGSIZE)
+		rdp_err("peer %s sent an oversized %s message (%u bytes)",
+			oob->peer, rdp_wire_type_str(hdr->type),
+			hdr->len_bytes);
+	return ret ? -EPROTO : 0;
+}
+
+int rdp_oob_recv(struct rdp_oob *oob, struct rdp_msg *msg, int timeout_ms)
+{
+	uint8_t buf[RDP_WIRE_MAX_PAYLOAD];
+	int64_t deadline = deadline_of(oob, timeout_ms);
+	struct rdp_wire_hdr hdr = { 0 };
+	int ret;
+
+	ret = recv_hdr(oob, &hdr, deadline);
+	if (ret)
+		return ret;
+	ret = read_full(oob->fd, buf, hdr.len_bytes, deadline);
+	if (ret)
+		return ret;
+	ret = rdp_wire_decode_body(hdr.type, buf, hdr.len_bytes, msg);
+	if (ret) {
+		rdp_err("peer %s sent a malformed %s message (%u bytes)",
+			oob->peer, rdp_wire_type_str(hdr.type), hdr.len_bytes);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
+		   int timeout_ms)
+{
+	int ret = rdp_oob_recv(oob, msg, timeout_ms);
+
+	if (ret == -ETIMEDOUT)
+		rdp_err("peer %s sent no %s within the timeout: is it "
+			"stuck or is the network dropping packets?",
+			oob->peer, rdp_wire_type_str(type));
+	else if (ret == -ECONNRESET)
+		rdp_err("peer %s closed the connection while this side "
+			"waited for %s (did it exit? see its output)",
+			oob->peer, rdp_wire_type_str(type));
+	if (ret)
+		return ret;
+	if (msg->type == RDP_MSG_ERROR) {
+		rdp_err("peer %s: %s", oob->peer, msg->u.error.text);
+		return -ECANCELED;
+	}
+	if (msg->type != type) {
+		rdp_err("peer %s sent %s where %s was expected", oob->peer,
+			rdp_wire_type_str(msg->type), rdp_wire_type_str(type));
+		return -EPROTO;
+	}
+	return 0;
+}
+
+void rdp_oob_send_error(struct rdp_oob *oob, int code, const char *text)
+{
+	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
+	struct rdp_msg msg = { .type = RDP_MSG_ERROR };
+	size_t len;
+
+	if (!oob || oob->fd < 0)
+		return;
+	msg.u.error.code = code;
+	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s", text);
+	/* Best effort with a short deadline: the peer may be gone. */
+	if (!rdp_wire_encode(&msg, buf, sizeof(buf), &len))
+		write_full(oob->fd, buf, len, deadline_of(oob, 1000));
+}

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Out-of-band channel over TCP: every connect, read and write has a
+ * deadline, and keepalive notices a peer host that vanished silently. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <rdmaperf/clock.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/oob.h>
+
+#define RETRY_PAUSE_MS 200
+
+static int64_t now_ms(void)
+{
+	return (int64_t)(rdp_clock_mono_ns() / 1000000ull);
+}
+
+static void set_keepalive(int fd)
+{
+	int on = 1, idle = 5, intvl = 2, cnt = 3;
+
+	/* A peer host that dies without a FIN is noticed in ~11 s. */
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+}
+
+static void fill_local(struct rdp_oob *oob)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	oob->have_local_ipv4 = 0;
+	if (getsockname(oob->fd, (struct sockaddr *)&ss, &sl))
+		return;
+	if (ss.ss_family == AF_INET) {
+		oob->local_ipv4 = ((struct sockaddr_in *)&ss)->sin_addr;
+		oob->have_local_ipv4 = 1;
+	} else if (ss.ss_family == AF_INET6) {
+		struct in6_addr *a6 = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+
+		if (IN6_IS_ADDR_V4MAPPED(a6)) {
+			memcpy(&oob->local_ipv4, &a6->s6_addr[12], 4);
+			oob->have_local_ipv4 = 1;
+		}
+	}
+}
+
+void rdp_oob_from_fd(int fd, int timeout_ms, struct rdp_oob *oob)
+{
+	memset(oob, 0, sizeof(*oob));
+	oob->fd = fd;
+	oob->timeout_ms = timeout_ms;
+	snprintf(oob->peer, sizeof(oob->peer), "fd %d", fd);
+	fill_local(oob);
+}
+
+/* Wait for fd to become ready for events before deadline (ms). */
+static int wait_fd(int fd, short events, int64_t deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	int ret;
+
+	for (;;) {
+		int wait = -1;
+
+		if (deadline >= 0) {
+			int64_t left = deadline - now_ms();
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			wait = left > 60000 ? 60000 : (int)left;
+		}
+		ret = poll(&pfd, 1, wait);
+		if (ret > 0)
+			return 0;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+static int connect_once(const struct addrinfo *ai, int64_t deadline, int *fd)
+{
+	int s, ret, soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	s = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		   0);
+	if (s < 0)
+		return -errno;
+	if (connect(s, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
+		ret = -errno;
+		goto err_close;
+	}
+	ret = wait_fd(s, POLLOUT, deadline);
+	if (ret)
+		goto err_close;
+	if (getsockopt(s, SOL_SOCKET, SO_ERROR, &soerr, &sl) || soerr) {
+		ret = soerr ? -soerr : -errno;
+		goto err_close;
+	}
+	*fd = s;
+	return 0;
+
+err_close:
+	close(s);
+	return ret;
+}
+
+int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
+		    struct rdp_oob *oob)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res, *ai;
+	int64_t deadline = now_ms() + timeout_ms;
+	char svc[8];
+	int ret, fd = -1;
+
+	snprintf(svc, sizeof(svc), "%u", port);
+	ret = getaddrinfo(host, svc, &hints, &res);
+	if (ret) {
+		rdp_err("resolve server '%s': %s", host, gai_strerror(ret));
+		return -EHOSTUNREACH;
+	}
+	/* A server that is still starting refuses: retry until the
+	 * deadline, the habit of scripts that start both ends at once. */
+	for (;;) {
+		for (ai = res; ai; ai = ai->ai_next) {
+			ret = connect_once(ai, deadline, &fd);
+			if (!ret)
+				break;
+		}
+		if (!ret || ret != -ECONNREFUSED ||
+		    now_ms() + RETRY_PAUSE_MS >= deadline)
+			break;
+		usleep(RETRY_PAUSE_MS * 1000);
+	}
+	freeaddrinfo(res);
+	if (ret) {
+		rdp_err("connect to %s port %u: %s%s", host, port,
+			strerror(-ret),
+			ret == -ECONNREFUSED ?
+				" (is rdmaperf-server running there, on this "
+				"port -p?)" :
+				" (check the address and firewalls)");
+		return ret;
+	}
+	rdp_oob_from_fd(fd, timeout_ms, oob);
+	snprintf(oob->peer, sizeof(oob->peer), "%s:%u", host, port);
+	set_keepalive(fd);
+	return 0;
+}
+
+int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out)
+{
+	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in sa4 = { .sin_family = AF_INET };
+	struct sockaddr *sa = (struct sockaddr *)&sa6;
+	socklen_t sl = sizeof(sa6);
+	int fd, on = 1, off = 0, family = AF_INET6;
+
+	sa6.sin6_port = htons(port);
+	sa6.sin6_addr = in6addr_any;
+	if (bind_addr && *bind_addr) {
+		if (inet_pton(AF_INET, bind_addr, &sa4.sin_addr) == 1) {
+			sa4.sin_port = htons(port);
+			sa = (struct sockaddr *)&sa4;
+			sl = sizeof(sa4);
+			family = AF_INET;
+		} else if (inet_pton(AF_INET6, bind_addr, &sa6.sin6_addr) !=
+			   1) {
+			rdp_err("bind address '%s' is not an IPv4 or IPv6 "
+				"address", bind_addr);
+			return -EINVAL;
+		}
+	}
+	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	if (family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+	if (bind(fd, sa, sl) || listen(fd, 8)) {
+		int ret = -errno;
+
+		rdp_err("listen on port %u: %s%s", port, strerror(-ret),
+			ret == -EADDRINUSE ?
+				" (another server runs there: pick -p)" : "");
+		close(fd);
+		return ret;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+int rdp_oob_accept(int listen_fd, int timeout_ms, int io_timeout_ms,
+		   struct rdp_oob *oob)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char addr[INET6_ADDRSTRLEN];
+	int fd, ret;
+
+	ret = wait_fd(listen_fd, POLLIN,
+		      timeout_ms < 0 ? -1 : now_ms() + timeout_ms);
+	if (ret)
+		return ret;
+	fd = accept4(listen_fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rdp_oob_from_fd(fd, io_timeout_ms, oob);
+	set_keepalive(fd);
+	if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+
+		inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
+		snprintf(oob->peer, sizeof(oob->peer), "%s",
+			 strncmp(addr, "::ffff:", 7) ? addr : addr + 7);
+	} else if (ss.ss_family == AF_INET) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+
+		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
+		snprintf(oob->peer, sizeof(oob->peer), "%s", addr);
+	}
+	return 0;
+}
+
+void rdp_oob_close(struct rdp_oob *oob)
+{
+	if (oob && oob->fd >= 0) {
+		close(oob->fd);
+		oob->fd = -1;
+	}
+}

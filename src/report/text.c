@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The text report: a header naming what was measured, then perftest's
+ * table layout so existing eyes and scripts read it. */
+#include <stdio.h>
+#include <string.h>
+
+#include <rdmaperf/clock.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/report.h>
+
+#define RULE "---------------------------------------------------------------" \
+	     "------------------------"
+
+static void gid_line(FILE *f, const struct rdp_report_info *in)
+{
+	const struct rdp_conn *c = in->conn;
+	char gid[64];
+
+	if (!c->have_gid) {
+		fprintf(f, " GID             : none, LID %u routed\n",
+			c->dev->port.lid);
+		return;
+	}
+	rdp_gid_format(c->gid.entry.raw, gid, sizeof(gid));
+	fprintf(f, " GID             : index %d %s %s (%s)\n",
+		c->gid.entry.index, rdp_gid_type_str(c->gid.entry.type), gid,
+		rdp_gid_reason_str(c->gid.reason));
+	fprintf(f, " Peer GID        : index %d %s\n", in->peer->gid_index,
+		rdp_gid_type_str((enum rdp_gid_type)in->peer->gid_type));
+}
+
+static void size_line(FILE *f, const struct rdp_params *p)
+{
+	if (p->duration_s)
+		fprintf(f, " Run             : %llu B messages for %u s\n",
+			(unsigned long long)p->size_bytes, p->duration_s);
+	else
+		fprintf(f, " Run             : %llu B messages, %llu "
+			"iterations%s\n",
+			(unsigned long long)p->size_bytes,
+			(unsigned long long)p->iters,
+			p->num_qps > 1 ? " per QP" : "");
+}
+
+void rdp_report_header(FILE *f, const struct rdp_report_info *in)
+{
+	const struct rdp_conn *c = in->conn;
+	const struct rdp_dev *d = c->dev;
+	const struct rdp_params *p = in->params;
+
+	fprintf(f, "%s\n %-52s rdmaperf %s\n", RULE, in->ops->title,
+		PACKAGE_VERSION);
+	fprintf(f, " Local device    : %s port %u, %s, NUMA node %d\n",
+		d->name, d->port.num, rdp_link_layer_str(d->port.link_layer),
+		d->numa_node);
+	fprintf(f, " Peer device     : %s port %u on %s (%s), rdmaperf %s\n",
+		in->peer->device, in->peer->port, in->peer_hello->hostname,
+		in->peer_addr, in->peer_hello->tool_version);
+	gid_line(f, in);
+	fprintf(f, " MTU             : %u B (active %u here, %u on the "
+		"peer)\n", c->path_mtu_bytes, d->port.active_mtu_bytes,
+		in->peer->active_mtu_bytes);
+	fprintf(f, " QPs             : %u RC, tx depth %u, signal 1 in %u, "
+		"inline up to %u B\n", p->num_qps, p->tx_depth,
+		p->cq_mod < p->tx_depth ? p->cq_mod : p->tx_depth,
+		c->max_inline_bytes);
+	size_line(f, p);
+	if (in->ops->kind == RDP_BENCH_LAT)
+		fprintf(f, " Latency         : %s; %u warm-up round trips "
+			"not measured\n", in->ops->lat_note,
+			p->warmup_iters);
+	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
+		in->clk->source, in->clk->cycles_per_ns, RULE);
+}
+
+void rdp_report_table_head(FILE *f, const struct rdp_report_info *in)
+{
+	const char *unit = in->gbits ? "Gb/sec" : "MiB/sec";
+
+	if (in->ops->kind == RDP_BENCH_BW)
+		fprintf(f, " %-10s %-14s BW peak[%s]%*s BW average[%s]%*s "
+			"MsgRate[Mpps]\n", "#bytes", "#iterations", unit,
+			in->gbits ? 4 : 3, "", unit, in->gbits ? 3 : 2, "");
+	else
+		fprintf(f, " %-10s %-12s %-12s %-12s %-16s %-12s %-14s "
+			"%-21s %s\n", "#bytes", "#iterations", "t_min[usec]",
+			"t_max[usec]", "t_typical[usec]", "t_avg[usec]",
+			"t_stdev[usec]", "99% percentile[usec]",
+			"99.9% percentile[usec]");
+}
+
+static double bw_unit(const struct rdp_report_info *in, double gbps)
+{
+	/* Gb/s is 10^9 bits; the alternative is 2^20 bytes per second. */
+	return in->gbits ? gbps : gbps * 1e9 / 8.0 / 1048576.0;
+}
+
+void rdp_report_row(FILE *f, const struct rdp_report_info *in,
+		    const struct rdp_result *r)
+{
+	if (in->ops->kind == RDP_BENCH_BW) {
+		fprintf(f, " %-10llu %-14llu %-18.2f %-21.2f %.6f\n",
+			(unsigned long long)r->size_bytes,
+			(unsigned long long)r->msgs, bw_unit(in,
+							     r->bw_peak_gbps),
+			bw_unit(in, r->bw_avg_gbps), r->msg_rate_mpps);
+		return;
+	}
+	fprintf(f, " %-10llu %-12llu %-12.3f %-12.3f %-16.3f %-12.3f "
+		"%-14.3f %-21.3f %.3f\n",
+		(unsigned long long)r->size_bytes,
+		(unsigned long long)r->msgs, r->lat.min_ns / 1e3,
+		r->lat.max_ns / 1e3, r->lat.median_ns / 1e3,
+		r->lat.avg_ns / 1e3, r->lat.stdev_ns / 1e3,
+		r->lat.p99_ns / 1e3, r->lat.p999_ns / 1e3);
+}
+
+void rdp_report_footer(FILE *f, const struct rdp_report_info *in)
+{
+	(void)in;
+	fprintf(f, "%s\n", RULE);
+}

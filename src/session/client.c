@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The client's side of a session: it owns the parameters, drives the
+ * handshake, runs the timed loop and prints the report. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session_int.h"
+#include <rdmaperf/clock.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/report.h>
+
+struct client {
+	const struct rdp_opts *o;
+	struct rdp_clock clk;
+	struct rdp_dev *dev;
+	struct rdp_oob oob;
+	struct rdp_conn *conn;
+	struct rdp_msg_hello peer_hello;
+	struct rdp_msg_accept peer;
+	struct rdp_report_info info;
+};
+
+static int handshake(struct client *c)
+{
+	struct rdp_msg msg;
+	int ret;
+
+	rdp_hello_fill(&msg);
+	ret = rdp_oob_send(&c->oob, &msg);
+	if (!ret)
+		ret = rdp_oob_expect(&c->oob, RDP_MSG_HELLO, &msg, -1);
+	if (ret)
+		return ret;
+	c->peer_hello = msg.u.hello;
+	msg.type = RDP_MSG_PARAMS;
+	msg.u.params = c->o->params;
+	ret = rdp_oob_send(&c->oob, &msg);
+	if (!ret)
+		ret = rdp_oob_expect(&c->oob, RDP_MSG_ACCEPT, &msg, -1);
+	if (ret)
+		return ret;
+	c->peer = msg.u.accept;
+	return 0;
+}
+
+static int connect_qps(struct client *c)
+{
+	const struct rdp_params *p = &c->o->params;
+	struct rdp_conn_cfg cfg = {
+		.num_qps = p->num_qps,
+		.msg_bytes = (uint32_t)p->size_bytes,
+		.tx_depth = p->tx_depth,
+		.rx_depth = 0,
+		.gid_index = c->o->conn.gid_index,
+		.use_grh = !!(p->flags & RDP_PARAM_GRH),
+		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4 :
+						       NULL,
+	};
+	struct rdp_msg_qp_info *remote;
+	char why[RDP_WIRE_TEXT_MAX];
+	int ret;
+
+	ret = rdp_conn_create(c->dev, &cfg, &c->conn);
+	if (ret)
+		return ret;
+	remote = calloc(p->num_qps, sizeof(*remote));
+	if (!remote)
+		return -ENOMEM;
+	ret = rdp_recv_qp_infos(&c->oob, p->num_qps, remote);
+	if (!ret)
+		ret = rdp_send_qp_infos(&c->oob, c->conn);
+	if (!ret)
+		ret = rdp_conn_connect(c->conn, remote, p->mtu_bytes,
+				       (uint8_t)p->tclass, why, sizeof(why));
+	free(remote);
+	return ret;
+}
+
+static int check_data(struct client *c, const struct rdp_msg_result *srv)
+{
+	const struct rdp_bench_ops *ops = c->o->bench;
+	struct rdp_msg_result mine;
+
+	if (srv->status) {
+		rdp_err("data check failed on the server: byte %llu of the "
+			"written data differs from what was sent",
+			(unsigned long long)srv->bad_offset);
+		return -EILSEQ;
+	}
+	if ((ops->check & RDP_CHECK_CLIENT_RX) &&
+	    rdp_check_rx(c->conn, &c->o->params, RDP_SIDE_SERVER,
+			 ops->check_tail_bytes, &mine)) {
+		rdp_err("data check failed on this side: byte %llu differs "
+			"from what the server sent",
+			(unsigned long long)mine.bad_offset);
+		return -EILSEQ;
+	}
+	printf(" Data check      : ok, %llu bytes verified after the run\n",
+	       (unsigned long long)(srv->checked_bytes +
+				    ((ops->check & RDP_CHECK_CLIENT_RX) ?
+					     mine.checked_bytes : 0)));
+	return 0;
+}
+
+static int run_test(struct client *c)
+{
+	const struct rdp_params *p = &c->o->params;
+	const struct rdp_bench_ops *ops = c->o->bench;
+	struct rdp_run run = {
+		.params = p,
+		.conn = c->conn,
+		.clk = &c->clk,
+		.side = RDP_SIDE_CLIENT,
+		.stall_cycles = rdp_clock_cycles_of_ms(
+			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
+	};
+	struct rdp_result res = { .size_bytes = p->size_bytes,
+				  .num_qps = p->num_qps };
+	struct rdp_msg msg;
+	int ret;
+
+	rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->check_tail_bytes);
+	ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, -1);
+	if (ret)
+		return ret;
+	ret = ops->client(&run, &res);
+	if (ret)
+		return ret;
+	ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, 0);
+	if (!ret)
+		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, -1);
+	if (ret)
+		return ret;
+	rdp_report_row(stdout, &c->info, &res);
+	rdp_report_footer(stdout, &c->info);
+	return check_data(c, &msg.u.result);
+}
+
+static int session(struct client *c)
+{
+	const struct rdp_opts *o = c->o;
+	int ret;
+
+	ret = rdp_oob_connect(o->conn.host, o->conn.tcp_port,
+			      o->conn.oob_timeout_ms, &c->oob);
+	if (ret)
+		return ret;
+	ret = handshake(c);
+	if (!ret)
+		ret = connect_qps(c);
+	if (ret)
+		return ret;
+	c->info = (struct rdp_report_info){
+		.ops = o->bench, .params = &o->params, .conn = c->conn,
+		.peer = &c->peer, .peer_hello = &c->peer_hello,
+		.clk = &c->clk, .peer_addr = c->oob.peer,
+		.gbits = o->report.gbits,
+	};
+	rdp_report_header(stdout, &c->info);
+	rdp_report_table_head(stdout, &c->info);
+	fflush(stdout);
+	return run_test(c);
+}
+
+int rdp_session_client(const struct rdp_opts *o)
+{
+	struct client c = { .o = o, .oob = { .fd = -1 } };
+	int ret;
+
+	ret = rdp_clock_calibrate(&c.clk);
+	if (ret) {
+		rdp_err("the cycle counter does not advance: cannot time");
+		return RDP_EXIT_FAIL;
+	}
+	ret = rdp_dev_open(o->conn.dev, o->conn.ib_port, &c.dev);
+	if (ret)
+		return rdp_exit_code(ret);
+	rdp_clear_error();
+	ret = session(&c);
+	/* The peer learns the real cause, not just a closed socket; an
+	 * ERROR from the peer (-ECANCELED) needs no echo. */
+	if (ret && ret != -ECANCELED && rdp_last_error()[0])
+		rdp_oob_send_error(&c.oob, ret, rdp_last_error());
+	rdp_conn_destroy(c.conn);
+	rdp_oob_close(&c.oob);
+	rdp_dev_close(c.dev);
+	return rdp_exit_code(ret);
+}

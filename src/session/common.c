@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Pieces of a session both sides share: HELLO, QP_INFO exchange, data
+ * patterns and checks, exit codes. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include "session_int.h"
+#include <rdmaperf/log.h>
+
+int rdp_exit_code(int err)
+{
+	switch (err) {
+	case 0:
+		return RDP_EXIT_OK;
+	case -ENODEV:
+	case -ENOSYS:
+		return RDP_EXIT_UNSUPPORTED;
+	default:
+		return RDP_EXIT_FAIL;
+	}
+}
+
+void rdp_hello_fill(struct rdp_msg *msg)
+{
+	struct rdp_msg_hello *h = &msg->u.hello;
+	struct utsname u;
+
+	memset(msg, 0, sizeof(*msg));
+	msg->type = RDP_MSG_HELLO;
+	snprintf(h->tool_version, sizeof(h->tool_version), "%s",
+		 PACKAGE_VERSION);
+	if (gethostname(h->hostname, sizeof(h->hostname) - 1))
+		snprintf(h->hostname, sizeof(h->hostname), "unknown");
+	if (!uname(&u))
+		snprintf(h->kernel, sizeof(h->kernel), "%.*s",
+			 (int)sizeof(h->kernel) - 1, u.release);
+}
+
+int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn)
+{
+	struct rdp_msg msg = { .type = RDP_MSG_QP_INFO };
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < conn->num_qps; i++) {
+		rdp_conn_local_info(conn, i, &msg.u.qp_info);
+		ret = rdp_oob_send(oob, &msg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n,
+		      struct rdp_msg_qp_info *out)
+{
+	struct rdp_msg msg;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = rdp_oob_expect(oob, RDP_MSG_QP_INFO, &msg, -1);
+		if (ret)
+			return ret;
+		out[i] = msg.u.qp_info;
+	}
+	return 0;
+}
+
+int rdp_sync(struct rdp_oob *oob, uint32_t phase, int send_first,
+	     int timeout_ms)
+{
+	struct rdp_msg msg = { .type = RDP_MSG_SYNC };
+	int ret;
+
+	msg.u.sync.phase = phase;
+	if (send_first) {
+		ret = rdp_oob_send(oob, &msg);
+		if (ret)
+			return ret;
+	}
+	ret = rdp_oob_expect(oob, RDP_MSG_SYNC, &msg, timeout_ms);
+	if (ret)
+		return ret;
+	if (msg.u.sync.phase != phase) {
+		rdp_err("peer %s is at phase %u, this side at %u", oob->peer,
+			msg.u.sync.phase, phase);
+		return -EPROTO;
+	}
+	if (!send_first) {
+		msg.u.sync.phase = phase;
+		return rdp_oob_send(oob, &msg);
+	}
+	return 0;
+}
+
+/* Our send slots carry our pattern; receive slots start zeroed. */
+void rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
+		 enum rdp_side side, uint32_t tail)
+{
+	uint32_t q;
+
+	for (q = 0; q < conn->num_qps; q++) {
+		uint8_t *tx = rdp_conn_tx(conn, q);
+
+		rdp_pattern_fill(tx, p->size_bytes, p->seed, q, side);
+		memset(tx + p->size_bytes - tail, 0, tail);
+		memset(rdp_conn_rx(conn, q), 0, conn->slot_bytes);
+	}
+}
+
+/* Check that every receive slot holds the peer's pattern. */
+int rdp_check_rx(const struct rdp_conn *conn, const struct rdp_params *p,
+		 enum rdp_side peer, uint32_t tail, struct rdp_msg_result *r)
+{
+	uint64_t len = p->size_bytes - tail;
+	uint32_t q;
+
+	memset(r, 0, sizeof(*r));
+	for (q = 0; q < conn->num_qps; q++) {
+		long long bad = rdp_pattern_check(rdp_conn_rx(conn, q), len,
+						  p->seed, q, peer);
+
+		if (bad >= 0) {
+			r->status = -EILSEQ;
+			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
+			return r->status;
+		}
+		r->checked_bytes += len;
+	}
+	return 0;
+}

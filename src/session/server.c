@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The server's side: take the client's parameters, lend a buffer, run its
+ * half of the loop, check the data. A failed client never stops it. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session_int.h"
+#include <rdmaperf/clock.h>
+#include <rdmaperf/log.h>
+
+/* Limits on what a client may ask for: protect the server's host. */
+#define MAX_MSG_BYTES (1ull << 30)
+#define MAX_QPS 4096u
+#define MAX_DEPTH 65536u
+#define MAX_BUFFER_BYTES (4ull << 30)
+
+struct server {
+	const struct rdp_opts *o;
+	struct rdp_oob *oob;
+	struct rdp_clock clk;
+	struct rdp_params p;
+	const struct rdp_bench_ops *ops;
+	struct rdp_dev *dev;
+	struct rdp_conn *conn;
+	char why[RDP_WIRE_TEXT_MAX];
+};
+
+static int check_params(struct server *s)
+{
+	const struct rdp_params *p = &s->p;
+	uint64_t slot = (p->size_bytes + 63) & ~63ull;
+
+	s->ops = rdp_bench_find(p->test);
+	if (!s->ops) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "this server does not know the test '%s': update "
+			   "it to the client's release", p->test);
+		return -EINVAL;
+	}
+	if (p->size_bytes > MAX_MSG_BYTES || p->num_qps == 0 ||
+	    p->num_qps > MAX_QPS || p->tx_depth == 0 ||
+	    p->tx_depth > MAX_DEPTH || p->cq_mod == 0 ||
+	    slot * 2 * p->num_qps > MAX_BUFFER_BYTES) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "refused: %llu B x %u QPs at depth %u is beyond "
+			   "this server's limits (1 GiB messages, %u QPs, "
+			   "depth %u, 4 GiB of buffers)",
+			   (unsigned long long)p->size_bytes, p->num_qps,
+			   p->tx_depth, MAX_QPS, MAX_DEPTH);
+		return -E2BIG;
+	}
+	if (s->ops->validate(p, s->why, sizeof(s->why))) {
+		rdp_err("%s", s->why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int setup(struct server *s)
+{
+	struct rdp_msg msg = { .type = RDP_MSG_ACCEPT };
+	struct rdp_msg_accept *a = &msg.u.accept;
+	struct rdp_conn_cfg cfg = {
+		.num_qps = s->p.num_qps,
+		.msg_bytes = (uint32_t)s->p.size_bytes,
+		.tx_depth = s->p.tx_depth,
+		.rx_depth = 0,
+		.gid_index = s->o->conn.gid_index,
+		.use_grh = !!(s->p.flags & RDP_PARAM_GRH),
+		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4 :
+							NULL,
+	};
+	int ret;
+
+	ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port, &s->dev);
+	if (!ret)
+		ret = rdp_conn_create(s->dev, &cfg, &s->conn);
+	if (ret)
+		return ret;
+	snprintf(a->device, sizeof(a->device), "%s", s->dev->name);
+	a->port = s->dev->port.num;
+	a->link_layer = s->dev->port.link_layer;
+	a->gid_index = s->conn->have_gid ? s->conn->gid.entry.index : -1;
+	a->gid_type = (uint8_t)(s->conn->have_gid ? s->conn->gid.entry.type :
+						    RDP_GID_UNKNOWN);
+	a->active_mtu_bytes = s->dev->port.active_mtu_bytes;
+	a->numa_node = s->dev->numa_node;
+	ret = rdp_oob_send(s->oob, &msg);
+	if (!ret)
+		ret = rdp_send_qp_infos(s->oob, s->conn);
+	return ret;
+}
+
+static int connect_qps(struct server *s)
+{
+	struct rdp_msg_qp_info *remote;
+	int ret;
+
+	remote = calloc(s->p.num_qps, sizeof(*remote));
+	if (!remote)
+		return -ENOMEM;
+	ret = rdp_recv_qp_infos(s->oob, s->p.num_qps, remote);
+	if (!ret)
+		ret = rdp_conn_connect(s->conn, remote, s->p.mtu_bytes,
+				       (uint8_t)s->p.tclass, s->why,
+				       sizeof(s->why));
+	free(remote);
+	return ret;
+}
+
+static int run_test(struct server *s)
+{
+	struct rdp_run run = {
+		.params = &s->p,
+		.conn = s->conn,
+		.clk = &s->clk,
+		.side = RDP_SIDE_SERVER,
+		.stall_cycles = rdp_clock_cycles_of_ms(
+			&s->clk, (uint64_t)s->o->conn.cq_timeout_ms),
+	};
+	struct rdp_msg msg = { .type = RDP_MSG_RESULT };
+	struct rdp_result res = { 0 };
+	int ret;
+
+	rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER,
+		    s->ops->check_tail_bytes);
+	ret = rdp_sync(s->oob, RDP_SYNC_READY, 0, -1);
+	if (!ret)
+		ret = s->ops->server(&run, &res);
+	/* The client may take as long as it asked for: no deadline here,
+	 * TCP keepalive notices a vanished peer. */
+	if (!ret)
+		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0);
+	if (ret)
+		return ret;
+	if (s->ops->check & RDP_CHECK_SERVER_RX)
+		rdp_check_rx(s->conn, &s->p, RDP_SIDE_CLIENT,
+			     s->ops->check_tail_bytes, &msg.u.result);
+	ret = rdp_oob_send(s->oob, &msg);
+	if (!ret && msg.u.result.status) {
+		rdp_err("client %s: data check failed at byte %llu",
+			s->oob->peer,
+			(unsigned long long)msg.u.result.bad_offset);
+		return -EILSEQ;
+	}
+	return ret;
+}
+
+static int serve(struct server *s)
+{
+	struct rdp_msg msg;
+	int ret;
+
+	ret = rdp_oob_expect(s->oob, RDP_MSG_HELLO, &msg, -1);
+	if (ret)
+		return ret;
+	rdp_hello_fill(&msg);
+	ret = rdp_oob_send(s->oob, &msg);
+	if (!ret)
+		ret = rdp_oob_expect(s->oob, RDP_MSG_PARAMS, &msg, -1);
+	if (ret)
+		return ret;
+	s->p = msg.u.params;
+	ret = check_params(s);
+	if (!ret)
+		ret = setup(s);
+	if (!ret)
+		ret = connect_qps(s);
+	if (!ret)
+		ret = run_test(s);
+	return ret;
+}
+
+int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
+{
+	struct server s = { .o = o, .oob = oob };
+	int ret;
+
+	ret = rdp_clock_calibrate(&s.clk);
+	if (ret)
+		return ret;
+	rdp_clear_error();
+	ret = serve(&s);
+	if (ret && ret != -ECANCELED && rdp_last_error()[0])
+		rdp_oob_send_error(oob, ret, rdp_last_error());
+	if (!ret)
+		printf("client %s: %s, %llu B, %u QP(s): done, data ok\n",
+		       oob->peer, s.p.test,
+		       (unsigned long long)s.p.size_bytes, s.p.num_qps);
+	else
+		printf("client %s: %s: failed (%s)\n", oob->peer,
+		       s.p.test[0] ? s.p.test : "handshake", strerror(-ret));
+	fflush(stdout);
+	rdp_conn_destroy(s.conn);
+	rdp_dev_close(s.dev);
+	return ret;
+}
+
+int rdp_server_loop(const struct rdp_opts *o, int once)
+{
+	struct rdp_oob oob;
+	int lfd, ret;
+
+	/* A client that vanishes mid-write must not kill the server. */
+	signal(SIGPIPE, SIG_IGN);
+	ret = rdp_oob_listen(o->conn.bind, o->conn.tcp_port, &lfd);
+	if (ret)
+		return RDP_EXIT_FAIL;
+	printf("rdmaperf-server listening on port %u%s\n", o->conn.tcp_port,
+	       once ? " (one test)" : "");
+	fflush(stdout);
+	for (;;) {
+		ret = rdp_oob_accept(lfd, -1, o->conn.oob_timeout_ms, &oob);
+		if (ret) {
+			rdp_err("accept: %s", strerror(-ret));
+			usleep(100000);
+			if (once)
+				break;
+			continue;
+		}
+		ret = rdp_session_serve(o, &oob);
+		rdp_oob_close(&oob);
+		if (once)
+			break;
+	}
+	close(lfd);
+	return once ? rdp_exit_code(ret) : RDP_EXIT_FAIL;
+}

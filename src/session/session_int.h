@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Session internals shared by the client and server sides. */
+#ifndef RDMAPERF_SESSION_INT_H
+#define RDMAPERF_SESSION_INT_H
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/oob.h>
+#include <rdmaperf/opts.h>
+#include <rdmaperf/session.h>
+
+void rdp_hello_fill(struct rdp_msg *msg);
+int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn);
+int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n,
+		      struct rdp_msg_qp_info *out);
+/* Exchange SYNC(phase): the sender first, the other side answers. */
+int rdp_sync(struct rdp_oob *oob, uint32_t phase, int send_first,
+	     int timeout_ms);
+void rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
+		 enum rdp_side side, uint32_t tail);
+int rdp_check_rx(const struct rdp_conn *conn, const struct rdp_params *p,
+		 enum rdp_side peer, uint32_t tail, struct rdp_msg_result *r);
+
+#endif /* RDMAPERF_SESSION_INT_H */

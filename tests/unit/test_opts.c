@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Command-line parsing: accepted forms, rejected forms, one clear line. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/opts.h>
+
+#define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
+#define ARGC(...)                                                      \
+	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
+#define CLIENT(o, err, ...)                                                   \
+	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err, \
+			      sizeof(err))
+
+static void test_size_suffixes(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(rdp_parse_size("64", &v), 0);
+	assert_int_equal(v, 64);
+	assert_int_equal(rdp_parse_size("4K", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(rdp_parse_size("8m", &v), 0);
+	assert_int_equal(v, 8u << 20);
+	assert_int_equal(rdp_parse_size("2G", &v), 0);
+	assert_int_equal(v, 2ull << 30);
+	assert_int_equal(rdp_parse_size("12X", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size("4KB", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size("", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size("-1", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size(" 5", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size("99999999999999999999", &v), -ERANGE);
+	assert_int_equal(rdp_parse_size("17179869184G", &v), -ERANGE);
+}
+
+static void test_uint_ranges(void **state)
+{
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(rdp_parse_uint("10", 1, 10, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(rdp_parse_uint("11", 1, 10, &v), -ERANGE);
+	assert_int_equal(rdp_parse_uint("0", 1, 10, &v), -ERANGE);
+	assert_int_equal(rdp_parse_uint("1e3", 0, 10000, &v), -EINVAL);
+	assert_int_equal(rdp_parse_uint("0x10", 0, 100, &v), -EINVAL);
+	assert_int_equal(rdp_parse_uint("+3", 0, 100, &v), -EINVAL);
+}
+
+static void test_client_full_line(void **state)
+{
+	struct rdp_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_bw", "-d", "rxe0", "-s", "4K",
+				"-n", "10", "-q", "4", "-t", "64", "-x", "3",
+				"-p", "9999", "--report_gbits", "-F",
+				"10.0.0.1"),
+			 RDP_PARSE_OK);
+	assert_string_equal(o.bench->name, "write_bw");
+	assert_string_equal(o.params.test, "write_bw");
+	assert_string_equal(o.conn.dev, "rxe0");
+	assert_string_equal(o.conn.host, "10.0.0.1");
+	assert_int_equal(o.params.size_bytes, 4096);
+	assert_int_equal(o.params.iters, 10);
+	assert_int_equal(o.params.num_qps, 4);
+	assert_int_equal(o.params.tx_depth, 64);
+	assert_int_equal(o.params.cq_mod, 64); /* clamped to the depth */
+	assert_int_equal(o.conn.gid_index, 3);
+	assert_int_equal(o.conn.tcp_port, 9999);
+	assert_int_equal(o.report.gbits, 1);
+	assert_int_equal(o.report.no_freq_check, 1);
+	assert_int_equal(o.params.warmup_iters, 0); /* bandwidth: none */
+}
+
+static void test_client_defaults(void **state)
+{
+	struct rdp_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_lat"), RDP_PARSE_OK);
+	assert_string_equal(o.conn.host, ""); /* one-shot server */
+	assert_int_equal(o.conn.gid_index, -1);
+	assert_int_equal(o.conn.tcp_port, RDP_DEFAULT_PORT);
+	assert_int_equal(o.params.size_bytes, 65536);
+	assert_int_equal(o.params.iters, 1000);
+	assert_int_equal(o.params.warmup_iters, 100);
+	assert_int_equal(o.conn.ib_port, 1);
+}
+
+static void test_duration_clears_iters(void **state)
+{
+	struct rdp_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_bw", "-D", "3", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.duration_s, 3);
+	assert_int_equal(o.params.iters, 0);
+}
+
+/* Each rejected line yields -EINVAL and a message naming the problem. */
+static void expect_reject(const char *needle, int argc, char **argv)
+{
+	struct rdp_opts o;
+	char err[256] = "";
+
+	assert_int_equal(rdp_opts_parse_client(argc, argv, &o, err,
+					       sizeof(err)),
+			 -EINVAL);
+	if (!strstr(err, needle))
+		fail_msg("error '%s' does not mention '%s'", err, needle);
+}
+
+static void test_rejections(void **state)
+{
+	(void)state;
+	expect_reject("twice", ARGC("write_bw", "-s", "1", "-s", "2"),
+		      ARGV("write_bw", "-s", "1", "-s", "2"));
+	expect_reject("exclude", ARGC("write_bw", "-n", "5", "-D", "2"),
+		      ARGV("write_bw", "-n", "5", "-D", "2"));
+	expect_reject("exclude", ARGC("write_bw", "-D", "2", "-n", "5"),
+		      ARGV("write_bw", "-D", "2", "-n", "5"));
+	expect_reject("-q", ARGC("write_bw", "-q", "0"),
+		      ARGV("write_bw", "-q", "0"));
+	expect_reject("-n", ARGC("write_bw", "-n", "ten"),
+		      ARGV("write_bw", "-n", "ten"));
+	expect_reject("-m", ARGC("write_bw", "-m", "1000"),
+		      ARGV("write_bw", "-m", "1000"));
+	expect_reject("unknown test 'nope'", ARGC("nope"), ARGV("nope"));
+	expect_reject("write_lat", ARGC("nope"), ARGV("nope"));
+	expect_reject("name the test", 1,
+		      (char **)(const char *[]){ "rdmaperf", NULL });
+	expect_reject("unknown option", ARGC("write_bw", "--bogus"),
+		      ARGV("write_bw", "--bogus"));
+	expect_reject("unknown option -z", ARGC("write_bw", "-z"),
+		      ARGV("write_bw", "-z"));
+	expect_reject("needs a value", ARGC("write_bw", "-s"),
+		      ARGV("write_bw", "-s"));
+	expect_reject("unexpected argument", ARGC("write_bw", "a", "b"),
+		      ARGV("write_bw", "a", "b"));
+	expect_reject("one QP", ARGC("write_lat", "-q", "2"),
+		      ARGV("write_lat", "-q", "2"));
+	expect_reject("1..1G", ARGC("write_bw", "-s", "2G"),
+		      ARGV("write_bw", "-s", "2G"));
+}
+
+static void test_server_line(void **state)
+{
+	struct rdp_opts o;
+	char err[256] = "";
+	const char *ok[] = { "rdmaperf-server", "-d", "rxe0", "-p", "7000",
+		       "--bind", "127.0.0.1", NULL };
+	const char *extra[] = { "rdmaperf-server", "-s", "64", NULL };
+	const char *pos[] = { "rdmaperf-server", "write_bw", NULL };
+
+	(void)state;
+	assert_int_equal(rdp_opts_parse_server(7, (char **)ok, &o, err, sizeof(err)),
+			 RDP_PARSE_OK);
+	assert_string_equal(o.conn.dev, "rxe0");
+	assert_int_equal(o.conn.tcp_port, 7000);
+	assert_string_equal(o.conn.bind, "127.0.0.1");
+	/* Test parameters belong to the client. */
+	assert_int_equal(rdp_opts_parse_server(3, (char **)extra, &o, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(rdp_opts_parse_server(2, (char **)pos, &o, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "from each client"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_size_suffixes),
+		cmocka_unit_test(test_uint_ranges),
+		cmocka_unit_test(test_client_full_line),
+		cmocka_unit_test(test_client_defaults),
+		cmocka_unit_test(test_duration_clears_iters),
+		cmocka_unit_test(test_rejections),
+		cmocka_unit_test(test_server_line),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* QP attribute builders and MTU rules, without a device. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <rdmaperf/engine.h>
+
+static const struct rdp_qp_cfg roce_cfg = {
+	.port = 1, .link_layer = IBV_LINK_LAYER_ETHERNET, .use_grh = 1,
+	.sgid_index = 3, .psn = 0x123456, .path_mtu = IBV_MTU_1024,
+	.max_rd_atomic = 16, .max_dest_rd_atomic = 8, .traffic_class = 106,
+	.timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12,
+};
+
+static void remote_info(struct rdp_msg_qp_info *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->qpn = 0x1a2;
+	r->psn = 0xabcdef;
+	r->lid = 7;
+	r->gid[10] = 0xff;
+	r->gid[11] = 0xff;
+	r->gid[12] = 10;
+	r->gid[15] = 2;
+}
+
+static void test_init(void **state)
+{
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	rdp_qp_attr_init(&roce_cfg, IBV_ACCESS_REMOTE_WRITE, &a, &mask);
+	assert_int_equal(a.qp_state, IBV_QPS_INIT);
+	assert_int_equal(a.port_num, 1);
+	assert_int_equal(a.pkey_index, 0);
+	assert_int_equal(a.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				       IBV_QP_ACCESS_FLAGS);
+}
+
+static void test_rtr_roce(void **state)
+{
+	struct rdp_msg_qp_info r;
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	remote_info(&r);
+	rdp_qp_attr_rtr(&roce_cfg, &r, &a, &mask);
+	assert_int_equal(a.qp_state, IBV_QPS_RTR);
+	assert_int_equal(a.dest_qp_num, 0x1a2);
+	assert_int_equal(a.rq_psn, 0xabcdef);
+	assert_int_equal(a.path_mtu, IBV_MTU_1024);
+	assert_int_equal(a.max_dest_rd_atomic, 8);
+	assert_int_equal(a.min_rnr_timer, 12);
+	assert_int_equal(a.ah_attr.is_global, 1);
+	assert_memory_equal(a.ah_attr.grh.dgid.raw, r.gid, 16);
+	assert_int_equal(a.ah_attr.grh.sgid_index, 3);
+	assert_int_equal(a.ah_attr.grh.hop_limit, 64);
+	assert_int_equal(a.ah_attr.grh.traffic_class, 106);
+	assert_int_equal(a.ah_attr.dlid, 0); /* RoCE has no LIDs */
+	assert_int_equal(a.ah_attr.port_num, 1);
+	assert_true(mask & IBV_QP_AV);
+	assert_true(mask & IBV_QP_PATH_MTU);
+	assert_true(mask & IBV_QP_DEST_QPN);
+	assert_true(mask & IBV_QP_RQ_PSN);
+	assert_true(mask & IBV_QP_MAX_DEST_RD_ATOMIC);
+	assert_true(mask & IBV_QP_MIN_RNR_TIMER);
+}
+
+static void test_rtr_ib_lid(void **state)
+{
+	struct rdp_qp_cfg cfg = roce_cfg;
+	struct rdp_msg_qp_info r;
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	cfg.link_layer = IBV_LINK_LAYER_INFINIBAND;
+	cfg.use_grh = 0;
+	remote_info(&r);
+	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	assert_int_equal(a.ah_attr.is_global, 0);
+	assert_int_equal(a.ah_attr.dlid, 7);
+	/* With a GRH on IB both are set. */
+	cfg.use_grh = 1;
+	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	assert_int_equal(a.ah_attr.is_global, 1);
+	assert_int_equal(a.ah_attr.dlid, 7);
+}
+
+static void test_rts(void **state)
+{
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	rdp_qp_attr_rts(&roce_cfg, &a, &mask);
+	assert_int_equal(a.qp_state, IBV_QPS_RTS);
+	assert_int_equal(a.sq_psn, 0x123456);
+	assert_int_equal(a.timeout, 14);
+	assert_int_equal(a.retry_cnt, 7);
+	assert_int_equal(a.rnr_retry, 7);
+	assert_int_equal(a.max_rd_atomic, 16);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+				       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				       IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static void test_path_mtu(void **state)
+{
+	uint32_t mtu = 0;
+
+	(void)state;
+	assert_int_equal(rdp_path_mtu(4096, 1024, 0, &mtu), 0);
+	assert_int_equal(mtu, 1024);
+	assert_int_equal(rdp_path_mtu(1024, 4096, 0, &mtu), 0);
+	assert_int_equal(mtu, 1024);
+	assert_int_equal(rdp_path_mtu(4096, 4096, 2048, &mtu), 0);
+	assert_int_equal(mtu, 2048);
+	assert_int_equal(rdp_path_mtu(1024, 4096, 2048, &mtu), -ERANGE);
+	assert_int_equal(rdp_path_mtu(1000, 4096, 0, &mtu), -EINVAL);
+	assert_int_equal(rdp_path_mtu(1024, 1024, 300, &mtu), -EINVAL);
+}
+
+static void test_mtu_enum(void **state)
+{
+	(void)state;
+	assert_int_equal(rdp_mtu_from_bytes(256), IBV_MTU_256);
+	assert_int_equal(rdp_mtu_from_bytes(4096), IBV_MTU_4096);
+	assert_int_equal(rdp_mtu_from_bytes(1500), 0);
+	assert_int_equal(rdp_mtu_to_bytes(IBV_MTU_2048), 2048);
+	assert_int_equal(rdp_mtu_to_bytes((enum ibv_mtu)9), 0);
+}
+
+static void test_wc_hints(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(rdp_wc_status_hint(IBV_WC_RETRY_EXC_ERR),
+			       "GID"));
+	assert_non_null(strstr(rdp_wc_status_hint(IBV_WC_REM_ACCESS_ERR),
+			       "rkey"));
+	assert_non_null(strstr(rdp_wc_status_hint(IBV_WC_RNR_RETRY_EXC_ERR),
+			       "receive"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_rtr_roce),
+		cmocka_unit_test(test_rtr_ib_lid),
+		cmocka_unit_test(test_rts),
+		cmocka_unit_test(test_path_mtu),
+		cmocka_unit_test(test_mtu_enum),
+		cmocka_unit_test(test_wc_hints),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
