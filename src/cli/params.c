@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The test parameters a fresh client starts from, before its options. */
+#include <string.h>
+
+#include <rdmaperf/params.h>
+
+void rdp_params_defaults(struct rdp_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->size_bytes = 65536;
+	p->iters = 1000;
+	p->duration_s = 0;
+	p->warmup_iters = 0;
+	p->num_qps = 1;
+	p->tx_depth = 128;
+	p->cq_mod = 100;
+	p->mtu_bytes = 0;
+	p->tclass = 0;
+	p->seed = 1;
+	p->flags = 0;
+}

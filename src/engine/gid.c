@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * GID table from sysfs (text GIDs, their RoCE type and netdev) and the
+ * choice of one entry: the RoCE v2 GID of the out-of-band address first.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <string.h>
+
+#include <rdmaperf/gid.h>
+#include <rdmaperf/sysfs.h>
+
+/* The kernel's largest GID table. */
+#define GID_TBL_MAX 4096
+/* "xxxx:" x 7 + "xxxx" */
+#define GID_TEXT_LEN 39
+/* Every file read here lives below the port's directory. */
+#define PORT_DIR "/sys/class/infiniband/%s/ports/%d/"
+
+static int hex_val(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Exactly 8 groups of 4 hex digits, as sysfs prints them. */
+static int parse_gid(const char *s, uint8_t raw[16])
+{
+	uint8_t tmp[16];
+	int i, h, v;
+
+	if (strlen(s) != GID_TEXT_LEN)
+		return -EINVAL;
+	for (i = 0; i < 32; i++) {
+		/* Digit i sits after i / 4 colons. */
+		const char *p = s + i + i / 4;
+
+		if (i && i % 4 == 0 && p[-1] != ':')
+			return -EINVAL;
+		h = hex_val(*p);
+		if (h < 0)
+			return -EINVAL;
+		v = i % 2 ? (tmp[i / 2] << 4) | h : h;
+		tmp[i / 2] = (uint8_t)v;
+	}
+	memcpy(raw, tmp, sizeof(tmp));
+	return 0;
+}
+
+static int gid_is_zero(const uint8_t raw[16])
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (raw[i])
+			return 0;
+	return 1;
+}
+
+static int read_gid(const struct rdp_sysfs *fs, const char *dev, int port,
+		    int idx, uint8_t raw[16])
+{
+	char text[64];
+	int ret;
+
+	ret = rdp_sysfs_read(fs, text, sizeof(text), PORT_DIR "gids/%d", dev,
+			     port, idx);
+	if (ret)
+		return ret;
+	return parse_gid(text, raw);
+}
+
+/* The type and netdev of a valid GID; both are optional in sysfs. */
+static void read_attrs(const struct rdp_sysfs *fs, const char *dev, int port,
+		       int link_layer_eth, struct rdp_gid_entry *e)
+{
+	char text[64];
+
+	e->type = RDP_GID_IB;
+	if (link_layer_eth) {
+		if (rdp_sysfs_read(fs, text, sizeof(text),
+				   PORT_DIR "gid_attrs/types/%d", dev, port,
+				   e->index))
+			e->type = RDP_GID_UNKNOWN;
+		else
+			e->type = rdp_gid_type_parse(text);
+	}
+	if (rdp_sysfs_read(fs, e->ndev, sizeof(e->ndev),
+			   PORT_DIR "gid_attrs/ndevs/%d", dev, port, e->index))
+		e->ndev[0] = '\0';
+}
+
+int rdp_gid_read_table(const struct rdp_sysfs *fs, const char *dev, int port,
+		       int link_layer_eth, struct rdp_gid_entry *tab,
+		       size_t cap, size_t *n_out)
+{
+	struct rdp_gid_entry e;
+	size_t n = 0;
+	int idx, ret;
+
+	for (idx = 0; idx < GID_TBL_MAX && n < cap; idx++) {
+		memset(&e, 0, sizeof(e));
+		e.index = idx;
+		ret = read_gid(fs, dev, port, idx, e.raw);
+		if (ret == -ENOENT)
+			break;
+		if (ret)
+			return ret;
+		/* The kernel shows empty and reserved slots as zero. */
+		if (gid_is_zero(e.raw))
+			continue;
+		read_attrs(fs, dev, port, link_layer_eth, &e);
+		tab[n++] = e;
+	}
+	*n_out = n;
+	return 0;
+}
+
+static int is_v2_ipv4(const struct rdp_gid_entry *e)
+{
+	return e->type == RDP_GID_ROCE_V2 && rdp_gid_is_ipv4_mapped(e->raw);
+}
+
+static int addr_matches(const struct rdp_gid_entry *e,
+			const struct in_addr *ipv4)
+{
+	/* Both in network byte order. */
+	return is_v2_ipv4(e) && !memcmp(&e->raw[12], &ipv4->s_addr, 4);
+}
+
+static int pick(const struct rdp_gid_entry *tab, size_t n,
+		const struct in_addr *local_ipv4, enum rdp_gid_reason *reason)
+{
+	size_t i;
+
+	for (i = 0; local_ipv4 && i < n; i++)
+		if (addr_matches(&tab[i], local_ipv4)) {
+			*reason = RDP_GID_ADDR_MATCH;
+			return (int)i;
+		}
+	for (i = 0; i < n; i++)
+		if (is_v2_ipv4(&tab[i])) {
+			*reason = RDP_GID_V2_IPV4;
+			return (int)i;
+		}
+	for (i = 0; i < n; i++)
+		if (tab[i].type == RDP_GID_ROCE_V2) {
+			*reason = RDP_GID_V2_ANY;
+			return (int)i;
+		}
+	*reason = RDP_GID_FIRST;
+	return n ? 0 : -ENOENT;
+}
+
+int rdp_gid_select(const struct rdp_gid_entry *tab, size_t n,
+		   const struct in_addr *local_ipv4, int forced_index,
+		   struct rdp_gid_choice *out)
+{
+	enum rdp_gid_reason reason;
+	size_t i;
+	int pos;
+
+	if (forced_index >= 0) {
+		for (i = 0; i < n; i++)
+			if (tab[i].index == forced_index)
+				break;
+		if (i == n)
+			return -ENOENT;
+		out->entry = tab[i];
+		out->reason = RDP_GID_FORCED;
+		return 0;
+	}
+
+	pos = pick(tab, n, local_ipv4, &reason);
+	if (pos < 0)
+		return pos;
+	out->entry = tab[pos];
+	out->reason = reason;
+	return 0;
+}
+
+const char *rdp_gid_type_str(enum rdp_gid_type type)
+{
+	switch (type) {
+	case RDP_GID_IB:
+		return "IB";
+	case RDP_GID_ROCE_V1:
+		return "RoCE v1";
+	case RDP_GID_ROCE_V2:
+		return "RoCE v2";
+	case RDP_GID_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+const char *rdp_gid_reason_str(enum rdp_gid_reason reason)
+{
+	switch (reason) {
+	case RDP_GID_FORCED:
+		return "set with -x";
+	case RDP_GID_ADDR_MATCH:
+		return "matches the out-of-band address";
+	case RDP_GID_V2_IPV4:
+		return "first IPv4 RoCE v2 GID";
+	case RDP_GID_V2_ANY:
+		return "first RoCE v2 GID";
+	case RDP_GID_FIRST:
+		return "first valid GID";
+	}
+	return "unknown";
+}
+
+/* sysfs says "RoCE v2" or "IB/RoCE v1"; the caller knows the link layer. */
+enum rdp_gid_type rdp_gid_type_parse(const char *sysfs_text)
+{
+	if (strstr(sysfs_text, "v2"))
+		return RDP_GID_ROCE_V2;
+	if (strstr(sysfs_text, "v1"))
+		return RDP_GID_ROCE_V1;
+	return RDP_GID_UNKNOWN;
+}
+
+void rdp_gid_format(const uint8_t raw[16], char *buf, size_t len)
+{
+	socklen_t n = INET6_ADDRSTRLEN;
+
+	if (!len)
+		return;
+	if (len < INET6_ADDRSTRLEN)
+		n = (socklen_t)len;
+	if (!inet_ntop(AF_INET6, raw, buf, n))
+		buf[0] = '\0';
+}
+
+int rdp_gid_is_ipv4_mapped(const uint8_t raw[16])
+{
+	static const uint8_t prefix[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+	};
+
+	return !memcmp(raw, prefix, sizeof(prefix));
+}

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Out-of-band message codec: every field is written and read one by one,
+ * big-endian, through a bounds-checked cursor with a sticky error.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rdmaperf/wire.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Writer: the first failure sticks, later puts do nothing, so an encoder is
+ * a straight list of fields and the caller checks once at the end.
+ */
+struct wcur {
+	uint8_t *buf;
+	size_t cap;
+	size_t off;
+	int err;
+};
+
+/* Reader: same idea, any failure is a malformed message. */
+struct rcur {
+	const uint8_t *buf;
+	size_t len;
+	size_t off;
+	int err;
+};
+
+static uint8_t *put_room(struct wcur *c, size_t n)
+{
+	uint8_t *p;
+
+	if (c->err)
+		return NULL;
+	if (n > c->cap - c->off) {
+		c->err = -ENOSPC;
+		return NULL;
+	}
+	p = c->buf + c->off;
+	c->off += n;
+	return p;
+}
+
+static void put_bytes(struct wcur *c, const void *src, size_t n)
+{
+	uint8_t *p = put_room(c, n);
+
+	if (p && n)
+		memcpy(p, src, n);
+}
+
+static void put_be(struct wcur *c, uint64_t v, size_t n)
+{
+	uint8_t *p = put_room(c, n);
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+}
+
+static void put_u8(struct wcur *c, uint8_t v)
+{
+	put_be(c, v, 1);
+}
+
+static void put_u16(struct wcur *c, uint16_t v)
+{
+	put_be(c, v, 2);
+}
+
+static void put_u32(struct wcur *c, uint32_t v)
+{
+	put_be(c, v, 4);
+}
+
+static void put_u64(struct wcur *c, uint64_t v)
+{
+	put_be(c, v, 8);
+}
+
+/*
+ * A string field goes out as u16 length + bytes, without the NUL. One that
+ * fills its whole field is not terminated: refuse it rather than send bytes
+ * the peer would reject.
+ */
+static void put_str(struct wcur *c, const char *s, size_t field_size)
+{
+	size_t n = strnlen(s, field_size);
+
+	if (n == field_size) {
+		if (!c->err)
+			c->err = -EINVAL;
+		return;
+	}
+	put_u16(c, (uint16_t)n);
+	put_bytes(c, s, n);
+}
+
+static const uint8_t *get_room(struct rcur *c, size_t n)
+{
+	const uint8_t *p;
+
+	if (c->err)
+		return NULL;
+	if (n > c->len - c->off) {
+		c->err = -EBADMSG;
+		return NULL;
+	}
+	p = c->buf + c->off;
+	c->off += n;
+	return p;
+}
+
+static void get_bytes(struct rcur *c, void *dst, size_t n)
+{
+	const uint8_t *p = get_room(c, n);
+
+	if (p && n)
+		memcpy(dst, p, n);
+}
+
+static uint64_t get_be(struct rcur *c, size_t n)
+{
+	const uint8_t *p = get_room(c, n);
+	uint64_t v = 0;
+	size_t i;
+
+	if (!p)
+		return 0;
+	for (i = 0; i < n; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static uint8_t get_u8(struct rcur *c)
+{
+	return (uint8_t)get_be(c, 1);
+}
+
+static uint16_t get_u16(struct rcur *c)
+{
+	return (uint16_t)get_be(c, 2);
+}
+
+static uint32_t get_u32(struct rcur *c)
+{
+	return (uint32_t)get_be(c, 4);
+}
+
+static uint64_t get_u64(struct rcur *c)
+{
+	return get_be(c, 8);
+}
+
+static int32_t get_s32(struct rcur *c)
+{
+	return (int32_t)get_u32(c);
+}
+
+/* Into a field of field_size bytes, always NUL-terminated. */
+static void get_str(struct rcur *c, char *dst, size_t field_size)
+{
+	uint16_t n = get_u16(c);
+	const uint8_t *p;
+
+	if (c->err)
+		return;
+	if (n > field_size - 1) {
+		c->err = -EBADMSG;
+		return;
+	}
+	p = get_room(c, n);
+	if (c->err)
+		return;
+	if (memchr(p, '\0', n)) {
+		c->err = -EBADMSG;
+		return;
+	}
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+}
+
+static void enc_hello(struct wcur *c, const struct rdp_msg *m)
+{
+	const struct rdp_msg_hello *h = &m->u.hello;
+
+	put_str(c, h->tool_version, sizeof(h->tool_version));
+	put_str(c, h->hostname, sizeof(h->hostname));
+	put_str(c, h->kernel, sizeof(h->kernel));
+}
+
+static void dec_hello(struct rcur *c, struct rdp_msg *m)
+{
+	struct rdp_msg_hello *h = &m->u.hello;
+
+	get_str(c, h->tool_version, sizeof(h->tool_version));
+	get_str(c, h->hostname, sizeof(h->hostname));
+	get_str(c, h->kernel, sizeof(h->kernel));
+}
+
+static void enc_params(struct wcur *c, const struct rdp_msg *m)
+{
+	const struct rdp_params *p = &m->u.params;
+
+	put_str(c, p->test, sizeof(p->test));
+	put_u64(c, p->size_bytes);
+	put_u64(c, p->iters);
+	put_u32(c, p->duration_s);
+	put_u32(c, p->warmup_iters);
+	put_u32(c, p->num_qps);
+	put_u32(c, p->tx_depth);
+	put_u32(c, p->cq_mod);
+	put_u32(c, p->mtu_bytes);
+	put_u32(c, p->tclass);
+	put_u32(c, p->seed);
+	put_u32(c, p->flags);
+}
+
+static void dec_params(struct rcur *c, struct rdp_msg *m)
+{
+	struct rdp_params *p = &m->u.params;
+
+	get_str(c, p->test, sizeof(p->test));
+	p->size_bytes = get_u64(c);
+	p->iters = get_u64(c);
+	p->duration_s = get_u32(c);
+	p->warmup_iters = get_u32(c);
+	p->num_qps = get_u32(c);
+	p->tx_depth = get_u32(c);
+	p->cq_mod = get_u32(c);
+	p->mtu_bytes = get_u32(c);
+	p->tclass = get_u32(c);
+	p->seed = get_u32(c);
+	p->flags = get_u32(c);
+}
+
+static void enc_accept(struct wcur *c, const struct rdp_msg *m)
+{
+	const struct rdp_msg_accept *a = &m->u.accept;
+
+	put_str(c, a->device, sizeof(a->device));
+	put_u8(c, a->port);
+	put_u8(c, a->link_layer);
+	put_u8(c, a->gid_type);
+	put_u32(c, (uint32_t)a->gid_index);
+	put_u32(c, a->active_mtu_bytes);
+	put_u32(c, (uint32_t)a->numa_node);
+}
+
+static void dec_accept(struct rcur *c, struct rdp_msg *m)
+{
+	struct rdp_msg_accept *a = &m->u.accept;
+
+	get_str(c, a->device, sizeof(a->device));
+	a->port = get_u8(c);
+	a->link_layer = get_u8(c);
+	a->gid_type = get_u8(c);
+	a->gid_index = get_s32(c);
+	a->active_mtu_bytes = get_u32(c);
+	a->numa_node = get_s32(c);
+}
+
+static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)
+{
+	const struct rdp_msg_qp_info *q = &m->u.qp_info;
+
+	put_u32(c, q->qpn);
+	put_u32(c, q->psn);
+	put_bytes(c, q->gid, sizeof(q->gid));
+	put_u8(c, q->gid_type);
+	put_u16(c, q->lid);
+	put_u32(c, q->mtu_bytes);
+	put_u32(c, q->rkey);
+	put_u64(c, q->addr);
+	put_u64(c, q->len_bytes);
+}
+
+static void dec_qp_info(struct rcur *c, struct rdp_msg *m)
+{
+	struct rdp_msg_qp_info *q = &m->u.qp_info;
+
+	q->qpn = get_u32(c);
+	q->psn = get_u32(c);
+	get_bytes(c, q->gid, sizeof(q->gid));
+	q->gid_type = get_u8(c);
+	q->lid = get_u16(c);
+	q->mtu_bytes = get_u32(c);
+	q->rkey = get_u32(c);
+	q->addr = get_u64(c);
+	q->len_bytes = get_u64(c);
+}
+
+static void enc_sync(struct wcur *c, const struct rdp_msg *m)
+{
+	put_u32(c, m->u.sync.phase);
+}
+
+static void dec_sync(struct rcur *c, struct rdp_msg *m)
+{
+	m->u.sync.phase = get_u32(c);
+}
+
+static void enc_result(struct wcur *c, const struct rdp_msg *m)
+{
+	const struct rdp_msg_result *r = &m->u.result;
+
+	put_u32(c, (uint32_t)r->status);
+	put_u64(c, r->checked_bytes);
+	put_u64(c, r->bad_offset);
+}
+
+static void dec_result(struct rcur *c, struct rdp_msg *m)
+{
+	struct rdp_msg_result *r = &m->u.result;
+
+	r->status = get_s32(c);
+	r->checked_bytes = get_u64(c);
+	r->bad_offset = get_u64(c);
+}
+
+static void enc_error(struct wcur *c, const struct rdp_msg *m)
+{
+	const struct rdp_msg_error *e = &m->u.error;
+
+	put_u32(c, (uint32_t)e->code);
+	put_str(c, e->text, sizeof(e->text));
+}
+
+static void dec_error(struct rcur *c, struct rdp_msg *m)
+{
+	struct rdp_msg_error *e = &m->u.error;
+
+	e->code = get_s32(c);
+	get_str(c, e->text, sizeof(e->text));
+}
+
+struct msg_codec {
+	const char *name;
+	void (*enc)(struct wcur *c, const struct rdp_msg *m);
+	void (*dec)(struct rcur *c, struct rdp_msg *m);
+};
+
+static const struct msg_codec codecs[] = {
+	[RDP_MSG_HELLO] = { "HELLO", enc_hello, dec_hello },
+	[RDP_MSG_PARAMS] = { "PARAMS", enc_params, dec_params },
+	[RDP_MSG_ACCEPT] = { "ACCEPT", enc_accept, dec_accept },
+	[RDP_MSG_QP_INFO] = { "QP_INFO", enc_qp_info, dec_qp_info },
+	[RDP_MSG_SYNC] = { "SYNC", enc_sync, dec_sync },
+	[RDP_MSG_RESULT] = { "RESULT", enc_result, dec_result },
+	[RDP_MSG_ERROR] = { "ERROR", enc_error, dec_error },
+};
+
+static const struct msg_codec *codec_of(uint16_t type)
+{
+	if (type >= ARRAY_SIZE(codecs) || !codecs[type].name)
+		return NULL;
+	return &codecs[type];
+}
+
+static void put_hdr(struct wcur *c, uint16_t type, uint32_t len_bytes)
+{
+	put_u32(c, RDP_WIRE_MAGIC);
+	put_u16(c, RDP_WIRE_VERSION);
+	put_u16(c, type);
+	put_u32(c, len_bytes);
+}
+
+int rdp_wire_encode(const struct rdp_msg *msg, uint8_t *buf, size_t cap,
+		    size_t *len_out)
+{
+	const struct msg_codec *codec = codec_of(msg->type);
+	struct wcur body = { .buf = buf, .cap = cap };
+	struct wcur hdr = { .buf = buf, .cap = cap };
+	size_t payload;
+
+	if (!codec)
+		return -EINVAL;
+	if (cap < RDP_WIRE_HDR_BYTES)
+		return -ENOSPC;
+
+	/* Payload first: its length goes into the header. */
+	body.off = RDP_WIRE_HDR_BYTES;
+	codec->enc(&body, msg);
+	if (body.err)
+		return body.err;
+	payload = body.off - RDP_WIRE_HDR_BYTES;
+	if (payload > RDP_WIRE_MAX_PAYLOAD)
+		return -EMSGSIZE;
+
+	put_hdr(&hdr, msg->type, (uint32_t)payload);
+	if (hdr.err)
+		return hdr.err;
+	*len_out = body.off;
+	return 0;
+}
+
+int rdp_wire_decode_hdr(const uint8_t *buf, size_t len,
+			struct rdp_wire_hdr *hdr)
+{
+	struct rcur c = { .buf = buf, .len = len };
+	struct rdp_wire_hdr h;
+
+	h.magic = get_u32(&c);
+	h.version = get_u16(&c);
+	h.type = get_u16(&c);
+	h.len_bytes = get_u32(&c);
+	if (c.err)
+		return c.err;
+	if (h.magic != RDP_WIRE_MAGIC)
+		return -EBADMSG;
+	if (h.version != RDP_WIRE_VERSION) {
+		/* Filled anyway so the caller can name the peer's version. */
+		*hdr = h;
+		return -EPROTONOSUPPORT;
+	}
+	if (h.len_bytes > RDP_WIRE_MAX_PAYLOAD)
+		return -EMSGSIZE;
+	*hdr = h;
+	return 0;
+}
+
+int rdp_wire_decode_body(uint16_t type, const uint8_t *buf, size_t len,
+			 struct rdp_msg *msg)
+{
+	const struct msg_codec *codec = codec_of(type);
+	struct rcur c = { .buf = buf, .len = len };
+	struct rdp_msg tmp;
+
+	if (!codec)
+		return -EBADMSG;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.type = type;
+	codec->dec(&c, &tmp);
+	if (c.err)
+		return c.err;
+	if (c.off != c.len)
+		return -EBADMSG;
+	memcpy(msg, &tmp, sizeof(tmp));
+	return 0;
+}
+
+const char *rdp_wire_type_str(uint16_t type)
+{
+	const struct msg_codec *codec = codec_of(type);
+
+	return codec ? codec->name : "unknown";
+}

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Helpers for the Soft-RoCE integration tests: real rdmaperf processes on
+# a real rxe device, each check bounded in time.
+
+: "${RDP_RXE_DEV0:?run under tests/softroce/rxe-run}"
+DEV=$RDP_RXE_DEV0
+ADDR=$RDP_RXE_ADDR0
+WORK=$(mktemp -d /tmp/rdp-it.XXXXXX)
+N_PASS=0
+N_FAIL=0
+N_SKIP=0
+CUR=""
+
+# Every command gets a hard limit: a hang is a failure, never a stall.
+run_limited() {
+	local limit=$1
+	shift
+	timeout --kill-after=5 "$limit" "$@"
+}
+
+begin() {
+	CUR=$1
+	: >"$WORK/out" 2>/dev/null
+}
+
+pass() {
+	N_PASS=$((N_PASS + 1))
+	echo "ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR"
+}
+
+fail() {
+	N_FAIL=$((N_FAIL + 1))
+	echo "not ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR: $*"
+	if [ -s "$WORK/out" ]; then
+		sed 's/^/#   /' "$WORK/out" | tail -n 40
+	fi
+}
+
+skip() {
+	N_SKIP=$((N_SKIP + 1))
+	echo "ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR # SKIP $*"
+}
+
+# expect_in FILE PATTERN...: every extended regex must match.
+expect_in() {
+	local f=$1 pat
+	shift
+	for pat in "$@"; do
+		grep -Eq -- "$pat" "$f" || { echo "missing /$pat/"; return 1; }
+	done
+}
+
+# Start a persistent server on a port; its pid in SERVER_PID.
+start_server() {
+	local port=$1 log=$2
+	shift 2
+	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" "$@" >"$log" 2>&1 &
+	SERVER_PID=$!
+	# Ready when it prints its listening line.
+	local i
+	for i in $(seq 1 100); do
+		grep -q "listening" "$log" 2>/dev/null && return 0
+		kill -0 "$SERVER_PID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+stop_server() {
+	[ -n "${SERVER_PID:-}" ] || return 0
+	kill "$SERVER_PID" 2>/dev/null
+	wait "$SERVER_PID" 2>/dev/null
+	SERVER_PID=""
+}
+
+# The row of a result table for a size: "#bytes #iterations ..." fields.
+table_row() {
+	awk -v s="$2" '$1 == s && NF >= 5 { print; exit }' "$1"
+}
+
+# field N of the row is a positive number
+positive_field() {
+	local row=$1 n=$2
+	echo "$row" | awk -v n="$n" '{ exit !($n + 0 > 0) }'
+}
+
+summary() {
+	rm -rf "$WORK"
+	echo "integration: $N_PASS passed, $N_FAIL failed, $N_SKIP skipped"
+	[ "$N_FAIL" -eq 0 ]
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Statistics: nearest-rank percentiles on known sets, moments against
+ * hand-computed values, and the sliding-window peak rate.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rdmaperf/stats.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* cmocka's float assertion is single precision. */
+#define assert_near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
+
+static void fill_1_to_n(double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = (double)(i + 1);
+}
+
+static void test_percentile_1_to_100(void **state)
+{
+	double v[100];
+
+	(void)state;
+	fill_1_to_n(v, 100);
+	assert_near(rdp_stats_percentile(v, 100, 50.0), 50.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 100, 90.0), 90.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 100, 99.0), 99.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 100, 99.9), 100.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 100, 99.99), 100.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 100, 100.0), 100.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 100, 1.0), 1.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 100, 0.5), 1.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 100, 50.5), 51.0, 0.0);
+}
+
+/* Ranks that are whole numbers must not round up to the next sample. */
+static void test_percentile_exact_ranks(void **state)
+{
+	static double v[10000];
+
+	(void)state;
+	fill_1_to_n(v, ARRAY_SIZE(v));
+	assert_near(rdp_stats_percentile(v, 1000, 99.9), 999.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 10000, 99.99), 9999.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 10000, 99.9), 9990.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 10000, 0.01), 1.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 10, 70.0), 7.0, 0.0);
+	assert_near(rdp_stats_percentile(v, 3, 33.4), 2.0, 0.0);
+}
+
+static void test_percentile_small(void **state)
+{
+	double one = 42.0;
+	double two[] = { 1.0, 2.0 };
+
+	(void)state;
+	assert_near(rdp_stats_percentile(&one, 1, 0.001), 42.0, 0.0);
+	assert_near(rdp_stats_percentile(&one, 1, 100.0), 42.0, 0.0);
+	assert_near(rdp_stats_percentile(two, 2, 50.0), 1.0, 0.0);
+	assert_near(rdp_stats_percentile(two, 2, 50.1), 2.0, 0.0);
+	assert_near(rdp_stats_percentile(NULL, 0, 50.0), 0.0, 0.0);
+}
+
+static void test_lat_empty(void **state)
+{
+	struct rdp_lat_stats st;
+	double v = 1.0;
+
+	(void)state;
+	memset(&st, 0x5a, sizeof(st));
+	assert_int_equal(rdp_stats_lat(&v, 0, &st), -EINVAL);
+	assert_int_equal(st.n, 0x5a5a5a5a5a5a5a5aull);
+}
+
+static void test_lat_single(void **state)
+{
+	struct rdp_lat_stats st;
+	double v = 3.25;
+
+	(void)state;
+	assert_int_equal(rdp_stats_lat(&v, 1, &st), 0);
+	assert_int_equal(st.n, 1);
+	assert_near(st.min_ns, 3.25, 0.0);
+	assert_near(st.max_ns, 3.25, 0.0);
+	assert_near(st.median_ns, 3.25, 0.0);
+	assert_near(st.avg_ns, 3.25, 0.0);
+	assert_near(st.stdev_ns, 0.0, 0.0);
+	assert_near(st.p90_ns, 3.25, 0.0);
+	assert_near(st.p9999_ns, 3.25, 0.0);
+}
+
+/* 2,4,4,4,5,5,7,9: mean 5, sum of squares 32, sample stdev sqrt(32/7). */
+static void test_lat_known_set(void **state)
+{
+	double v[] = { 9, 4, 5, 2, 7, 4, 5, 4 };
+	struct rdp_lat_stats st;
+
+	(void)state;
+	assert_int_equal(rdp_stats_lat(v, ARRAY_SIZE(v), &st), 0);
+	assert_int_equal(st.n, 8);
+	assert_near(st.avg_ns, 5.0, 1e-9);
+	assert_near(st.stdev_ns, sqrt(32.0 / 7.0), 1e-9);
+	assert_near(st.min_ns, 2.0, 0.0);
+	assert_near(st.max_ns, 9.0, 0.0);
+	assert_near(st.median_ns, 4.0, 0.0);
+	assert_near(st.p90_ns, 9.0, 0.0);
+}
+
+/* Welford keeps precision where the naive sum of squares loses it. */
+static void test_lat_large_offset(void **state)
+{
+	double v[] = { 1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16 };
+	struct rdp_lat_stats st;
+
+	(void)state;
+	assert_int_equal(rdp_stats_lat(v, ARRAY_SIZE(v), &st), 0);
+	assert_near(st.avg_ns, 1e9 + 10, 1e-6);
+	assert_near(st.stdev_ns, sqrt(30.0), 1e-9);
+}
+
+static void test_lat_unsorted(void **state)
+{
+	double v[100];
+	struct rdp_lat_stats st;
+	size_t i;
+
+	(void)state;
+	/* 37 is coprime with 100: a permutation of 1..100. */
+	for (i = 0; i < 100; i++)
+		v[i] = (double)((i * 37) % 100 + 1);
+	assert_int_equal(rdp_stats_lat(v, 100, &st), 0);
+	for (i = 0; i < 100; i++)
+		assert_near(v[i], (double)(i + 1), 0.0);
+	assert_near(st.min_ns, 1.0, 0.0);
+	assert_near(st.max_ns, 100.0, 0.0);
+	assert_near(st.median_ns, 50.0, 0.0);
+	assert_near(st.avg_ns, 50.5, 1e-9);
+	assert_near(st.p90_ns, 90.0, 0.0);
+	assert_near(st.p99_ns, 99.0, 0.0);
+	assert_near(st.p999_ns, 100.0, 0.0);
+	assert_near(st.p9999_ns, 100.0, 0.0);
+	/* Sample stdev of 1..n: sqrt(n(n+1)/12). */
+	assert_near(st.stdev_ns, sqrt(100.0 * 101.0 / 12.0), 1e-9);
+}
+
+/*
+ * 100 samples, 10 cycles and 100 bytes per interval, except intervals
+ * 40..43 which move 1000 bytes each.
+ */
+static void make_series(struct rdp_bw_sample *s, size_t n)
+{
+	uint64_t bytes = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		s[i].cycles = 1000 + 10 * i;
+		s[i].bytes = bytes;
+		bytes += (i >= 40 && i < 44) ? 1000 : 100;
+	}
+}
+
+static void test_peak_rate_fast_window(void **state)
+{
+	struct rdp_bw_sample s[100];
+
+	(void)state;
+	make_series(s, 100);
+	assert_near(rdp_stats_peak_rate(s, 100, 1), 100.0, 1e-12);
+	assert_near(rdp_stats_peak_rate(s, 100, 4), 100.0, 1e-12);
+	/* Eight intervals: the four fast ones and four slow. */
+	assert_near(rdp_stats_peak_rate(s, 100, 8), 4400.0 / 80.0, 1e-12);
+	/* The whole run: the average. */
+	assert_near(rdp_stats_peak_rate(s, 100, 99), 13500.0 / 990.0, 1e-12);
+	/* Clamped to n - 1. */
+	assert_near(rdp_stats_peak_rate(s, 100, 1000), 13500.0 / 990.0,
+		    1e-12);
+	/* Zero means one interval. */
+	assert_near(rdp_stats_peak_rate(s, 100, 0), 100.0, 1e-12);
+}
+
+static void test_peak_rate_degenerate(void **state)
+{
+	struct rdp_bw_sample s[4] = {
+		{ .cycles = 100, .bytes = 0 },
+		{ .cycles = 100, .bytes = 500 },
+		{ .cycles = 110, .bytes = 600 },
+		{ .cycles = 110, .bytes = 700 },
+	};
+
+	(void)state;
+	assert_near(rdp_stats_peak_rate(s, 0, 1), 0.0, 0.0);
+	assert_near(rdp_stats_peak_rate(s, 1, 1), 0.0, 0.0);
+	/* Zero-length intervals are skipped, not divided by. */
+	assert_near(rdp_stats_peak_rate(s, 2, 1), 0.0, 0.0);
+	assert_near(rdp_stats_peak_rate(s, 4, 1), 10.0, 1e-12);
+	assert_near(rdp_stats_peak_rate(s, 4, 2), 60.0, 1e-12);
+	assert_near(rdp_stats_peak_rate(s, 4, 3), 70.0, 1e-12);
+}
+
+static void test_peak_window(void **state)
+{
+	(void)state;
+	assert_int_equal(rdp_stats_peak_window(0), 1);
+	assert_int_equal(rdp_stats_peak_window(1), 1);
+	assert_int_equal(rdp_stats_peak_window(2), 1);
+	assert_int_equal(rdp_stats_peak_window(65), 1);
+	assert_int_equal(rdp_stats_peak_window(128), 1);
+	assert_int_equal(rdp_stats_peak_window(129), 2);
+	assert_int_equal(rdp_stats_peak_window(6401), 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_percentile_1_to_100),
+		cmocka_unit_test(test_percentile_exact_ranks),
+		cmocka_unit_test(test_percentile_small),
+		cmocka_unit_test(test_lat_empty),
+		cmocka_unit_test(test_lat_single),
+		cmocka_unit_test(test_lat_known_set),
+		cmocka_unit_test(test_lat_large_offset),
+		cmocka_unit_test(test_lat_unsorted),
+		cmocka_unit_test(test_peak_rate_fast_window),
+		cmocka_unit_test(test_peak_rate_degenerate),
+		cmocka_unit_test(test_peak_window),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Wire codec: round trips with edge values, byte layout, and every way a
+ * hostile or broken peer can malform a header or payload.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rdmaperf/params.h>
+#include <rdmaperf/wire.h>
+
+#define BUF_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)
+#define N_FUZZ 5000
+
+/* Fill a string field completely, leaving room for the NUL. */
+static void fill_str(char *dst, size_t field_size, char c)
+{
+	memset(dst, c, field_size - 1);
+	dst[field_size - 1] = '\0';
+}
+
+static void make_hello(struct rdp_msg *m, int variant)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_HELLO;
+	if (variant) {
+		fill_str(m->u.hello.tool_version, RDP_WIRE_NAME_MAX, 'v');
+		fill_str(m->u.hello.hostname, RDP_WIRE_NAME_MAX, 'h');
+		fill_str(m->u.hello.kernel, RDP_WIRE_NAME_MAX, 'k');
+	}
+}
+
+static void make_params(struct rdp_msg *m, int variant)
+{
+	struct rdp_params *p = &m->u.params;
+
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_PARAMS;
+	if (!variant)
+		return;
+	fill_str(p->test, RDP_TEST_NAME_MAX, 't');
+	p->size_bytes = UINT64_MAX;
+	p->iters = 0x0102030405060708ull;
+	p->duration_s = UINT32_MAX;
+	p->warmup_iters = 1;
+	p->num_qps = 0x80000000u;
+	p->tx_depth = 128;
+	p->cq_mod = 100;
+	p->mtu_bytes = 4096;
+	p->tclass = 255;
+	p->seed = 0xdeadbeefu;
+	p->flags = RDP_PARAM_GRH;
+}
+
+static void make_accept(struct rdp_msg *m, int variant)
+{
+	struct rdp_msg_accept *a = &m->u.accept;
+
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_ACCEPT;
+	if (!variant) {
+		a->gid_index = -1;
+		a->numa_node = -1;
+		return;
+	}
+	fill_str(a->device, RDP_WIRE_NAME_MAX, 'd');
+	a->port = UINT8_MAX;
+	a->link_layer = 2;
+	a->gid_type = 3;
+	a->gid_index = INT32_MIN;
+	a->active_mtu_bytes = UINT32_MAX;
+	a->numa_node = INT32_MAX;
+}
+
+static void make_qp_info(struct rdp_msg *m, int variant)
+{
+	struct rdp_msg_qp_info *q = &m->u.qp_info;
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_QP_INFO;
+	if (!variant)
+		return;
+	q->qpn = 0xffffff;
+	q->psn = UINT32_MAX;
+	for (i = 0; i < 16; i++)
+		q->gid[i] = (uint8_t)(0xf0 + i);
+	q->gid_type = UINT8_MAX;
+	q->lid = UINT16_MAX;
+	q->mtu_bytes = 1024;
+	q->rkey = 0x80000001u;
+	q->addr = UINT64_MAX - 1;
+	q->len_bytes = 1ull << 63;
+}
+
+static void make_sync(struct rdp_msg *m, int variant)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_SYNC;
+	m->u.sync.phase = variant ? UINT32_MAX : RDP_SYNC_READY;
+}
+
+static void make_result(struct rdp_msg *m, int variant)
+{
+	struct rdp_msg_result *r = &m->u.result;
+
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_RESULT;
+	if (!variant)
+		return;
+	r->status = -EIO;
+	r->checked_bytes = UINT64_MAX;
+	r->bad_offset = 0x8000000000000000ull;
+}
+
+static void make_error(struct rdp_msg *m, int variant)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_ERROR;
+	if (!variant) {
+		m->u.error.code = 0;
+		return;
+	}
+	m->u.error.code = INT32_MIN;
+	fill_str(m->u.error.text, RDP_WIRE_TEXT_MAX, 'e');
+}
+
+static void (*const makers[])(struct rdp_msg *m, int variant) = {
+	make_hello, make_params, make_accept, make_qp_info,
+	make_sync, make_result, make_error,
+};
+
+#define N_MAKERS (sizeof(makers) / sizeof(makers[0]))
+
+static size_t body_size(uint16_t type)
+{
+	switch (type) {
+	case RDP_MSG_HELLO:
+		return sizeof(struct rdp_msg_hello);
+	case RDP_MSG_PARAMS:
+		return sizeof(struct rdp_params);
+	case RDP_MSG_ACCEPT:
+		return sizeof(struct rdp_msg_accept);
+	case RDP_MSG_QP_INFO:
+		return sizeof(struct rdp_msg_qp_info);
+	case RDP_MSG_SYNC:
+		return sizeof(struct rdp_msg_sync);
+	case RDP_MSG_RESULT:
+		return sizeof(struct rdp_msg_result);
+	case RDP_MSG_ERROR:
+		return sizeof(struct rdp_msg_error);
+	}
+	return 0;
+}
+
+static size_t encode_ok(const struct rdp_msg *m, uint8_t *buf)
+{
+	size_t len = 0;
+
+	assert_int_equal(rdp_wire_encode(m, buf, BUF_BYTES, &len), 0);
+	assert_true(len >= RDP_WIRE_HDR_BYTES);
+	return len;
+}
+
+static void round_trip(const struct rdp_msg *m)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_wire_hdr hdr;
+	struct rdp_msg out;
+	size_t len = encode_ok(m, buf);
+
+	assert_int_equal(rdp_wire_decode_hdr(buf, len, &hdr), 0);
+	assert_int_equal(hdr.magic, RDP_WIRE_MAGIC);
+	assert_int_equal(hdr.version, RDP_WIRE_VERSION);
+	assert_int_equal(hdr.type, m->type);
+	assert_int_equal(hdr.len_bytes, len - RDP_WIRE_HDR_BYTES);
+
+	memset(&out, 0xa5, sizeof(out));
+	assert_int_equal(rdp_wire_decode_body(hdr.type,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      hdr.len_bytes, &out), 0);
+	assert_int_equal(out.type, m->type);
+	assert_memory_equal(&out.u, &m->u, body_size(m->type));
+}
+
+static void test_round_trip_all(void **state)
+{
+	struct rdp_msg m;
+	size_t i;
+	int v;
+
+	(void)state;
+	for (i = 0; i < N_MAKERS; i++)
+		for (v = 0; v < 2; v++) {
+			makers[i](&m, v);
+			round_trip(&m);
+		}
+}
+
+static void test_round_trip_defaults(void **state)
+{
+	struct rdp_msg m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = RDP_MSG_PARAMS;
+	rdp_params_defaults(&m.u.params);
+	strcpy(m.u.params.test, "write_bw");
+	round_trip(&m);
+}
+
+static void test_params_defaults(void **state)
+{
+	struct rdp_params p;
+
+	(void)state;
+	memset(&p, 0xff, sizeof(p));
+	rdp_params_defaults(&p);
+	assert_string_equal(p.test, "");
+	assert_int_equal(p.size_bytes, 65536);
+	assert_int_equal(p.iters, 1000);
+	assert_int_equal(p.duration_s, 0);
+	assert_int_equal(p.warmup_iters, 0);
+	assert_int_equal(p.num_qps, 1);
+	assert_int_equal(p.tx_depth, 128);
+	assert_int_equal(p.cq_mod, 100);
+	assert_int_equal(p.mtu_bytes, 0);
+	assert_int_equal(p.tclass, 0);
+	assert_int_equal(p.seed, 1);
+	assert_int_equal(p.flags, 0);
+}
+
+/* The exact bytes of one message: big-endian, header then fields. */
+static void test_layout_sync(void **state)
+{
+	static const uint8_t want[] = {
+		0x52, 0x44, 0x50, 0x46, 0x00, 0x01, 0x00, 0x05,
+		0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x02,
+	};
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m;
+	size_t len;
+
+	(void)state;
+	make_sync(&m, 0);
+	m.u.sync.phase = RDP_SYNC_DONE;
+	len = encode_ok(&m, buf);
+	assert_int_equal(len, sizeof(want));
+	assert_memory_equal(buf, want, sizeof(want));
+}
+
+static void test_layout_error(void **state)
+{
+	static const uint8_t want[] = {
+		0x52, 0x44, 0x50, 0x46, 0x00, 0x01, 0x00, 0x07,
+		0x00, 0x00, 0x00, 0x09, 0xff, 0xff, 0xff, 0xfe,
+		0x00, 0x03, 'a', 'b', 'c',
+	};
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m;
+	size_t len;
+
+	(void)state;
+	make_error(&m, 0);
+	m.u.error.code = -2;
+	strcpy(m.u.error.text, "abc");
+	len = encode_ok(&m, buf);
+	assert_int_equal(len, sizeof(want));
+	assert_memory_equal(buf, want, sizeof(want));
+}
+
+/* Every proper prefix of a payload is refused and leaves msg untouched. */
+static void expect_truncations(const struct rdp_msg *m)
+{
+	uint8_t buf[BUF_BYTES];
+	const uint8_t *body = buf + RDP_WIRE_HDR_BYTES;
+	struct rdp_msg out, before;
+	size_t len, cut;
+	int ret;
+
+	memset(&before, 0x5a, sizeof(before));
+	len = encode_ok(m, buf) - RDP_WIRE_HDR_BYTES;
+	for (cut = 0; cut < len; cut++) {
+		memcpy(&out, &before, sizeof(out));
+		ret = rdp_wire_decode_body(m->type, body, cut, &out);
+		assert_int_equal(ret, -EBADMSG);
+		assert_memory_equal(&out, &before, sizeof(out));
+	}
+}
+
+static void test_truncated_payloads(void **state)
+{
+	struct rdp_msg m;
+	size_t i;
+	int v;
+
+	(void)state;
+	for (i = 0; i < N_MAKERS; i++)
+		for (v = 0; v < 2; v++) {
+			makers[i](&m, v);
+			expect_truncations(&m);
+		}
+}
+
+static void test_trailing_garbage(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	const uint8_t *body = buf + RDP_WIRE_HDR_BYTES;
+	struct rdp_msg m, out;
+	size_t i, len;
+	int ret;
+
+	(void)state;
+	for (i = 0; i < N_MAKERS; i++) {
+		makers[i](&m, 1);
+		len = encode_ok(&m, buf) - RDP_WIRE_HDR_BYTES;
+		buf[RDP_WIRE_HDR_BYTES + len] = 0;
+		ret = rdp_wire_decode_body(m.type, body, len + 1, &out);
+		assert_int_equal(ret, -EBADMSG);
+	}
+}
+
+static void put_hdr_bytes(uint8_t *b, uint32_t magic, uint16_t version,
+			  uint16_t type, uint32_t len)
+{
+	b[0] = (uint8_t)(magic >> 24);
+	b[1] = (uint8_t)(magic >> 16);
+	b[2] = (uint8_t)(magic >> 8);
+	b[3] = (uint8_t)magic;
+	b[4] = (uint8_t)(version >> 8);
+	b[5] = (uint8_t)version;
+	b[6] = (uint8_t)(type >> 8);
+	b[7] = (uint8_t)type;
+	b[8] = (uint8_t)(len >> 24);
+	b[9] = (uint8_t)(len >> 16);
+	b[10] = (uint8_t)(len >> 8);
+	b[11] = (uint8_t)len;
+}
+
+static void test_hdr_short(void **state)
+{
+	uint8_t b[RDP_WIRE_HDR_BYTES];
+	struct rdp_wire_hdr hdr;
+	size_t len;
+
+	(void)state;
+	put_hdr_bytes(b, RDP_WIRE_MAGIC, RDP_WIRE_VERSION, RDP_MSG_SYNC, 4);
+	for (len = 0; len < sizeof(b); len++)
+		assert_int_equal(rdp_wire_decode_hdr(b, len, &hdr), -EBADMSG);
+	assert_int_equal(rdp_wire_decode_hdr(NULL, 0, &hdr), -EBADMSG);
+	assert_int_equal(rdp_wire_decode_hdr(b, sizeof(b), &hdr), 0);
+}
+
+static void test_hdr_oversized(void **state)
+{
+	uint8_t b[RDP_WIRE_HDR_BYTES];
+	struct rdp_wire_hdr hdr;
+
+	(void)state;
+	put_hdr_bytes(b, RDP_WIRE_MAGIC, RDP_WIRE_VERSION, RDP_MSG_HELLO,
+		      RDP_WIRE_MAX_PAYLOAD);
+	assert_int_equal(rdp_wire_decode_hdr(b, sizeof(b), &hdr), 0);
+	assert_int_equal(hdr.len_bytes, RDP_WIRE_MAX_PAYLOAD);
+
+	put_hdr_bytes(b, RDP_WIRE_MAGIC, RDP_WIRE_VERSION, RDP_MSG_HELLO,
+		      RDP_WIRE_MAX_PAYLOAD + 1);
+	assert_int_equal(rdp_wire_decode_hdr(b, sizeof(b), &hdr), -EMSGSIZE);
+	put_hdr_bytes(b, RDP_WIRE_MAGIC, RDP_WIRE_VERSION, RDP_MSG_HELLO,
+		      UINT32_MAX);
+	assert_int_equal(rdp_wire_decode_hdr(b, sizeof(b), &hdr), -EMSGSIZE);
+}
+
+static void test_hdr_bad_magic(void **state)
+{
+	uint8_t b[RDP_WIRE_HDR_BYTES];
+	struct rdp_wire_hdr hdr;
+
+	(void)state;
+	put_hdr_bytes(b, 0x46504452u, RDP_WIRE_VERSION, RDP_MSG_SYNC, 4);
+	assert_int_equal(rdp_wire_decode_hdr(b, sizeof(b), &hdr), -EBADMSG);
+	/* Magic is checked before everything else. */
+	put_hdr_bytes(b, 0, 99, 0, UINT32_MAX);
+	assert_int_equal(rdp_wire_decode_hdr(b, sizeof(b), &hdr), -EBADMSG);
+}
+
+static void test_hdr_wrong_version(void **state)
+{
+	uint8_t b[RDP_WIRE_HDR_BYTES];
+	struct rdp_wire_hdr hdr;
+
+	(void)state;
+	memset(&hdr, 0, sizeof(hdr));
+	put_hdr_bytes(b, RDP_WIRE_MAGIC, RDP_WIRE_VERSION + 1, RDP_MSG_HELLO,
+		      10);
+	assert_int_equal(rdp_wire_decode_hdr(b, sizeof(b), &hdr),
+			 -EPROTONOSUPPORT);
+	assert_int_equal(hdr.magic, RDP_WIRE_MAGIC);
+	assert_int_equal(hdr.version, RDP_WIRE_VERSION + 1);
+	assert_int_equal(hdr.type, RDP_MSG_HELLO);
+	assert_int_equal(hdr.len_bytes, 10);
+
+	put_hdr_bytes(b, RDP_WIRE_MAGIC, 0, RDP_MSG_HELLO, 10);
+	assert_int_equal(rdp_wire_decode_hdr(b, sizeof(b), &hdr),
+			 -EPROTONOSUPPORT);
+	assert_int_equal(hdr.version, 0);
+}
+
+/* An ERROR payload with a hand-made string: code, u16 length, bytes. */
+static size_t error_payload(uint8_t *b, const char *s, size_t n)
+{
+	memset(b, 0, 4);
+	b[4] = (uint8_t)(n >> 8);
+	b[5] = (uint8_t)n;
+	memcpy(b + 6, s, n);
+	return 6 + n;
+}
+
+static void test_string_limits(void **state)
+{
+	char text[RDP_WIRE_TEXT_MAX + 1];
+	uint8_t b[BUF_BYTES];
+	struct rdp_msg out;
+	size_t len;
+
+	(void)state;
+	memset(text, 'x', sizeof(text));
+
+	len = error_payload(b, text, RDP_WIRE_TEXT_MAX - 1);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len, &out), 0);
+	assert_int_equal(strlen(out.u.error.text), RDP_WIRE_TEXT_MAX - 1);
+
+	len = error_payload(b, text, RDP_WIRE_TEXT_MAX);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len, &out),
+			 -EBADMSG);
+	len = error_payload(b, text, RDP_WIRE_TEXT_MAX + 1);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len, &out),
+			 -EBADMSG);
+
+	len = error_payload(b, "", 0);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len, &out), 0);
+	assert_string_equal(out.u.error.text, "");
+}
+
+static void test_string_embedded_nul(void **state)
+{
+	uint8_t b[BUF_BYTES];
+	struct rdp_msg out;
+	size_t len;
+
+	(void)state;
+	len = error_payload(b, "ab\0cd", 5);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len, &out),
+			 -EBADMSG);
+	len = error_payload(b, "abcd\0", 5);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len, &out),
+			 -EBADMSG);
+	len = error_payload(b, "\0", 1);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len, &out),
+			 -EBADMSG);
+}
+
+/* A test name that fills its field on the wire is refused, not cut. */
+static void test_params_name_terminated(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m, out;
+	size_t len;
+
+	(void)state;
+	make_params(&m, 1);
+	len = encode_ok(&m, buf);
+	memset(&out, 0xff, sizeof(out));
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_PARAMS,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES, &out),
+			 0);
+	assert_int_equal(out.u.params.test[RDP_TEST_NAME_MAX - 1], '\0');
+	assert_int_equal(strlen(out.u.params.test), RDP_TEST_NAME_MAX - 1);
+
+	/* Length prefix of RDP_TEST_NAME_MAX: one byte too many. */
+	buf[RDP_WIRE_HDR_BYTES + 1] = RDP_TEST_NAME_MAX;
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_PARAMS,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES + 1,
+					      &out),
+			 -EBADMSG);
+}
+
+static void test_encode_unterminated(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m;
+	size_t len = 7;
+
+	(void)state;
+	make_params(&m, 1);
+	memset(m.u.params.test, 'y', sizeof(m.u.params.test));
+	assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len),
+			 -EINVAL);
+	assert_int_equal(len, 7);
+
+	make_hello(&m, 1);
+	memset(m.u.hello.kernel, 'k', sizeof(m.u.hello.kernel));
+	assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len),
+			 -EINVAL);
+}
+
+static void test_unknown_type(void **state)
+{
+	static const uint16_t bad[] = { 0, 8, 9, 255, 256, 0x8001, 0xffff };
+	uint8_t buf[BUF_BYTES] = { 0 };
+	struct rdp_msg m;
+	size_t i, len = 3;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(rdp_wire_decode_body(bad[i], buf, 0, &m),
+				 -EBADMSG);
+		assert_int_equal(rdp_wire_decode_body(bad[i], buf, 16, &m),
+				 -EBADMSG);
+		memset(&m, 0, sizeof(m));
+		m.type = bad[i];
+		assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len),
+				 -EINVAL);
+		assert_int_equal(len, 3);
+		assert_string_equal(rdp_wire_type_str(bad[i]), "unknown");
+	}
+}
+
+static void test_type_str(void **state)
+{
+	(void)state;
+	assert_string_equal(rdp_wire_type_str(RDP_MSG_HELLO), "HELLO");
+	assert_string_equal(rdp_wire_type_str(RDP_MSG_PARAMS), "PARAMS");
+	assert_string_equal(rdp_wire_type_str(RDP_MSG_ACCEPT), "ACCEPT");
+	assert_string_equal(rdp_wire_type_str(RDP_MSG_QP_INFO), "QP_INFO");
+	assert_string_equal(rdp_wire_type_str(RDP_MSG_SYNC), "SYNC");
+	assert_string_equal(rdp_wire_type_str(RDP_MSG_RESULT), "RESULT");
+	assert_string_equal(rdp_wire_type_str(RDP_MSG_ERROR), "ERROR");
+}
+
+static void test_encode_too_small(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m;
+	size_t i, cap, full, len;
+	int v;
+
+	(void)state;
+	for (i = 0; i < N_MAKERS; i++)
+		for (v = 0; v < 2; v++) {
+			makers[i](&m, v);
+			full = encode_ok(&m, buf);
+			for (cap = 0; cap < full; cap++) {
+				len = 12345;
+				assert_int_equal(rdp_wire_encode(&m, buf, cap,
+								 &len),
+						 -ENOSPC);
+				assert_int_equal(len, 12345);
+			}
+			assert_int_equal(rdp_wire_encode(&m, buf, full, &len),
+					 0);
+			assert_int_equal(len, full);
+		}
+	m.type = RDP_MSG_SYNC;
+	assert_int_equal(rdp_wire_encode(&m, NULL, 0, &len), -ENOSPC);
+}
+
+/* xorshift64*: fixed seed, the same hostile inputs on every run. */
+static uint64_t rnd_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+static int is_errno_result(int ret)
+{
+	return ret == 0 || (ret < 0 && ret > -4096);
+}
+
+/*
+ * Random bytes, random lengths; half of them behind a valid header and
+ * plausible string lengths so the decoders get past the first field.
+ */
+static void fuzz_one(uint64_t *seed, uint8_t *b)
+{
+	struct rdp_wire_hdr hdr;
+	struct rdp_msg m;
+	size_t len = rnd_next(seed) % 400, i;
+	uint16_t type;
+	int ret;
+
+	for (i = 0; i < len; i++)
+		b[i] = (uint8_t)rnd_next(seed);
+	if (rnd_next(seed) & 1 && len >= RDP_WIRE_HDR_BYTES)
+		put_hdr_bytes(b, RDP_WIRE_MAGIC, RDP_WIRE_VERSION,
+			      (uint16_t)(rnd_next(seed) % 9),
+			      (uint32_t)(rnd_next(seed) % 5000));
+	ret = rdp_wire_decode_hdr(b, len, &hdr);
+	assert_true(is_errno_result(ret));
+
+	type = (uint16_t)(rnd_next(seed) % 10);
+	if (rnd_next(seed) & 1 && len >= 2) {
+		b[0] = 0;
+		b[1] = (uint8_t)(rnd_next(seed) % 70);
+	}
+	ret = rdp_wire_decode_body(type, b, len, &m);
+	assert_true(is_errno_result(ret));
+	if (!ret && type == RDP_MSG_PARAMS)
+		assert_true(memchr(m.u.params.test, '\0',
+				   sizeof(m.u.params.test)) != NULL);
+}
+
+/*
+ * A valid message with a few bytes flipped and its length nudged: reaches
+ * every field of every decoder. Returns 1 when it still decoded.
+ */
+static int mutate_one(uint64_t *seed, uint8_t *b)
+{
+	struct rdp_msg m;
+	size_t len, i, flips = rnd_next(seed) % 4;
+	uint8_t bit;
+	int ret;
+
+	makers[rnd_next(seed) % N_MAKERS](&m, (int)(rnd_next(seed) & 1));
+	len = encode_ok(&m, b) - RDP_WIRE_HDR_BYTES;
+	b += RDP_WIRE_HDR_BYTES;
+	for (i = 0; i < flips; i++) {
+		bit = (uint8_t)(1u << (rnd_next(seed) % 8));
+		b[rnd_next(seed) % len] ^= bit;
+	}
+	len += rnd_next(seed) % 5;
+	len -= rnd_next(seed) % 5;
+	ret = rdp_wire_decode_body(m.type, b, len, &m);
+	assert_true(is_errno_result(ret));
+	return !ret;
+}
+
+static void test_fuzz(void **state)
+{
+	uint8_t b[BUF_BYTES + 8];
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	int i, ok = 0;
+
+	(void)state;
+	for (i = 0; i < N_FUZZ; i++)
+		fuzz_one(&seed, b);
+	for (i = 0; i < N_FUZZ; i++)
+		ok += mutate_one(&seed, b);
+	/* Both outcomes must have been exercised. */
+	assert_true(ok > N_FUZZ / 20);
+	assert_true(ok < N_FUZZ - N_FUZZ / 20);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_all),
+		cmocka_unit_test(test_round_trip_defaults),
+		cmocka_unit_test(test_params_defaults),
+		cmocka_unit_test(test_layout_sync),
+		cmocka_unit_test(test_layout_error),
+		cmocka_unit_test(test_truncated_payloads),
+		cmocka_unit_test(test_trailing_garbage),
+		cmocka_unit_test(test_hdr_short),
+		cmocka_unit_test(test_hdr_oversized),
+		cmocka_unit_test(test_hdr_bad_magic),
+		cmocka_unit_test(test_hdr_wrong_version),
+		cmocka_unit_test(test_string_limits),
+		cmocka_unit_test(test_string_embedded_nul),
+		cmocka_unit_test(test_params_name_terminated),
+		cmocka_unit_test(test_encode_unterminated),
+		cmocka_unit_test(test_unknown_type),
+		cmocka_unit_test(test_type_str),
+		cmocka_unit_test(test_encode_too_small),
+		cmocka_unit_test(test_fuzz),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
