@@ -28,6 +28,7 @@ struct lat_state {
 	uint64_t sig_every;
 	uint64_t tx_depth;
 	uint64_t posted, retired;
+	uint64_t last_signaled; /* unsignaled writes never complete alone */
 };
 
 static void setup(const struct rdp_run *run, struct lat_state *ls)
@@ -99,8 +100,10 @@ static inline int post(struct rdp_run *run, struct lat_state *ls,
 	ls->posted++;
 	ls->wr.wr_id = ls->posted;
 	ls->wr.send_flags = ls->base_flags;
-	if (ls->posted % ls->sig_every == 0 || tag == TAG_STOP)
+	if (ls->posted % ls->sig_every == 0 || tag == TAG_STOP) {
 		ls->wr.send_flags |= IBV_SEND_SIGNALED;
+		ls->last_signaled = ls->posted;
+	}
 	ret = ibv_post_send(ls->qp, &ls->wr, &bad);
 	return ret ? -ret : 0;
 }
@@ -239,7 +242,7 @@ static int client(struct rdp_run *run, struct rdp_result *res)
 	/* Tell the server to stop, and see that write through. */
 	if (!ret)
 		ret = post(run, &ls, TAG_STOP);
-	while (!ret && ls.retired < ls.posted)
+	while (!ret && ls.retired < ls.last_signaled)
 		ret = reap(run, &ls, 1);
 	if (ret)
 		ret = fail(run, &ls, ret, "completion of the last write");
@@ -269,7 +272,7 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 			return fail(run, &ls, ret, "completion");
 		prev = tag;
 	}
-	while (ls.retired < ls.posted) {
+	while (ls.retired < ls.last_signaled) {
 		ret = reap(run, &ls, 1);
 		if (ret)
 			return fail(run, &ls, ret, "completion");

@@ -417,8 +417,12 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		p->iters = 0;
 	if (o->bench->kind != RDP_BENCH_LAT)
 		p->warmup_iters = 0;
+	/* Signal often enough that the send queue never fills; a ping-pong
+	 * needs room for one signaled write still in flight. */
 	if (p->cq_mod > p->tx_depth)
 		p->cq_mod = p->tx_depth;
+	if (o->bench->kind == RDP_BENCH_LAT && p->cq_mod > p->tx_depth / 2)
+		p->cq_mod = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
 	return o->bench->validate(p, err, len);
 }
 

@@ -62,7 +62,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		in->peer->active_mtu_bytes);
 	fprintf(f, " QPs             : %u RC, tx depth %u, signal 1 in %u, "
 		"inline up to %u B\n", p->num_qps, p->tx_depth,
-		p->cq_mod < p->tx_depth ? p->cq_mod : p->tx_depth,
+		p->cq_mod,
 		c->max_inline_bytes);
 	size_line(f, p);
 	if (in->ops->kind == RDP_BENCH_LAT)
@@ -76,17 +76,19 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 void rdp_report_table_head(FILE *f, const struct rdp_report_info *in)
 {
 	const char *unit = in->gbits ? "Gb/sec" : "MiB/sec";
+	char peak[32], avg[32];
 
-	if (in->ops->kind == RDP_BENCH_BW)
-		fprintf(f, " %-10s %-14s BW peak[%s]%*s BW average[%s]%*s "
-			"MsgRate[Mpps]\n", "#bytes", "#iterations", unit,
-			in->gbits ? 4 : 3, "", unit, in->gbits ? 3 : 2, "");
-	else
-		fprintf(f, " %-10s %-12s %-12s %-12s %-16s %-12s %-14s "
-			"%-21s %s\n", "#bytes", "#iterations", "t_min[usec]",
-			"t_max[usec]", "t_typical[usec]", "t_avg[usec]",
-			"t_stdev[usec]", "99% percentile[usec]",
-			"99.9% percentile[usec]");
+	if (in->ops->kind == RDP_BENCH_BW) {
+		snprintf(peak, sizeof(peak), "BW peak[%s]", unit);
+		snprintf(avg, sizeof(avg), "BW average[%s]", unit);
+		fprintf(f, " %-10s %-14s %-19s %-22s %s\n", "#bytes",
+			"#iterations", peak, avg, "MsgRate[Mpps]");
+		return;
+	}
+	fprintf(f, " %-10s %-12s %-12s %-12s %-16s %-12s %-14s %-21s %s\n",
+		"#bytes", "#iterations", "t_min[usec]", "t_max[usec]",
+		"t_typical[usec]", "t_avg[usec]", "t_stdev[usec]",
+		"99% percentile[usec]", "99.9% percentile[usec]");
 }
 
 static double bw_unit(const struct rdp_report_info *in, double gbps)
@@ -99,7 +101,7 @@ void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 		    const struct rdp_result *r)
 {
 	if (in->ops->kind == RDP_BENCH_BW) {
-		fprintf(f, " %-10llu %-14llu %-18.2f %-21.2f %.6f\n",
+		fprintf(f, " %-10llu %-14llu %-19.2f %-22.2f %.6f\n",
 			(unsigned long long)r->size_bytes,
 			(unsigned long long)r->msgs, bw_unit(in,
 							     r->bw_peak_gbps),
