@@ -10,6 +10,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/report.h>
+#include <rdmaperf/sysfs.h>
 
 struct client {
 	const struct rdp_opts *o;
@@ -164,6 +165,25 @@ static int session(struct client *c)
 	return run_test(c);
 }
 
+/* A governor that scales the clock down between polls skews latency. */
+static void check_cpu_freq(const struct rdp_opts *o)
+{
+	struct rdp_sysfs fs;
+	char gov[64];
+
+	if (o->report.no_freq_check)
+		return;
+	rdp_sysfs_init(&fs, NULL);
+	if (rdp_sysfs_read(&fs, gov, sizeof(gov),
+			   "/sys/devices/system/cpu/cpu0/cpufreq/"
+			   "scaling_governor"))
+		return;
+	if (strcmp(gov, "performance"))
+		rdp_warn("CPU frequency governor is '%s': figures may vary; "
+			 "set 'performance' (cpupower frequency-set -g "
+			 "performance) or pass -F to silence this", gov);
+}
+
 int rdp_session_client(const struct rdp_opts *o)
 {
 	struct client c = { .o = o, .oob = { .fd = -1 } };
@@ -177,6 +197,7 @@ int rdp_session_client(const struct rdp_opts *o)
 	ret = rdp_dev_open(o->conn.dev, o->conn.ib_port, &c.dev);
 	if (ret)
 		return rdp_exit_code(ret);
+	check_cpu_freq(o);
 	rdp_clear_error();
 	ret = session(&c);
 	/* The peer learns the real cause, not just a closed socket; an

@@ -68,6 +68,7 @@ t_fail_server_dies() {
 	cpid=$!
 	sleep 4
 	kill -9 "$spid"
+	wait "$spid" 2>/dev/null
 	wait "$cpid"
 	rc=$?
 	case $rc in 0|124|137) fail "client exit $rc"; return ;; esac
@@ -91,6 +92,34 @@ t_fail_client_dies() {
 	pass
 }
 
+wait_port() {
+	local want=$1 i
+	for i in $(seq 1 100); do
+		grep -q "$want" "/sys/class/infiniband/$DEV/ports/1/state" &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The netdev under the device goes down: the port follows, and the client
+# says which port is in which state. Restores the link afterwards.
+t_fail_port_down() {
+	local netdev=${RDP_RXE_NETDEV0:-}
+	begin "port down: the client names the port and its state"
+	[ -n "$netdev" ] || { skip "no netdev known for $DEV"; return; }
+	ip link set "$netdev" down
+	if ! wait_port DOWN; then
+		ip link set "$netdev" up
+		skip "$DEV does not follow its netdev's state here"
+		return
+	fi
+	expect_fail 1 "port 1 of $DEV is DOWN: .*cable" 10 \
+		"$BUILD/rdmaperf" write_bw -d "$DEV" -p "$PORT" "$ADDR"
+	ip link set "$netdev" up
+	wait_port ACTIVE || echo "# warning: $DEV did not come back ACTIVE"
+}
+
 t_failures() {
 	t_fail_usage
 	t_fail_device
@@ -98,4 +127,5 @@ t_failures() {
 	t_fail_garbage
 	t_fail_server_dies
 	t_fail_client_dies
+	t_fail_port_down
 }

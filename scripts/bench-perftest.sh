@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Benchmark (not a test): rdmaperf against perftest on the same Soft-RoCE
+# device in one boot, alternating tool by tool, several rounds; prints the
+# median of each figure and the ratio rdmaperf / perftest.
+# Usage: scripts/bench-perftest.sh [ROUNDS]   (as root; builds first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ ${1:-} != --inside ]]; then
+	scripts/install-deps.sh >/dev/null
+	scripts/build.sh
+	exec tests/softroce/rxe-run --timeout 1800 -- "$0" --inside "${1:-5}"
+fi
+rounds=${2:-5}
+dev=$RDP_RXE_DEV0 addr=$RDP_RXE_ADDR0 gid=$RDP_RXE_GID_INDEX0
+work=$(mktemp -d)
+./rdmaperf-server -d "$dev" -p 18515 >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
+sleep 1
+
+# Print field N of the result row for size S from a report on stdin.
+row_field() {
+	awk -v s="$1" -v n="$2" '$1 == s && NF >= 5 { print $n; exit }'
+}
+
+# perftest: a fresh one-shot server per run, as it requires.
+perftest() {
+	local tool=$1 size=$2 field=$3
+	shift 3
+	"$tool" -d "$dev" -x "$gid" -p 18600 -s "$size" "$@" >/dev/null 2>&1 &
+	local spid=$!
+	sleep 1
+	timeout 300 "$tool" -d "$dev" -x "$gid" -p 18600 -s "$size" "$@" \
+		"$addr" 2>/dev/null | row_field "$size" "$field"
+	wait "$spid" || true
+}
+
+rdmaperf() {
+	local test=$1 size=$2 field=$3
+	shift 3
+	timeout 300 ./rdmaperf "$test" -d "$dev" -s "$size" "$@" "$addr" \
+		2>/dev/null | row_field "$size" "$field"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# name | rdmaperf args | perftest tool and args | result field
+cases=(
+	"write_bw 64 KiB -q 1 [Gb/s]|write_bw 65536 4 -n 2000 --report_gbits|ib_write_bw 65536 4 -n 2000 --report_gbits"
+	"write_bw 64 KiB -q 4 [Gb/s]|write_bw 65536 4 -n 500 -q 4 --report_gbits|ib_write_bw 65536 4 -n 500 -q 4 --report_gbits"
+	"write_lat 2 B t_typical [us]|write_lat 2 5 -n 5000|ib_write_lat 2 5 -n 5000"
+)
+
+for ((r = 1; r <= rounds; r++)); do
+	for i in "${!cases[@]}"; do
+		IFS='|' read -r _ mine theirs <<<"${cases[$i]}"
+		# shellcheck disable=SC2086
+		rdmaperf $mine >>"$work/mine.$i"
+		# shellcheck disable=SC2086
+		perftest $theirs >>"$work/theirs.$i"
+	done
+	echo "round $r of $rounds done" >&2
+done
+
+echo "rdmaperf vs perftest on Soft-RoCE ($dev, $(cat /sys/class/infiniband/$dev/ports/1/active_mtu 2>/dev/null || echo "?") MTU), $rounds rounds alternating, medians"
+echo "kernel $(uname -r), $(nproc) CPUs, $(ib_write_bw --version 2>/dev/null | head -1 | tr -d '\n' || true)"
+printf '%-30s %12s %12s %8s\n' "figure" "rdmaperf" "perftest" "ratio"
+for i in "${!cases[@]}"; do
+	IFS='|' read -r name _ _ <<<"${cases[$i]}"
+	m=$(median <"$work/mine.$i")
+	t=$(median <"$work/theirs.$i")
+	printf '%-30s %12s %12s %8s\n' "$name" "$m" "$t" \
+		"$(awk -v a="$m" -v b="$t" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }')"
+	echo "  samples rdmaperf: $(tr '\n' ' ' <"$work/mine.$i")"
+	echo "  samples perftest: $(tr '\n' ' ' <"$work/theirs.$i")"
+done
