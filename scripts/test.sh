@@ -38,6 +38,20 @@ else
 	echo "the integration suite did not report (test bed failure?)"
 	add 0 1 0
 fi
+echo "== format (clang-format, .clang-format)"
+if command -v clang-format >/dev/null; then
+	bad=$(for f in $(git ls-files '*.c' '*.h' 2>/dev/null); do
+		clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"
+	done)
+	if [[ -z $bad ]]; then
+		echo "all C files formatted"; add 1 0 0
+	else
+		echo "not formatted (run clang-format -i):" $bad; add 0 1 0
+	fi
+else
+	echo "clang-format not installed"; add 0 0 1
+fi
+
 if [[ $check_rc -ne 0 && $fail -eq 0 ]]; then
 	echo "make check failed without a failing case: see test-suite.log"
 	add 0 1 0

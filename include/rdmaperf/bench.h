@@ -16,8 +16,14 @@
 struct rdp_conn;
 struct rdp_clock;
 
-enum rdp_bench_kind { RDP_BENCH_BW, RDP_BENCH_LAT };
-enum rdp_side { RDP_SIDE_CLIENT = 0, RDP_SIDE_SERVER = 1 };
+enum rdp_bench_kind {
+	RDP_BENCH_BW,
+	RDP_BENCH_LAT
+};
+enum rdp_side {
+	RDP_SIDE_CLIENT = 0,
+	RDP_SIDE_SERVER = 1
+};
 
 /* Which rx slots hold the peer's pattern after a run. */
 enum rdp_check_flags {
@@ -37,7 +43,7 @@ struct rdp_run {
 struct rdp_result {
 	uint64_t size_bytes;
 	uint32_t num_qps;
-	uint64_t msgs;         /* completed messages, all QPs */
+	uint64_t msgs;	       /* completed messages, all QPs */
 	uint32_t warmup_iters; /* run but not measured */
 	double elapsed_ns;
 	double bw_avg_gbps;
@@ -50,8 +56,8 @@ struct rdp_bench_ops {
 	const char *name;  /* command-line name */
 	const char *title; /* header line */
 	enum rdp_bench_kind kind;
-	const char *lat_note; /* what a latency figure measures */
-	unsigned int check;   /* enum rdp_check_flags */
+	const char *lat_note;	   /* what a latency figure measures */
+	unsigned int check;	   /* enum rdp_check_flags */
 	uint32_t check_tail_bytes; /* trailing bytes used as flags, not data */
 	/* Reject parameters this test cannot run; why gets one line. */
 	int (*validate)(const struct rdp_params *p, char *why, size_t len);
@@ -71,7 +77,8 @@ long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
 			    uint32_t qp, enum rdp_side side);
 /* Fill res from bandwidth samples (cycles, cumulative bytes). */
 void rdp_result_bw(struct rdp_result *res, const struct rdp_bw_sample *s,
-		   size_t n, uint64_t start_cycles, const struct rdp_clock *clk);
+		   size_t n, uint64_t start_cycles,
+		   const struct rdp_clock *clk);
 /* Poll failures: logged with the status, its hint, and the QP. */
 int rdp_bench_wc_error(struct rdp_run *run, const void *wc);
 

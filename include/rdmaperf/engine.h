@@ -55,14 +55,14 @@ uint32_t rdp_mtu_to_bytes(enum ibv_mtu mtu);
 struct rdp_qp_cfg {
 	uint8_t port;
 	uint8_t link_layer;
-	int use_grh;           /* always on RoCE; on IB only when asked */
+	int use_grh; /* always on RoCE; on IB only when asked */
 	int sgid_index;
 	uint32_t psn;
 	enum ibv_mtu path_mtu;
 	uint8_t max_rd_atomic; /* outstanding RDMA READ/atomic as requester */
 	uint8_t max_dest_rd_atomic;
 	uint8_t traffic_class;
-	uint8_t timeout;       /* 4.096 us * 2^timeout per try */
+	uint8_t timeout; /* 4.096 us * 2^timeout per try */
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
 	uint8_t min_rnr_timer;
@@ -91,7 +91,7 @@ struct rdp_conn {
 	size_t buf_bytes;
 	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
 	struct ibv_mr *mr;
-	int mr_access;     /* IBV_ACCESS_* granted on the buffer */
+	int mr_access; /* IBV_ACCESS_* granted on the buffer */
 	struct ibv_cq *cq;
 	int cq_depth;
 	struct ibv_qp **qps;
@@ -107,7 +107,7 @@ struct rdp_conn_cfg {
 	uint32_t msg_bytes;
 	uint32_t tx_depth;
 	uint32_t rx_depth;
-	int gid_index;         /* -1 auto */
+	int gid_index; /* -1 auto */
 	int use_grh;
 	const struct in_addr *local_ipv4; /* OOB address, for GID choice */
 };

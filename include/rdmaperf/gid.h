@@ -27,11 +27,11 @@ struct rdp_gid_entry {
 };
 
 enum rdp_gid_reason {
-	RDP_GID_FORCED,       /* -x */
-	RDP_GID_ADDR_MATCH,   /* RoCE v2 GID of the out-of-band address */
-	RDP_GID_V2_IPV4,      /* first IPv4-mapped RoCE v2 GID */
-	RDP_GID_V2_ANY,       /* first RoCE v2 GID */
-	RDP_GID_FIRST,        /* first valid GID (IB, or v1 only) */
+	RDP_GID_FORCED,	    /* -x */
+	RDP_GID_ADDR_MATCH, /* RoCE v2 GID of the out-of-band address */
+	RDP_GID_V2_IPV4,    /* first IPv4-mapped RoCE v2 GID */
+	RDP_GID_V2_ANY,	    /* first RoCE v2 GID */
+	RDP_GID_FIRST,	    /* first valid GID (IB, or v1 only) */
 };
 
 struct rdp_gid_choice {

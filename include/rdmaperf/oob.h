@@ -13,8 +13,8 @@
 
 struct rdp_oob {
 	int fd;
-	int timeout_ms;          /* default for each send/recv */
-	char peer[80];           /* "host:port" for messages */
+	int timeout_ms;		   /* default for each send/recv */
+	char peer[80];		   /* "host:port" for messages */
 	struct in_addr local_ipv4; /* our address on this connection */
 	int have_local_ipv4;
 };

@@ -17,18 +17,18 @@ struct rdp_bench_ops;
 #define RDP_DEFAULT_PORT 18515
 
 struct rdp_conn_opts {
-	char dev[64];     /* "" = first device with an active port */
+	char dev[64]; /* "" = first device with an active port */
 	int ib_port;
-	int gid_index;    /* -1 = choose */
-	char host[256];   /* client: server to reach; "" = one-shot server */
-	char bind[64];    /* server: listen address, "" = any */
+	int gid_index;	/* -1 = choose */
+	char host[256]; /* client: server to reach; "" = one-shot server */
+	char bind[64];	/* server: listen address, "" = any */
 	uint16_t tcp_port;
 	int oob_timeout_ms;
 	int cq_timeout_ms;
 };
 
 struct rdp_report_opts {
-	int gbits;         /* --report_gbits */
+	int gbits;	   /* --report_gbits */
 	int no_freq_check; /* -F */
 };
 
@@ -45,10 +45,10 @@ enum rdp_parse_status {
 };
 
 /* Returns enum rdp_parse_status, or -EINVAL with one line in err. */
-int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o,
-			  char *err, size_t errlen);
-int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o,
-			  char *err, size_t errlen);
+int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
+			  size_t errlen);
+int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
+			  size_t errlen);
 
 void rdp_opts_usage_client(FILE *f);
 void rdp_opts_usage_server(FILE *f);

@@ -16,17 +16,17 @@ enum rdp_param_flags {
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */
-	uint64_t size_bytes;          /* message size */
-	uint64_t iters;               /* per QP; 0 in duration mode */
-	uint32_t duration_s;          /* 0: run for iters */
-	uint32_t warmup_iters;        /* latency only, not measured */
+	uint64_t size_bytes;	      /* message size */
+	uint64_t iters;		      /* per QP; 0 in duration mode */
+	uint32_t duration_s;	      /* 0: run for iters */
+	uint32_t warmup_iters;	      /* latency only, not measured */
 	uint32_t num_qps;
-	uint32_t tx_depth;    /* outstanding work requests per QP */
-	uint32_t cq_mod;      /* signal one send in cq_mod */
-	uint32_t mtu_bytes;   /* 0: the smaller of both active MTUs */
-	uint32_t tclass;      /* RoCE traffic class / IB GRH class */
-	uint32_t seed;        /* data pattern seed */
-	uint32_t flags;       /* enum rdp_param_flags */
+	uint32_t tx_depth;  /* outstanding work requests per QP */
+	uint32_t cq_mod;    /* signal one send in cq_mod */
+	uint32_t mtu_bytes; /* 0: the smaller of both active MTUs */
+	uint32_t tclass;    /* RoCE traffic class / IB GRH class */
+	uint32_t seed;	    /* data pattern seed */
+	uint32_t flags;	    /* enum rdp_param_flags */
 };
 
 /* Defaults a fresh client starts from. */

@@ -29,12 +29,12 @@
 
 #include <rdmaperf/params.h>
 
-#define RDP_WIRE_MAGIC 0x52445046u /* "RDPF" */
-#define RDP_WIRE_VERSION 1
-#define RDP_WIRE_HDR_BYTES 12
+#define RDP_WIRE_MAGIC	     0x52445046u /* "RDPF" */
+#define RDP_WIRE_VERSION     1
+#define RDP_WIRE_HDR_BYTES   12
 #define RDP_WIRE_MAX_PAYLOAD 4096
-#define RDP_WIRE_TEXT_MAX 256
-#define RDP_WIRE_NAME_MAX 64
+#define RDP_WIRE_TEXT_MAX    256
+#define RDP_WIRE_NAME_MAX    64
 
 enum rdp_msg_type {
 	RDP_MSG_HELLO = 1,
@@ -68,11 +68,11 @@ struct rdp_msg_hello {
 struct rdp_msg_accept {
 	char device[RDP_WIRE_NAME_MAX];
 	uint8_t port;
-	uint8_t link_layer;   /* IBV_LINK_LAYER_* */
-	uint8_t gid_type;     /* enum rdp_gid_type */
-	int32_t gid_index;    /* -1 when no GID is used (IB, no GRH) */
+	uint8_t link_layer; /* IBV_LINK_LAYER_* */
+	uint8_t gid_type;   /* enum rdp_gid_type */
+	int32_t gid_index;  /* -1 when no GID is used (IB, no GRH) */
 	uint32_t active_mtu_bytes;
-	int32_t numa_node;    /* NIC's node, -1 unknown */
+	int32_t numa_node; /* NIC's node, -1 unknown */
 };
 
 struct rdp_msg_qp_info {
@@ -83,7 +83,7 @@ struct rdp_msg_qp_info {
 	uint16_t lid;
 	uint32_t mtu_bytes; /* sender's active MTU */
 	uint32_t rkey;
-	uint64_t addr;      /* remote-accessible buffer for this QP */
+	uint64_t addr; /* remote-accessible buffer for this QP */
 	uint64_t len_bytes;
 };
 
@@ -92,9 +92,9 @@ struct rdp_msg_sync {
 };
 
 struct rdp_msg_result {
-	int32_t status;            /* 0 data ok, else -errno */
+	int32_t status; /* 0 data ok, else -errno */
 	uint64_t checked_bytes;
-	uint64_t bad_offset;       /* first mismatch, when status != 0 */
+	uint64_t bad_offset; /* first mismatch, when status != 0 */
 };
 
 struct rdp_msg_error {

@@ -13,9 +13,9 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 
-#define POST_BATCH 32
-#define POLL_BATCH 32
-#define WRID_QP_SHIFT 40
+#define POST_BATCH	32
+#define POLL_BATCH	32
+#define WRID_QP_SHIFT	40
 #define WRID_COUNT_MASK ((1ull << WRID_QP_SHIFT) - 1)
 #define SAMPLE_GRID_MAX 65536
 
@@ -24,10 +24,10 @@ struct bw_qp {
 	struct ibv_send_wr wr[POST_BATCH];
 	struct ibv_sge sge;
 	uint64_t posted;
-	uint64_t completed;     /* up to the last signaled completion */
+	uint64_t completed; /* up to the last signaled completion */
 	uint64_t last_signaled;
-	uint64_t limit;         /* messages to post; UINT64_MAX: until time */
-	uint64_t id;            /* QP index, pre-shifted into wr_id */
+	uint64_t limit; /* messages to post; UINT64_MAX: until time */
+	uint64_t id;	/* QP index, pre-shifted into wr_id */
 };
 
 struct bw_state {
@@ -36,13 +36,13 @@ struct bw_state {
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint64_t msg_bytes;
-	uint64_t target_msgs;   /* UINT64_MAX in duration mode */
-	uint64_t end_cycles;    /* UINT64_MAX in iteration mode */
-	uint64_t sample_step;   /* cycles between samples; 0: every poll */
+	uint64_t target_msgs; /* UINT64_MAX in duration mode */
+	uint64_t end_cycles;  /* UINT64_MAX in iteration mode */
+	uint64_t sample_step; /* cycles between samples; 0: every poll */
 	struct rdp_bw_sample *samples;
 	size_t nsamples, cap;
 	uint64_t done;
-	uint64_t last_cycles;   /* time of the last completion */
+	uint64_t last_cycles; /* time of the last completion */
 };
 
 static void setup_qp(struct bw_qp *b, const struct rdp_run *run, uint32_t q,
@@ -86,8 +86,8 @@ static int setup(const struct rdp_run *run, struct bw_state *st)
 	if (p->duration_s) {
 		/* Time grid: at most SAMPLE_GRID_MAX samples, 1 ms apart or
 		 * more. */
-		uint64_t step_ms = (uint64_t)p->duration_s * 1000 /
-				   SAMPLE_GRID_MAX + 1;
+		uint64_t step_ms =
+			(uint64_t)p->duration_s * 1000 / SAMPLE_GRID_MAX + 1;
 
 		st->sample_step = rdp_clock_cycles_of_ms(run->clk, step_ms);
 		st->cap = (size_t)(p->duration_s * 1000ull / step_ms) + 16;
@@ -199,8 +199,10 @@ static int timed_loop(struct rdp_run *run, struct bw_state *st,
 
 	start = now = progress = rdp_cycles();
 	if (run->params->duration_s)
-		st->end_cycles = start + rdp_clock_cycles_of_ms(
-				run->clk, run->params->duration_s * 1000ull);
+		st->end_cycles =
+			start + rdp_clock_cycles_of_ms(run->clk,
+						       run->params->duration_s *
+							       1000ull);
 	st->samples[0] = (struct rdp_bw_sample){ start, 0 };
 	st->last_cycles = start;
 	st->nsamples = 1;
@@ -221,7 +223,8 @@ static int timed_loop(struct rdp_run *run, struct bw_state *st,
 		st->last_cycles = now;
 		if (now >= next_sample && st->nsamples < st->cap) {
 			st->samples[st->nsamples++] = (struct rdp_bw_sample){
-				now, st->done * st->msg_bytes };
+				now, st->done * st->msg_bytes
+			};
 			next_sample = now + st->sample_step;
 		}
 	}
@@ -267,8 +270,9 @@ static int client(struct rdp_run *run, struct rdp_result *res)
 	done_at_stop = st.done;
 	/* The last completion always closes the series. */
 	if (st.samples[st.nsamples - 1].bytes != done_at_stop * st.msg_bytes)
-		st.samples[st.nsamples++] = (struct rdp_bw_sample){
-			st.last_cycles, done_at_stop * st.msg_bytes };
+		st.samples[st.nsamples++] =
+			(struct rdp_bw_sample){ st.last_cycles,
+						done_at_stop * st.msg_bytes };
 	ret = drain(run, &st);
 	if (ret)
 		goto out;
@@ -291,7 +295,8 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
 	if (p->size_bytes == 0 || p->size_bytes > UINT32_MAX) {
-		snprintf(why, len, "write_bw needs a message size of 1 byte "
+		snprintf(why, len,
+			 "write_bw needs a message size of 1 byte "
 			 "to 4 GiB (-s)");
 		return -EINVAL;
 	}

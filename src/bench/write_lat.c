@@ -14,8 +14,8 @@
 #include <rdmaperf/log.h>
 
 #define SPIN_CHECK_MASK 0x3fffu
-#define TAG_STOP 0
-#define SAMPLES_MAX (32u << 20) /* duration mode: 256 MiB of stamps */
+#define TAG_STOP	0
+#define SAMPLES_MAX	(32u << 20) /* duration mode: 256 MiB of stamps */
 
 struct lat_state {
 	struct ibv_qp *qp;
@@ -23,7 +23,7 @@ struct lat_state {
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
 	volatile uint8_t *rx_tag; /* last byte of our receive slot */
-	uint8_t *tx_tag;          /* last byte of our send slot */
+	uint8_t *tx_tag;	  /* last byte of our send slot */
 	unsigned int base_flags;
 	uint64_t sig_every;
 	uint64_t tx_depth;
@@ -85,8 +85,7 @@ static inline int reap(struct rdp_run *run, struct lat_state *ls, int block)
 	}
 }
 
-static inline int post(struct rdp_run *run, struct lat_state *ls,
-		       uint8_t tag)
+static inline int post(struct rdp_run *run, struct lat_state *ls, uint8_t tag)
 {
 	struct ibv_send_wr *bad;
 	int ret;
@@ -119,7 +118,7 @@ static inline int wait_tag(struct rdp_run *run, struct lat_state *ls,
 	uint8_t v;
 	int ret;
 
-	while ((v = __atomic_load_n(ls->rx_tag, __ATOMIC_ACQUIRE)) == not) {
+	while ((v = __atomic_load_n(ls->rx_tag, __ATOMIC_ACQUIRE)) == not ) {
 		if (++spins & SPIN_CHECK_MASK)
 			continue;
 		ret = reap(run, ls, 0);
@@ -204,8 +203,9 @@ static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
 	if (!ns)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		ns[i] = rdp_clock_ns(run->clk, stamps[warm + i + 1] -
-						       stamps[warm + i]) / 2.0;
+		ns[i] = rdp_clock_ns(run->clk,
+				     stamps[warm + i + 1] - stamps[warm + i]) /
+			2.0;
 	res->msgs = n;
 	res->warmup_iters = (uint32_t)warm;
 	res->elapsed_ns = rdp_clock_ns(run->clk, stamps[done] - stamps[warm]);
@@ -232,13 +232,13 @@ static int client(struct rdp_run *run, struct rdp_result *res)
 	}
 	stamps[0] = rdp_cycles();
 	if (p->duration_s)
-		end = stamps[0] + rdp_clock_cycles_of_ms(
-					  run->clk, p->duration_s * 1000ull);
+		end = stamps[0] +
+		      rdp_clock_cycles_of_ms(run->clk, p->duration_s * 1000ull);
 	ret = ping_loop(run, &ls, stamps, total, end, &done);
 	if (!ret && p->duration_s && done == total)
 		rdp_warn("sample buffer full after %llu round trips: the run "
-			 "stopped before %u s", (unsigned long long)done,
-			 p->duration_s);
+			 "stopped before %u s",
+			 (unsigned long long)done, p->duration_s);
 	/* Tell the server to stop, and see that write through. */
 	if (!ret)
 		ret = post(run, &ls, TAG_STOP);
@@ -287,7 +287,8 @@ static int validate(const struct rdp_params *p, char *why, size_t len)
 		return -EINVAL;
 	}
 	if (p->size_bytes == 0 || p->size_bytes > UINT32_MAX) {
-		snprintf(why, len, "write_lat needs a message size of 1 byte "
+		snprintf(why, len,
+			 "write_lat needs a message size of 1 byte "
 			 "to 4 GiB (-s)");
 		return -EINVAL;
 	}

@@ -15,12 +15,28 @@
 #include <rdmaperf/opts.h>
 
 enum opt_id {
-	OPT_DEV = 'd', OPT_IB_PORT = 'i', OPT_GID = 'x', OPT_PORT = 'p',
-	OPT_SIZE = 's', OPT_ITERS = 'n', OPT_DURATION = 'D', OPT_QPS = 'q',
-	OPT_TX_DEPTH = 't', OPT_CQ_MOD = 'Q', OPT_MTU = 'm',
-	OPT_FREQ = 'F', OPT_HELP = 'h', OPT_VERSION = 'V',
-	OPT_GBITS = 256, OPT_WARMUP, OPT_TCLASS, OPT_SEED, OPT_GRH,
-	OPT_OOB_TIMEOUT, OPT_CQ_TIMEOUT, OPT_BIND,
+	OPT_DEV = 'd',
+	OPT_IB_PORT = 'i',
+	OPT_GID = 'x',
+	OPT_PORT = 'p',
+	OPT_SIZE = 's',
+	OPT_ITERS = 'n',
+	OPT_DURATION = 'D',
+	OPT_QPS = 'q',
+	OPT_TX_DEPTH = 't',
+	OPT_CQ_MOD = 'Q',
+	OPT_MTU = 'm',
+	OPT_FREQ = 'F',
+	OPT_HELP = 'h',
+	OPT_VERSION = 'V',
+	OPT_GBITS = 256,
+	OPT_WARMUP,
+	OPT_TCLASS,
+	OPT_SEED,
+	OPT_GRH,
+	OPT_OOB_TIMEOUT,
+	OPT_CQ_TIMEOUT,
+	OPT_BIND,
 };
 
 struct opt_def {
@@ -30,7 +46,8 @@ struct opt_def {
 	const char *help;
 };
 
-/* Options a test client takes; the server's subset is marked below. */
+/* Options a test client takes, then the server's. */
+/* clang-format off */
 static const struct opt_def client_table[] = {
 	{ "ib-dev", OPT_DEV, "DEV", "RDMA device (default: first with an active port)" },
 	{ "ib-port", OPT_IB_PORT, "PORT", "device port (default 1)" },
@@ -66,6 +83,7 @@ static const struct opt_def server_table[] = {
 	{ "help", OPT_HELP, NULL, "show this help" },
 	{ "version", OPT_VERSION, NULL, "show the version" },
 };
+/* clang-format on */
 
 #define N_CLIENT (sizeof(client_table) / sizeof(client_table[0]))
 #define N_SERVER (sizeof(server_table) / sizeof(server_table[0]))
@@ -105,13 +123,16 @@ int rdp_parse_size(const char *s, uint64_t *out)
 	switch (*end) {
 	case '\0':
 		break;
-	case 'k': case 'K':
+	case 'k':
+	case 'K':
 		shift = 10;
 		break;
-	case 'm': case 'M':
+	case 'm':
+	case 'M':
 		shift = 20;
 		break;
-	case 'g': case 'G':
+	case 'g':
+	case 'G':
 		shift = 30;
 		break;
 	default:
@@ -148,10 +169,11 @@ void rdp_opts_usage_client(FILE *f)
 {
 	const struct rdp_bench_ops *const *b;
 
-	usage(f, "Usage: rdmaperf TEST [options] [HOST]\n"
-		 "  With HOST, run TEST against an rdmaperf server there;\n"
-		 "  without, serve one client and exit.", client_table,
-	      N_CLIENT);
+	usage(f,
+	      "Usage: rdmaperf TEST [options] [HOST]\n"
+	      "  With HOST, run TEST against an rdmaperf server there;\n"
+	      "  without, serve one client and exit.",
+	      client_table, N_CLIENT);
 	fprintf(f, "\nTests:");
 	for (b = rdp_bench_all(); *b; b++)
 		fprintf(f, " %s", (*b)->name);
@@ -160,9 +182,11 @@ void rdp_opts_usage_client(FILE *f)
 
 void rdp_opts_usage_server(FILE *f)
 {
-	usage(f, "Usage: rdmaperf-server [options]\n"
-		 "  Serve rdmaperf clients one after another; each brings "
-		 "its test parameters.", server_table, N_SERVER);
+	usage(f,
+	      "Usage: rdmaperf-server [options]\n"
+	      "  Serve rdmaperf clients one after another; each brings "
+	      "its test parameters.",
+	      server_table, N_SERVER);
 }
 
 static int bad(char *err, size_t len, const char *fmt, ...) RDP_PRINTF(3, 4);
@@ -196,16 +220,17 @@ static int num(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	int ret = rdp_parse_uint(arg, min, max, v);
 
 	if (ret == -ERANGE)
-		return bad(err, len, "%s %s is out of range: use %" PRIu64
-			   "..%" PRIu64, opt, arg, min, max);
+		return bad(err, len,
+			   "%s %s is out of range: use %" PRIu64 "..%" PRIu64,
+			   opt, arg, min, max);
 	if (ret)
 		return bad(err, len, "%s needs a whole number, not '%s'", opt,
 			   arg);
 	return 0;
 }
 
-static int apply_conn(struct rdp_opts *o, int id, const char *arg,
-		      char *err, size_t len)
+static int apply_conn(struct rdp_opts *o, int id, const char *arg, char *err,
+		      size_t len)
 {
 	struct rdp_conn_opts *c = &o->conn;
 	uint64_t v = 0;
@@ -256,16 +281,18 @@ static int apply_size(struct rdp_params *p, const char *arg, char *err,
 	int ret = rdp_parse_size(arg, &v);
 
 	if (ret == -EINVAL)
-		return bad(err, len, "-s needs a size like 64, 4K, 1M, not "
-			   "'%s'", arg);
+		return bad(err, len,
+			   "-s needs a size like 64, 4K, 1M, not "
+			   "'%s'",
+			   arg);
 	if (ret || v < 1 || v > (1ull << 30))
 		return bad(err, len, "-s %s is out of range: use 1..1G", arg);
 	p->size_bytes = v;
 	return 0;
 }
 
-static int apply_test(struct rdp_opts *o, int id, const char *arg,
-		      char *err, size_t len)
+static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
+		      size_t len)
 {
 	struct rdp_params *p = &o->params;
 	uint64_t v = 0;
@@ -297,8 +324,10 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg,
 	case OPT_MTU:
 		ret = num("-m", arg, 256, 4096, &v, err, len);
 		if (!ret && (v & (v - 1)))
-			return bad(err, len, "-m %s: the MTU is one of 256, "
-				   "512, 1024, 2048, 4096", arg);
+			return bad(err, len,
+				   "-m %s: the MTU is one of 256, "
+				   "512, 1024, 2048, 4096",
+				   arg);
 		p->mtu_bytes = (uint32_t)v;
 		return ret;
 	case OPT_TCLASS:
@@ -337,16 +366,16 @@ static const char *opt_name(const struct opt_def *t, size_t n, int id)
 	return "?";
 }
 
-static void build_getopt(const struct opt_def *t, size_t n,
-			 struct option *lo, char *so)
+static void build_getopt(const struct opt_def *t, size_t n, struct option *lo,
+			 char *so)
 {
 	size_t i, k = 0;
 
 	so[k++] = ':'; /* report a missing value as ':' */
 	for (i = 0; i < n; i++) {
 		lo[i] = (struct option){ t[i].name,
-					 t[i].arg ? required_argument :
-						    no_argument,
+					 t[i].arg ? required_argument
+						  : no_argument,
 					 NULL, t[i].id };
 		if (t[i].id < 256) {
 			so[k++] = (char)t[i].id;
@@ -370,8 +399,8 @@ static int getopt_failure(int c, char **argv, char *err, size_t len)
 }
 
 /* Walk the options; positional arguments are left in argv[optind..]. */
-static int parse_table(int argc, char **argv, const struct opt_def *t,
-		       size_t n, struct rdp_opts *o, char *err, size_t len,
+static int parse_table(int argc, char **argv, const struct opt_def *t, size_t n,
+		       struct rdp_opts *o, char *err, size_t len,
 		       void (*help)(FILE *f))
 {
 	struct option lo[MAX_OPTS + 1];
@@ -438,8 +467,8 @@ static int list_tests(char *err, size_t len, const char *what)
 	return -EINVAL;
 }
 
-int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o,
-			  char *err, size_t errlen)
+int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
+			  size_t errlen)
 {
 	int ret, npos;
 
@@ -452,8 +481,10 @@ int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o,
 	if (npos < 1)
 		return list_tests(err, errlen, "name the test to run");
 	if (npos > 2)
-		return bad(err, errlen, "unexpected argument '%s': give TEST "
-			   "and at most one HOST", argv[optind + 2]);
+		return bad(err, errlen,
+			   "unexpected argument '%s': give TEST "
+			   "and at most one HOST",
+			   argv[optind + 2]);
 	o->bench = rdp_bench_find(argv[optind]);
 	if (!o->bench) {
 		char what[96];
@@ -462,8 +493,7 @@ int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o,
 			 argv[optind]);
 		return list_tests(err, errlen, what);
 	}
-	snprintf(o->params.test, sizeof(o->params.test), "%s",
-		 o->bench->name);
+	snprintf(o->params.test, sizeof(o->params.test), "%s", o->bench->name);
 	if (npos == 2) {
 		if (strlen(argv[optind + 1]) >= sizeof(o->conn.host))
 			return bad(err, errlen, "host name too long");
@@ -473,8 +503,8 @@ int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o,
 	return validate_client(o, err, errlen);
 }
 
-int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o,
-			  char *err, size_t errlen)
+int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
+			  size_t errlen)
 {
 	int ret;
 
@@ -484,8 +514,10 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o,
 	if (ret)
 		return ret;
 	if (optind < argc)
-		return bad(err, errlen, "unexpected argument '%s': the "
+		return bad(err, errlen,
+			   "unexpected argument '%s': the "
 			   "server takes its test parameters from each "
-			   "client", argv[optind]);
+			   "client",
+			   argv[optind]);
 	return 0;
 }

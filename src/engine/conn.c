@@ -14,8 +14,8 @@
 #include <rdmaperf/sysfs.h>
 
 #define RDP_INLINE_WANT_BYTES 220
-#define RDP_GID_TABLE_MAX 256
-#define RDP_RD_ATOMIC_MAX 16
+#define RDP_GID_TABLE_MAX     256
+#define RDP_RD_ATOMIC_MAX     16
 
 static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 {
@@ -47,7 +47,8 @@ static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 			cfg->gid_index, dev->name, dev->port.num);
 	else if (ret)
 		rdp_err("%s port %u has no valid GID: is an IP address "
-			"configured on its netdev?", dev->name, dev->port.num);
+			"configured on its netdev?",
+			dev->name, dev->port.num);
 	else
 		conn->have_gid = 1;
 out:
@@ -169,9 +170,9 @@ static int create_qps(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 		if (!conn->qps[i]) {
 			ret = errno ? -errno : -ENOMEM;
 			rdp_err("create qp %u of %u on %s: %s (device limit "
-				"%d QPs of %d WRs: lower -q or -t)", i + 1,
-				cfg->num_qps, conn->dev->name, strerror(-ret),
-				conn->dev->attr.max_qp,
+				"%d QPs of %d WRs: lower -q or -t)",
+				i + 1, cfg->num_qps, conn->dev->name,
+				strerror(-ret), conn->dev->attr.max_qp,
 				conn->dev->attr.max_qp_wr);
 			return ret;
 		}
@@ -191,8 +192,8 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 	if (c->tx_depth > (uint32_t)dev->attr.max_qp_wr ||
 	    c->rx_depth > (uint32_t)dev->attr.max_qp_wr) {
 		rdp_err("queue depth %u exceeds the %d work requests %s "
-			"allows per QP: lower -t", c->tx_depth,
-			dev->attr.max_qp_wr, dev->name);
+			"allows per QP: lower -t",
+			c->tx_depth, dev->attr.max_qp_wr, dev->name);
 		return -EINVAL;
 	}
 	if (c->num_qps > (uint32_t)dev->attr.max_qp) {
@@ -308,8 +309,8 @@ static int check_peer(const struct rdp_conn *conn,
 	return 0;
 }
 
-static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
-			uint8_t tclass, struct rdp_qp_cfg *cfg)
+static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i, uint8_t tclass,
+			struct rdp_qp_cfg *cfg)
 {
 	const struct rdp_dev *dev = conn->dev;
 	int init_rd = dev->attr.max_qp_init_rd_atom;
@@ -324,16 +325,17 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
 	cfg->path_mtu = rdp_mtu_from_bytes(conn->path_mtu_bytes);
 	/* Initiator depth is bounded by our initiator limit, responder
 	 * resources by our responder limit; both by a sane ceiling. */
-	cfg->max_rd_atomic = (uint8_t)(init_rd < RDP_RD_ATOMIC_MAX ?
-				       (init_rd > 0 ? init_rd : 1) :
-				       RDP_RD_ATOMIC_MAX);
-	cfg->max_dest_rd_atomic = (uint8_t)(resp_rd < RDP_RD_ATOMIC_MAX ?
-					    (resp_rd > 0 ? resp_rd : 1) :
-					    RDP_RD_ATOMIC_MAX);
+	cfg->max_rd_atomic = (uint8_t)(init_rd < RDP_RD_ATOMIC_MAX
+					       ? (init_rd > 0 ? init_rd : 1)
+					       : RDP_RD_ATOMIC_MAX);
+	cfg->max_dest_rd_atomic =
+		(uint8_t)(resp_rd < RDP_RD_ATOMIC_MAX
+				  ? (resp_rd > 0 ? resp_rd : 1)
+				  : RDP_RD_ATOMIC_MAX);
 	cfg->traffic_class = tclass;
-	cfg->timeout = 14;       /* 67 ms per try */
+	cfg->timeout = 14; /* 67 ms per try */
 	cfg->retry_cnt = 7;
-	cfg->rnr_retry = 7;      /* 7 = retry forever on RNR NAK */
+	cfg->rnr_retry = 7;	 /* 7 = retry forever on RNR NAK */
 	cfg->min_rnr_timer = 12; /* 0.64 ms */
 }
 

@@ -87,8 +87,7 @@ static int query_port(struct ibv_context *ctx, uint8_t num,
 	return 0;
 }
 
-static void list_devices(struct ibv_device **list, int n, char *buf,
-			 size_t len)
+static void list_devices(struct ibv_device **list, int n, char *buf, size_t len)
 {
 	size_t off = 0;
 	int i;
@@ -113,8 +112,7 @@ static const char *port_state_hint(const struct rdp_port_info *pi)
 	return "wait for the link to come up, or pick another port with -i";
 }
 
-static int open_one(struct ibv_device *ibdev, int port,
-		    struct rdp_dev **out)
+static int open_one(struct ibv_device *ibdev, int port, struct rdp_dev **out)
 {
 	struct rdp_dev *dev;
 	int ret;
@@ -128,7 +126,8 @@ static int open_one(struct ibv_device *ibdev, int port,
 	if (!dev->ctx) {
 		ret = errno ? -errno : -EIO;
 		rdp_err("open device %s: %s (check permissions on "
-			"/dev/infiniband)", dev->name, strerror(-ret));
+			"/dev/infiniband)",
+			dev->name, strerror(-ret));
 		goto err_free;
 	}
 	if (ibv_query_device(dev->ctx, &dev->attr)) {
@@ -222,11 +221,12 @@ int rdp_dev_open(const char *name, int port, struct rdp_dev **out)
 	if (!ibdev) {
 		if (name && *name)
 			rdp_err("device '%s' not found; devices present: %s "
-				"(choose one with -d)", name, names);
+				"(choose one with -d)",
+				name, names);
 		else
 			rdp_err("no device has port %d ACTIVE (devices: %s): "
-				"check the links with `ibv_devinfo`", port,
-				names);
+				"check the links with `ibv_devinfo`",
+				port, names);
 		ret = name && *name ? -ENOENT : -ENETDOWN;
 		goto out_free;
 	}

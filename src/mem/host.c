@@ -23,8 +23,8 @@ static int host_alloc(size_t bytes, int numa_node, void **out)
 
 		/* Best effort: a failed bind still leaves usable memory. */
 		if (numa_node < (int)(8 * sizeof(mask)))
-			mbind(p, bytes, MPOL_PREFERRED, &mask,
-			      8 * sizeof(mask), 0);
+			mbind(p, bytes, MPOL_PREFERRED, &mask, 8 * sizeof(mask),
+			      0);
 	}
 	*out = p;
 	return 0;

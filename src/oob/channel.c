@@ -68,8 +68,7 @@ static int read_full(int fd, uint8_t *buf, size_t len, int64_t deadline)
 	return 0;
 }
 
-static int write_full(int fd, const uint8_t *buf, size_t len,
-		      int64_t deadline)
+static int write_full(int fd, const uint8_t *buf, size_t len, int64_t deadline)
 {
 	size_t put = 0;
 	ssize_t n;

@@ -150,10 +150,10 @@ int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
 	if (ret) {
 		rdp_err("connect to %s port %u: %s%s", host, port,
 			strerror(-ret),
-			ret == -ECONNREFUSED ?
-				" (is rdmaperf-server running there, on this "
-				"port -p?)" :
-				" (check the address and firewalls)");
+			ret == -ECONNREFUSED
+				? " (is rdmaperf-server running there, on this "
+				  "port -p?)"
+				: " (check the address and firewalls)");
 		return ret;
 	}
 	rdp_oob_from_fd(fd, timeout_ms, oob);
@@ -181,7 +181,8 @@ int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out)
 		} else if (inet_pton(AF_INET6, bind_addr, &sa6.sin6_addr) !=
 			   1) {
 			rdp_err("bind address '%s' is not an IPv4 or IPv6 "
-				"address", bind_addr);
+				"address",
+				bind_addr);
 			return -EINVAL;
 		}
 	}
@@ -195,8 +196,9 @@ int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out)
 		int ret = -errno;
 
 		rdp_err("listen on port %u: %s%s", port, strerror(-ret),
-			ret == -EADDRINUSE ?
-				" (another server runs there: pick -p)" : "");
+			ret == -EADDRINUSE
+				? " (another server runs there: pick -p)"
+				: "");
 		close(fd);
 		return ret;
 	}

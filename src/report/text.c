@@ -8,8 +8,9 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/report.h>
 
-#define RULE "---------------------------------------------------------------" \
-	     "------------------------"
+#define RULE                                                                   \
+	"---------------------------------------------------------------"      \
+	"------------------------"
 
 static void gid_line(FILE *f, const struct rdp_report_info *in)
 {
@@ -35,7 +36,8 @@ static void size_line(FILE *f, const struct rdp_params *p)
 		fprintf(f, " Run             : %llu B messages for %u s\n",
 			(unsigned long long)p->size_bytes, p->duration_s);
 	else
-		fprintf(f, " Run             : %llu B messages, %llu "
+		fprintf(f,
+			" Run             : %llu B messages, %llu "
 			"iterations%s\n",
 			(unsigned long long)p->size_bytes,
 			(unsigned long long)p->iters,
@@ -50,25 +52,28 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 
 	fprintf(f, "%s\n %-52s rdmaperf %s\n", RULE, in->ops->title,
 		PACKAGE_VERSION);
-	fprintf(f, " Local device    : %s port %u, %s, NUMA node %d\n",
-		d->name, d->port.num, rdp_link_layer_str(d->port.link_layer),
+	fprintf(f, " Local device    : %s port %u, %s, NUMA node %d\n", d->name,
+		d->port.num, rdp_link_layer_str(d->port.link_layer),
 		d->numa_node);
 	fprintf(f, " Peer device     : %s port %u on %s (%s), rdmaperf %s\n",
 		in->peer->device, in->peer->port, in->peer_hello->hostname,
 		in->peer_addr, in->peer_hello->tool_version);
 	gid_line(f, in);
-	fprintf(f, " MTU             : %u B (active %u here, %u on the "
-		"peer)\n", c->path_mtu_bytes, d->port.active_mtu_bytes,
+	fprintf(f,
+		" MTU             : %u B (active %u here, %u on the "
+		"peer)\n",
+		c->path_mtu_bytes, d->port.active_mtu_bytes,
 		in->peer->active_mtu_bytes);
-	fprintf(f, " QPs             : %u RC, tx depth %u, signal 1 in %u, "
-		"inline up to %u B\n", p->num_qps, p->tx_depth,
-		p->cq_mod,
-		c->max_inline_bytes);
+	fprintf(f,
+		" QPs             : %u RC, tx depth %u, signal 1 in %u, "
+		"inline up to %u B\n",
+		p->num_qps, p->tx_depth, p->cq_mod, c->max_inline_bytes);
 	size_line(f, p);
 	if (in->ops->kind == RDP_BENCH_LAT)
-		fprintf(f, " Latency         : %s; %u warm-up round trips "
-			"not measured\n", in->ops->lat_note,
-			p->warmup_iters);
+		fprintf(f,
+			" Latency         : %s; %u warm-up round trips "
+			"not measured\n",
+			in->ops->lat_note, p->warmup_iters);
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }
@@ -103,18 +108,19 @@ void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 	if (in->ops->kind == RDP_BENCH_BW) {
 		fprintf(f, " %-10llu %-14llu %-19.2f %-22.2f %.6f\n",
 			(unsigned long long)r->size_bytes,
-			(unsigned long long)r->msgs, bw_unit(in,
-							     r->bw_peak_gbps),
+			(unsigned long long)r->msgs,
+			bw_unit(in, r->bw_peak_gbps),
 			bw_unit(in, r->bw_avg_gbps), r->msg_rate_mpps);
 		return;
 	}
-	fprintf(f, " %-10llu %-12llu %-12.3f %-12.3f %-16.3f %-12.3f "
+	fprintf(f,
+		" %-10llu %-12llu %-12.3f %-12.3f %-16.3f %-12.3f "
 		"%-14.3f %-21.3f %.3f\n",
-		(unsigned long long)r->size_bytes,
-		(unsigned long long)r->msgs, r->lat.min_ns / 1e3,
-		r->lat.max_ns / 1e3, r->lat.median_ns / 1e3,
-		r->lat.avg_ns / 1e3, r->lat.stdev_ns / 1e3,
-		r->lat.p99_ns / 1e3, r->lat.p999_ns / 1e3);
+		(unsigned long long)r->size_bytes, (unsigned long long)r->msgs,
+		r->lat.min_ns / 1e3, r->lat.max_ns / 1e3,
+		r->lat.median_ns / 1e3, r->lat.avg_ns / 1e3,
+		r->lat.stdev_ns / 1e3, r->lat.p99_ns / 1e3,
+		r->lat.p999_ns / 1e3);
 }
 
 void rdp_report_footer(FILE *f, const struct rdp_report_info *in)

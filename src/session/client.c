@@ -56,8 +56,8 @@ static int connect_qps(struct client *c)
 		.rx_depth = 0,
 		.gid_index = c->o->conn.gid_index,
 		.use_grh = !!(p->flags & RDP_PARAM_GRH),
-		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4 :
-						       NULL,
+		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
+						     : NULL,
 	};
 	struct rdp_msg_qp_info *remote;
 	char why[RDP_WIRE_TEXT_MAX];
@@ -100,8 +100,9 @@ static int check_data(struct client *c, const struct rdp_msg_result *srv)
 	}
 	printf(" Data check      : ok, %llu bytes verified after the run\n",
 	       (unsigned long long)(srv->checked_bytes +
-				    ((ops->check & RDP_CHECK_CLIENT_RX) ?
-					     mine.checked_bytes : 0)));
+				    ((ops->check & RDP_CHECK_CLIENT_RX)
+					     ? mine.checked_bytes
+					     : 0)));
 	return 0;
 }
 
@@ -154,9 +155,13 @@ static int session(struct client *c)
 	if (ret)
 		return ret;
 	c->info = (struct rdp_report_info){
-		.ops = o->bench, .params = &o->params, .conn = c->conn,
-		.peer = &c->peer, .peer_hello = &c->peer_hello,
-		.clk = &c->clk, .peer_addr = c->oob.peer,
+		.ops = o->bench,
+		.params = &o->params,
+		.conn = c->conn,
+		.peer = &c->peer,
+		.peer_hello = &c->peer_hello,
+		.clk = &c->clk,
+		.peer_addr = c->oob.peer,
 		.gbits = o->report.gbits,
 	};
 	rdp_report_header(stdout, &c->info);
@@ -181,7 +186,8 @@ static void check_cpu_freq(const struct rdp_opts *o)
 	if (strcmp(gov, "performance"))
 		rdp_warn("CPU frequency governor is '%s': figures may vary; "
 			 "set 'performance' (cpupower frequency-set -g "
-			 "performance) or pass -F to silence this", gov);
+			 "performance) or pass -F to silence this",
+			 gov);
 }
 
 int rdp_session_client(const struct rdp_opts *o)

@@ -13,9 +13,9 @@
 #include <rdmaperf/log.h>
 
 /* Limits on what a client may ask for: protect the server's host. */
-#define MAX_MSG_BYTES (1ull << 30)
-#define MAX_QPS 4096u
-#define MAX_DEPTH 65536u
+#define MAX_MSG_BYTES	 (1ull << 30)
+#define MAX_QPS		 4096u
+#define MAX_DEPTH	 65536u
 #define MAX_BUFFER_BYTES (4ull << 30)
 
 struct server {
@@ -38,7 +38,8 @@ static int check_params(struct server *s)
 	if (!s->ops) {
 		rdp_errbuf(s->why, sizeof(s->why),
 			   "this server does not know the test '%s': update "
-			   "it to the client's release", p->test);
+			   "it to the client's release",
+			   p->test);
 		return -EINVAL;
 	}
 	if (p->size_bytes > MAX_MSG_BYTES || p->num_qps == 0 ||
@@ -71,8 +72,8 @@ static int setup(struct server *s)
 		.rx_depth = 0,
 		.gid_index = s->o->conn.gid_index,
 		.use_grh = !!(s->p.flags & RDP_PARAM_GRH),
-		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4 :
-							NULL,
+		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4
+						      : NULL,
 	};
 	int ret;
 
@@ -85,8 +86,8 @@ static int setup(struct server *s)
 	a->port = s->dev->port.num;
 	a->link_layer = s->dev->port.link_layer;
 	a->gid_index = s->conn->have_gid ? s->conn->gid.entry.index : -1;
-	a->gid_type = (uint8_t)(s->conn->have_gid ? s->conn->gid.entry.type :
-						    RDP_GID_UNKNOWN);
+	a->gid_type = (uint8_t)(s->conn->have_gid ? s->conn->gid.entry.type
+						  : RDP_GID_UNKNOWN);
 	a->active_mtu_bytes = s->dev->port.active_mtu_bytes;
 	a->numa_node = s->dev->numa_node;
 	ret = rdp_oob_send(s->oob, &msg);
@@ -126,8 +127,7 @@ static int run_test(struct server *s)
 	struct rdp_result res = { 0 };
 	int ret;
 
-	rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER,
-		    s->ops->check_tail_bytes);
+	rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->check_tail_bytes);
 	ret = rdp_sync(s->oob, RDP_SYNC_READY, 0, -1);
 	if (!ret)
 		ret = s->ops->server(&run, &res);
@@ -189,8 +189,8 @@ int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
 		rdp_oob_send_error(oob, ret, rdp_last_error());
 	if (!ret)
 		printf("client %s: %s, %llu B, %u QP(s): done, data ok\n",
-		       oob->peer, s.p.test,
-		       (unsigned long long)s.p.size_bytes, s.p.num_qps);
+		       oob->peer, s.p.test, (unsigned long long)s.p.size_bytes,
+		       s.p.num_qps);
 	else
 		printf("client %s: %s: failed (%s)\n", oob->peer,
 		       s.p.test[0] ? s.p.test : "handshake", strerror(-ret));

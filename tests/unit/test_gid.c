@@ -25,7 +25,7 @@
 #define RDP_FIXTURES_DIR "tests/fixtures"
 #endif
 
-#define TAB_CAP 64
+#define TAB_CAP	 64
 #define BAD_PORT "/sys/class/infiniband/bad0/ports/1"
 
 struct table {
@@ -49,15 +49,14 @@ static void fixture_fs(const char *name, struct rdp_sysfs *fs)
 	rdp_sysfs_init(fs, root);
 }
 
-static void load(const char *fixture, const char *dev, int eth,
-		 struct table *t)
+static void load(const char *fixture, const char *dev, int eth, struct table *t)
 {
 	struct rdp_sysfs fs;
 
 	fixture_fs(fixture, &fs);
 	t->n = 0;
-	assert_int_equal(rdp_gid_read_table(&fs, dev, 1, eth, t->e, TAB_CAP,
-					    &t->n), 0);
+	assert_int_equal(
+		rdp_gid_read_table(&fs, dev, 1, eth, t->e, TAB_CAP, &t->n), 0);
 }
 
 static struct in_addr ipv4(const char *text)
@@ -76,16 +75,16 @@ static void expect_gid_text(const struct rdp_gid_entry *e, const char *want)
 	assert_string_equal(buf, want);
 }
 
-static void expect_choice(const struct table *t, const char *addr,
-			  int forced, int index, enum rdp_gid_reason reason)
+static void expect_choice(const struct table *t, const char *addr, int forced,
+			  int index, enum rdp_gid_reason reason)
 {
 	struct rdp_gid_choice c;
 	struct in_addr a;
 
 	if (addr)
 		a = ipv4(addr);
-	assert_int_equal(rdp_gid_select(t->e, t->n, addr ? &a : NULL, forced,
-					&c), 0);
+	assert_int_equal(
+		rdp_gid_select(t->e, t->n, addr ? &a : NULL, forced, &c), 0);
 	assert_int_equal(c.entry.index, index);
 	assert_int_equal(c.reason, reason);
 }
@@ -113,8 +112,8 @@ static void test_read_cx6(void **state)
 {
 	static const char *const text[] = {
 		"fe80::e42:a1ff:fe5b:3c10", "fe80::e42:a1ff:fe5b:3c10",
-		"::ffff:192.168.1.10", "::ffff:192.168.1.10",
-		"::ffff:192.168.2.10", "::ffff:192.168.2.10",
+		"::ffff:192.168.1.10",	    "::ffff:192.168.1.10",
+		"::ffff:192.168.2.10",	    "::ffff:192.168.2.10",
 	};
 	struct table t;
 	size_t i;
@@ -177,10 +176,13 @@ struct bad_tree {
 static void bad_tree_make(struct bad_tree *b)
 {
 	static const char *const dirs[] = {
-		"/sys", "/sys/class", "/sys/class/infiniband",
+		"/sys",
+		"/sys/class",
+		"/sys/class/infiniband",
 		"/sys/class/infiniband/bad0",
 		"/sys/class/infiniband/bad0/ports",
-		BAD_PORT, BAD_PORT "/gids",
+		BAD_PORT,
+		BAD_PORT "/gids",
 	};
 	const char *tmp = getenv("TMPDIR");
 	char path[PATH_MAX];
@@ -199,9 +201,14 @@ static void bad_tree_make(struct bad_tree *b)
 static void bad_tree_remove(const struct bad_tree *b)
 {
 	static const char *const dirs[] = {
-		BAD_PORT "/gids", BAD_PORT, "/sys/class/infiniband/bad0/ports",
-		"/sys/class/infiniband/bad0", "/sys/class/infiniband",
-		"/sys/class", "/sys", "",
+		BAD_PORT "/gids",
+		BAD_PORT,
+		"/sys/class/infiniband/bad0/ports",
+		"/sys/class/infiniband/bad0",
+		"/sys/class/infiniband",
+		"/sys/class",
+		"/sys",
+		"",
 	};
 	char path[PATH_MAX];
 	size_t i;
@@ -255,8 +262,8 @@ static void test_read_strict_text(void **state)
 	bad_tree_make(&b);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(read_one(&b, bad[i], &e), -EINVAL);
-	assert_int_equal(read_one(&b, "FE80:0000:0000:0000:0201:02FF:FE03:0405",
-				  &e), 0);
+	assert_int_equal(
+		read_one(&b, "FE80:0000:0000:0000:0201:02FF:FE03:0405", &e), 0);
 	assert_int_equal(e.type, RDP_GID_IB);
 	expect_gid_text(&e, "fe80::201:2ff:fe03:405");
 	bad_tree_remove(&b);
@@ -378,8 +385,7 @@ static void test_strings(void **state)
 	assert_string_equal(rdp_gid_type_str(RDP_GID_ROCE_V1), "RoCE v1");
 	assert_string_equal(rdp_gid_type_str(RDP_GID_ROCE_V2), "RoCE v2");
 	assert_string_equal(rdp_gid_type_str(RDP_GID_UNKNOWN), "unknown");
-	assert_string_equal(rdp_gid_type_str((enum rdp_gid_type)42),
-			    "unknown");
+	assert_string_equal(rdp_gid_type_str((enum rdp_gid_type)42), "unknown");
 	assert_string_equal(rdp_gid_reason_str(RDP_GID_FORCED), "set with -x");
 	assert_string_equal(rdp_gid_reason_str(RDP_GID_ADDR_MATCH),
 			    "matches the out-of-band address");
@@ -394,8 +400,8 @@ static void test_strings(void **state)
 static void test_format(void **state)
 {
 	static const uint8_t mapped[16] = {
-		[10] = 0xff, [11] = 0xff, [12] = 192, [13] = 168, [14] = 1,
-		[15] = 10,
+		[10] = 0xff, [11] = 0xff, [12] = 192,
+		[13] = 168,  [14] = 1,	  [15] = 10,
 	};
 	static const uint8_t zero[16];
 	char buf[64];

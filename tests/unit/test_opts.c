@@ -12,10 +12,10 @@
 #include <rdmaperf/opts.h>
 
 #define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
-#define ARGC(...)                                                      \
+#define ARGC(...)                                                              \
 	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
-#define CLIENT(o, err, ...)                                                   \
-	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err, \
+#define CLIENT(o, err, ...)                                                    \
+	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
 			      sizeof(err))
 
 static void test_size_suffixes(void **state)
@@ -159,21 +159,26 @@ static void test_server_line(void **state)
 {
 	struct rdp_opts o;
 	char err[256] = "";
-	const char *ok[] = { "rdmaperf-server", "-d", "rxe0", "-p", "7000",
-		       "--bind", "127.0.0.1", NULL };
+	const char *ok[] = {
+		"rdmaperf-server", "-d",	"rxe0", "-p", "7000",
+		"--bind",	   "127.0.0.1", NULL
+	};
 	const char *extra[] = { "rdmaperf-server", "-s", "64", NULL };
 	const char *pos[] = { "rdmaperf-server", "write_bw", NULL };
 
 	(void)state;
-	assert_int_equal(rdp_opts_parse_server(7, (char **)ok, &o, err, sizeof(err)),
+	assert_int_equal(rdp_opts_parse_server(7, (char **)ok, &o, err,
+					       sizeof(err)),
 			 RDP_PARSE_OK);
 	assert_string_equal(o.conn.dev, "rxe0");
 	assert_int_equal(o.conn.tcp_port, 7000);
 	assert_string_equal(o.conn.bind, "127.0.0.1");
 	/* Test parameters belong to the client. */
-	assert_int_equal(rdp_opts_parse_server(3, (char **)extra, &o, err, sizeof(err)),
+	assert_int_equal(rdp_opts_parse_server(3, (char **)extra, &o, err,
+					       sizeof(err)),
 			 -EINVAL);
-	assert_int_equal(rdp_opts_parse_server(2, (char **)pos, &o, err, sizeof(err)),
+	assert_int_equal(rdp_opts_parse_server(2, (char **)pos, &o, err,
+					       sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "from each client"));
 }

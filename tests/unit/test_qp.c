@@ -11,10 +11,19 @@
 #include <rdmaperf/engine.h>
 
 static const struct rdp_qp_cfg roce_cfg = {
-	.port = 1, .link_layer = IBV_LINK_LAYER_ETHERNET, .use_grh = 1,
-	.sgid_index = 3, .psn = 0x123456, .path_mtu = IBV_MTU_1024,
-	.max_rd_atomic = 16, .max_dest_rd_atomic = 8, .traffic_class = 106,
-	.timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12,
+	.port = 1,
+	.link_layer = IBV_LINK_LAYER_ETHERNET,
+	.use_grh = 1,
+	.sgid_index = 3,
+	.psn = 0x123456,
+	.path_mtu = IBV_MTU_1024,
+	.max_rd_atomic = 16,
+	.max_dest_rd_atomic = 8,
+	.traffic_class = 106,
+	.timeout = 14,
+	.retry_cnt = 7,
+	.rnr_retry = 7,
+	.min_rnr_timer = 12,
 };
 
 static void remote_info(struct rdp_msg_qp_info *r)
@@ -142,10 +151,10 @@ static void test_mtu_enum(void **state)
 static void test_wc_hints(void **state)
 {
 	(void)state;
-	assert_non_null(strstr(rdp_wc_status_hint(IBV_WC_RETRY_EXC_ERR),
-			       "GID"));
-	assert_non_null(strstr(rdp_wc_status_hint(IBV_WC_REM_ACCESS_ERR),
-			       "rkey"));
+	assert_non_null(
+		strstr(rdp_wc_status_hint(IBV_WC_RETRY_EXC_ERR), "GID"));
+	assert_non_null(
+		strstr(rdp_wc_status_hint(IBV_WC_REM_ACCESS_ERR), "rkey"));
 	assert_non_null(strstr(rdp_wc_status_hint(IBV_WC_RNR_RETRY_EXC_ERR),
 			       "receive"));
 }

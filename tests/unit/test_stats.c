@@ -184,8 +184,7 @@ static void test_peak_rate_fast_window(void **state)
 	/* The whole run: the average. */
 	assert_near(rdp_stats_peak_rate(s, 100, 99), 13500.0 / 990.0, 1e-12);
 	/* Clamped to n - 1. */
-	assert_near(rdp_stats_peak_rate(s, 100, 1000), 13500.0 / 990.0,
-		    1e-12);
+	assert_near(rdp_stats_peak_rate(s, 100, 1000), 13500.0 / 990.0, 1e-12);
 	/* Zero means one interval. */
 	assert_near(rdp_stats_peak_rate(s, 100, 0), 100.0, 1e-12);
 }

@@ -131,14 +131,14 @@ static void test_read_live_root(void **state)
 
 	rdp_sysfs_init(&fs, NULL);
 	assert_string_equal(fs.root, "");
-	assert_int_equal(rdp_sysfs_read(&fs, buf, sizeof(buf), "%s/noeol",
-					t->root), 0);
+	assert_int_equal(
+		rdp_sysfs_read(&fs, buf, sizeof(buf), "%s/noeol", t->root), 0);
 	assert_string_equal(buf, "4096");
 
 	rdp_sysfs_init(&fs, "");
 	assert_string_equal(fs.root, "");
-	assert_int_equal(rdp_sysfs_read(&fs, buf, sizeof(buf), "%s/word",
-					t->root), 0);
+	assert_int_equal(
+		rdp_sysfs_read(&fs, buf, sizeof(buf), "%s/word", t->root), 0);
 	assert_string_equal(buf, "active");
 }
 
@@ -186,8 +186,8 @@ static void test_read_errors(void **state)
 
 	memset(longname, 'a', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
-	assert_int_equal(rdp_sysfs_read(&fs, buf, sizeof(buf), "/%s",
-					longname), -ENAMETOOLONG);
+	assert_int_equal(rdp_sysfs_read(&fs, buf, sizeof(buf), "/%s", longname),
+			 -ENAMETOOLONG);
 	/* The root fills the path by itself. */
 	longname[sizeof(fs.root) - 1] = '\0';
 	rdp_sysfs_init(&fs, longname);
@@ -234,8 +234,8 @@ static void test_u64(void **state)
 static void test_u64_junk(void **state)
 {
 	static const char *const junk[] = {
-		"junk", "neg", "lead", "hexonly", "hexhex", "plus", "empty",
-		"word", "blanks",
+		"junk", "neg",	 "lead", "hexonly", "hexhex",
+		"plus", "empty", "word", "blanks",
 	};
 	struct tree *t = *state;
 	struct rdp_sysfs fs;

@@ -17,7 +17,7 @@
 #include <rdmaperf/wire.h>
 
 #define BUF_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)
-#define N_FUZZ 5000
+#define N_FUZZ	  5000
 
 /* Fill a string field completely, leaving room for the NUL. */
 static void fill_str(char *dst, size_t field_size, char c)
@@ -134,7 +134,7 @@ static void make_error(struct rdp_msg *m, int variant)
 
 static void (*const makers[])(struct rdp_msg *m, int variant) = {
 	make_hello, make_params, make_accept, make_qp_info,
-	make_sync, make_result, make_error,
+	make_sync,  make_result, make_error,
 };
 
 #define N_MAKERS (sizeof(makers) / sizeof(makers[0]))
@@ -185,7 +185,8 @@ static void round_trip(const struct rdp_msg *m)
 	memset(&out, 0xa5, sizeof(out));
 	assert_int_equal(rdp_wire_decode_body(hdr.type,
 					      buf + RDP_WIRE_HDR_BYTES,
-					      hdr.len_bytes, &out), 0);
+					      hdr.len_bytes, &out),
+			 0);
 	assert_int_equal(out.type, m->type);
 	assert_memory_equal(&out.u, &m->u, body_size(m->type));
 }
@@ -259,9 +260,9 @@ static void test_layout_sync(void **state)
 static void test_layout_error(void **state)
 {
 	static const uint8_t want[] = {
-		0x52, 0x44, 0x50, 0x46, 0x00, 0x01, 0x00, 0x07,
-		0x00, 0x00, 0x00, 0x09, 0xff, 0xff, 0xff, 0xfe,
-		0x00, 0x03, 'a', 'b', 'c',
+		0x52, 0x44, 0x50, 0x46, 0x00, 0x01, 0x00,
+		0x07, 0x00, 0x00, 0x00, 0x09, 0xff, 0xff,
+		0xff, 0xfe, 0x00, 0x03, 'a',  'b',  'c',
 	};
 	uint8_t buf[BUF_BYTES];
 	struct rdp_msg m;
@@ -486,11 +487,10 @@ static void test_params_name_terminated(void **state)
 
 	/* Length prefix of RDP_TEST_NAME_MAX: one byte too many. */
 	buf[RDP_WIRE_HDR_BYTES + 1] = RDP_TEST_NAME_MAX;
-	assert_int_equal(rdp_wire_decode_body(RDP_MSG_PARAMS,
-					      buf + RDP_WIRE_HDR_BYTES,
-					      len - RDP_WIRE_HDR_BYTES + 1,
-					      &out),
-			 -EBADMSG);
+	assert_int_equal(
+		rdp_wire_decode_body(RDP_MSG_PARAMS, buf + RDP_WIRE_HDR_BYTES,
+				     len - RDP_WIRE_HDR_BYTES + 1, &out),
+		-EBADMSG);
 }
 
 static void test_encode_unterminated(void **state)
@@ -502,14 +502,12 @@ static void test_encode_unterminated(void **state)
 	(void)state;
 	make_params(&m, 1);
 	memset(m.u.params.test, 'y', sizeof(m.u.params.test));
-	assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len),
-			 -EINVAL);
+	assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len), -EINVAL);
 	assert_int_equal(len, 7);
 
 	make_hello(&m, 1);
 	memset(m.u.hello.kernel, 'k', sizeof(m.u.hello.kernel));
-	assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len),
-			 -EINVAL);
+	assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len), -EINVAL);
 }
 
 static void test_unknown_type(void **state)
