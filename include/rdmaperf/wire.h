@@ -14,7 +14,8 @@
  *     | --- SYNC (READY) --------------------> |
  *     | <-- SYNC (READY) --------------------- |
  *     |        ... timed test over RDMA ...      |
- *     | --- SYNC (DONE) ---------------------> |  server checks its buffer
+ *     | --- SYNC (DONE) ---------------------> |
+ *     | <-- SYNC (DONE) ---------------------- |  server checks its buffer
  *     | <-- RESULT (data check) -------------- |
  *     | --- close ---------------------------> |  server serves the next
  *

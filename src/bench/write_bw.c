@@ -294,10 +294,10 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
-	if (p->size_bytes == 0 || p->size_bytes > UINT32_MAX) {
+	if (p->size_bytes == 0 || p->size_bytes > (1ull << 30)) {
 		snprintf(why, len,
 			 "write_bw needs a message size of 1 byte "
-			 "to 4 GiB (-s)");
+			 "to 1 GiB (-s)");
 		return -EINVAL;
 	}
 	return 0;

@@ -15,7 +15,10 @@
 
 #define SPIN_CHECK_MASK 0x3fffu
 #define TAG_STOP	0
-#define SAMPLES_MAX	(32u << 20) /* duration mode: 256 MiB of stamps */
+/* Duration mode: room for 2 M round trips a second (0.5 us each), at most
+ * 256 MiB of stamps. */
+#define SAMPLES_PER_S (2u << 20)
+#define SAMPLES_MAX   (32u << 20)
 
 struct lat_state {
 	struct ibv_qp *qp;
@@ -154,8 +157,11 @@ static uint64_t sample_count(const struct rdp_params *p)
 {
 	uint64_t n = p->iters + p->warmup_iters;
 
-	if (p->duration_s)
-		n = SAMPLES_MAX;
+	if (p->duration_s) {
+		n = (uint64_t)p->duration_s * SAMPLES_PER_S;
+		if (n > SAMPLES_MAX)
+			n = SAMPLES_MAX;
+	}
 	return n;
 }
 
@@ -286,10 +292,10 @@ static int validate(const struct rdp_params *p, char *why, size_t len)
 		snprintf(why, len, "write_lat measures one QP: drop -q");
 		return -EINVAL;
 	}
-	if (p->size_bytes == 0 || p->size_bytes > UINT32_MAX) {
+	if (p->size_bytes == 0 || p->size_bytes > (1ull << 30)) {
 		snprintf(why, len,
 			 "write_lat needs a message size of 1 byte "
-			 "to 4 GiB (-s)");
+			 "to 1 GiB (-s)");
 		return -EINVAL;
 	}
 	return 0;

@@ -422,7 +422,8 @@ static int parse_table(int argc, char **argv, const struct opt_def *t, size_t n,
 			return RDP_PARSE_EXIT;
 		}
 		if (c == OPT_VERSION) {
-			printf("rdmaperf %s\n", PACKAGE_VERSION);
+			printf("%s %s\n", program_invocation_short_name,
+			       PACKAGE_VERSION);
 			return RDP_PARSE_EXIT;
 		}
 		ret = apply_conn(o, c, optarg, err, len);

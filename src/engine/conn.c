@@ -14,7 +14,7 @@
 #include <rdmaperf/sysfs.h>
 
 #define RDP_INLINE_WANT_BYTES 220
-#define RDP_GID_TABLE_MAX     256
+#define RDP_GID_TABLE_MAX     4096
 #define RDP_RD_ATOMIC_MAX     16
 
 static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
@@ -26,7 +26,7 @@ static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	size_t n = 0;
 	int ret;
 
-	if (!eth && !cfg->use_grh && cfg->gid_index < 0)
+	if (!eth && !cfg->use_grh)
 		return 0; /* IB, LID routed: no GID involved */
 	tab = calloc(RDP_GID_TABLE_MAX, sizeof(*tab));
 	if (!tab)
@@ -42,9 +42,11 @@ static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	ret = rdp_gid_select(tab, n, cfg->local_ipv4, cfg->gid_index,
 			     &conn->gid);
 	if (ret == -ENOENT && cfg->gid_index >= 0)
-		rdp_err("GID index %d of %s port %u is empty: list the table "
-			"with `rdmaperf doctor` or show_gids and fix -x",
-			cfg->gid_index, dev->name, dev->port.num);
+		rdp_err("GID index %d of %s port %u is empty: see "
+			"/sys/class/infiniband/%s/ports/%u/gids (or show_gids) "
+			"and fix -x",
+			cfg->gid_index, dev->name, dev->port.num, dev->name,
+			dev->port.num);
 	else if (ret)
 		rdp_err("%s port %u has no valid GID: is an IP address "
 			"configured on its netdev?",

@@ -164,7 +164,7 @@ int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 	if (ret)
 		return ret;
 	if (msg->type == RDP_MSG_ERROR) {
-		rdp_err("peer %s: %s", oob->peer, msg->u.error.text);
+		rdp_err("peer %s reports: %s", oob->peer, msg->u.error.text);
 		return -ECANCELED;
 	}
 	if (msg->type != type) {

@@ -64,16 +64,18 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		"peer)\n",
 		c->path_mtu_bytes, d->port.active_mtu_bytes,
 		in->peer->active_mtu_bytes);
-	fprintf(f,
-		" QPs             : %u RC, tx depth %u, signal 1 in %u, "
-		"inline up to %u B\n",
-		p->num_qps, p->tx_depth, p->cq_mod, c->max_inline_bytes);
+	fprintf(f, " QPs             : %u RC, tx depth %u, signal 1 in %u\n",
+		p->num_qps, p->tx_depth, p->cq_mod);
 	size_line(f, p);
-	if (in->ops->kind == RDP_BENCH_LAT)
+	if (in->ops->kind == RDP_BENCH_LAT) {
 		fprintf(f,
 			" Latency         : %s; %u warm-up round trips "
 			"not measured\n",
 			in->ops->lat_note, p->warmup_iters);
+		fprintf(f, " Inline          : %s (up to %u B on this QP)\n",
+			p->size_bytes <= c->max_inline_bytes ? "yes" : "no",
+			c->max_inline_bytes);
+	}
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }

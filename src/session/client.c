@@ -14,6 +14,8 @@
 
 struct client {
 	const struct rdp_opts *o;
+	struct rdp_params
+		p; /* as sent: the options plus what the device implies */
 	struct rdp_clock clk;
 	struct rdp_dev *dev;
 	struct rdp_oob oob;
@@ -36,10 +38,11 @@ static int handshake(struct client *c)
 		return ret;
 	c->peer_hello = msg.u.hello;
 	msg.type = RDP_MSG_PARAMS;
-	msg.u.params = c->o->params;
+	msg.u.params = c->p;
 	ret = rdp_oob_send(&c->oob, &msg);
 	if (!ret)
-		ret = rdp_oob_expect(&c->oob, RDP_MSG_ACCEPT, &msg, -1);
+		ret = rdp_oob_expect(&c->oob, RDP_MSG_ACCEPT, &msg,
+				     rdp_slow_step_ms(c->o, &c->p));
 	if (ret)
 		return ret;
 	c->peer = msg.u.accept;
@@ -48,7 +51,7 @@ static int handshake(struct client *c)
 
 static int connect_qps(struct client *c)
 {
-	const struct rdp_params *p = &c->o->params;
+	const struct rdp_params *p = &c->p;
 	struct rdp_conn_cfg cfg = {
 		.num_qps = p->num_qps,
 		.msg_bytes = (uint32_t)p->size_bytes,
@@ -91,8 +94,8 @@ static int check_data(struct client *c, const struct rdp_msg_result *srv)
 		return -EILSEQ;
 	}
 	if ((ops->check & RDP_CHECK_CLIENT_RX) &&
-	    rdp_check_rx(c->conn, &c->o->params, RDP_SIDE_SERVER,
-			 ops->check_tail_bytes, &mine)) {
+	    rdp_check_rx(c->conn, &c->p, RDP_SIDE_SERVER, ops->check_tail_bytes,
+			 &mine)) {
 		rdp_err("data check failed on this side: byte %llu differs "
 			"from what the server sent",
 			(unsigned long long)mine.bad_offset);
@@ -108,7 +111,7 @@ static int check_data(struct client *c, const struct rdp_msg_result *srv)
 
 static int run_test(struct client *c)
 {
-	const struct rdp_params *p = &c->o->params;
+	const struct rdp_params *p = &c->p;
 	const struct rdp_bench_ops *ops = c->o->bench;
 	struct rdp_run run = {
 		.params = p,
@@ -120,19 +123,20 @@ static int run_test(struct client *c)
 	};
 	struct rdp_result res = { .size_bytes = p->size_bytes,
 				  .num_qps = p->num_qps };
+	int slow = rdp_slow_step_ms(c->o, &c->p);
 	struct rdp_msg msg;
 	int ret;
 
 	rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->check_tail_bytes);
-	ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, -1);
+	ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow);
 	if (ret)
 		return ret;
 	ret = ops->client(&run, &res);
 	if (ret)
 		return ret;
-	ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, 0);
+	ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow);
 	if (!ret)
-		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, -1);
+		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
 	if (ret)
 		return ret;
 	rdp_report_row(stdout, &c->info, &res);
@@ -156,7 +160,7 @@ static int session(struct client *c)
 		return ret;
 	c->info = (struct rdp_report_info){
 		.ops = o->bench,
-		.params = &o->params,
+		.params = &c->p,
 		.conn = c->conn,
 		.peer = &c->peer,
 		.peer_hello = &c->peer_hello,
@@ -204,6 +208,12 @@ int rdp_session_client(const struct rdp_opts *o)
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);
+	/* On InfiniBand a GID (-x) only makes sense with a GRH, and then on
+	 * both sides: say so in the parameters. */
+	c.p = o->params;
+	if (c.dev->port.link_layer != IBV_LINK_LAYER_ETHERNET &&
+	    o->conn.gid_index >= 0)
+		c.p.flags |= RDP_PARAM_GRH;
 	rdp_clear_error();
 	ret = session(&c);
 	/* The peer learns the real cause, not just a closed socket; an

@@ -39,6 +39,13 @@ void rdp_hello_fill(struct rdp_msg *msg)
 			 (int)sizeof(h->kernel) - 1, u.release);
 }
 
+int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)
+{
+	uint64_t bytes = ((p->size_bytes + 63) & ~63ull) * 2 * p->num_qps;
+
+	return o->conn.oob_timeout_ms + (int)(bytes >> 28) * 2000;
+}
+
 int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn)
 {
 	struct rdp_msg msg = { .type = RDP_MSG_QP_INFO };

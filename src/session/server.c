@@ -54,6 +54,14 @@ static int check_params(struct server *s)
 			   p->tx_depth, MAX_QPS, MAX_DEPTH);
 		return -E2BIG;
 	}
+	if (s->o->bench && s->o->bench != s->ops) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "this one-shot server was started for %s, the "
+			   "client asks for %s: start both with the same test, "
+			   "or run rdmaperf-server",
+			   s->o->bench->name, s->ops->name);
+		return -EINVAL;
+	}
 	if (s->ops->validate(p, s->why, sizeof(s->why))) {
 		rdp_err("%s", s->why);
 		return -EINVAL;
@@ -128,7 +136,8 @@ static int run_test(struct server *s)
 	int ret;
 
 	rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->check_tail_bytes);
-	ret = rdp_sync(s->oob, RDP_SYNC_READY, 0, -1);
+	ret = rdp_sync(s->oob, RDP_SYNC_READY, 0,
+		       rdp_slow_step_ms(s->o, &s->p));
 	if (!ret)
 		ret = s->ops->server(&run, &res);
 	/* The client may take as long as it asked for: no deadline here,

@@ -10,6 +10,11 @@
 #include <rdmaperf/session.h>
 
 void rdp_hello_fill(struct rdp_msg *msg);
+/*
+ * Deadline for a step whose work grows with the buffers (allocate, register,
+ * fill, check): the message timeout plus 2 s per 256 MiB.
+ */
+int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p);
 int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn);
 int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n,
 		      struct rdp_msg_qp_info *out);

@@ -122,6 +122,19 @@ t_one_shot() {
 	rc=$?
 	[ "$rc" -eq 0 ] || { fail "one-shot server exit $rc"; return; }
 	pass
+	begin "one-shot server refuses a different test, both sides say why"
+	run_limited "$LIMIT" "$BUILD/rdmaperf" write_lat -d "$DEV" -p "$port" \
+		>"$WORK/oneshot.log" 2>&1 &
+	spid=$!
+	sleep 0.5
+	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -n 10 \
+		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &&
+		{ fail "client succeeded"; kill "$spid"; return; }
+	wait "$spid" && { fail "one-shot server exit 0"; return; }
+	expect_in "$WORK/out" "started for write_lat, the client asks for write_bw" \
+		>"$WORK/why" && expect_in "$WORK/oneshot.log" "started for write_lat" \
+		>>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	pass
 }
 
 . "$HERE/failures.sh"
