@@ -8,9 +8,9 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/oob.h>
+#include "oob_int.h"
 
 static int64_t deadline_of(const struct rdp_oob *oob, int timeout_ms)
 {
@@ -18,31 +18,7 @@ static int64_t deadline_of(const struct rdp_oob *oob, int timeout_ms)
 		timeout_ms = oob->timeout_ms;
 	if (timeout_ms == 0)
 		return -1;
-	return (int64_t)(rdp_clock_mono_ns() / 1000000ull) + timeout_ms;
-}
-
-static int wait_io(int fd, short events, int64_t deadline)
-{
-	struct pollfd pfd = { .fd = fd, .events = events };
-	int ret;
-
-	for (;;) {
-		int wait = -1;
-
-		if (deadline >= 0) {
-			int64_t left = deadline -
-				       (int64_t)(rdp_clock_mono_ns() / 1000000);
-
-			if (left <= 0)
-				return -ETIMEDOUT;
-			wait = left > 60000 ? 60000 : (int)left;
-		}
-		ret = poll(&pfd, 1, wait);
-		if (ret > 0)
-			return 0;
-		if (ret < 0 && errno != EINTR)
-			return -errno;
-	}
+	return rdp_oob_now_ms() + timeout_ms;
 }
 
 static int read_full(int fd, uint8_t *buf, size_t len, int64_t deadline)
@@ -52,7 +28,7 @@ static int read_full(int fd, uint8_t *buf, size_t len, int64_t deadline)
 	int ret;
 
 	while (got < len) {
-		ret = wait_io(fd, POLLIN, deadline);
+		ret = rdp_oob_wait(fd, POLLIN, deadline);
 		if (ret)
 			return ret;
 		n = recv(fd, buf + got, len - got, MSG_DONTWAIT);
@@ -75,7 +51,7 @@ static int write_full(int fd, const uint8_t *buf, size_t len, int64_t deadline)
 	int ret;
 
 	while (put < len) {
-		ret = wait_io(fd, POLLOUT, deadline);
+		ret = rdp_oob_wait(fd, POLLOUT, deadline);
 		if (ret)
 			return ret;
 		n = send(fd, buf + put, len - put, MSG_NOSIGNAL | MSG_DONTWAIT);

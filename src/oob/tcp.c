@@ -16,10 +16,11 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/oob.h>
+#include "oob_int.h"
 
 #define RETRY_PAUSE_MS 200
 
-static int64_t now_ms(void)
+int64_t rdp_oob_now_ms(void)
 {
 	return (int64_t)(rdp_clock_mono_ns() / 1000000ull);
 }
@@ -66,8 +67,7 @@ void rdp_oob_from_fd(int fd, int timeout_ms, struct rdp_oob *oob)
 	fill_local(oob);
 }
 
-/* Wait for fd to become ready for events before deadline (ms). */
-static int wait_fd(int fd, short events, int64_t deadline)
+int rdp_oob_wait(int fd, short events, int64_t deadline)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };
 	int ret;
@@ -76,7 +76,7 @@ static int wait_fd(int fd, short events, int64_t deadline)
 		int wait = -1;
 
 		if (deadline >= 0) {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - rdp_oob_now_ms();
 
 			if (left <= 0)
 				return -ETIMEDOUT;
@@ -103,7 +103,7 @@ static int connect_once(const struct addrinfo *ai, int64_t deadline, int *fd)
 		ret = -errno;
 		goto err_close;
 	}
-	ret = wait_fd(s, POLLOUT, deadline);
+	ret = rdp_oob_wait(s, POLLOUT, deadline);
 	if (ret)
 		goto err_close;
 	if (getsockopt(s, SOL_SOCKET, SO_ERROR, &soerr, &sl) || soerr) {
@@ -123,7 +123,7 @@ int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res, *ai;
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = rdp_oob_now_ms() + timeout_ms;
 	char svc[8];
 	int ret, fd = -1;
 
@@ -142,7 +142,7 @@ int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
 				break;
 		}
 		if (!ret || ret != -ECONNREFUSED ||
-		    now_ms() + RETRY_PAUSE_MS >= deadline)
+		    rdp_oob_now_ms() + RETRY_PAUSE_MS >= deadline)
 			break;
 		usleep(RETRY_PAUSE_MS * 1000);
 	}
@@ -214,8 +214,8 @@ int rdp_oob_accept(int listen_fd, int timeout_ms, int io_timeout_ms,
 	char addr[INET6_ADDRSTRLEN];
 	int fd, ret;
 
-	ret = wait_fd(listen_fd, POLLIN,
-		      timeout_ms < 0 ? -1 : now_ms() + timeout_ms);
+	ret = rdp_oob_wait(listen_fd, POLLIN,
+			   timeout_ms < 0 ? -1 : rdp_oob_now_ms() + timeout_ms);
 	if (ret)
 		return ret;
 	fd = accept4(listen_fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
