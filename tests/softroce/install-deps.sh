@@ -4,31 +4,33 @@
 # Safe to run repeatedly: it does nothing when everything is present.
 set -euo pipefail
 
-# QEMU and the initramfs tools build the guest; the RDMA userland is shared
-# from this machine into the guest, so it must be installed here too.
+# QEMU and the initramfs tools build the guest (zstd only for kernels
+# packed that way); the RDMA userland is shared from this machine into the
+# guest, so it must be installed here too.
 PACKAGES=(
-	qemu-system-x86 busybox-static cpio xz-utils kmod util-linux
+	qemu-system-x86 busybox-static cpio xz-utils zstd kmod util-linux
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest
 	iproute2
 )
 
 missing_packages() {
-	local pkg
+	local pkg status
 	for pkg in "${PACKAGES[@]}"; do
-		dpkg-query -W -f='${db:Status-Status}\n' "$pkg" 2>/dev/null |
-			grep -qx installed || echo "$pkg"
+		status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" \
+			2>/dev/null) || status=''
+		[[ $status == installed ]] || echo "$pkg"
 	done
 }
 
 # rxe-run resolves and downloads the kernel through the package lists, so
 # they are needed even when every package is already installed.
 lists_usable() {
-	local pkg
-	apt-cache depends linux-image-amd64 2>/dev/null |
-		grep -q 'Depends: linux-image-' || return 1
+	local pkg out
+	out=$(apt-cache depends linux-image-amd64 2>/dev/null) || return 1
+	[[ $out == *"Depends: linux-image-"* ]] || return 1
 	for pkg in "$@"; do
-		apt-cache policy "$pkg" 2>/dev/null |
-			grep -q 'Candidate: [^(]' || return 1
+		out=$(apt-cache policy "$pkg" 2>/dev/null) || return 1
+		[[ $out == *"Candidate: "[!\(]* ]] || return 1
 	done
 }
 
