@@ -25,18 +25,23 @@ enum rdp_side {
 	RDP_SIDE_SERVER = 1
 };
 
-/* Which rx slots hold the peer's pattern after a run. */
-enum rdp_check_flags {
-	RDP_CHECK_SERVER_RX = 1u << 0,
-	RDP_CHECK_CLIENT_RX = 1u << 1,
+enum rdp_bench_flags {
+	/* The peer reads our send slot (READ tests): advertise it, not the
+	 * receive slot. */
+	RDP_BENCH_EXPOSE_TX = 1u << 0,
+	/* Receives are posted (SEND tests): the QPs get a receive queue. */
+	RDP_BENCH_RECV = 1u << 1,
 };
 
 struct rdp_run {
 	const struct rdp_params *params;
+	const struct rdp_bench_ops *ops;
 	struct rdp_conn *conn;
 	const struct rdp_clock *clk;
 	uint64_t stall_cycles; /* no progress for this long: give up */
 	enum rdp_side side;
+	int oob_fd;	 /* readable when the peer sent DONE */
+	uint64_t posted; /* client: operations posted, all QPs */
 	char errtext[RDP_WIRE_TEXT_MAX]; /* cause of a failure, for the peer */
 };
 
@@ -56,13 +61,24 @@ struct rdp_bench_ops {
 	const char *name;  /* command-line name */
 	const char *title; /* header line */
 	enum rdp_bench_kind kind;
-	const char *lat_note;	   /* what a latency figure measures */
-	unsigned int check;	   /* enum rdp_check_flags */
-	uint32_t check_tail_bytes; /* trailing bytes used as flags, not data */
+	const char *lat_note;	/* what a latency figure measures */
+	unsigned int flags;	/* enum rdp_bench_flags */
+	uint64_t default_size;	/* -s when not given */
+	uint32_t tail_bytes;	/* trailing bytes used as flags, not data */
+	const char *check_unit; /* what verify() counts, for the report */
 	/* Reject parameters this test cannot run; why gets one line. */
 	int (*validate)(const struct rdp_params *p, char *why, size_t len);
+	/* Both sides, before READY (post receives); may be NULL. */
+	int (*prepare)(struct rdp_run *run);
 	int (*client)(struct rdp_run *run, struct rdp_result *res);
 	int (*server)(struct rdp_run *run, struct rdp_result *res);
+	/*
+	 * Both sides, after DONE, outside any timed region: check what the
+	 * peer left in our memory; r->checked_bytes counts check_unit.
+	 * count is what the client posted. 0, or -EILSEQ with r filled.
+	 */
+	int (*verify)(const struct rdp_run *run, uint64_t count,
+		      struct rdp_msg_result *r);
 };
 
 const struct rdp_bench_ops *rdp_bench_find(const char *name);
@@ -81,5 +97,14 @@ void rdp_result_bw(struct rdp_result *res, const struct rdp_bw_sample *s,
 		   const struct rdp_clock *clk);
 /* Poll failures: logged with the status, its hint, and the QP. */
 int rdp_bench_wc_error(struct rdp_run *run, const void *wc);
+
+/* verify() building blocks: the peer's pattern in our receive slots, on
+ * the server only, the client only, or both. */
+int rdp_verify_server_rx(const struct rdp_run *run, uint64_t count,
+			 struct rdp_msg_result *r);
+int rdp_verify_client_rx(const struct rdp_run *run, uint64_t count,
+			 struct rdp_msg_result *r);
+int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
+		       struct rdp_msg_result *r);
 
 #endif /* RDMAPERF_BENCH_H */

@@ -97,6 +97,8 @@ struct rdp_conn {
 	struct ibv_qp **qps;
 	uint32_t *psns;
 	uint32_t num_qps;
+	uint8_t max_rd_atomic; /* READ/atomic in flight per QP, as initiator */
+	uint8_t max_dest_rd_atomic; /* ... and as responder */
 	uint32_t max_inline_bytes;
 	struct rdp_msg_qp_info *remote; /* per QP, once exchanged */
 	uint32_t path_mtu_bytes;
@@ -127,7 +129,7 @@ static inline uint8_t *rdp_conn_rx(const struct rdp_conn *c, uint32_t qp)
 }
 
 /* Describe local QP i for the peer. */
-void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i,
+void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 			 struct rdp_msg_qp_info *info);
 
 /*

@@ -90,6 +90,7 @@ struct rdp_msg_qp_info {
 
 struct rdp_msg_sync {
 	uint32_t phase; /* enum rdp_sync_phase */
+	uint64_t count; /* DONE: operations the client posted, all QPs */
 };
 
 struct rdp_msg_result {

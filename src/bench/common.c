@@ -77,3 +77,48 @@ int rdp_bench_wc_error(struct rdp_run *run, const void *wcp)
 		   rdp_wc_status_hint(wc->status));
 	return -EIO;
 }
+
+/* Every receive slot holds the peer's pattern, less the flag bytes. */
+static int check_rx(const struct rdp_run *run, struct rdp_msg_result *r)
+{
+	const struct rdp_params *p = run->params;
+	const struct rdp_conn *conn = run->conn;
+	enum rdp_side peer = run->side == RDP_SIDE_CLIENT ? RDP_SIDE_SERVER
+							  : RDP_SIDE_CLIENT;
+	uint64_t len = p->size_bytes - run->ops->tail_bytes;
+	uint32_t q;
+
+	for (q = 0; q < conn->num_qps; q++) {
+		long long bad = rdp_pattern_check(rdp_conn_rx(conn, q), len,
+						  p->seed, q, peer);
+
+		if (bad >= 0) {
+			r->status = -EILSEQ;
+			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
+			return r->status;
+		}
+		r->checked_bytes += len;
+	}
+	return 0;
+}
+
+int rdp_verify_server_rx(const struct rdp_run *run, uint64_t count,
+			 struct rdp_msg_result *r)
+{
+	(void)count;
+	return run->side == RDP_SIDE_SERVER ? check_rx(run, r) : 0;
+}
+
+int rdp_verify_client_rx(const struct rdp_run *run, uint64_t count,
+			 struct rdp_msg_result *r)
+{
+	(void)count;
+	return run->side == RDP_SIDE_CLIENT ? check_rx(run, r) : 0;
+}
+
+int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
+		       struct rdp_msg_result *r)
+{
+	(void)count;
+	return check_rx(run, r);
+}

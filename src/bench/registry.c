@@ -6,11 +6,17 @@
 
 extern const struct rdp_bench_ops rdp_bench_write_bw;
 extern const struct rdp_bench_ops rdp_bench_write_lat;
+extern const struct rdp_bench_ops rdp_bench_read_bw;
+extern const struct rdp_bench_ops rdp_bench_read_lat;
+extern const struct rdp_bench_ops rdp_bench_send_bw;
+extern const struct rdp_bench_ops rdp_bench_send_lat;
+extern const struct rdp_bench_ops rdp_bench_atomic_bw;
+extern const struct rdp_bench_ops rdp_bench_atomic_lat;
 
 static const struct rdp_bench_ops *const registry[] = {
-	&rdp_bench_write_bw,
-	&rdp_bench_write_lat,
-	NULL,
+	&rdp_bench_write_bw,  &rdp_bench_write_lat,  &rdp_bench_read_bw,
+	&rdp_bench_read_lat,  &rdp_bench_send_bw,    &rdp_bench_send_lat,
+	&rdp_bench_atomic_bw, &rdp_bench_atomic_lat, NULL,
 };
 
 const struct rdp_bench_ops *const *rdp_bench_all(void)

@@ -8,17 +8,13 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
-#include <rdmaperf/bench.h>
+#include "bench_int.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 
 #define SPIN_CHECK_MASK 0x3fffu
 #define TAG_STOP	0
-/* Duration mode: room for 2 M round trips a second (0.5 us each), at most
- * 256 MiB of stamps. */
-#define SAMPLES_PER_S (2u << 20)
-#define SAMPLES_MAX   (32u << 20)
 
 struct lat_state {
 	struct ibv_qp *qp;
@@ -153,18 +149,6 @@ static int fail(struct rdp_run *run, const struct lat_state *ls, int ret,
 	return ret;
 }
 
-static uint64_t sample_count(const struct rdp_params *p)
-{
-	uint64_t n = p->iters + p->warmup_iters;
-
-	if (p->duration_s) {
-		n = (uint64_t)p->duration_s * SAMPLES_PER_S;
-		if (n > SAMPLES_MAX)
-			n = SAMPLES_MAX;
-	}
-	return n;
-}
-
 /* The timed loop: stamp after each round trip; nothing else. */
 static int ping_loop(struct rdp_run *run, struct lat_state *ls,
 		     uint64_t *stamps, uint64_t total, uint64_t end,
@@ -194,36 +178,10 @@ static int ping_loop(struct rdp_run *run, struct lat_state *ls,
 	return 0;
 }
 
-/* One-way latency of each measured round trip, warm-up excluded. */
-static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
-		      uint64_t done, struct rdp_result *res)
-{
-	uint64_t warm = run->params->warmup_iters, i, n;
-	double *ns;
-	int ret;
-
-	if (done <= warm)
-		warm = 0;
-	n = done - warm;
-	ns = malloc(n * sizeof(*ns));
-	if (!ns)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		ns[i] = rdp_clock_ns(run->clk,
-				     stamps[warm + i + 1] - stamps[warm + i]) /
-			2.0;
-	res->msgs = n;
-	res->warmup_iters = (uint32_t)warm;
-	res->elapsed_ns = rdp_clock_ns(run->clk, stamps[done] - stamps[warm]);
-	ret = rdp_stats_lat(ns, n, &res->lat);
-	free(ns);
-	return ret;
-}
-
 static int client(struct rdp_run *run, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
-	uint64_t total = sample_count(p), end = UINT64_MAX, done = 0;
+	uint64_t total = rdp_lat_samples(p), end = UINT64_MAX, done = 0;
 	struct lat_state ls;
 	uint64_t *stamps;
 	int ret;
@@ -253,7 +211,7 @@ static int client(struct rdp_run *run, struct rdp_result *res)
 	if (ret)
 		ret = fail(run, &ls, ret, "completion of the last write");
 	else
-		ret = lat_result(run, stamps, done, res);
+		ret = rdp_lat_result(run, stamps, done, 1, res);
 	free(stamps);
 	return ret;
 }
@@ -288,17 +246,7 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
-	if (p->num_qps != 1) {
-		snprintf(why, len, "write_lat measures one QP: drop -q");
-		return -EINVAL;
-	}
-	if (p->size_bytes == 0 || p->size_bytes > (1ull << 30)) {
-		snprintf(why, len,
-			 "write_lat needs a message size of 1 byte "
-			 "to 1 GiB (-s)");
-		return -EINVAL;
-	}
-	return 0;
+	return rdp_check_one_qp(p, "write_lat", why, len);
 }
 
 const struct rdp_bench_ops rdp_bench_write_lat = {
@@ -306,9 +254,11 @@ const struct rdp_bench_ops rdp_bench_write_lat = {
 	.title = "RDMA WRITE latency",
 	.kind = RDP_BENCH_LAT,
 	.lat_note = "one-way latency: half of each measured round trip",
-	.check = RDP_CHECK_SERVER_RX | RDP_CHECK_CLIENT_RX,
-	.check_tail_bytes = 1,
+	.default_size = 2,
+	.tail_bytes = 1,
+	.check_unit = "bytes verified after the run",
 	.validate = validate,
 	.client = client,
 	.server = server,
+	.verify = rdp_verify_both_rx,
 };

@@ -26,6 +26,9 @@ enum opt_id {
 	OPT_TX_DEPTH = 't',
 	OPT_CQ_MOD = 'Q',
 	OPT_MTU = 'm',
+	OPT_RX_DEPTH = 'r',
+	OPT_OUTSTANDING = 'o',
+	OPT_ATOMIC = 'A',
 	OPT_FREQ = 'F',
 	OPT_HELP = 'h',
 	OPT_VERSION = 'V',
@@ -59,6 +62,9 @@ static const struct opt_def client_table[] = {
 	{ "qp", OPT_QPS, "N", "number of QPs, bandwidth tests (default 1)" },
 	{ "tx-depth", OPT_TX_DEPTH, "N", "work requests in flight per QP (default 128)" },
 	{ "cq-mod", OPT_CQ_MOD, "N", "signal one send in N (default 100)" },
+	{ "rx-depth", OPT_RX_DEPTH, "N", "receives kept posted per QP, SEND tests (default 512)" },
+	{ "outstanding", OPT_OUTSTANDING, "N", "READ/atomic operations in flight per QP (default: device limit)" },
+	{ "atomic_type", OPT_ATOMIC, "TYPE", "FETCH_AND_ADD (default) or CMP_AND_SWAP" },
 	{ "mtu", OPT_MTU, "BYTES", "path MTU 256..4096 (default: smaller active MTU)" },
 	{ "tclass", OPT_TCLASS, "N", "traffic class of the GRH (RoCE: DSCP << 2 | ECN)" },
 	{ "warmup", OPT_WARMUP, "N", "latency: round trips run before measuring (default 100)" },
@@ -205,6 +211,7 @@ static void defaults(struct rdp_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	rdp_params_defaults(&o->params);
+	o->params.size_bytes = 0; /* the test's own default unless -s */
 	o->params.warmup_iters = 100;
 	o->conn.ib_port = 1;
 	o->conn.gid_index = -1;
@@ -342,6 +349,22 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 		ret = num("--seed", arg, 0, UINT32_MAX, &v, err, len);
 		p->seed = (uint32_t)v;
 		return ret;
+	case OPT_RX_DEPTH:
+		ret = num("-r", arg, 1, 65536, &v, err, len);
+		p->rx_depth = (uint32_t)v;
+		return ret;
+	case OPT_OUTSTANDING:
+		ret = num("-o", arg, 1, 255, &v, err, len);
+		p->outstanding = (uint32_t)v;
+		return ret;
+	case OPT_ATOMIC:
+		if (!strcmp(arg, "CMP_AND_SWAP"))
+			p->flags |= RDP_PARAM_CAS;
+		else if (strcmp(arg, "FETCH_AND_ADD"))
+			return bad(err, len,
+				   "-A %s: use FETCH_AND_ADD or CMP_AND_SWAP",
+				   arg);
+		return 0;
 	case OPT_GRH:
 		p->flags |= RDP_PARAM_GRH;
 		return 0;
@@ -445,6 +468,8 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 
 	if (p->duration_s)
 		p->iters = 0;
+	if (!p->size_bytes)
+		p->size_bytes = o->bench->default_size;
 	if (o->bench->kind != RDP_BENCH_LAT)
 		p->warmup_iters = 0;
 	/* Signal often enough that the send queue never fills; a ping-pong

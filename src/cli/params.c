@@ -14,6 +14,8 @@ void rdp_params_defaults(struct rdp_params *p)
 	p->num_qps = 1;
 	p->tx_depth = 128;
 	p->cq_mod = 100;
+	p->rx_depth = 512;
+	p->outstanding = 0;
 	p->mtu_bytes = 0;
 	p->tclass = 0;
 	p->seed = 1;

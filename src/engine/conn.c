@@ -189,6 +189,15 @@ static int create_qps(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	return 0;
 }
 
+/* Device limit, at least 1, at most RDP_RD_ATOMIC_MAX. */
+static uint8_t rd_atomic_limit(int dev_limit)
+{
+	if (dev_limit < 1)
+		return 1;
+	return (uint8_t)(dev_limit < RDP_RD_ATOMIC_MAX ? dev_limit
+						       : RDP_RD_ATOMIC_MAX);
+}
+
 static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 {
 	if (c->tx_depth > (uint32_t)dev->attr.max_qp_wr ||
@@ -220,6 +229,10 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	if (!conn)
 		return -ENOMEM;
 	conn->dev = dev;
+	/* Initiator depth is bounded by our initiator limit, responder
+	 * resources by our responder limit. */
+	conn->max_rd_atomic = rd_atomic_limit(dev->attr.max_qp_init_rd_atom);
+	conn->max_dest_rd_atomic = rd_atomic_limit(dev->attr.max_qp_rd_atom);
 	ret = choose_gid(conn, cfg);
 	if (ret)
 		goto err_destroy;
@@ -275,7 +288,7 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 	free(conn);
 }
 
-void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i,
+void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 			 struct rdp_msg_qp_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -288,7 +301,8 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i,
 	info->lid = conn->dev->port.lid;
 	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
 	info->rkey = conn->mr->rkey;
-	info->addr = (uint64_t)(uintptr_t)rdp_conn_rx(conn, i);
+	info->addr = (uint64_t)(uintptr_t)(expose_tx ? rdp_conn_tx(conn, i)
+						     : rdp_conn_rx(conn, i));
 	info->len_bytes = conn->slot_bytes;
 }
 
@@ -315,8 +329,6 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i, uint8_t tclass,
 			struct rdp_qp_cfg *cfg)
 {
 	const struct rdp_dev *dev = conn->dev;
-	int init_rd = dev->attr.max_qp_init_rd_atom;
-	int resp_rd = dev->attr.max_qp_rd_atom;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->port = dev->port.num;
@@ -325,15 +337,8 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i, uint8_t tclass,
 	cfg->sgid_index = conn->have_gid ? conn->gid.entry.index : 0;
 	cfg->psn = conn->psns[i];
 	cfg->path_mtu = rdp_mtu_from_bytes(conn->path_mtu_bytes);
-	/* Initiator depth is bounded by our initiator limit, responder
-	 * resources by our responder limit; both by a sane ceiling. */
-	cfg->max_rd_atomic = (uint8_t)(init_rd < RDP_RD_ATOMIC_MAX
-					       ? (init_rd > 0 ? init_rd : 1)
-					       : RDP_RD_ATOMIC_MAX);
-	cfg->max_dest_rd_atomic =
-		(uint8_t)(resp_rd < RDP_RD_ATOMIC_MAX
-				  ? (resp_rd > 0 ? resp_rd : 1)
-				  : RDP_RD_ATOMIC_MAX);
+	cfg->max_rd_atomic = conn->max_rd_atomic;
+	cfg->max_dest_rd_atomic = conn->max_dest_rd_atomic;
 	cfg->traffic_class = tclass;
 	cfg->timeout = 14; /* 67 ms per try */
 	cfg->retry_cnt = 7;

@@ -215,6 +215,8 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->num_qps);
 	put_u32(c, p->tx_depth);
 	put_u32(c, p->cq_mod);
+	put_u32(c, p->rx_depth);
+	put_u32(c, p->outstanding);
 	put_u32(c, p->mtu_bytes);
 	put_u32(c, p->tclass);
 	put_u32(c, p->seed);
@@ -233,6 +235,8 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->num_qps = get_u32(c);
 	p->tx_depth = get_u32(c);
 	p->cq_mod = get_u32(c);
+	p->rx_depth = get_u32(c);
+	p->outstanding = get_u32(c);
 	p->mtu_bytes = get_u32(c);
 	p->tclass = get_u32(c);
 	p->seed = get_u32(c);
@@ -298,11 +302,13 @@ static void dec_qp_info(struct rcur *c, struct rdp_msg *m)
 static void enc_sync(struct wcur *c, const struct rdp_msg *m)
 {
 	put_u32(c, m->u.sync.phase);
+	put_u64(c, m->u.sync.count);
 }
 
 static void dec_sync(struct rcur *c, struct rdp_msg *m)
 {
 	m->u.sync.phase = get_u32(c);
+	m->u.sync.count = get_u64(c);
 }
 
 static void enc_result(struct wcur *c, const struct rdp_msg *m)

@@ -56,7 +56,8 @@ static int connect_qps(struct client *c)
 		.num_qps = p->num_qps,
 		.msg_bytes = (uint32_t)p->size_bytes,
 		.tx_depth = p->tx_depth,
-		.rx_depth = 0,
+		.rx_depth = c->o->bench->flags & RDP_BENCH_RECV ? c->p.rx_depth
+								: 0,
 		.gid_index = c->o->conn.gid_index,
 		.use_grh = !!(p->flags & RDP_PARAM_GRH),
 		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
@@ -74,7 +75,9 @@ static int connect_qps(struct client *c)
 		return -ENOMEM;
 	ret = rdp_recv_qp_infos(&c->oob, p->num_qps, remote);
 	if (!ret)
-		ret = rdp_send_qp_infos(&c->oob, c->conn);
+		ret = rdp_send_qp_infos(&c->oob, c->conn,
+					!!(c->o->bench->flags &
+					   RDP_BENCH_EXPOSE_TX));
 	if (!ret)
 		ret = rdp_conn_connect(c->conn, remote, p->mtu_bytes,
 				       (uint8_t)p->tclass, why, sizeof(why));
@@ -82,30 +85,27 @@ static int connect_qps(struct client *c)
 	return ret;
 }
 
-static int check_data(struct client *c, const struct rdp_msg_result *srv)
+static int check_data(struct client *c, const struct rdp_run *run,
+		      const struct rdp_msg_result *srv)
 {
 	const struct rdp_bench_ops *ops = c->o->bench;
-	struct rdp_msg_result mine;
+	struct rdp_msg_result mine = { 0 };
 
 	if (srv->status) {
-		rdp_err("data check failed on the server: byte %llu of the "
-			"written data differs from what was sent",
-			(unsigned long long)srv->bad_offset);
+		rdp_err("data check failed on the server: %s at %llu (its "
+			"memory differs from what this side sent)",
+			ops->check_unit, (unsigned long long)srv->bad_offset);
 		return -EILSEQ;
 	}
-	if ((ops->check & RDP_CHECK_CLIENT_RX) &&
-	    rdp_check_rx(c->conn, &c->p, RDP_SIDE_SERVER, ops->check_tail_bytes,
-			 &mine)) {
+	if (ops->verify && ops->verify(run, run->posted, &mine)) {
 		rdp_err("data check failed on this side: byte %llu differs "
-			"from what the server sent",
+			"from what the server holds",
 			(unsigned long long)mine.bad_offset);
 		return -EILSEQ;
 	}
-	printf(" Data check      : ok, %llu bytes verified after the run\n",
-	       (unsigned long long)(srv->checked_bytes +
-				    ((ops->check & RDP_CHECK_CLIENT_RX)
-					     ? mine.checked_bytes
-					     : 0)));
+	printf(" Data check      : ok, %llu %s\n",
+	       (unsigned long long)(srv->checked_bytes + mine.checked_bytes),
+	       ops->check_unit);
 	return 0;
 }
 
@@ -115,9 +115,11 @@ static int run_test(struct client *c)
 	const struct rdp_bench_ops *ops = c->o->bench;
 	struct rdp_run run = {
 		.params = p,
+		.ops = ops,
 		.conn = c->conn,
 		.clk = &c->clk,
 		.side = RDP_SIDE_CLIENT,
+		.oob_fd = c->oob.fd,
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
 	};
@@ -127,21 +129,21 @@ static int run_test(struct client *c)
 	struct rdp_msg msg;
 	int ret;
 
-	rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->check_tail_bytes);
-	ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow);
-	if (ret)
-		return ret;
-	ret = ops->client(&run, &res);
-	if (ret)
-		return ret;
-	ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow);
+	rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->tail_bytes);
+	ret = ops->prepare ? ops->prepare(&run) : 0;
+	if (!ret)
+		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
+	if (!ret)
+		ret = ops->client(&run, &res);
+	if (!ret)
+		ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run.posted);
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
 	if (ret)
 		return ret;
 	rdp_report_row(stdout, &c->info, &res);
 	rdp_report_footer(stdout, &c->info);
-	return check_data(c, &msg.u.result);
+	return check_data(c, &run, &msg.u.result);
 }
 
 static int session(struct client *c)

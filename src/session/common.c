@@ -46,14 +46,15 @@ int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)
 	return o->conn.oob_timeout_ms + (int)(bytes >> 28) * 2000;
 }
 
-int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn)
+int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn,
+		      int expose_tx)
 {
 	struct rdp_msg msg = { .type = RDP_MSG_QP_INFO };
 	uint32_t i;
 	int ret;
 
 	for (i = 0; i < conn->num_qps; i++) {
-		rdp_conn_local_info(conn, i, &msg.u.qp_info);
+		rdp_conn_local_info(conn, i, expose_tx, &msg.u.qp_info);
 		ret = rdp_oob_send(oob, &msg);
 		if (ret)
 			return ret;
@@ -78,12 +79,13 @@ int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n,
 }
 
 int rdp_sync(struct rdp_oob *oob, uint32_t phase, int send_first,
-	     int timeout_ms)
+	     int timeout_ms, uint64_t *count)
 {
 	struct rdp_msg msg = { .type = RDP_MSG_SYNC };
 	int ret;
 
 	msg.u.sync.phase = phase;
+	msg.u.sync.count = count ? *count : 0;
 	if (send_first) {
 		ret = rdp_oob_send(oob, &msg);
 		if (ret)
@@ -98,6 +100,8 @@ int rdp_sync(struct rdp_oob *oob, uint32_t phase, int send_first,
 		return -EPROTO;
 	}
 	if (!send_first) {
+		if (count)
+			*count = msg.u.sync.count;
 		msg.u.sync.phase = phase;
 		return rdp_oob_send(oob, &msg);
 	}
@@ -117,26 +121,4 @@ void rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
 		memset(tx + p->size_bytes - tail, 0, tail);
 		memset(rdp_conn_rx(conn, q), 0, conn->slot_bytes);
 	}
-}
-
-/* Check that every receive slot holds the peer's pattern. */
-int rdp_check_rx(const struct rdp_conn *conn, const struct rdp_params *p,
-		 enum rdp_side peer, uint32_t tail, struct rdp_msg_result *r)
-{
-	uint64_t len = p->size_bytes - tail;
-	uint32_t q;
-
-	memset(r, 0, sizeof(*r));
-	for (q = 0; q < conn->num_qps; q++) {
-		long long bad = rdp_pattern_check(rdp_conn_rx(conn, q), len,
-						  p->seed, q, peer);
-
-		if (bad >= 0) {
-			r->status = -EILSEQ;
-			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
-			return r->status;
-		}
-		r->checked_bytes += len;
-	}
-	return 0;
 }

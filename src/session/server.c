@@ -45,6 +45,8 @@ static int check_params(struct server *s)
 	if (p->size_bytes > MAX_MSG_BYTES || p->num_qps == 0 ||
 	    p->num_qps > MAX_QPS || p->tx_depth == 0 ||
 	    p->tx_depth > MAX_DEPTH || p->cq_mod == 0 ||
+	    p->rx_depth > MAX_DEPTH || p->outstanding > 255 ||
+	    ((s->ops->flags & RDP_BENCH_RECV) && p->rx_depth == 0) ||
 	    slot * 2 * p->num_qps > MAX_BUFFER_BYTES) {
 		rdp_errbuf(s->why, sizeof(s->why),
 			   "refused: %llu B x %u QPs at depth %u is beyond "
@@ -77,7 +79,7 @@ static int setup(struct server *s)
 		.num_qps = s->p.num_qps,
 		.msg_bytes = (uint32_t)s->p.size_bytes,
 		.tx_depth = s->p.tx_depth,
-		.rx_depth = 0,
+		.rx_depth = s->ops->flags & RDP_BENCH_RECV ? s->p.rx_depth : 0,
 		.gid_index = s->o->conn.gid_index,
 		.use_grh = !!(s->p.flags & RDP_PARAM_GRH),
 		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4
@@ -100,7 +102,9 @@ static int setup(struct server *s)
 	a->numa_node = s->dev->numa_node;
 	ret = rdp_oob_send(s->oob, &msg);
 	if (!ret)
-		ret = rdp_send_qp_infos(s->oob, s->conn);
+		ret = rdp_send_qp_infos(s->oob, s->conn,
+					!!(s->ops->flags &
+					   RDP_BENCH_EXPOSE_TX));
 	return ret;
 }
 
@@ -125,34 +129,38 @@ static int run_test(struct server *s)
 {
 	struct rdp_run run = {
 		.params = &s->p,
+		.ops = s->ops,
 		.conn = s->conn,
 		.clk = &s->clk,
 		.side = RDP_SIDE_SERVER,
+		.oob_fd = s->oob->fd,
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&s->clk, (uint64_t)s->o->conn.cq_timeout_ms),
 	};
 	struct rdp_msg msg = { .type = RDP_MSG_RESULT };
 	struct rdp_result res = { 0 };
+	uint64_t count = 0;
 	int ret;
 
-	rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->check_tail_bytes);
-	ret = rdp_sync(s->oob, RDP_SYNC_READY, 0,
-		       rdp_slow_step_ms(s->o, &s->p));
+	rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->tail_bytes);
+	ret = s->ops->prepare ? s->ops->prepare(&run) : 0;
+	if (!ret)
+		ret = rdp_sync(s->oob, RDP_SYNC_READY, 0,
+			       rdp_slow_step_ms(s->o, &s->p), NULL);
 	if (!ret)
 		ret = s->ops->server(&run, &res);
 	/* The client may take as long as it asked for: no deadline here,
 	 * TCP keepalive notices a vanished peer. */
 	if (!ret)
-		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0);
+		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0, &count);
 	if (ret)
 		return ret;
-	if (s->ops->check & RDP_CHECK_SERVER_RX)
-		rdp_check_rx(s->conn, &s->p, RDP_SIDE_CLIENT,
-			     s->ops->check_tail_bytes, &msg.u.result);
+	if (s->ops->verify)
+		s->ops->verify(&run, count, &msg.u.result);
 	ret = rdp_oob_send(s->oob, &msg);
 	if (!ret && msg.u.result.status) {
-		rdp_err("client %s: data check failed at byte %llu",
-			s->oob->peer,
+		rdp_err("client %s: data check failed: %s at %llu",
+			s->oob->peer, s->ops->check_unit,
 			(unsigned long long)msg.u.result.bad_offset);
 		return -EILSEQ;
 	}

@@ -15,15 +15,14 @@ void rdp_hello_fill(struct rdp_msg *msg);
  * fill, check): the message timeout plus 2 s per 256 MiB.
  */
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p);
-int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn);
+int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn,
+		      int expose_tx);
 int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n,
 		      struct rdp_msg_qp_info *out);
 /* Exchange SYNC(phase): the sender first, the other side answers. */
 int rdp_sync(struct rdp_oob *oob, uint32_t phase, int send_first,
-	     int timeout_ms);
+	     int timeout_ms, uint64_t *count);
 void rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
 		 enum rdp_side side, uint32_t tail);
-int rdp_check_rx(const struct rdp_conn *conn, const struct rdp_params *p,
-		 enum rdp_side peer, uint32_t tail, struct rdp_msg_result *r);
 
 #endif /* RDMAPERF_SESSION_INT_H */

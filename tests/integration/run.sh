@@ -17,38 +17,57 @@ client() {
 		"$ADDR" >"$WORK/out" 2>&1
 }
 
+# What the data check must report for TEST after SIZE x ITERS on QPS.
+expected_check() {
+	local test=$1 size=$2 iters=$3 qps=$4 warm=100
+	case $test in
+	write_bw | read_bw | send_bw) echo "$((size * qps)) bytes verified" ;;
+	atomic_bw) echo "$((iters * qps)) atomic operations counted" ;;
+	write_lat) echo "$((2 * (size - 1))) bytes verified" ;;
+	send_lat) echo "$((2 * size)) bytes verified" ;;
+	read_lat) echo "$size bytes verified" ;;
+	atomic_lat) echo "$((iters + warm)) atomic operations counted" ;;
+	esac
+}
+
 # A bandwidth run: exit 0, a row for the size with the iteration count,
-# positive peak and average, and the server's data check.
+# positive peak and average, and the data check.
 check_bw() {
-	local size=$1 iters=$2 qps=$3 row
-	shift 3
-	client write_bw -s "$size" -n "$iters" -q "$qps" "$@" ||
+	local test=$1 size=$2 iters=$3 qps=$4 row
+	shift 4
+	client "$test" -s "$size" -n "$iters" -q "$qps" "$@" ||
 		{ fail "exit $?"; return; }
 	row=$(table_row "$WORK/out" "$size")
 	[ -n "$row" ] || { fail "no result row for $size B"; return; }
 	echo "$row" | awk -v n=$((iters * qps)) '{ exit !($2 == n) }' ||
 		{ fail "iterations in '$row' are not $((iters * qps))"; return; }
+	# Peak is never below the average.
 	positive_field "$row" 3 && positive_field "$row" 4 &&
-		positive_field "$row" 5 || { fail "zero figure in '$row'"; return; }
-	expect_in "$WORK/out" "Data check +: ok, $((size * qps)) bytes verified" \
+		positive_field "$row" 5 && echo "$row" | awk '{ exit !($3 >= $4) }' ||
+		{ fail "implausible figures in '$row'"; return; }
+	expect_in "$WORK/out" \
+		"Data check +: ok, $(expected_check "$test" "$size" "$iters" "$qps")" \
 		"GID +: index [0-9]+ RoCE v2" "QPs +: $qps RC" >"$WORK/why" ||
 		{ fail "$(cat "$WORK/why")"; return; }
 	pass
 }
 
+# A latency run: min <= median <= max, p99 and p99.9 ordered, iterations
+# as asked, and the data check.
 check_lat() {
-	local size=$1 iters=$2 row
-	client write_lat -s "$size" -n "$iters" ||
+	local test=$1 size=$2 iters=$3 row
+	shift 3
+	client "$test" -s "$size" -n "$iters" "$@" ||
 		{ fail "exit $?"; return; }
 	row=$(table_row "$WORK/out" "$size")
 	[ -n "$row" ] || { fail "no result row for $size B"; return; }
-	# min <= typical <= max, all positive, iterations as asked.
 	echo "$row" | awk -v n="$iters" '{ exit !($2 == n && $3 > 0 &&
-		$3 <= $5 && $5 <= $4 && $6 > 0 && $8 >= $5 && $9 >= $8) }' ||
+		$3 <= $5 && $5 <= $4 && $6 > 0 && $8 >= $5 && $9 >= $8 &&
+		$9 <= $4) }' ||
 		{ fail "inconsistent latency row '$row'"; return; }
-	# Both directions carry data: size - 1 bytes each way.
-	expect_in "$WORK/out" "Data check +: ok, $((2 * (size - 1))) bytes" \
-		"one-way latency" "100 warm-up" >"$WORK/why" ||
+	expect_in "$WORK/out" \
+		"Data check +: ok, $(expected_check "$test" "$size" "$iters" 1)" \
+		"100 warm-up" >"$WORK/why" ||
 		{ fail "$(cat "$WORK/why")"; return; }
 	pass
 }
@@ -57,22 +76,22 @@ t_write_bw_sizes() {
 	local s
 	for s in 2 4096 65536 1048576; do
 		begin "write_bw -s $s -q 1"
-		check_bw "$s" 200 1
+		check_bw write_bw "$s" 200 1
 	done
 }
 
 t_write_bw_qps() {
 	begin "write_bw -s 65536 -q 4"
-	check_bw 65536 100 4
+	check_bw write_bw 65536 100 4
 	begin "write_bw -s 4096 -q 4 -t 16 -Q 4"
-	check_bw 4096 300 4 -t 16 -Q 4
+	check_bw write_bw 4096 300 4 -t 16 -Q 4
 }
 
 t_write_lat_sizes() {
 	local s
 	for s in 2 64 4096; do
 		begin "write_lat -s $s"
-		check_lat "$s" 300
+		check_lat write_lat "$s" 300
 	done
 }
 
@@ -87,6 +106,51 @@ t_duration() {
 	expect_in "$WORK/out" "Data check +: ok" >/dev/null ||
 		{ fail "no data check"; return; }
 	pass
+}
+
+# Every other test loop, at a couple of shapes each.
+t_all_loops() {
+	local t
+	for t in read_bw send_bw; do
+		begin "$t -s 65536 -q 1"
+		check_bw "$t" 65536 200 1
+		begin "$t -s 4096 -q 3"
+		check_bw "$t" 4096 200 3
+	done
+	begin "read_bw -o 2 (two reads in flight)"
+	check_bw read_bw 8192 200 2 -o 2
+	begin "send_bw -r 16 (short receive queue)"
+	check_bw send_bw 4096 300 1 -r 16
+	begin "atomic_bw fetch-and-add -q 2: counters add up"
+	check_bw atomic_bw 8 300 2
+	begin "atomic_bw compare-and-swap: counter chain intact"
+	check_bw atomic_bw 8 300 1 -A CMP_AND_SWAP
+	for t in read_lat send_lat; do
+		begin "$t -s 2"
+		check_lat "$t" 2 300
+		begin "$t -s 4096"
+		check_lat "$t" 4096 200
+	done
+	begin "atomic_lat fetch-and-add"
+	check_lat atomic_lat 8 300
+	begin "atomic_lat compare-and-swap"
+	check_lat atomic_lat 8 300 -A CMP_AND_SWAP
+	begin "latency headers say one-way or round trip"
+	client read_lat -n 50 && grep -q "round-trip latency of each read" "$WORK/out" &&
+		client send_lat -n 50 && grep -q "one-way latency" "$WORK/out" ||
+		{ fail "wrong latency note"; return; }
+	pass
+}
+
+t_duration_all() {
+	local t
+	for t in read_bw send_bw atomic_bw send_lat read_lat; do
+		begin "$t -D 2 (duration mode)"
+		client "$t" -D 2 || { fail "exit $?"; continue; }
+		expect_in "$WORK/out" "for 2 s" "Data check +: ok" >"$WORK/why" ||
+			{ fail "$(cat "$WORK/why")"; continue; }
+		pass
+	done
 }
 
 # Different flags from one client to the next, same server process.
@@ -145,6 +209,7 @@ main() {
 		{ begin "server starts"; fail "rdmaperf-server did not start";
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
+		t_all_loops t_duration_all \
 		t_flags_change t_server_survives t_one_shot t_failures; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done

@@ -91,7 +91,7 @@ static void test_client_defaults(void **state)
 	assert_string_equal(o.conn.host, ""); /* one-shot server */
 	assert_int_equal(o.conn.gid_index, -1);
 	assert_int_equal(o.conn.tcp_port, RDP_DEFAULT_PORT);
-	assert_int_equal(o.params.size_bytes, 65536);
+	assert_int_equal(o.params.size_bytes, 2); /* latency default */
 	assert_int_equal(o.params.iters, 1000);
 	assert_int_equal(o.params.warmup_iters, 100);
 	assert_int_equal(o.conn.ib_port, 1);

@@ -53,10 +53,12 @@ static void make_params(struct rdp_msg *m, int variant)
 	p->num_qps = 0x80000000u;
 	p->tx_depth = 128;
 	p->cq_mod = 100;
+	p->rx_depth = 0x7fffffffu;
+	p->outstanding = 3;
 	p->mtu_bytes = 4096;
 	p->tclass = 255;
 	p->seed = 0xdeadbeefu;
-	p->flags = RDP_PARAM_GRH;
+	p->flags = RDP_PARAM_GRH | RDP_PARAM_CAS;
 }
 
 static void make_accept(struct rdp_msg *m, int variant)
@@ -105,6 +107,7 @@ static void make_sync(struct rdp_msg *m, int variant)
 	memset(m, 0, sizeof(*m));
 	m->type = RDP_MSG_SYNC;
 	m->u.sync.phase = variant ? UINT32_MAX : RDP_SYNC_READY;
+	m->u.sync.count = variant ? UINT64_MAX : 0;
 }
 
 static void make_result(struct rdp_msg *m, int variant)
@@ -243,7 +246,8 @@ static void test_layout_sync(void **state)
 {
 	static const uint8_t want[] = {
 		0x52, 0x44, 0x50, 0x46, 0x00, 0x01, 0x00, 0x05,
-		0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x02,
+		0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x02,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02, 0x03,
 	};
 	uint8_t buf[BUF_BYTES];
 	struct rdp_msg m;
@@ -252,6 +256,7 @@ static void test_layout_sync(void **state)
 	(void)state;
 	make_sync(&m, 0);
 	m.u.sync.phase = RDP_SYNC_DONE;
+	m.u.sync.count = 0x10203;
 	len = encode_ok(&m, buf);
 	assert_int_equal(len, sizeof(want));
 	assert_memory_equal(buf, want, sizeof(want));

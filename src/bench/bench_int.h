@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Loop engines shared by the test files: each test is its ops table plus
+ * the verb it hands to one of these. */
+#ifndef RDMAPERF_BENCH_INT_H
+#define RDMAPERF_BENCH_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include <rdmaperf/bench.h>
+
+/* What a bandwidth or round-trip loop posts. */
+enum rdp_verb {
+	RDP_VERB_WRITE,
+	RDP_VERB_READ,
+	RDP_VERB_SEND,
+	RDP_VERB_ATOMIC, /* fetch-and-add, or compare-and-swap with -A */
+};
+
+/* Bandwidth: a window of work requests in flight on every QP. */
+int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
+		  enum rdp_verb verb);
+/* Bandwidth, SEND: receive and repost until the client is done. */
+int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res);
+/* The server of one-sided tests only lends its memory. */
+int rdp_passive_server(struct rdp_run *run, struct rdp_result *res);
+
+/* One-sided round trips (READ, atomics): one operation at a time. */
+int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
+		   enum rdp_verb verb);
+
+/* Post rx_depth receives on every QP into its receive slot. */
+int rdp_post_receives(struct rdp_run *run);
+/* Receive WR for QP q, wr_id = q, into its receive slot. */
+void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
+		 struct ibv_sge *sge);
+
+/* Latency statistics from round-trip stamps (stamps[0] = start), warm-up
+ * excluded; halve for one-way figures. */
+int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
+		   uint64_t done, int halve, struct rdp_result *res);
+/* Stamps a latency run needs: iters + warm-up, or a bound for -D. */
+uint64_t rdp_lat_samples(const struct rdp_params *p);
+
+/* Validation shared by tests: size within 1 B .. 1 GiB, one QP. */
+int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
+		   size_t len);
+int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
+		     size_t len);
+
+/* verify() for atomics: the remote counters add up to what was posted. */
+int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
+		      struct rdp_msg_result *r);
+
+#endif /* RDMAPERF_BENCH_INT_H */

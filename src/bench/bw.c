@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The bandwidth engine: the client keeps a window of work requests in
+ * flight on every QP and samples progress; SEND servers keep receiving. */
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_int.h"
+#include <rdmaperf/clock.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+
+#define POST_BATCH	32
+#define POLL_BATCH	32
+#define WRID_QP_SHIFT	40
+#define WRID_COUNT_MASK ((1ull << WRID_QP_SHIFT) - 1)
+#define SAMPLE_GRID_MAX 65536
+#define IDLE_CHECK_MASK 0xfffu
+
+struct bw_qp {
+	struct ibv_qp *qp;
+	struct ibv_send_wr wr[POST_BATCH];
+	struct ibv_sge sge;
+	uint64_t posted;
+	uint64_t completed; /* up to the last signaled completion */
+	uint64_t last_signaled;
+	uint64_t limit; /* messages to post; UINT64_MAX: until time */
+	uint64_t id;	/* QP index, pre-shifted into wr_id */
+};
+
+struct bw_state {
+	struct bw_qp *qps;
+	uint32_t num_qps;
+	uint32_t window; /* work requests in flight per QP */
+	uint32_t cq_mod;
+	uint64_t msg_bytes;
+	uint64_t target_msgs; /* UINT64_MAX in duration mode */
+	uint64_t end_cycles;  /* UINT64_MAX in iteration mode */
+	uint64_t sample_step; /* cycles between samples; 0: every poll */
+	uint64_t add_base;    /* atomics: compare_add = base + (n-1)*step */
+	uint64_t add_step;
+	struct rdp_bw_sample *samples;
+	size_t nsamples, cap;
+	uint64_t done;
+	uint64_t last_cycles; /* time of the last completion */
+};
+
+static void setup_wr(struct ibv_send_wr *wr, struct ibv_sge *sge,
+		     const struct rdp_run *run, uint32_t q, enum rdp_verb verb)
+{
+	const struct rdp_conn *conn = run->conn;
+	const struct rdp_msg_qp_info *r = &conn->remote[q];
+	int cas = !!(run->params->flags & RDP_PARAM_CAS);
+
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	switch (verb) {
+	case RDP_VERB_WRITE:
+	case RDP_VERB_READ:
+		wr->opcode = verb == RDP_VERB_WRITE ? IBV_WR_RDMA_WRITE
+						    : IBV_WR_RDMA_READ;
+		wr->wr.rdma.remote_addr = r->addr;
+		wr->wr.rdma.rkey = r->rkey;
+		break;
+	case RDP_VERB_SEND:
+		wr->opcode = IBV_WR_SEND;
+		break;
+	case RDP_VERB_ATOMIC:
+		wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP
+				 : IBV_WR_ATOMIC_FETCH_AND_ADD;
+		wr->wr.atomic.remote_addr = r->addr;
+		wr->wr.atomic.rkey = r->rkey;
+		wr->wr.atomic.compare_add = 1;
+		break;
+	}
+}
+
+/* Where a verb's local data lives: sources in the send slot, results of
+ * READ and atomics in the receive slot. */
+static void setup_sge(struct ibv_sge *sge, const struct rdp_run *run,
+		      uint32_t q, enum rdp_verb verb)
+{
+	const struct rdp_conn *conn = run->conn;
+	int into_rx = verb == RDP_VERB_READ || verb == RDP_VERB_ATOMIC;
+
+	sge->addr = (uint64_t)(uintptr_t)(into_rx ? rdp_conn_rx(conn, q)
+						  : rdp_conn_tx(conn, q));
+	sge->length =
+		verb == RDP_VERB_ATOMIC ? 8 : (uint32_t)run->params->size_bytes;
+	sge->lkey = conn->mr->lkey;
+}
+
+static void setup_qp(struct bw_qp *b, const struct rdp_run *run, uint32_t q,
+		     uint64_t limit, enum rdp_verb verb)
+{
+	int i;
+
+	b->qp = run->conn->qps[q];
+	b->limit = limit;
+	b->id = (uint64_t)q << WRID_QP_SHIFT;
+	setup_sge(&b->sge, run, q, verb);
+	for (i = 0; i < POST_BATCH; i++) {
+		setup_wr(&b->wr[i], &b->sge, run, q, verb);
+		b->wr[i].next = i + 1 < POST_BATCH ? &b->wr[i + 1] : NULL;
+	}
+}
+
+/* READ and atomics are bounded by the responder resources (-o). */
+static uint32_t window_of(const struct rdp_run *run, enum rdp_verb verb)
+{
+	const struct rdp_params *p = run->params;
+	uint32_t w = p->tx_depth, o = run->conn->max_rd_atomic;
+
+	if (verb != RDP_VERB_READ && verb != RDP_VERB_ATOMIC)
+		return w;
+	if (p->outstanding && p->outstanding < o)
+		o = p->outstanding;
+	return o < w ? o : w;
+}
+
+static void setup_sampling(const struct rdp_run *run, struct bw_state *st)
+{
+	const struct rdp_params *p = run->params;
+
+	if (p->duration_s) {
+		/* Time grid: at most SAMPLE_GRID_MAX samples, 1 ms apart or
+		 * more. */
+		uint64_t step_ms =
+			(uint64_t)p->duration_s * 1000 / SAMPLE_GRID_MAX + 1;
+
+		st->sample_step = rdp_clock_cycles_of_ms(run->clk, step_ms);
+		st->cap = (size_t)(p->duration_s * 1000ull / step_ms) + 16;
+	} else {
+		st->cap = (size_t)(st->target_msgs / st->cq_mod) +
+			  2ull * p->num_qps + 16;
+	}
+}
+
+static int setup(const struct rdp_run *run, struct bw_state *st,
+		 enum rdp_verb verb)
+{
+	const struct rdp_params *p = run->params;
+	uint64_t limit = p->duration_s ? UINT64_MAX : p->iters;
+	uint32_t q;
+
+	memset(st, 0, sizeof(*st));
+	st->num_qps = p->num_qps;
+	st->window = window_of(run, verb);
+	st->cq_mod = p->cq_mod < st->window ? p->cq_mod : st->window;
+	st->msg_bytes = p->size_bytes;
+	st->target_msgs = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
+	st->end_cycles = UINT64_MAX;
+	/* Fetch-and-add adds 1; compare-and-swap moves n-1 to n. */
+	st->add_base = p->flags & RDP_PARAM_CAS ? 0 : 1;
+	st->add_step = p->flags & RDP_PARAM_CAS ? 1 : 0;
+	setup_sampling(run, st);
+	st->qps = calloc(p->num_qps, sizeof(*st->qps));
+	st->samples = calloc(st->cap + 1, sizeof(*st->samples));
+	if (!st->qps || !st->samples)
+		return -ENOMEM;
+	for (q = 0; q < p->num_qps; q++)
+		setup_qp(&st->qps[q], run, q, limit, verb);
+	return 0;
+}
+
+/* Post what the window allows, in chains of up to POST_BATCH: one
+ * doorbell per chain. `atomic` is a constant in each caller, so the
+ * compiler builds one variant without the atomic stores. */
+static inline int post_window(struct bw_state *st, struct bw_qp *b,
+			      const int atomic)
+{
+	uint64_t room = st->window - (b->posted - b->completed);
+	uint64_t left = b->limit - b->posted;
+	uint64_t n = room < left ? room : left;
+	struct ibv_send_wr *bad;
+	uint64_t i, p;
+	int ret;
+
+	if (n == 0)
+		return 0;
+	if (n > POST_BATCH)
+		n = POST_BATCH;
+	for (i = 0; i < n; i++) {
+		p = b->posted + i + 1;
+		b->wr[i].wr_id = b->id | p;
+		b->wr[i].send_flags = 0;
+		if (atomic) {
+			b->wr[i].wr.atomic.compare_add =
+				st->add_base + (p - 1) * st->add_step;
+			b->wr[i].wr.atomic.swap = p;
+		}
+		if (p % st->cq_mod == 0 || p == b->limit) {
+			b->wr[i].send_flags = IBV_SEND_SIGNALED;
+			b->last_signaled = p;
+		}
+	}
+	b->wr[n - 1].next = NULL;
+	ret = ibv_post_send(b->qp, b->wr, &bad);
+	b->wr[n - 1].next = n < POST_BATCH ? &b->wr[n] : NULL;
+	if (ret)
+		return -ret;
+	b->posted += n;
+	return 0;
+}
+
+/* Retire completions; returns how many, or -EIO on a failed one. */
+static inline int reap(struct rdp_run *run, struct bw_state *st,
+		       struct ibv_wc *wc)
+{
+	int n = ibv_poll_cq(run->conn->cq, POLL_BATCH, wc);
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct bw_qp *b;
+		uint64_t c;
+
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return rdp_bench_wc_error(run, &wc[i]);
+		b = &st->qps[wc[i].wr_id >> WRID_QP_SHIFT];
+		c = wc[i].wr_id & WRID_COUNT_MASK;
+		st->done += c - b->completed;
+		b->completed = c;
+	}
+	return n < 0 ? -EIO : n;
+}
+
+static int stalled(struct rdp_run *run, const struct bw_state *st)
+{
+	uint64_t out = 0;
+	uint32_t q;
+
+	for (q = 0; q < st->num_qps; q++)
+		out += st->qps[q].posted - st->qps[q].completed;
+	rdp_errbuf(run->errtext, sizeof(run->errtext),
+		   "no completion for %.1f s with %llu operations outstanding "
+		   "on %u QP(s): the peer or the link stopped responding",
+		   rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
+		   (unsigned long long)out, st->num_qps);
+	return -ETIMEDOUT;
+}
+
+static inline int post_all(struct rdp_run *run, struct bw_state *st,
+			   const int atomic)
+{
+	uint32_t q;
+	int ret;
+
+	for (q = 0; q < st->num_qps; q++) {
+		ret = post_window(st, &st->qps[q], atomic);
+		if (ret) {
+			rdp_errbuf(run->errtext, sizeof(run->errtext),
+				   "post on qp 0x%x: %s", st->qps[q].qp->qp_num,
+				   strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* The timed loop: post, poll, sample. Mode differences are data
+ * (target_msgs, end_cycles, sample_step), not branches. */
+static inline int timed_loop(struct rdp_run *run, struct bw_state *st,
+			     const int atomic)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	uint64_t now, progress, next_sample = 0;
+	int ret;
+
+	now = progress = st->samples[0].cycles;
+	while (st->done < st->target_msgs && now < st->end_cycles) {
+		ret = post_all(run, st, atomic);
+		if (ret)
+			return ret;
+		ret = reap(run, st, wc);
+		now = rdp_cycles();
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			if (now - progress > run->stall_cycles)
+				return stalled(run, st);
+			continue;
+		}
+		progress = now;
+		st->last_cycles = now;
+		if (now >= next_sample && st->nsamples < st->cap) {
+			st->samples[st->nsamples++] = (struct rdp_bw_sample){
+				now, st->done * st->msg_bytes
+			};
+			next_sample = now + st->sample_step;
+		}
+	}
+	return 0;
+}
+
+static int timed_loop_plain(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, 0);
+}
+
+static int timed_loop_atomic(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, 1);
+}
+
+static int drain_to(struct rdp_run *run, struct bw_state *st, int all)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	uint64_t progress = rdp_cycles();
+	uint32_t q;
+	int ret;
+
+	for (q = 0; q < st->num_qps; q++) {
+		struct bw_qp *b = &st->qps[q];
+
+		while (b->completed < (all ? b->posted : b->last_signaled)) {
+			ret = reap(run, st, wc);
+			if (ret < 0)
+				return ret;
+			if (ret > 0)
+				progress = rdp_cycles();
+			else if (rdp_cycles() - progress > run->stall_cycles)
+				return stalled(run, st);
+		}
+	}
+	return 0;
+}
+
+/* Unsignaled work requests after the last signaled one never complete on
+ * their own: follow them with a signaled empty RDMA WRITE, whose
+ * completion says everything before it is done. */
+static int fence(struct rdp_run *run, struct bw_qp *b)
+{
+	struct ibv_send_wr wr, *bad;
+	int ret;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = b->id | b->posted;
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = run->conn->remote[b->id >> WRID_QP_SHIFT].addr;
+	wr.wr.rdma.rkey = run->conn->remote[b->id >> WRID_QP_SHIFT].rkey;
+	ret = ibv_post_send(b->qp, &wr, &bad);
+	if (ret)
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "post the closing write on qp 0x%x: %s",
+			   b->qp->qp_num, strerror(ret));
+	return -ret;
+}
+
+/* After the clock stops: every posted operation completes before the
+ * peer is told DONE (it may check what they wrote). */
+static int drain(struct rdp_run *run, struct bw_state *st)
+{
+	uint32_t q;
+	int ret;
+
+	ret = drain_to(run, st, 0);
+	for (q = 0; !ret && q < st->num_qps; q++)
+		if (st->qps[q].posted > st->qps[q].last_signaled)
+			ret = fence(run, &st->qps[q]);
+	if (!ret)
+		ret = drain_to(run, st, 1);
+	for (q = 0; q < st->num_qps; q++)
+		run->posted += st->qps[q].posted;
+	return ret;
+}
+
+int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
+		  enum rdp_verb verb)
+{
+	int (*loop)(struct rdp_run *, struct bw_state *) =
+		verb == RDP_VERB_ATOMIC ? timed_loop_atomic : timed_loop_plain;
+	struct bw_state st;
+	uint64_t start, done_at_stop;
+	int ret;
+
+	ret = setup(run, &st, verb);
+	if (ret)
+		goto out;
+	start = st.last_cycles = rdp_cycles();
+	if (run->params->duration_s)
+		st.end_cycles =
+			start + rdp_clock_cycles_of_ms(run->clk,
+						       run->params->duration_s *
+							       1000ull);
+	st.samples[0] = (struct rdp_bw_sample){ start, 0 };
+	st.nsamples = 1;
+	ret = loop(run, &st);
+	if (ret)
+		goto out;
+	done_at_stop = st.done;
+	/* The last completion always closes the series. */
+	if (st.samples[st.nsamples - 1].bytes != done_at_stop * st.msg_bytes)
+		st.samples[st.nsamples++] =
+			(struct rdp_bw_sample){ st.last_cycles,
+						done_at_stop * st.msg_bytes };
+	ret = drain(run, &st);
+	if (ret)
+		goto out;
+	res->msgs = done_at_stop;
+	rdp_result_bw(res, st.samples, st.nsamples, start, run->clk);
+out:
+	free(st.qps);
+	free(st.samples);
+	return ret;
+}
+
+int rdp_passive_server(struct rdp_run *run, struct rdp_result *res)
+{
+	(void)run;
+	(void)res;
+	return 0;
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Latency helpers and the one-sided round-trip engine (READ, atomics):
+ * one operation at a time, stamped on its completion. */
+#include <byteswap.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_int.h"
+#include <rdmaperf/clock.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+
+/* Duration mode: room for 2 M round trips a second (0.5 us each), at most
+ * 256 MiB of stamps. */
+#define SAMPLES_PER_S	(2u << 20)
+#define SAMPLES_MAX	(32u << 20)
+#define SPIN_CHECK_MASK 0x3fffu
+
+uint64_t rdp_lat_samples(const struct rdp_params *p)
+{
+	uint64_t n = p->iters + p->warmup_iters;
+
+	if (p->duration_s) {
+		n = (uint64_t)p->duration_s * SAMPLES_PER_S;
+		if (n > SAMPLES_MAX)
+			n = SAMPLES_MAX;
+	}
+	return n;
+}
+
+int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
+		   uint64_t done, int halve, struct rdp_result *res)
+{
+	uint64_t warm = run->params->warmup_iters, i, n;
+	double div = halve ? 2.0 : 1.0;
+	double *ns;
+	int ret;
+
+	if (done <= warm)
+		warm = 0;
+	n = done - warm;
+	ns = malloc(n * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ns[i] = rdp_clock_ns(run->clk,
+				     stamps[warm + i + 1] - stamps[warm + i]) /
+			div;
+	res->msgs = n;
+	res->warmup_iters = (uint32_t)warm;
+	res->elapsed_ns = rdp_clock_ns(run->clk, stamps[done] - stamps[warm]);
+	ret = rdp_stats_lat(ns, n, &res->lat);
+	free(ns);
+	return ret;
+}
+
+int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
+		   size_t len)
+{
+	if (p->size_bytes == 0 || p->size_bytes > (1ull << 30)) {
+		snprintf(why, len,
+			 "%s needs a message size of 1 byte to 1 GiB (-s)",
+			 test);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
+		     size_t len)
+{
+	if (p->num_qps != 1) {
+		snprintf(why, len, "%s measures one QP: drop -q", test);
+		return -EINVAL;
+	}
+	return rdp_check_size(p, test, why, len);
+}
+
+/* Counters are 64-bit; some NICs keep them big-endian: accept either. */
+int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
+		      struct rdp_msg_result *r)
+{
+	uint64_t host = 0, swapped = 0, v;
+	uint32_t q;
+
+	if (run->side != RDP_SIDE_SERVER)
+		return 0;
+	for (q = 0; q < run->conn->num_qps; q++) {
+		memcpy(&v, rdp_conn_rx(run->conn, q), sizeof(v));
+		host += v;
+		swapped += bswap_64(v);
+	}
+	if (host == count || swapped == count) {
+		r->checked_bytes = count;
+		return 0;
+	}
+	r->status = -EILSEQ;
+	r->bad_offset = host;
+	return r->status;
+}
+
+struct rtt {
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+	struct ibv_cq *cq;
+	uint64_t add_base, add_step;
+};
+
+static void rtt_setup(const struct rdp_run *run, struct rtt *t,
+		      enum rdp_verb verb)
+{
+	const struct rdp_conn *conn = run->conn;
+	const struct rdp_msg_qp_info *r = &conn->remote[0];
+	int cas = !!(run->params->flags & RDP_PARAM_CAS);
+
+	memset(t, 0, sizeof(*t));
+	t->cq = conn->cq;
+	t->sge.addr = (uint64_t)(uintptr_t)rdp_conn_rx(conn, 0);
+	t->sge.length =
+		verb == RDP_VERB_ATOMIC ? 8 : (uint32_t)run->params->size_bytes;
+	t->sge.lkey = conn->mr->lkey;
+	t->wr.sg_list = &t->sge;
+	t->wr.num_sge = 1;
+	t->wr.send_flags = IBV_SEND_SIGNALED;
+	if (verb == RDP_VERB_ATOMIC) {
+		t->wr.opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP
+				   : IBV_WR_ATOMIC_FETCH_AND_ADD;
+		t->wr.wr.atomic.remote_addr = r->addr;
+		t->wr.wr.atomic.rkey = r->rkey;
+		t->add_base = cas ? 0 : 1;
+		t->add_step = cas ? 1 : 0;
+	} else {
+		t->wr.opcode = IBV_WR_RDMA_READ;
+		t->wr.wr.rdma.remote_addr = r->addr;
+		t->wr.wr.rdma.rkey = r->rkey;
+	}
+}
+
+/* Wait for the one outstanding completion, bounded by the stall time. */
+static inline int rtt_wait(struct rdp_run *run, struct rtt *t)
+{
+	unsigned int spins = 0;
+	uint64_t t0 = 0;
+	struct ibv_wc wc;
+	int n;
+
+	while ((n = ibv_poll_cq(t->cq, 1, &wc)) == 0) {
+		if (++spins & SPIN_CHECK_MASK)
+			continue;
+		if (!t0)
+			t0 = rdp_cycles();
+		else if (rdp_cycles() - t0 > run->stall_cycles)
+			return -ETIMEDOUT;
+	}
+	if (n < 0)
+		return -EIO;
+	if (wc.status != IBV_WC_SUCCESS)
+		return rdp_bench_wc_error(run, &wc);
+	return 0;
+}
+
+/* `atomic` is constant per caller: one variant without atomic stores. */
+static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
+			   uint64_t total, uint64_t end, uint64_t *done,
+			   const int atomic)
+{
+	struct ibv_qp *qp = run->conn->qps[0];
+	struct ibv_send_wr *bad;
+	uint64_t i;
+	int ret;
+
+	for (i = 0; i < total; i++) {
+		if (atomic) {
+			t->wr.wr.atomic.compare_add =
+				t->add_base + i * t->add_step;
+			t->wr.wr.atomic.swap = i + 1;
+		}
+		ret = ibv_post_send(qp, &t->wr, &bad);
+		if (ret) {
+			*done = i;
+			return -ret;
+		}
+		ret = rtt_wait(run, t);
+		stamps[i + 1] = rdp_cycles();
+		if (ret) {
+			*done = i + 1;
+			return ret;
+		}
+		if (stamps[i + 1] >= end) {
+			i++;
+			break;
+		}
+	}
+	*done = i;
+	return 0;
+}
+
+static int rtt_loop_read(struct rdp_run *run, struct rtt *t, uint64_t *st,
+			 uint64_t total, uint64_t end, uint64_t *done)
+{
+	return rtt_loop(run, t, st, total, end, done, 0);
+}
+
+static int rtt_loop_atomic(struct rdp_run *run, struct rtt *t, uint64_t *st,
+			   uint64_t total, uint64_t end, uint64_t *done)
+{
+	return rtt_loop(run, t, st, total, end, done, 1);
+}
+
+int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
+		   enum rdp_verb verb)
+{
+	int (*loop)(struct rdp_run *, struct rtt *, uint64_t *, uint64_t,
+		    uint64_t, uint64_t *) =
+		verb == RDP_VERB_ATOMIC ? rtt_loop_atomic : rtt_loop_read;
+	const struct rdp_params *p = run->params;
+	uint64_t total = rdp_lat_samples(p), end = UINT64_MAX, done = 0;
+	uint64_t *stamps;
+	struct rtt t;
+	int ret;
+
+	rtt_setup(run, &t, verb);
+	stamps = malloc((total + 1) * sizeof(*stamps));
+	if (!stamps)
+		return -ENOMEM;
+	stamps[0] = rdp_cycles();
+	if (p->duration_s)
+		end = stamps[0] +
+		      rdp_clock_cycles_of_ms(run->clk, p->duration_s * 1000ull);
+	ret = loop(run, &t, stamps, total, end, &done);
+	run->posted = done;
+	if (ret == -ETIMEDOUT)
+		rdp_errbuf(
+			run->errtext, sizeof(run->errtext),
+			"qp 0x%x: no completion for %.1f s after %llu "
+			"round trips: the peer or the link stopped responding",
+			run->conn->qps[0]->qp_num,
+			rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
+			(unsigned long long)done);
+	else if (ret && !run->errtext[0])
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "qp 0x%x: post: %s", run->conn->qps[0]->qp_num,
+			   strerror(-ret));
+	if (!ret)
+		ret = rdp_lat_result(run, stamps, done, 0, res);
+	free(stamps);
+	return ret;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Receive side of the SEND tests: keep every receive queue full, and the
+ * bandwidth server's receive loop. */
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_int.h"
+#include <rdmaperf/clock.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+
+#define POLL_BATCH	32
+#define IDLE_CHECK_MASK 0x3ffu
+
+void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
+		 struct ibv_sge *sge)
+{
+	sge->addr = (uint64_t)(uintptr_t)rdp_conn_rx(run->conn, q);
+	sge->length = (uint32_t)run->params->size_bytes;
+	sge->lkey = run->conn->mr->lkey;
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = q;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+}
+
+static int post_recv(struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr)
+{
+	struct ibv_recv_wr *bad;
+	int ret = ibv_post_recv(run->conn->qps[q], wr, &bad);
+
+	if (ret)
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "post receive on qp 0x%x: %s",
+			   run->conn->qps[q]->qp_num, strerror(ret));
+	return -ret;
+}
+
+int rdp_post_receives(struct rdp_run *run)
+{
+	struct ibv_recv_wr wr;
+	struct ibv_sge sge;
+	uint32_t q, i;
+	int ret;
+
+	for (q = 0; q < run->conn->num_qps; q++) {
+		rdp_recv_wr(run, q, &wr, &sge);
+		for (i = 0; i < run->params->rx_depth; i++) {
+			ret = post_recv(run, q, &wr);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Has the client sent something (DONE, or an ERROR)? */
+static int peer_spoke(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0;
+}
+
+struct recv_loop {
+	struct ibv_recv_wr *wrs; /* one per QP */
+	struct ibv_sge *sges;
+	uint64_t got;
+};
+
+/* Count receives and put each buffer straight back. */
+static int recv_batch(struct rdp_run *run, struct recv_loop *rl)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	int n, i, ret;
+
+	n = ibv_poll_cq(run->conn->cq, POLL_BATCH, wc);
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return rdp_bench_wc_error(run, &wc[i]);
+		if (!(wc[i].opcode & IBV_WC_RECV))
+			continue;
+		rl->got++;
+		ret = post_recv(run, (uint32_t)wc[i].wr_id,
+				&rl->wrs[wc[i].wr_id]);
+		if (ret)
+			return ret;
+	}
+	return n < 0 ? -EIO : n;
+}
+
+/* Until the expected count (iteration mode) or the client's DONE. */
+int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
+{
+	const struct rdp_params *p = run->params;
+	uint64_t target = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
+	struct recv_loop rl = { 0 };
+	uint64_t progress = rdp_cycles();
+	unsigned int idle = 0;
+	uint32_t q;
+	int n = 0;
+
+	(void)res;
+	rl.wrs = calloc(p->num_qps, sizeof(*rl.wrs));
+	rl.sges = calloc(p->num_qps, sizeof(*rl.sges));
+	if (!rl.wrs || !rl.sges) {
+		n = -ENOMEM;
+		goto out;
+	}
+	for (q = 0; q < p->num_qps; q++)
+		rdp_recv_wr(run, q, &rl.wrs[q], &rl.sges[q]);
+	while (rl.got < target) {
+		n = recv_batch(run, &rl);
+		if (n < 0)
+			break;
+		if (n > 0) {
+			progress = rdp_cycles();
+			continue;
+		}
+		if (++idle & IDLE_CHECK_MASK)
+			continue;
+		if (peer_spoke(run->oob_fd))
+			break;
+		if (rdp_cycles() - progress > run->stall_cycles) {
+			rdp_errbuf(run->errtext, sizeof(run->errtext),
+				   "no message for %.1f s after %llu "
+				   "received: the client or the link stopped",
+				   rdp_clock_ns(run->clk, run->stall_cycles) /
+					   1e9,
+				   (unsigned long long)rl.got);
+			n = -ETIMEDOUT;
+			break;
+		}
+	}
+out:
+	free(rl.wrs);
+	free(rl.sges);
+	return n < 0 ? n : 0;
+}
