@@ -55,6 +55,8 @@ struct rdp_result {
 	double bw_peak_gbps;
 	double msg_rate_mpps;
 	struct rdp_lat_stats lat;
+	int data_ok;	       /* both sides' checks passed */
+	uint64_t data_checked; /* in the test's check_unit */
 };
 
 struct rdp_bench_ops {

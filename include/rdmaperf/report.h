@@ -18,6 +18,7 @@ struct rdp_report_info {
 	const struct rdp_msg_accept *peer;
 	const struct rdp_msg_hello *peer_hello;
 	const struct rdp_clock *clk;
+	const struct rdp_msg_hello *local_hello; /* this host, same fields */
 	const char *peer_addr;
 	int gbits;
 };

@@ -21,6 +21,7 @@ struct client {
 	struct rdp_oob oob;
 	struct rdp_conn *conn;
 	struct rdp_msg_hello peer_hello;
+	struct rdp_msg_hello local_hello;
 	struct rdp_msg_accept peer;
 	struct rdp_report_info info;
 };
@@ -31,6 +32,7 @@ static int handshake(struct client *c)
 	int ret;
 
 	rdp_hello_fill(&msg);
+	c->local_hello = msg.u.hello;
 	ret = rdp_oob_send(&c->oob, &msg);
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_HELLO, &msg, -1);
@@ -167,6 +169,7 @@ static int session(struct client *c)
 		.peer = &c->peer,
 		.peer_hello = &c->peer_hello,
 		.clk = &c->clk,
+		.local_hello = &c->local_hello,
 		.peer_addr = c->oob.peer,
 		.gbits = o->report.gbits,
 	};
