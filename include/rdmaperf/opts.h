@@ -32,9 +32,21 @@ struct rdp_report_opts {
 	int no_freq_check; /* -F */
 };
 
+/* The points one invocation runs: every size for every QP count. */
+#define RDP_MAX_POINTS 64
+
+struct rdp_matrix {
+	uint64_t sizes[RDP_MAX_POINTS];
+	size_t n_sizes;
+	uint64_t qps[RDP_MAX_POINTS];
+	size_t n_qps;
+};
+
 struct rdp_opts {
 	const struct rdp_bench_ops *bench;
-	struct rdp_params params;
+	struct rdp_params params; /* the first point; others differ in size
+				   * and QP count only */
+	struct rdp_matrix matrix;
 	struct rdp_conn_opts conn;
 	struct rdp_report_opts report;
 };
@@ -57,5 +69,13 @@ void rdp_opts_usage_server(FILE *f);
 int rdp_parse_size(const char *s, uint64_t *out);
 /* Decimal only, within [min, max]. */
 int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * A list of values: "64,4K,64K", ranges "2:8M:x2" (times 2) or "1:16:+4"
+ * (plus 4), mixed freely; sizes enables K/M/G. -EINVAL syntax, -ERANGE a
+ * value outside [min, max], -E2BIG more than cap values.
+ */
+int rdp_parse_list(const char *s, int sizes, uint64_t min, uint64_t max,
+		   uint64_t *out, size_t cap, size_t *n_out);
 
 #endif /* RDMAPERF_OPTS_H */

@@ -20,6 +20,8 @@ struct rdp_report_info {
 	const struct rdp_clock *clk;
 	const struct rdp_msg_hello *local_hello; /* this host, same fields */
 	const char *peer_addr;
+	size_t n_sizes; /* points in the sweep: sizes x QP counts */
+	size_t n_qps;
 	int gbits;
 };
 

@@ -20,6 +20,7 @@ enum opt_id {
 	OPT_GID = 'x',
 	OPT_PORT = 'p',
 	OPT_SIZE = 's',
+	OPT_ALL_SIZES = 'a',
 	OPT_ITERS = 'n',
 	OPT_DURATION = 'D',
 	OPT_QPS = 'q',
@@ -56,10 +57,11 @@ static const struct opt_def client_table[] = {
 	{ "ib-port", OPT_IB_PORT, "PORT", "device port (default 1)" },
 	{ "gid-index", OPT_GID, "N", "GID index (default: the RoCE v2 GID of the connection's address)" },
 	{ "port", OPT_PORT, "PORT", "TCP port of the server (default 18515)" },
-	{ "size", OPT_SIZE, "BYTES", "message size, K/M/G suffixes (default 65536)" },
+	{ "size", OPT_SIZE, "LIST", "message sizes: 4K, 64,4K,1M or 2:8M:x2 (default: 64K bandwidth, 2 latency, 8 atomics)" },
+	{ "all", OPT_ALL_SIZES, NULL, "sizes 2 B to 8 MiB in powers of two" },
 	{ "iters", OPT_ITERS, "N", "iterations per QP (default 1000)" },
 	{ "duration", OPT_DURATION, "SEC", "run for SEC seconds instead of -n" },
-	{ "qp", OPT_QPS, "N", "number of QPs, bandwidth tests (default 1)" },
+	{ "qp", OPT_QPS, "LIST", "QP counts, e.g. 1,2,4,8, bandwidth tests (default 1)" },
 	{ "tx-depth", OPT_TX_DEPTH, "N", "work requests in flight per QP (default 128)" },
 	{ "cq-mod", OPT_CQ_MOD, "N", "signal one send in N (default 100)" },
 	{ "rx-depth", OPT_RX_DEPTH, "N", "receives kept posted per QP, SEND tests (default 512)" },
@@ -211,7 +213,6 @@ static void defaults(struct rdp_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	rdp_params_defaults(&o->params);
-	o->params.size_bytes = 0; /* the test's own default unless -s */
 	o->params.warmup_iters = 100;
 	o->conn.ib_port = 1;
 	o->conn.gid_index = -1;
@@ -281,21 +282,47 @@ static int apply_conn(struct rdp_opts *o, int id, const char *arg, char *err,
 	return ret;
 }
 
-static int apply_size(struct rdp_params *p, const char *arg, char *err,
+static int list_error(int ret, const char *opt, const char *arg,
+		      const char *range, char *err, size_t len)
+{
+	if (ret == -ERANGE)
+		return bad(err, len, "%s %s is out of range: use %s", opt, arg,
+			   range);
+	if (ret == -E2BIG)
+		return bad(err, len, "%s %s: more than %d points", opt, arg,
+			   RDP_MAX_POINTS);
+	return bad(err, len,
+		   "%s needs a value, a list (a,b,c) or a range "
+		   "(first:last:xFACTOR or first:last:+STEP), not '%s'",
+		   opt, arg);
+}
+
+static int apply_size(struct rdp_matrix *m, const char *arg, char *err,
 		      size_t len)
 {
-	uint64_t v;
-	int ret = rdp_parse_size(arg, &v);
+	int ret = rdp_parse_list(arg, 1, 1, 1ull << 30, m->sizes,
+				 RDP_MAX_POINTS, &m->n_sizes);
 
-	if (ret == -EINVAL)
-		return bad(err, len,
-			   "-s needs a size like 64, 4K, 1M, not "
-			   "'%s'",
-			   arg);
-	if (ret || v < 1 || v > (1ull << 30))
-		return bad(err, len, "-s %s is out of range: use 1..1G", arg);
-	p->size_bytes = v;
-	return 0;
+	return ret ? list_error(ret, "-s", arg, "1..1G", err, len) : 0;
+}
+
+static int apply_qps(struct rdp_matrix *m, const char *arg, char *err,
+		     size_t len)
+{
+	int ret = rdp_parse_list(arg, 0, 1, 4096, m->qps, RDP_MAX_POINTS,
+				 &m->n_qps);
+
+	return ret ? list_error(ret, "-q", arg, "1..4096", err, len) : 0;
+}
+
+/* -a: every power of two from 2 B to 8 MiB. */
+static void all_sizes(struct rdp_matrix *m)
+{
+	uint64_t v;
+
+	m->n_sizes = 0;
+	for (v = 2; v <= (8u << 20); v *= 2)
+		m->sizes[m->n_sizes++] = v;
 }
 
 static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
@@ -307,7 +334,10 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 
 	switch (id) {
 	case OPT_SIZE:
-		return apply_size(p, arg, err, len);
+		return apply_size(&o->matrix, arg, err, len);
+	case OPT_ALL_SIZES:
+		all_sizes(&o->matrix);
+		return 0;
 	case OPT_ITERS:
 		ret = num("-n", arg, 1, 1ull << 40, &v, err, len);
 		p->iters = v;
@@ -317,9 +347,7 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 		p->duration_s = (uint32_t)v;
 		return ret;
 	case OPT_QPS:
-		ret = num("-q", arg, 1, 4096, &v, err, len);
-		p->num_qps = (uint32_t)v;
-		return ret;
+		return apply_qps(&o->matrix, arg, err, len);
 	case OPT_TX_DEPTH:
 		ret = num("-t", arg, 1, 65536, &v, err, len);
 		p->tx_depth = (uint32_t)v;
@@ -458,8 +486,32 @@ static int parse_table(int argc, char **argv, const struct opt_def *t, size_t n,
 			return bad(err, len, "-n and -D exclude each other");
 		if (c == OPT_DURATION && seen[OPT_ITERS])
 			return bad(err, len, "-n and -D exclude each other");
+		if ((c == OPT_SIZE && seen[OPT_ALL_SIZES]) ||
+		    (c == OPT_ALL_SIZES && seen[OPT_SIZE]))
+			return bad(err, len, "-a and -s exclude each other");
 	}
 	return RDP_PARSE_OK;
+}
+
+/* Every point of the matrix must be runnable, not just the first. */
+static int validate_points(struct rdp_opts *o, char *err, size_t len)
+{
+	struct rdp_params p = o->params;
+	size_t i, k;
+	int ret;
+
+	for (k = 0; k < o->matrix.n_qps; k++) {
+		for (i = 0; i < o->matrix.n_sizes; i++) {
+			p.size_bytes = o->matrix.sizes[i];
+			p.num_qps = (uint32_t)o->matrix.qps[k];
+			ret = o->bench->validate(&p, err, len);
+			if (ret)
+				return ret;
+		}
+	}
+	o->params.size_bytes = o->matrix.sizes[0];
+	o->params.num_qps = (uint32_t)o->matrix.qps[0];
+	return 0;
 }
 
 static int validate_client(struct rdp_opts *o, char *err, size_t len)
@@ -468,8 +520,14 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 
 	if (p->duration_s)
 		p->iters = 0;
-	if (!p->size_bytes)
-		p->size_bytes = o->bench->default_size;
+	if (!o->matrix.n_sizes) {
+		o->matrix.sizes[0] = o->bench->default_size;
+		o->matrix.n_sizes = 1;
+	}
+	if (!o->matrix.n_qps) {
+		o->matrix.qps[0] = 1;
+		o->matrix.n_qps = 1;
+	}
 	if (o->bench->kind != RDP_BENCH_LAT)
 		p->warmup_iters = 0;
 	/* Signal often enough that the send queue never fills; a ping-pong
@@ -478,7 +536,7 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		p->cq_mod = p->tx_depth;
 	if (o->bench->kind == RDP_BENCH_LAT && p->cq_mod > p->tx_depth / 2)
 		p->cq_mod = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
-	return o->bench->validate(p, err, len);
+	return validate_points(o, err, len);
 }
 
 static int list_tests(char *err, size_t len, const char *what)

@@ -67,6 +67,11 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	fprintf(f, " QPs             : %u RC, tx depth %u, signal 1 in %u\n",
 		p->num_qps, p->tx_depth, p->cq_mod);
 	size_line(f, p);
+	if (in->n_sizes * in->n_qps > 1)
+		fprintf(f,
+			" Sweep           : %zu size(s) x %zu QP count(s); the "
+			"lines above describe the first point\n",
+			in->n_sizes, in->n_qps);
 	if (in->ops->kind == RDP_BENCH_LAT) {
 		fprintf(f,
 			" Latency         : %s; %u warm-up round trips "

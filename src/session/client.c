@@ -26,7 +26,7 @@ struct client {
 	struct rdp_report_info info;
 };
 
-static int handshake(struct client *c)
+static int hello(struct client *c)
 {
 	struct rdp_msg msg;
 	int ret;
@@ -36,19 +36,24 @@ static int handshake(struct client *c)
 	ret = rdp_oob_send(&c->oob, &msg);
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_HELLO, &msg, -1);
-	if (ret)
-		return ret;
-	c->peer_hello = msg.u.hello;
-	msg.type = RDP_MSG_PARAMS;
+	if (!ret)
+		c->peer_hello = msg.u.hello;
+	return ret;
+}
+
+static int send_params(struct client *c)
+{
+	struct rdp_msg msg = { .type = RDP_MSG_PARAMS };
+	int ret;
+
 	msg.u.params = c->p;
 	ret = rdp_oob_send(&c->oob, &msg);
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_ACCEPT, &msg,
 				     rdp_slow_step_ms(c->o, &c->p));
-	if (ret)
-		return ret;
-	c->peer = msg.u.accept;
-	return 0;
+	if (!ret)
+		c->peer = msg.u.accept;
+	return ret;
 }
 
 static int connect_qps(struct client *c)
@@ -88,30 +93,33 @@ static int connect_qps(struct client *c)
 }
 
 static int check_data(struct client *c, const struct rdp_run *run,
-		      const struct rdp_msg_result *srv)
+		      const struct rdp_msg_result *srv,
+		      struct rdp_result *res)
 {
 	const struct rdp_bench_ops *ops = c->o->bench;
 	struct rdp_msg_result mine = { 0 };
 
 	if (srv->status) {
-		rdp_err("data check failed on the server: %s at %llu (its "
-			"memory differs from what this side sent)",
+		rdp_err("data check failed on the server at %llu B x %u QPs: "
+			"%s at %llu (its memory differs from what this side "
+			"sent)",
+			(unsigned long long)c->p.size_bytes, c->p.num_qps,
 			ops->check_unit, (unsigned long long)srv->bad_offset);
 		return -EILSEQ;
 	}
 	if (ops->verify && ops->verify(run, run->posted, &mine)) {
-		rdp_err("data check failed on this side: byte %llu differs "
-			"from what the server holds",
+		rdp_err("data check failed on this side at %llu B x %u QPs: "
+			"byte %llu differs from what the server holds",
+			(unsigned long long)c->p.size_bytes, c->p.num_qps,
 			(unsigned long long)mine.bad_offset);
 		return -EILSEQ;
 	}
-	printf(" Data check      : ok, %llu %s\n",
-	       (unsigned long long)(srv->checked_bytes + mine.checked_bytes),
-	       ops->check_unit);
+	res->data_ok = 1;
+	res->data_checked = srv->checked_bytes + mine.checked_bytes;
 	return 0;
 }
 
-static int run_test(struct client *c)
+static int run_test(struct client *c, struct rdp_result *res)
 {
 	const struct rdp_params *p = &c->p;
 	const struct rdp_bench_ops *ops = c->o->bench;
@@ -125,39 +133,36 @@ static int run_test(struct client *c)
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
 	};
-	struct rdp_result res = { .size_bytes = p->size_bytes,
-				  .num_qps = p->num_qps };
 	int slow = rdp_slow_step_ms(c->o, &c->p);
 	struct rdp_msg msg;
 	int ret;
 
+	memset(res, 0, sizeof(*res));
+	res->size_bytes = p->size_bytes;
+	res->num_qps = p->num_qps;
 	rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->tail_bytes);
 	ret = ops->prepare ? ops->prepare(&run) : 0;
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
 	if (!ret)
-		ret = ops->client(&run, &res);
+		ret = ops->client(&run, res);
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run.posted);
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
-	if (ret)
-		return ret;
-	rdp_report_row(stdout, &c->info, &res);
-	rdp_report_footer(stdout, &c->info);
-	return check_data(c, &run, &msg.u.result);
+	if (!ret)
+		ret = check_data(c, &run, &msg.u.result, res);
+	return ret;
 }
 
-static int session(struct client *c)
+/* One point of the matrix: parameters, fresh QPs, the run, its row. */
+static int run_point(struct client *c, int first, int group,
+		     struct rdp_result *res)
 {
 	const struct rdp_opts *o = c->o;
 	int ret;
 
-	ret = rdp_oob_connect(o->conn.host, o->conn.tcp_port,
-			      o->conn.oob_timeout_ms, &c->oob);
-	if (ret)
-		return ret;
-	ret = handshake(c);
+	ret = send_params(c);
 	if (!ret)
 		ret = connect_qps(c);
 	if (ret)
@@ -171,12 +176,71 @@ static int session(struct client *c)
 		.clk = &c->clk,
 		.local_hello = &c->local_hello,
 		.peer_addr = c->oob.peer,
+		.n_sizes = o->matrix.n_sizes,
+		.n_qps = o->matrix.n_qps,
 		.gbits = o->report.gbits,
 	};
-	rdp_report_header(stdout, &c->info);
-	rdp_report_table_head(stdout, &c->info);
+	if (first) {
+		rdp_report_header(stdout, &c->info);
+		rdp_report_table_head(stdout, &c->info);
+	}
+	if (group && o->matrix.n_qps > 1)
+		printf(" -- %u QP(s)\n", c->p.num_qps);
 	fflush(stdout);
-	return run_test(c);
+	ret = run_test(c, res);
+	if (!ret)
+		rdp_report_row(stdout, &c->info, res);
+	rdp_conn_destroy(c->conn);
+	c->conn = NULL;
+	return ret;
+}
+
+static void data_summary(const struct client *c, const struct rdp_result *r,
+			 size_t n)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += r[i].data_checked;
+	rdp_report_footer(stdout, &c->info);
+	if (n == 1)
+		printf(" Data check      : ok, %llu %s\n",
+		       (unsigned long long)total, c->o->bench->check_unit);
+	else
+		printf(" Data check      : ok at all %zu points, %llu %s\n", n,
+		       (unsigned long long)total, c->o->bench->check_unit);
+}
+
+/* Every size for every QP count, over one connection. */
+static int session(struct client *c)
+{
+	const struct rdp_matrix *m = &c->o->matrix;
+	struct rdp_result *res;
+	size_t i, k, n = 0;
+	int ret;
+
+	ret = rdp_oob_connect(c->o->conn.host, c->o->conn.tcp_port,
+			      c->o->conn.oob_timeout_ms, &c->oob);
+	if (!ret)
+		ret = hello(c);
+	if (ret)
+		return ret;
+	res = calloc(m->n_sizes * m->n_qps, sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	for (k = 0; !ret && k < m->n_qps; k++) {
+		for (i = 0; !ret && i < m->n_sizes; i++) {
+			c->p.size_bytes = m->sizes[i];
+			c->p.num_qps = (uint32_t)m->qps[k];
+			ret = run_point(c, n == 0, i == 0, &res[n]);
+			n += !ret;
+		}
+	}
+	if (!ret)
+		data_summary(c, res, n);
+	free(res);
+	return ret;
 }
 
 /* A governor that scales the clock down between polls skews latency. */

@@ -87,7 +87,11 @@ static int setup(struct server *s)
 	};
 	int ret;
 
-	ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port, &s->dev);
+	if (!s->dev)
+		ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port,
+				   &s->dev);
+	else
+		ret = 0;
 	if (!ret)
 		ret = rdp_conn_create(s->dev, &cfg, &s->conn);
 	if (ret)
@@ -167,21 +171,12 @@ static int run_test(struct server *s)
 	return ret;
 }
 
-static int serve(struct server *s)
+/* One point: the client's parameters, fresh QPs, the run, the check. */
+static int serve_point(struct server *s, const struct rdp_params *p)
 {
-	struct rdp_msg msg;
 	int ret;
 
-	ret = rdp_oob_expect(s->oob, RDP_MSG_HELLO, &msg, -1);
-	if (ret)
-		return ret;
-	rdp_hello_fill(&msg);
-	ret = rdp_oob_send(s->oob, &msg);
-	if (!ret)
-		ret = rdp_oob_expect(s->oob, RDP_MSG_PARAMS, &msg, -1);
-	if (ret)
-		return ret;
-	s->p = msg.u.params;
+	s->p = *p;
 	ret = check_params(s);
 	if (!ret)
 		ret = setup(s);
@@ -189,6 +184,48 @@ static int serve(struct server *s)
 		ret = connect_qps(s);
 	if (!ret)
 		ret = run_test(s);
+	rdp_conn_destroy(s->conn);
+	s->conn = NULL;
+	if (!ret)
+		printf("client %s: %s, %llu B, %u QP(s): done, data ok\n",
+		       s->oob->peer, s->p.test,
+		       (unsigned long long)s->p.size_bytes, s->p.num_qps);
+	return ret;
+}
+
+/* HELLO, then one point per PARAMS until the client closes. */
+static int serve(struct server *s)
+{
+	struct rdp_msg msg;
+	int ret, points = 0;
+
+	ret = rdp_oob_expect(s->oob, RDP_MSG_HELLO, &msg, -1);
+	if (ret)
+		return ret;
+	rdp_hello_fill(&msg);
+	ret = rdp_oob_send(s->oob, &msg);
+	while (!ret) {
+		ret = rdp_oob_recv(s->oob, &msg, -1);
+		if (ret == -ECONNRESET && points)
+			return 0; /* the client is done */
+		if (ret == -ECONNRESET || ret == -ETIMEDOUT)
+			rdp_err("client %s left before %s", s->oob->peer,
+				points ? "its next test" : "sending its test");
+		if (ret)
+			return ret;
+		if (msg.type == RDP_MSG_ERROR) {
+			rdp_err("peer %s reports: %s", s->oob->peer,
+				msg.u.error.text);
+			return -ECANCELED;
+		}
+		if (msg.type != RDP_MSG_PARAMS) {
+			rdp_err("peer %s sent %s where PARAMS was expected",
+				s->oob->peer, rdp_wire_type_str(msg.type));
+			return -EPROTO;
+		}
+		ret = serve_point(s, &msg.u.params);
+		points++;
+	}
 	return ret;
 }
 
@@ -204,11 +241,7 @@ int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
 	ret = serve(&s);
 	if (ret && ret != -ECANCELED && rdp_last_error()[0])
 		rdp_oob_send_error(oob, ret, rdp_last_error());
-	if (!ret)
-		printf("client %s: %s, %llu B, %u QP(s): done, data ok\n",
-		       oob->peer, s.p.test, (unsigned long long)s.p.size_bytes,
-		       s.p.num_qps);
-	else
+	if (ret)
 		printf("client %s: %s: failed (%s)\n", oob->peer,
 		       s.p.test[0] ? s.p.test : "handshake", strerror(-ret));
 	fflush(stdout);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -155,6 +156,84 @@ static void test_rejections(void **state)
 		      ARGV("write_bw", "-s", "2G"));
 }
 
+static void test_lists(void **state)
+{
+	uint64_t v[RDP_MAX_POINTS];
+	char many[400] = "1";
+	size_t n = 0, i;
+
+	(void)state;
+	assert_int_equal(rdp_parse_list("64,4K,64K", 1, 1, 1u << 30, v, 8, &n),
+			 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[0], 64);
+	assert_int_equal(v[1], 4096);
+	assert_int_equal(v[2], 65536);
+	assert_int_equal(rdp_parse_list("2:16:x2", 1, 1, 1u << 30, v, 8, &n),
+			 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(v[3], 16);
+	assert_int_equal(rdp_parse_list("2:8M:x2", 1, 1, 1u << 30, v,
+					RDP_MAX_POINTS, &n),
+			 0);
+	assert_int_equal(n, 23);
+	assert_int_equal(v[22], 8u << 20);
+	assert_int_equal(rdp_parse_list("1:10:+4,100", 0, 1, 4096, v, 8, &n),
+			 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(v[1], 5);
+	assert_int_equal(v[2], 9);
+	assert_int_equal(v[3], 100);
+	/* Syntax, order and range errors. */
+	assert_int_equal(rdp_parse_list("", 1, 1, 100, v, 8, &n), -EINVAL);
+	assert_int_equal(rdp_parse_list("64,,128", 1, 1, 1000, v, 8, &n),
+			 -EINVAL);
+	assert_int_equal(rdp_parse_list("64,", 1, 1, 1000, v, 8, &n), -EINVAL);
+	assert_int_equal(rdp_parse_list("8:2:x2", 1, 1, 100, v, 8, &n),
+			 -EINVAL);
+	assert_int_equal(rdp_parse_list("2:8", 1, 1, 100, v, 8, &n), -EINVAL);
+	assert_int_equal(rdp_parse_list("2:8:y2", 1, 1, 100, v, 8, &n),
+			 -EINVAL);
+	assert_int_equal(rdp_parse_list("2:8:x1", 1, 1, 100, v, 8, &n),
+			 -ERANGE);
+	assert_int_equal(rdp_parse_list("0", 0, 1, 100, v, 8, &n), -ERANGE);
+	assert_int_equal(rdp_parse_list("4K", 0, 1, 100000, v, 8, &n),
+			 -EINVAL); /* QP counts take no suffix */
+	for (i = 2; i <= RDP_MAX_POINTS + 1; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many),
+			 ",%zu", i);
+	assert_int_equal(rdp_parse_list(many, 0, 1, 1000, v, RDP_MAX_POINTS,
+					&n),
+			 -E2BIG);
+}
+
+static void test_matrix_options(void **state)
+{
+	struct rdp_opts o;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_bw", "-a", "-q", "1,2,4", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.matrix.n_sizes, 23);
+	assert_int_equal(o.matrix.sizes[0], 2);
+	assert_int_equal(o.matrix.n_qps, 3);
+	assert_int_equal(o.params.size_bytes, 2);
+	assert_int_equal(o.params.num_qps, 1);
+	assert_int_equal(CLIENT(&o, err, "atomic_bw", "h"), RDP_PARSE_OK);
+	assert_int_equal(o.params.size_bytes, 8);
+	expect_reject("exclude", ARGC("write_bw", "-a", "-s", "64"),
+		      ARGV("write_bw", "-a", "-s", "64"));
+	expect_reject("one QP", ARGC("send_lat", "-q", "1,2"),
+		      ARGV("send_lat", "-q", "1,2"));
+	expect_reject("8 bytes", ARGC("atomic_lat", "-s", "8,16"),
+		      ARGV("atomic_lat", "-s", "8,16"));
+	expect_reject("range", ARGC("write_bw", "-s", "64:8"),
+		      ARGV("write_bw", "-s", "64:8"));
+	expect_reject("FETCH_AND_ADD", ARGC("atomic_bw", "-A", "SWAP"),
+		      ARGV("atomic_bw", "-A", "SWAP"));
+}
+
 static void test_server_line(void **state)
 {
 	struct rdp_opts o;
@@ -192,6 +271,8 @@ int main(void)
 		cmocka_unit_test(test_client_defaults),
 		cmocka_unit_test(test_duration_clears_iters),
 		cmocka_unit_test(test_rejections),
+		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_matrix_options),
 		cmocka_unit_test(test_server_line),
 	};
 

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Machine-readable results: one JSON document per invocation, holding the
+ * run's context once and one results[] entry per measured point.
+ */
+#ifndef RDMAPERF_JSON_H
+#define RDMAPERF_JSON_H
+
+#include <stdio.h>
+
+struct rdp_json;
+struct rdp_report_info;
+struct rdp_result;
+
+#define RDP_JSON_SCHEMA_VERSION 1
+
+/* Start a document from the run's context (the first point's info). */
+int rdp_json_new(const struct rdp_report_info *info, struct rdp_json **out);
+
+/* Append one results[] entry for a (test, size, QP count) point. */
+int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
+		 const struct rdp_result *res);
+
+/* Write the document: indented, keys in insertion order, final newline. */
+int rdp_json_write(const struct rdp_json *j, FILE *f);
+
+/* Accepts NULL. */
+void rdp_json_free(struct rdp_json *j);
+
+#endif /* RDMAPERF_JSON_H */

@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The JSON report: the run's context once, then one entry per measured
+ * point. Built with jansson only, so quoting and numbers are never by hand.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <jansson.h>
+
+#include <rdmaperf/clock.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/json.h>
+#include <rdmaperf/report.h>
+
+struct rdp_json {
+	json_t *root;
+	json_t *results; /* our own reference; root holds another */
+};
+
+/*
+ * Text from the peer or the device may be unterminated or not UTF-8, which
+ * jansson refuses; such text is kept as printable ASCII instead.
+ */
+static json_t *text(const char *s, size_t max)
+{
+	char clean[256];
+	size_t len, i;
+	json_t *v;
+
+	if (!s)
+		return json_null();
+	len = strnlen(s, max);
+	v = json_stringn(s, len);
+	if (v)
+		return v;
+	if (len >= sizeof(clean))
+		len = sizeof(clean) - 1;
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		clean[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+	}
+	return json_stringn(clean, len);
+}
+
+#define TEXT(array) text((array), sizeof(array))
+#define CTEXT(str)  text((str), SIZE_MAX)
+
+static json_t *uint_val(uint64_t v)
+{
+	if (v > (uint64_t)LLONG_MAX)
+		return json_real((double)v);
+	return json_integer((json_int_t)v);
+}
+
+/* jansson has no NaN or infinity, and neither has JSON. */
+static json_t *real_val(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* 0 means "not set" (device limit, automatic): null. */
+static json_t *uint_or_null(uint64_t v)
+{
+	return v ? uint_val(v) : json_null();
+}
+
+/* Negative means unknown (NUMA node, no GID): null. */
+static json_t *index_or_null(int64_t v)
+{
+	return v >= 0 ? json_integer((json_int_t)v) : json_null();
+}
+
+/* An object whose members all went in, or NULL (and nothing leaked). */
+static json_t *done(json_t *o, int err)
+{
+	if (!err)
+		return o;
+	json_decref(o);
+	return NULL;
+}
+
+static json_t *timestamp(void)
+{
+	time_t now = time(NULL);
+	char buf[32];
+	struct tm tm;
+
+	if (!gmtime_r(&now, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return json_null();
+	return json_string(buf);
+}
+
+static json_t *client_obj(const struct rdp_msg_hello *h)
+{
+	json_t *o;
+	int err = 0;
+
+	if (!h)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "hostname", TEXT(h->hostname));
+	err |= json_object_set_new(o, "kernel", TEXT(h->kernel));
+	return done(o, err);
+}
+
+static json_t *server_obj(const struct rdp_report_info *in)
+{
+	const struct rdp_msg_hello *h = in->peer_hello;
+	json_t *o;
+	int err = 0;
+
+	if (!h)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "hostname", TEXT(h->hostname));
+	err |= json_object_set_new(o, "kernel", TEXT(h->kernel));
+	err |= json_object_set_new(o, "rdmaperf_version",
+				   TEXT(h->tool_version));
+	err |= json_object_set_new(o, "address", CTEXT(in->peer_addr));
+	return done(o, err);
+}
+
+static const char *link_layer_name(uint8_t link_layer)
+{
+	switch (link_layer) {
+	case IBV_LINK_LAYER_INFINIBAND:
+		return "InfiniBand";
+	case IBV_LINK_LAYER_ETHERNET:
+		return "Ethernet";
+	default:
+		return "unspecified";
+	}
+}
+
+/* Signalling rate of one lane for ibv_port_attr.active_speed, Gb/s. */
+static double lane_gbps(uint8_t speed)
+{
+	switch (speed) {
+	case 1:
+		return 2.5;
+	case 2:
+		return 5.0;
+	case 4:
+	case 8:
+		return 10.0;
+	case 16:
+		return 14.0;
+	case 32:
+		return 25.0;
+	case 64:
+		return 50.0;
+	case 128:
+		return 100.0;
+	default:
+		return 0.0;
+	}
+}
+
+/* Lanes for ibv_port_attr.active_width. */
+static unsigned int lanes(uint8_t width)
+{
+	switch (width) {
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+static json_t *device_obj(const struct rdp_dev *d)
+{
+	const struct rdp_port_info *p = &d->port;
+	double gbps = lane_gbps(p->active_speed) * lanes(p->active_width);
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "name", TEXT(d->name));
+	err |= json_object_set_new(o, "firmware", TEXT(d->attr.fw_ver));
+	err |= json_object_set_new(o, "port", json_integer(p->num));
+	err |= json_object_set_new(o, "link_layer",
+				   json_string(link_layer_name(p->link_layer)));
+	err |= json_object_set_new(o, "port_state",
+				   json_string(rdp_port_state_str(p->state)));
+	err |= json_object_set_new(o, "active_speed",
+				   json_integer(p->active_speed));
+	err |= json_object_set_new(o, "active_width",
+				   json_integer(p->active_width));
+	if (gbps > 0)
+		err |= json_object_set_new(o, "link_gbps", real_val(gbps));
+	err |= json_object_set_new(o, "active_mtu_bytes",
+				   uint_val(p->active_mtu_bytes));
+	err |= json_object_set_new(o, "numa_node", index_or_null(d->numa_node));
+	return done(o, err);
+}
+
+static json_t *peer_device_obj(const struct rdp_msg_accept *a)
+{
+	json_t *o, *type;
+	int err = 0;
+
+	if (!a)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	type = a->gid_index < 0 ? json_null()
+				: json_string(rdp_gid_type_str(
+					  (enum rdp_gid_type)a->gid_type));
+	err |= json_object_set_new(o, "name", TEXT(a->device));
+	err |= json_object_set_new(o, "port", json_integer(a->port));
+	err |= json_object_set_new(o, "active_mtu_bytes",
+				   uint_val(a->active_mtu_bytes));
+	err |= json_object_set_new(o, "numa_node", index_or_null(a->numa_node));
+	err |= json_object_set_new(o, "gid_index", index_or_null(a->gid_index));
+	err |= json_object_set_new(o, "gid_type", type);
+	return done(o, err);
+}
+
+static json_t *gid_obj(const struct rdp_conn *c)
+{
+	const struct rdp_gid_entry *e = &c->gid.entry;
+	char addr[64];
+	json_t *o;
+	int err = 0;
+
+	if (!c->have_gid)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	rdp_gid_format(e->raw, addr, sizeof(addr));
+	err |= json_object_set_new(o, "index", json_integer(e->index));
+	err |= json_object_set_new(o, "type",
+				   json_string(rdp_gid_type_str(e->type)));
+	err |= json_object_set_new(o, "address", TEXT(addr));
+	err |= json_object_set_new(
+		o, "chosen_because",
+		json_string(rdp_gid_reason_str(c->gid.reason)));
+	return done(o, err);
+}
+
+static json_t *clock_obj(const struct rdp_clock *clk)
+{
+	json_t *o;
+	int err = 0;
+
+	if (!clk)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "source", CTEXT(clk->source));
+	err |= json_object_set_new(o, "cycles_per_ns",
+				   real_val(clk->cycles_per_ns));
+	return done(o, err);
+}
+
+static json_t *params_obj(const struct rdp_params *p)
+{
+	const char *atomic = p->flags & RDP_PARAM_CAS ? "compare_and_swap"
+						      : "fetch_and_add";
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "test", TEXT(p->test));
+	err |= json_object_set_new(o, "size_bytes", uint_val(p->size_bytes));
+	err |= json_object_set_new(o, "iterations", uint_or_null(p->iters));
+	err |= json_object_set_new(o, "duration_s",
+				   uint_or_null(p->duration_s));
+	err |= json_object_set_new(o, "warmup_iters",
+				   uint_val(p->warmup_iters));
+	err |= json_object_set_new(o, "num_qps", uint_val(p->num_qps));
+	err |= json_object_set_new(o, "tx_depth", uint_val(p->tx_depth));
+	err |= json_object_set_new(o, "cq_mod", uint_val(p->cq_mod));
+	err |= json_object_set_new(o, "rx_depth", uint_val(p->rx_depth));
+	err |= json_object_set_new(o, "outstanding",
+				   uint_or_null(p->outstanding));
+	err |= json_object_set_new(o, "mtu_bytes", uint_or_null(p->mtu_bytes));
+	err |= json_object_set_new(o, "tclass", uint_val(p->tclass));
+	err |= json_object_set_new(o, "seed", uint_val(p->seed));
+	err |= json_object_set_new(o, "grh",
+				   json_boolean(p->flags & RDP_PARAM_GRH));
+	err |= json_object_set_new(o, "atomic", json_string(atomic));
+	return done(o, err);
+}
+
+static int add_context(json_t *root, const struct rdp_report_info *in)
+{
+	const struct rdp_conn *c = in->conn;
+	int err = 0;
+
+	err |= json_object_set_new(root, "tool", json_string("rdmaperf"));
+	err |= json_object_set_new(root, "version",
+				   json_string(PACKAGE_VERSION));
+	err |= json_object_set_new(root, "schema_version",
+				   json_integer(RDP_JSON_SCHEMA_VERSION));
+	err |= json_object_set_new(root, "timestamp", timestamp());
+	err |= json_object_set_new(root, "client", client_obj(in->local_hello));
+	err |= json_object_set_new(root, "server", server_obj(in));
+	err |= json_object_set_new(root, "device", device_obj(c->dev));
+	err |= json_object_set_new(root, "peer_device",
+				   peer_device_obj(in->peer));
+	err |= json_object_set_new(root, "gid", gid_obj(c));
+	err |= json_object_set_new(root, "path_mtu_bytes",
+				   uint_val(c->path_mtu_bytes));
+	err |= json_object_set_new(root, "clock", clock_obj(in->clk));
+	err |= json_object_set_new(root, "parameters", params_obj(in->params));
+	return err ? -ENOMEM : 0;
+}
+
+int rdp_json_new(const struct rdp_report_info *info, struct rdp_json **out)
+{
+	struct rdp_json *j;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->root = json_object();
+	j->results = json_array();
+	if (!j->root || !j->results || add_context(j->root, info) ||
+	    json_object_set(j->root, "results", j->results)) {
+		rdp_json_free(j);
+		return -ENOMEM;
+	}
+	*out = j;
+	return 0;
+}
+
+static int add_bw(json_t *e, const struct rdp_result *r)
+{
+	/* Gb/s is 10^9 bits per second, MiB/s 2^20 bytes per second. */
+	double mibps = r->bw_avg_gbps * 1e9 / 8.0 / 1048576.0;
+	int err = 0;
+
+	err |= json_object_set_new(e, "bw_avg_gbps", real_val(r->bw_avg_gbps));
+	err |= json_object_set_new(e, "bw_peak_gbps",
+				   real_val(r->bw_peak_gbps));
+	err |= json_object_set_new(e, "bw_avg_mibps", real_val(mibps));
+	err |= json_object_set_new(e, "msg_rate_mpps",
+				   real_val(r->msg_rate_mpps));
+	return err;
+}
+
+static int add_lat(json_t *e, const struct rdp_bench_ops *ops,
+		   const struct rdp_result *r)
+{
+	const struct rdp_lat_stats *l = &r->lat;
+	const struct {
+		const char *key;
+		double ns;
+	} f[] = {
+		{ "lat_min_us", l->min_ns },	 { "lat_max_us", l->max_ns },
+		{ "lat_p50_us", l->median_ns },	 { "lat_avg_us", l->avg_ns },
+		{ "lat_stdev_us", l->stdev_ns }, { "lat_p90_us", l->p90_ns },
+		{ "lat_p99_us", l->p99_ns },	 { "lat_p999_us", l->p999_ns },
+		{ "lat_p9999_us", l->p9999_ns },
+	};
+	const char *kind = ops->lat_note && strstr(ops->lat_note, "half")
+				   ? "one-way"
+				   : "round-trip";
+	size_t i;
+	int err = 0;
+
+	err |= json_object_set_new(e, "latency_kind", json_string(kind));
+	/* Without samples the statistics were never computed. */
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		err |= json_object_set_new(e, f[i].key,
+					   l->n ? real_val(f[i].ns / 1e3)
+						: json_null());
+	err |= json_object_set_new(e, "lat_samples", uint_val(l->n));
+	return err;
+}
+
+static json_t *check_obj(const struct rdp_bench_ops *ops,
+			 const struct rdp_result *r)
+{
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "ok", json_boolean(r->data_ok));
+	err |= json_object_set_new(o, "checked", uint_val(r->data_checked));
+	err |= json_object_set_new(o, "unit", CTEXT(ops->check_unit));
+	return done(o, err);
+}
+
+int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
+		 const struct rdp_result *res)
+{
+	const struct rdp_bench_ops *ops = info->ops;
+	int bw = ops->kind == RDP_BENCH_BW;
+	json_t *e = json_object();
+	int err = 0;
+
+	if (!e)
+		return -ENOMEM;
+	err |= json_object_set_new(e, "test", CTEXT(ops->name));
+	err |= json_object_set_new(e, "kind",
+				   json_string(bw ? "bandwidth" : "latency"));
+	err |= json_object_set_new(e, "size_bytes", uint_val(res->size_bytes));
+	err |= json_object_set_new(e, "num_qps", uint_val(res->num_qps));
+	err |= json_object_set_new(e, "iterations", uint_val(res->msgs));
+	err |= json_object_set_new(e, "warmup_iters",
+				   uint_val(res->warmup_iters));
+	err |= json_object_set_new(e, "elapsed_s",
+				   real_val(res->elapsed_ns / 1e9));
+	err |= bw ? add_bw(e, res) : add_lat(e, ops, res);
+	err |= json_object_set_new(e, "data_check", check_obj(ops, res));
+	if (err) {
+		json_decref(e);
+		return -ENOMEM;
+	}
+	return json_array_append_new(j->results, e) ? -ENOMEM : 0;
+}
+
+int rdp_json_write(const struct rdp_json *j, FILE *f)
+{
+	size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		       JSON_REAL_PRECISION(15);
+
+	if (json_dumpf(j->root, f, flags) || fputc('\n', f) == EOF || fflush(f))
+		return -EIO;
+	return 0;
+}
+
+void rdp_json_free(struct rdp_json *j)
+{
+	if (!j)
+		return;
+	json_decref(j->results);
+	json_decref(j->root);
+	free(j);
+}
