@@ -6,6 +6,7 @@
 #ifndef RDMAPERF_OPTS_H
 #define RDMAPERF_OPTS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,8 +29,10 @@ struct rdp_conn_opts {
 };
 
 struct rdp_report_opts {
-	int gbits;	   /* --report_gbits */
-	int no_freq_check; /* -F */
+	int json;		  /* --json: the document on stdout only */
+	char json_file[PATH_MAX]; /* --json-file: also write it here */
+	int gbits;		  /* --report_gbits */
+	int no_freq_check;	  /* -F */
 };
 
 /* The points one invocation runs: every size for every QP count. */

@@ -41,6 +41,8 @@ enum opt_id {
 	OPT_OOB_TIMEOUT,
 	OPT_CQ_TIMEOUT,
 	OPT_BIND,
+	OPT_JSON,
+	OPT_JSON_FILE,
 };
 
 struct opt_def {
@@ -73,6 +75,8 @@ static const struct opt_def client_table[] = {
 	{ "seed", OPT_SEED, "N", "data pattern seed (default 1)" },
 	{ "grh", OPT_GRH, NULL, "InfiniBand: route with a GRH" },
 	{ "report_gbits", OPT_GBITS, NULL, "bandwidth in Gb/s (default MiB/s)" },
+	{ "json", OPT_JSON, NULL, "print the results as one JSON document instead of the table" },
+	{ "json-file", OPT_JSON_FILE, "FILE", "also write the JSON document to FILE" },
 	{ "CPU-freq", OPT_FREQ, NULL, "do not warn about CPU frequency scaling" },
 	{ "oob-timeout", OPT_OOB_TIMEOUT, "SEC", "connect and message timeout (default 5)" },
 	{ "cq-timeout", OPT_CQ_TIMEOUT, "SEC", "give up when no completion arrives for SEC (default 10)" },
@@ -398,6 +402,15 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 		return 0;
 	case OPT_GBITS:
 		o->report.gbits = 1;
+		return 0;
+	case OPT_JSON:
+		o->report.json = 1;
+		return 0;
+	case OPT_JSON_FILE:
+		if (!*arg || strlen(arg) >= sizeof(o->report.json_file))
+			return bad(err, len, "--json-file needs a file name");
+		snprintf(o->report.json_file, sizeof(o->report.json_file), "%s",
+			 arg);
 		return 0;
 	case OPT_FREQ:
 		o->report.no_freq_check = 1;

@@ -8,6 +8,7 @@
 
 #include "session_int.h"
 #include <rdmaperf/clock.h>
+#include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/sysfs.h>
@@ -24,6 +25,8 @@ struct client {
 	struct rdp_msg_hello local_hello;
 	struct rdp_msg_accept peer;
 	struct rdp_report_info info;
+	FILE *text;	       /* the text report: stdout, or /dev/null */
+	struct rdp_json *json; /* NULL unless --json or --json-file */
 };
 
 static int hello(struct client *c)
@@ -93,8 +96,7 @@ static int connect_qps(struct client *c)
 }
 
 static int check_data(struct client *c, const struct rdp_run *run,
-		      const struct rdp_msg_result *srv,
-		      struct rdp_result *res)
+		      const struct rdp_msg_result *srv, struct rdp_result *res)
 {
 	const struct rdp_bench_ops *ops = c->o->bench;
 	struct rdp_msg_result mine = { 0 };
@@ -155,6 +157,46 @@ static int run_test(struct client *c, struct rdp_result *res)
 	return ret;
 }
 
+static int add_json(struct client *c, const struct rdp_result *res)
+{
+	int ret = 0;
+
+	if (!c->json)
+		ret = rdp_json_new(&c->info, &c->json);
+	if (!ret)
+		ret = rdp_json_add(c->json, &c->info, res);
+	if (ret)
+		rdp_err("build the JSON document: %s", strerror(-ret));
+	return ret;
+}
+
+static int write_json(const struct client *c)
+{
+	const struct rdp_report_opts *r = &c->o->report;
+	FILE *f;
+	int ret = 0;
+
+	if (!c->json)
+		return 0;
+	if (r->json)
+		ret = rdp_json_write(c->json, stdout);
+	if (!ret && r->json_file[0]) {
+		f = fopen(r->json_file, "w");
+		if (!f) {
+			ret = -errno;
+			rdp_err("open --json-file %s: %s", r->json_file,
+				strerror(-ret));
+			return ret;
+		}
+		ret = rdp_json_write(c->json, f);
+		if (fclose(f) && !ret)
+			ret = -EIO;
+	}
+	if (ret)
+		rdp_err("write the JSON document: %s", strerror(-ret));
+	return ret;
+}
+
 /* One point of the matrix: parameters, fresh QPs, the run, its row. */
 static int run_point(struct client *c, int first, int group,
 		     struct rdp_result *res)
@@ -181,15 +223,17 @@ static int run_point(struct client *c, int first, int group,
 		.gbits = o->report.gbits,
 	};
 	if (first) {
-		rdp_report_header(stdout, &c->info);
-		rdp_report_table_head(stdout, &c->info);
+		rdp_report_header(c->text, &c->info);
+		rdp_report_table_head(c->text, &c->info);
 	}
 	if (group && o->matrix.n_qps > 1)
-		printf(" -- %u QP(s)\n", c->p.num_qps);
-	fflush(stdout);
+		fprintf(c->text, " -- %u QP(s)\n", c->p.num_qps);
+	fflush(c->text);
 	ret = run_test(c, res);
 	if (!ret)
-		rdp_report_row(stdout, &c->info, res);
+		rdp_report_row(c->text, &c->info, res);
+	if (!ret && (o->report.json || o->report.json_file[0]))
+		ret = add_json(c, res);
 	rdp_conn_destroy(c->conn);
 	c->conn = NULL;
 	return ret;
@@ -203,13 +247,15 @@ static void data_summary(const struct client *c, const struct rdp_result *r,
 
 	for (i = 0; i < n; i++)
 		total += r[i].data_checked;
-	rdp_report_footer(stdout, &c->info);
+	rdp_report_footer(c->text, &c->info);
 	if (n == 1)
-		printf(" Data check      : ok, %llu %s\n",
-		       (unsigned long long)total, c->o->bench->check_unit);
+		fprintf(c->text, " Data check      : ok, %llu %s\n",
+			(unsigned long long)total, c->o->bench->check_unit);
 	else
-		printf(" Data check      : ok at all %zu points, %llu %s\n", n,
-		       (unsigned long long)total, c->o->bench->check_unit);
+		fprintf(c->text,
+			" Data check      : ok at all %zu points, %llu %s\n", n,
+			(unsigned long long)total, c->o->bench->check_unit);
+	fflush(c->text);
 }
 
 /* Every size for every QP count, over one connection. */
@@ -239,6 +285,8 @@ static int session(struct client *c)
 	}
 	if (!ret)
 		data_summary(c, res, n);
+	if (!ret)
+		ret = write_json(c);
 	free(res);
 	return ret;
 }
@@ -265,7 +313,7 @@ static void check_cpu_freq(const struct rdp_opts *o)
 
 int rdp_session_client(const struct rdp_opts *o)
 {
-	struct client c = { .o = o, .oob = { .fd = -1 } };
+	struct client c = { .o = o, .oob = { .fd = -1 }, .text = stdout };
 	int ret;
 
 	ret = rdp_clock_calibrate(&c.clk);
@@ -283,6 +331,15 @@ int rdp_session_client(const struct rdp_opts *o)
 	if (c.dev->port.link_layer != IBV_LINK_LAYER_ETHERNET &&
 	    o->conn.gid_index >= 0)
 		c.p.flags |= RDP_PARAM_GRH;
+	/* --json: stdout carries the document alone. */
+	if (o->report.json) {
+		c.text = fopen("/dev/null", "w");
+		if (!c.text) {
+			rdp_err("open /dev/null: %s", strerror(errno));
+			rdp_dev_close(c.dev);
+			return RDP_EXIT_FAIL;
+		}
+	}
 	rdp_clear_error();
 	ret = session(&c);
 	/* The peer learns the real cause, not just a closed socket; an
@@ -292,5 +349,8 @@ int rdp_session_client(const struct rdp_opts *o)
 	rdp_conn_destroy(c.conn);
 	rdp_oob_close(&c.oob);
 	rdp_dev_close(c.dev);
+	rdp_json_free(c.json);
+	if (c.text != stdout)
+		fclose(c.text);
 	return rdp_exit_code(ret);
 }

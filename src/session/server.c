@@ -88,8 +88,7 @@ static int setup(struct server *s)
 	int ret;
 
 	if (!s->dev)
-		ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port,
-				   &s->dev);
+		ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port, &s->dev);
 	else
 		ret = 0;
 	if (!ret)

@@ -24,7 +24,7 @@ expect_fail() {
 
 t_fail_usage() {
 	begin "bad flag value: usage error, exit 2"
-	expect_fail 2 "-s needs a size" 5 "$BUILD/rdmaperf" write_bw -s 12X "$ADDR"
+	expect_fail 2 "-s needs a value, a list" 5 "$BUILD/rdmaperf" write_bw -s 12X "$ADDR"
 	begin "unknown option: exit 2"
 	expect_fail 2 "unknown option --frobnicate" 5 \
 		"$BUILD/rdmaperf" write_bw --frobnicate "$ADDR"

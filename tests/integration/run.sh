@@ -153,6 +153,61 @@ t_duration_all() {
 	done
 }
 
+# A size list times a QP list in one invocation, one connection.
+t_matrix() {
+	local rows
+	begin "matrix: -s 64,4K,64K -q 1,2 in one invocation"
+	client write_bw -s 64,4K,64K -q 1,2 -n 100 || { fail "exit $?"; return; }
+	rows=$(awk '$1 ~ /^(64|4096|65536)$/ && NF == 5' "$WORK/out" | wc -l)
+	[ "$rows" -eq 6 ] || { fail "$rows result rows, want 6"; return; }
+	expect_in "$WORK/out" "-- 1 QP" "-- 2 QP" "Sweep +: 3 size\(s\) x 2 QP" \
+		"Data check +: ok at all 6 points, $(((64 + 4096 + 65536) * 3)) bytes" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	pass
+	begin "range: send_lat -s 2:512:x4 gives 2, 8, 32, 128, 512"
+	client send_lat -s 2:512:x4 -n 50 || { fail "exit $?"; return; }
+	rows=$(awk '$1 ~ /^(2|8|32|128|512)$/ && NF == 9' "$WORK/out" | wc -l)
+	[ "$rows" -eq 5 ] || { fail "$rows result rows, want 5"; return; }
+	pass
+}
+
+# The JSON document: valid, with the documented keys and sane values.
+t_json() {
+	local doc=$WORK/doc.json
+	begin "--json: one valid document on stdout with the documented keys"
+	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -s 4K,64K -q 1,2 -n 100 \
+		--json -d "$DEV" -p "$PORT" "$ADDR" >"$doc" 2>"$WORK/out" ||
+		{ fail "exit $?"; return; }
+	jq -e '
+		.tool == "rdmaperf" and (.version | type == "string") and
+		(.timestamp | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T")) and
+		(.client.hostname | type == "string") and
+		(.server.kernel | type == "string") and
+		.device.name == env.RDP_RXE_DEV0 and .device.link_layer == "Ethernet" and
+		.gid.type == "RoCE v2" and (.path_mtu_bytes | . >= 256) and
+		.parameters.test == "write_bw" and .parameters.iterations == 100 and
+		(.results | length == 4) and
+		([.results[] | .bw_avg_gbps > 0 and .bw_peak_gbps >= .bw_avg_gbps and
+		  .msg_rate_mpps > 0 and .data_check.ok] | all) and
+		([.results[] | .num_qps] == [1, 1, 2, 2]) and
+		([.results[] | .size_bytes] == [4096, 65536, 4096, 65536]) and
+		([.results[] | .iterations] == [100, 100, 200, 200])
+	' "$doc" >/dev/null || { fail "document check failed"; cp "$doc" "$WORK/out"; return; }
+	pass
+	begin "--json-file with a latency test: table on stdout, document in the file"
+	client write_lat -s 2,64 -n 200 --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	grep -q "t_typical" "$WORK/out" || { fail "no text table"; return; }
+	jq -e '
+		(.results | length == 2) and
+		([.results[] | .latency_kind == "one-way" and .lat_samples == 200 and
+		  .lat_min_us > 0 and .lat_min_us <= .lat_p50_us and
+		  .lat_p50_us <= .lat_p99_us and .lat_p99_us <= .lat_p999_us and
+		  .lat_p999_us <= .lat_max_us and .warmup_iters == 100] | all)
+	' "$doc" >/dev/null || { fail "latency document check failed"; return; }
+	pass
+}
+
 # Different flags from one client to the next, same server process.
 t_flags_change() {
 	begin "second client with other flags (gbits, MTU 512, seed)"
@@ -209,7 +264,7 @@ main() {
 		{ begin "server starts"; fail "rdmaperf-server did not start";
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
-		t_all_loops t_duration_all \
+		t_all_loops t_duration_all t_matrix t_json \
 		t_flags_change t_server_survives t_one_shot t_failures; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
