@@ -62,6 +62,7 @@ struct rdp_qp_cfg {
 	uint8_t max_rd_atomic; /* outstanding RDMA READ/atomic as requester */
 	uint8_t max_dest_rd_atomic;
 	uint8_t traffic_class;
+	uint8_t sl;
 	uint8_t timeout; /* 4.096 us * 2^timeout per try */
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
@@ -111,6 +112,7 @@ struct rdp_conn_cfg {
 	uint32_t rx_depth;
 	int gid_index; /* -1 auto */
 	int use_grh;
+	uint32_t inline_bytes;		  /* asked; the device may grant less */
 	const struct in_addr *local_ipv4; /* OOB address, for GID choice */
 };
 
@@ -136,9 +138,18 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
  * Check the peer's QP_INFO against ours (GID type, MTU), then move every QP
  * to RTS. errtext receives a one-line cause for the peer.
  */
+/* Path choices both sides apply alike, from the test parameters. */
+struct rdp_path_opts {
+	uint32_t mtu_bytes; /* 0: the smaller active MTU */
+	uint8_t tclass;
+	uint8_t sl;
+	uint8_t timeout; /* ACK timeout exponent */
+};
+
 int rdp_conn_connect(struct rdp_conn *conn,
-		     const struct rdp_msg_qp_info *remote, uint32_t req_mtu,
-		     uint8_t tclass, char *errtext, size_t errlen);
+		     const struct rdp_msg_qp_info *remote,
+		     const struct rdp_path_opts *path, char *errtext,
+		     size_t errlen);
 
 const char *rdp_wc_status_hint(enum ibv_wc_status status);
 

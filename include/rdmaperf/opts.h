@@ -28,11 +28,22 @@ struct rdp_conn_opts {
 	int cq_timeout_ms;
 };
 
+enum rdp_output {
+	RDP_OUTPUT_REPORT = 0, /* the text report */
+	RDP_OUTPUT_BW,	       /* --output=bandwidth: one figure per point */
+	RDP_OUTPUT_MSGRATE,    /* --output=message_rate */
+	RDP_OUTPUT_LAT,	       /* --output=latency: the median */
+};
+
 struct rdp_report_opts {
-	int json;		  /* --json: the document on stdout only */
-	char json_file[PATH_MAX]; /* --json-file: also write it here */
-	int gbits;		  /* --report_gbits */
-	int no_freq_check;	  /* -F */
+	enum rdp_output output;
+	int no_peak;		   /* -N */
+	double limit_bw_gbps;	   /* -w: fail a point below it, 0 none */
+	double limit_msgrate_mpps; /* -y */
+	int json;		   /* --json: the document on stdout only */
+	char json_file[PATH_MAX];  /* --json-file: also write it here */
+	int gbits;		   /* --report_gbits */
+	int no_freq_check;	   /* -F */
 };
 
 /* The points one invocation runs: every size for every QP count. */
@@ -70,6 +81,8 @@ void rdp_opts_usage_server(FILE *f);
 
 /* "64", "4K", "1M", "2G" (binary multiples); -EINVAL or -ERANGE. */
 int rdp_parse_size(const char *s, uint64_t *out);
+/* A non-negative decimal number such as 12 or 0.5; -EINVAL otherwise. */
+int rdp_parse_double(const char *s, double *out);
 /* Decimal only, within [min, max]. */
 int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 

@@ -22,14 +22,18 @@ struct rdp_params {
 	uint32_t duration_s;	      /* 0: run for iters */
 	uint32_t warmup_iters;	      /* latency only, not measured */
 	uint32_t num_qps;
-	uint32_t tx_depth;    /* outstanding work requests per QP */
-	uint32_t cq_mod;      /* signal one send in cq_mod */
-	uint32_t rx_depth;    /* receives kept posted per QP (send tests) */
-	uint32_t outstanding; /* READ/atomic in flight per QP, 0: device max */
-	uint32_t mtu_bytes;   /* 0: the smaller of both active MTUs */
-	uint32_t tclass;      /* RoCE traffic class / IB GRH class */
-	uint32_t seed;	      /* data pattern seed */
-	uint32_t flags;	      /* enum rdp_param_flags */
+	uint32_t tx_depth;     /* outstanding work requests per QP */
+	uint32_t cq_mod;       /* signal one send in cq_mod */
+	uint32_t rx_depth;     /* receives kept posted per QP (send tests) */
+	uint32_t outstanding;  /* READ/atomic in flight per QP, 0: device max */
+	uint32_t inline_bytes; /* largest message sent inline (asked) */
+	uint32_t post_list;    /* work requests chained per post call */
+	uint32_t qp_timeout;   /* ACK timeout exponent: 4.096 us * 2^n */
+	uint32_t sl;	       /* service level */
+	uint32_t mtu_bytes;    /* 0: the smaller of both active MTUs */
+	uint32_t tclass;       /* RoCE traffic class / IB GRH class */
+	uint32_t seed;	       /* data pattern seed */
+	uint32_t flags;	       /* enum rdp_param_flags */
 };
 
 /* Defaults a fresh client starts from. */

@@ -34,7 +34,9 @@ struct bw_qp {
 struct bw_state {
 	struct bw_qp *qps;
 	uint32_t num_qps;
-	uint32_t window; /* work requests in flight per QP */
+	uint32_t window;	 /* work requests in flight per QP */
+	uint32_t batch;		 /* work requests chained per post (-l) */
+	unsigned int base_flags; /* IBV_SEND_INLINE when it fits */
 	uint32_t cq_mod;
 	uint64_t msg_bytes;
 	uint64_t target_msgs; /* UINT64_MAX in duration mode */
@@ -150,6 +152,11 @@ static int setup(const struct rdp_run *run, struct bw_state *st,
 	st->num_qps = p->num_qps;
 	st->window = window_of(run, verb);
 	st->cq_mod = p->cq_mod < st->window ? p->cq_mod : st->window;
+	st->batch = p->post_list && p->post_list < POST_BATCH ? p->post_list
+							      : POST_BATCH;
+	if ((verb == RDP_VERB_WRITE || verb == RDP_VERB_SEND) &&
+	    p->size_bytes <= run->conn->max_inline_bytes)
+		st->base_flags = IBV_SEND_INLINE;
 	st->msg_bytes = p->size_bytes;
 	st->target_msgs = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
 	st->end_cycles = UINT64_MAX;
@@ -181,19 +188,19 @@ static inline int post_window(struct bw_state *st, struct bw_qp *b,
 
 	if (n == 0)
 		return 0;
-	if (n > POST_BATCH)
-		n = POST_BATCH;
+	if (n > st->batch)
+		n = st->batch;
 	for (i = 0; i < n; i++) {
 		p = b->posted + i + 1;
 		b->wr[i].wr_id = b->id | p;
-		b->wr[i].send_flags = 0;
+		b->wr[i].send_flags = st->base_flags;
 		if (atomic) {
 			b->wr[i].wr.atomic.compare_add =
 				st->add_base + (p - 1) * st->add_step;
 			b->wr[i].wr.atomic.swap = p;
 		}
 		if (p % st->cq_mod == 0 || p == b->limit) {
-			b->wr[i].send_flags = IBV_SEND_SIGNALED;
+			b->wr[i].send_flags |= IBV_SEND_SIGNALED;
 			b->last_signaled = p;
 		}
 	}

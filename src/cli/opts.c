@@ -30,6 +30,14 @@ enum opt_id {
 	OPT_RX_DEPTH = 'r',
 	OPT_OUTSTANDING = 'o',
 	OPT_ATOMIC = 'A',
+	OPT_INLINE = 'I',
+	OPT_POST_LIST = 'l',
+	OPT_QP_TIMEOUT = 'u',
+	OPT_SL = 'S',
+	OPT_TOS = 'T',
+	OPT_NO_PEAK = 'N',
+	OPT_LIMIT_BW = 'w',
+	OPT_LIMIT_MSGRATE = 'y',
 	OPT_FREQ = 'F',
 	OPT_HELP = 'h',
 	OPT_VERSION = 'V',
@@ -43,6 +51,7 @@ enum opt_id {
 	OPT_BIND,
 	OPT_JSON,
 	OPT_JSON_FILE,
+	OPT_OUTPUT,
 };
 
 struct opt_def {
@@ -71,10 +80,19 @@ static const struct opt_def client_table[] = {
 	{ "atomic_type", OPT_ATOMIC, "TYPE", "FETCH_AND_ADD (default) or CMP_AND_SWAP" },
 	{ "mtu", OPT_MTU, "BYTES", "path MTU 256..4096 (default: smaller active MTU)" },
 	{ "tclass", OPT_TCLASS, "N", "traffic class of the GRH (RoCE: DSCP << 2 | ECN)" },
+	{ "tos", OPT_TOS, "N", "type of service of RoCE v2 packets (same byte as --tclass)" },
+	{ "sl", OPT_SL, "N", "service level 0..15 (default 0)" },
+	{ "qp-timeout", OPT_QP_TIMEOUT, "N", "ACK timeout 4.096 us * 2^N, 0..31 (default 14)" },
+	{ "inline_size", OPT_INLINE, "BYTES", "send messages up to BYTES inline (default 220)" },
+	{ "post_list", OPT_POST_LIST, "N", "chain up to N work requests per post, 1..32 (default 32)" },
 	{ "warmup", OPT_WARMUP, "N", "latency: round trips run before measuring (default 100)" },
 	{ "seed", OPT_SEED, "N", "data pattern seed (default 1)" },
 	{ "grh", OPT_GRH, NULL, "InfiniBand: route with a GRH" },
 	{ "report_gbits", OPT_GBITS, NULL, "bandwidth in Gb/s (default MiB/s)" },
+	{ "noPeak", OPT_NO_PEAK, NULL, "do not compute peak bandwidth" },
+	{ "limit_bw", OPT_LIMIT_BW, "GBPS", "fail (exit 1) when a point's average is below GBPS Gb/s" },
+	{ "limit_msgrate", OPT_LIMIT_MSGRATE, "MPPS", "fail when a point's message rate is below MPPS" },
+	{ "output", OPT_OUTPUT, "WHAT", "print only bandwidth, message_rate or latency, one line per point" },
 	{ "json", OPT_JSON, NULL, "print the results as one JSON document instead of the table" },
 	{ "json-file", OPT_JSON_FILE, "FILE", "also write the JSON document to FILE" },
 	{ "CPU-freq", OPT_FREQ, NULL, "do not warn about CPU frequency scaling" },
@@ -99,7 +117,9 @@ static const struct opt_def server_table[] = {
 
 #define N_CLIENT (sizeof(client_table) / sizeof(client_table[0]))
 #define N_SERVER (sizeof(server_table) / sizeof(server_table[0]))
-#define MAX_OPTS 32
+#define MAX_OPTS 64
+_Static_assert(N_CLIENT <= MAX_OPTS && N_SERVER <= MAX_OPTS,
+	       "raise MAX_OPTS: getopt tables are sized by it");
 
 int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -116,6 +136,21 @@ int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 		return -EINVAL;
 	if (v < min || v > max)
 		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int rdp_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || v != v || v < 0)
+		return -EINVAL;
 	*out = v;
 	return 0;
 }
@@ -329,6 +364,23 @@ static void all_sizes(struct rdp_matrix *m)
 		m->sizes[m->n_sizes++] = v;
 }
 
+static int apply_output(struct rdp_report_opts *r, const char *arg, char *err,
+			size_t len)
+{
+	static const char *const names[] = { "", "bandwidth", "message_rate",
+					     "latency" };
+	size_t i;
+
+	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(arg, names[i])) {
+			r->output = (enum rdp_output)i;
+			return 0;
+		}
+	}
+	return bad(err, len,
+		   "--output %s: use bandwidth, message_rate or latency", arg);
+}
+
 static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 		      size_t len)
 {
@@ -397,6 +449,26 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 				   "-A %s: use FETCH_AND_ADD or CMP_AND_SWAP",
 				   arg);
 		return 0;
+	case OPT_INLINE:
+		ret = num("-I", arg, 0, 4096, &v, err, len);
+		p->inline_bytes = (uint32_t)v;
+		return ret;
+	case OPT_POST_LIST:
+		ret = num("-l", arg, 1, 32, &v, err, len);
+		p->post_list = (uint32_t)v;
+		return ret;
+	case OPT_QP_TIMEOUT:
+		ret = num("-u", arg, 0, 31, &v, err, len);
+		p->qp_timeout = (uint32_t)v;
+		return ret;
+	case OPT_SL:
+		ret = num("-S", arg, 0, 15, &v, err, len);
+		p->sl = (uint32_t)v;
+		return ret;
+	case OPT_TOS:
+		ret = num("-T", arg, 0, 255, &v, err, len);
+		p->tclass = (uint32_t)v;
+		return ret;
 	case OPT_GRH:
 		p->flags |= RDP_PARAM_GRH;
 		return 0;
@@ -406,6 +478,25 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 	case OPT_JSON:
 		o->report.json = 1;
 		return 0;
+	case OPT_NO_PEAK:
+		o->report.no_peak = 1;
+		return 0;
+	case OPT_LIMIT_BW:
+		if (rdp_parse_double(arg, &o->report.limit_bw_gbps))
+			return bad(err, len,
+				   "-w needs Gb/s like 90 or 12.5, "
+				   "not '%s'",
+				   arg);
+		return 0;
+	case OPT_LIMIT_MSGRATE:
+		if (rdp_parse_double(arg, &o->report.limit_msgrate_mpps))
+			return bad(err, len,
+				   "-y needs Mpps like 10 or 0.5, "
+				   "not '%s'",
+				   arg);
+		return 0;
+	case OPT_OUTPUT:
+		return apply_output(&o->report, arg, err, len);
 	case OPT_JSON_FILE:
 		if (!*arg || strlen(arg) >= sizeof(o->report.json_file))
 			return bad(err, len, "--json-file needs a file name");
@@ -499,6 +590,11 @@ static int parse_table(int argc, char **argv, const struct opt_def *t, size_t n,
 			return bad(err, len, "-n and -D exclude each other");
 		if (c == OPT_DURATION && seen[OPT_ITERS])
 			return bad(err, len, "-n and -D exclude each other");
+		if ((c == OPT_TOS && seen[OPT_TCLASS]) ||
+		    (c == OPT_TCLASS && seen[OPT_TOS]))
+			return bad(err, len,
+				   "-T and --tclass set the same byte: "
+				   "give one");
 		if ((c == OPT_SIZE && seen[OPT_ALL_SIZES]) ||
 		    (c == OPT_ALL_SIZES && seen[OPT_SIZE]))
 			return bad(err, len, "-a and -s exclude each other");
@@ -543,6 +639,18 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 	}
 	if (o->bench->kind != RDP_BENCH_LAT)
 		p->warmup_iters = 0;
+	if ((o->report.output == RDP_OUTPUT_LAT) !=
+		    (o->bench->kind == RDP_BENCH_LAT) &&
+	    o->report.output != RDP_OUTPUT_REPORT)
+		return bad(err, len, "--output %s does not fit %s",
+			   o->report.output == RDP_OUTPUT_LAT ? "latency"
+							      : "bandwidth",
+			   o->bench->name);
+	if (o->report.output && o->report.json)
+		return bad(err, len, "--output and --json both want stdout");
+	if (o->bench->kind == RDP_BENCH_LAT &&
+	    (o->report.limit_bw_gbps > 0 || o->report.limit_msgrate_mpps > 0))
+		return bad(err, len, "-w and -y apply to bandwidth tests");
 	/* Signal often enough that the send queue never fills; a ping-pong
 	 * needs room for one signaled write still in flight. */
 	if (p->cq_mod > p->tx_depth)

@@ -16,6 +16,10 @@ void rdp_params_defaults(struct rdp_params *p)
 	p->cq_mod = 100;
 	p->rx_depth = 512;
 	p->outstanding = 0;
+	p->inline_bytes = 220;
+	p->post_list = 32;
+	p->qp_timeout = 14;
+	p->sl = 0;
 	p->mtu_bytes = 0;
 	p->tclass = 0;
 	p->seed = 1;

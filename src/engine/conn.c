@@ -13,9 +13,8 @@
 #include <rdmaperf/mem.h>
 #include <rdmaperf/sysfs.h>
 
-#define RDP_INLINE_WANT_BYTES 220
-#define RDP_GID_TABLE_MAX     4096
-#define RDP_RD_ATOMIC_MAX     16
+#define RDP_GID_TABLE_MAX 4096
+#define RDP_RD_ATOMIC_MAX 16
 
 static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 {
@@ -131,7 +130,7 @@ static struct ibv_qp *create_qp(struct rdp_conn *conn,
 	ia.cap.max_recv_wr = cfg->rx_depth ? cfg->rx_depth : 1;
 	ia.cap.max_send_sge = 1;
 	ia.cap.max_recv_sge = 1;
-	ia.cap.max_inline_data = RDP_INLINE_WANT_BYTES;
+	ia.cap.max_inline_data = cfg->inline_bytes;
 	qp = ibv_create_qp(conn->pd, &ia);
 	if (!qp) {
 		/* Some devices have no inline support at all. */
@@ -325,7 +324,8 @@ static int check_peer(const struct rdp_conn *conn,
 	return 0;
 }
 
-static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i, uint8_t tclass,
+static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
+			const struct rdp_path_opts *path,
 			struct rdp_qp_cfg *cfg)
 {
 	const struct rdp_dev *dev = conn->dev;
@@ -339,22 +339,23 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i, uint8_t tclass,
 	cfg->path_mtu = rdp_mtu_from_bytes(conn->path_mtu_bytes);
 	cfg->max_rd_atomic = conn->max_rd_atomic;
 	cfg->max_dest_rd_atomic = conn->max_dest_rd_atomic;
-	cfg->traffic_class = tclass;
-	cfg->timeout = 14; /* 67 ms per try */
+	cfg->traffic_class = path->tclass;
+	cfg->sl = path->sl;
+	cfg->timeout = path->timeout; /* default 14: 67 ms per try */
 	cfg->retry_cnt = 7;
 	cfg->rnr_retry = 7;	 /* 7 = retry forever on RNR NAK */
 	cfg->min_rnr_timer = 12; /* 0.64 ms */
 }
 
-static int qp_to_rts(struct rdp_conn *conn, uint32_t i, uint8_t tclass,
-		     char *err, size_t len)
+static int qp_to_rts(struct rdp_conn *conn, uint32_t i,
+		     const struct rdp_path_opts *path, char *err, size_t len)
 {
 	struct ibv_qp *qp = conn->qps[i];
 	struct ibv_qp_attr attr;
 	struct rdp_qp_cfg cfg;
 	int mask, ret;
 
-	fill_qp_cfg(conn, i, tclass, &cfg);
+	fill_qp_cfg(conn, i, path, &cfg);
 	rdp_qp_attr_rtr(&cfg, &conn->remote[i], &attr, &mask);
 	ret = ibv_modify_qp(qp, &attr, mask);
 	if (ret) {
@@ -375,8 +376,8 @@ static int qp_to_rts(struct rdp_conn *conn, uint32_t i, uint8_t tclass,
 }
 
 int rdp_conn_connect(struct rdp_conn *conn,
-		     const struct rdp_msg_qp_info *remote, uint32_t req_mtu,
-		     uint8_t tclass, char *err, size_t len)
+		     const struct rdp_msg_qp_info *remote,
+		     const struct rdp_path_opts *path, char *err, size_t len)
 {
 	uint32_t i, mtu;
 	int ret;
@@ -387,20 +388,20 @@ int rdp_conn_connect(struct rdp_conn *conn,
 			return ret;
 	}
 	ret = rdp_path_mtu(conn->dev->port.active_mtu_bytes,
-			   remote[0].mtu_bytes, req_mtu, &mtu);
+			   remote[0].mtu_bytes, path->mtu_bytes, &mtu);
 	if (ret) {
 		rdp_errbuf(err, len,
 			   "MTU %u not possible: active MTU is %u here and "
 			   "%u on the peer (-m must be a power of two from "
 			   "256 to the smaller one)",
-			   req_mtu, conn->dev->port.active_mtu_bytes,
+			   path->mtu_bytes, conn->dev->port.active_mtu_bytes,
 			   remote[0].mtu_bytes);
 		return ret;
 	}
 	conn->path_mtu_bytes = mtu;
 	memcpy(conn->remote, remote, conn->num_qps * sizeof(*remote));
 	for (i = 0; i < conn->num_qps; i++) {
-		ret = qp_to_rts(conn, i, tclass, err, len);
+		ret = qp_to_rts(conn, i, path, err, len);
 		if (ret)
 			return ret;
 	}

@@ -30,7 +30,7 @@ void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
 	attr->max_dest_rd_atomic = cfg->max_dest_rd_atomic;
 	attr->min_rnr_timer = cfg->min_rnr_timer;
 	attr->ah_attr.port_num = cfg->port;
-	attr->ah_attr.sl = 0;
+	attr->ah_attr.sl = cfg->sl;
 	attr->ah_attr.src_path_bits = 0;
 	if (cfg->use_grh) {
 		/* RoCE always routes by GID; IB only when asked to. */

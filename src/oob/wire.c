@@ -217,6 +217,10 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->cq_mod);
 	put_u32(c, p->rx_depth);
 	put_u32(c, p->outstanding);
+	put_u32(c, p->inline_bytes);
+	put_u32(c, p->post_list);
+	put_u32(c, p->qp_timeout);
+	put_u32(c, p->sl);
 	put_u32(c, p->mtu_bytes);
 	put_u32(c, p->tclass);
 	put_u32(c, p->seed);
@@ -237,6 +241,10 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->cq_mod = get_u32(c);
 	p->rx_depth = get_u32(c);
 	p->outstanding = get_u32(c);
+	p->inline_bytes = get_u32(c);
+	p->post_list = get_u32(c);
+	p->qp_timeout = get_u32(c);
+	p->sl = get_u32(c);
 	p->mtu_bytes = get_u32(c);
 	p->tclass = get_u32(c);
 	p->seed = get_u32(c);

@@ -70,13 +70,16 @@ static int connect_qps(struct client *c)
 								: 0,
 		.gid_index = c->o->conn.gid_index,
 		.use_grh = !!(p->flags & RDP_PARAM_GRH),
+		.inline_bytes = p->inline_bytes,
 		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
 						     : NULL,
 	};
 	struct rdp_msg_qp_info *remote;
+	struct rdp_path_opts path;
 	char why[RDP_WIRE_TEXT_MAX];
 	int ret;
 
+	rdp_path_from_params(p, &path);
 	ret = rdp_conn_create(c->dev, &cfg, &c->conn);
 	if (ret)
 		return ret;
@@ -89,8 +92,8 @@ static int connect_qps(struct client *c)
 					!!(c->o->bench->flags &
 					   RDP_BENCH_EXPOSE_TX));
 	if (!ret)
-		ret = rdp_conn_connect(c->conn, remote, p->mtu_bytes,
-				       (uint8_t)p->tclass, why, sizeof(why));
+		ret = rdp_conn_connect(c->conn, remote, &path, why,
+				       sizeof(why));
 	free(remote);
 	return ret;
 }
@@ -155,6 +158,58 @@ static int run_test(struct client *c, struct rdp_result *res)
 	if (!ret)
 		ret = check_data(c, &run, &msg.u.result, res);
 	return ret;
+}
+
+/* --output: the one figure asked for, alone on its line. */
+static void print_figure(const struct client *c, const struct rdp_result *r)
+{
+	switch (c->o->report.output) {
+	case RDP_OUTPUT_BW:
+		printf("%.2f\n", c->o->report.gbits
+					 ? r->bw_avg_gbps
+					 : r->bw_avg_gbps * 1e9 / 8 / 1048576);
+		break;
+	case RDP_OUTPUT_MSGRATE:
+		printf("%.6f\n", r->msg_rate_mpps);
+		break;
+	case RDP_OUTPUT_LAT:
+		printf("%.3f\n", r->lat.median_ns / 1e3);
+		break;
+	case RDP_OUTPUT_REPORT:
+		break;
+	}
+}
+
+/* -w / -y: every failing point named; the run then exits 1. */
+static int check_limits(const struct client *c, const struct rdp_result *r,
+			size_t n)
+{
+	const struct rdp_report_opts *ro = &c->o->report;
+	size_t i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		if (r[i].bw_avg_gbps < ro->limit_bw_gbps) {
+			rdp_err("%llu B x %u QP(s): %.3f Gb/s is below the "
+				"limit of %.3f Gb/s (-w)",
+				(unsigned long long)r[i].size_bytes,
+				r[i].num_qps, r[i].bw_avg_gbps,
+				ro->limit_bw_gbps);
+			failed++;
+		} else if (r[i].msg_rate_mpps < ro->limit_msgrate_mpps) {
+			rdp_err("%llu B x %u QP(s): %.6f Mpps is below the "
+				"limit of %.6f Mpps (-y)",
+				(unsigned long long)r[i].size_bytes,
+				r[i].num_qps, r[i].msg_rate_mpps,
+				ro->limit_msgrate_mpps);
+			failed++;
+		}
+	}
+	if (ro->limit_bw_gbps > 0 || ro->limit_msgrate_mpps > 0)
+		fprintf(c->text,
+			" Limits          : %s (%zu of %zu points "
+			"below)\n",
+			failed ? "FAIL" : "pass", failed, n);
+	return failed ? -ERANGE : 0;
 }
 
 static int add_json(struct client *c, const struct rdp_result *res)
@@ -230,8 +285,12 @@ static int run_point(struct client *c, int first, int group,
 		fprintf(c->text, " -- %u QP(s)\n", c->p.num_qps);
 	fflush(c->text);
 	ret = run_test(c, res);
+	if (!ret && o->report.no_peak)
+		res->bw_peak_gbps = 0;
 	if (!ret)
 		rdp_report_row(c->text, &c->info, res);
+	if (!ret)
+		print_figure(c, res);
 	if (!ret && (o->report.json || o->report.json_file[0]))
 		ret = add_json(c, res);
 	rdp_conn_destroy(c->conn);
@@ -287,6 +346,8 @@ static int session(struct client *c)
 		data_summary(c, res, n);
 	if (!ret)
 		ret = write_json(c);
+	if (!ret)
+		ret = check_limits(c, res, n);
 	free(res);
 	return ret;
 }
@@ -331,8 +392,8 @@ int rdp_session_client(const struct rdp_opts *o)
 	if (c.dev->port.link_layer != IBV_LINK_LAYER_ETHERNET &&
 	    o->conn.gid_index >= 0)
 		c.p.flags |= RDP_PARAM_GRH;
-	/* --json: stdout carries the document alone. */
-	if (o->report.json) {
+	/* --json and --output: stdout carries that alone. */
+	if (o->report.json || o->report.output) {
 		c.text = fopen("/dev/null", "w");
 		if (!c.text) {
 			rdp_err("open /dev/null: %s", strerror(errno));

@@ -39,6 +39,15 @@ void rdp_hello_fill(struct rdp_msg *msg)
 			 (int)sizeof(h->kernel) - 1, u.release);
 }
 
+void rdp_path_from_params(const struct rdp_params *p,
+			  struct rdp_path_opts *path)
+{
+	path->mtu_bytes = p->mtu_bytes;
+	path->tclass = (uint8_t)p->tclass;
+	path->sl = (uint8_t)p->sl;
+	path->timeout = (uint8_t)p->qp_timeout;
+}
+
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)
 {
 	uint64_t bytes = ((p->size_bytes + 63) & ~63ull) * 2 * p->num_qps;

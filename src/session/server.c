@@ -2,10 +2,13 @@
 /* The server's side: take the client's parameters, lend a buffer, run its
  * half of the loop, check the data. A failed client never stops it. */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "session_int.h"
@@ -46,6 +49,8 @@ static int check_params(struct server *s)
 	    p->num_qps > MAX_QPS || p->tx_depth == 0 ||
 	    p->tx_depth > MAX_DEPTH || p->cq_mod == 0 ||
 	    p->rx_depth > MAX_DEPTH || p->outstanding > 255 ||
+	    p->inline_bytes > 4096 || p->post_list == 0 || p->qp_timeout > 31 ||
+	    p->sl > 15 ||
 	    ((s->ops->flags & RDP_BENCH_RECV) && p->rx_depth == 0) ||
 	    slot * 2 * p->num_qps > MAX_BUFFER_BYTES) {
 		rdp_errbuf(s->why, sizeof(s->why),
@@ -82,6 +87,7 @@ static int setup(struct server *s)
 		.rx_depth = s->ops->flags & RDP_BENCH_RECV ? s->p.rx_depth : 0,
 		.gid_index = s->o->conn.gid_index,
 		.use_grh = !!(s->p.flags & RDP_PARAM_GRH),
+		.inline_bytes = s->p.inline_bytes,
 		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4
 						      : NULL,
 	};
@@ -114,15 +120,16 @@ static int setup(struct server *s)
 static int connect_qps(struct server *s)
 {
 	struct rdp_msg_qp_info *remote;
+	struct rdp_path_opts path;
 	int ret;
 
+	rdp_path_from_params(&s->p, &path);
 	remote = calloc(s->p.num_qps, sizeof(*remote));
 	if (!remote)
 		return -ENOMEM;
 	ret = rdp_recv_qp_infos(s->oob, s->p.num_qps, remote);
 	if (!ret)
-		ret = rdp_conn_connect(s->conn, remote, s->p.mtu_bytes,
-				       (uint8_t)s->p.tclass, s->why,
+		ret = rdp_conn_connect(s->conn, remote, &path, s->why,
 				       sizeof(s->why));
 	free(remote);
 	return ret;
@@ -249,33 +256,116 @@ int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
 	return ret;
 }
 
+/*
+ * One test at a time: a thread owns the listening socket, hands a client
+ * to the serving thread when it is idle, and answers any other client at
+ * once with a "busy" error instead of leaving it in the backlog.
+ */
+struct acceptor {
+	int lfd;
+	int io_timeout_ms;
+	int pipe_r, pipe_w;
+	pthread_mutex_t lock;
+	int busy;	  /* a client is being served */
+	char current[80]; /* its address, for the busy message */
+	time_t since;
+};
+
+static void reject_busy(struct acceptor *a, struct rdp_oob *oob)
+{
+	char text[RDP_WIRE_TEXT_MAX];
+
+	pthread_mutex_lock(&a->lock);
+	snprintf(text, sizeof(text),
+		 "server busy: a test from %s has run for %ld s; it serves "
+		 "one client at a time, retry when it ends",
+		 a->current, (long)(time(NULL) - a->since));
+	pthread_mutex_unlock(&a->lock);
+	rdp_oob_send_error(oob, -EBUSY, text);
+	rdp_oob_close(oob);
+}
+
+static void *acceptor_main(void *arg)
+{
+	struct acceptor *a = arg;
+	struct rdp_oob oob;
+	int take;
+
+	for (;;) {
+		if (rdp_oob_accept(a->lfd, -1, a->io_timeout_ms, &oob)) {
+			usleep(100000);
+			continue;
+		}
+		pthread_mutex_lock(&a->lock);
+		take = !a->busy;
+		if (take) {
+			a->busy = 1;
+			snprintf(a->current, sizeof(a->current), "%s",
+				 oob.peer);
+			a->since = time(NULL);
+		}
+		pthread_mutex_unlock(&a->lock);
+		if (!take)
+			reject_busy(a, &oob);
+		else if (write(a->pipe_w, &oob, sizeof(oob)) != sizeof(oob))
+			rdp_oob_close(&oob);
+	}
+	return NULL;
+}
+
+static int start_acceptor(struct acceptor *a, const struct rdp_opts *o)
+{
+	int fds[2], ret;
+	pthread_t tid;
+
+	ret = rdp_oob_listen(o->conn.bind, o->conn.tcp_port, &a->lfd);
+	if (ret)
+		return ret;
+	if (pipe2(fds, O_CLOEXEC)) {
+		ret = -errno;
+		close(a->lfd);
+		return ret;
+	}
+	a->pipe_r = fds[0];
+	a->pipe_w = fds[1];
+	a->io_timeout_ms = o->conn.oob_timeout_ms;
+	pthread_mutex_init(&a->lock, NULL);
+	ret = pthread_create(&tid, NULL, acceptor_main, a);
+	if (ret) {
+		rdp_err("start the accepting thread: %s", strerror(ret));
+		return -ret;
+	}
+	pthread_detach(tid);
+	return 0;
+}
+
 int rdp_server_loop(const struct rdp_opts *o, int once)
 {
+	struct acceptor *acc = calloc(1, sizeof(*acc)); /* as long as the
+							  * process: its
+							  * thread never ends */
 	struct rdp_oob oob;
-	int lfd, ret;
+	int ret = 0;
 
 	/* A client that vanishes mid-write must not kill the server. */
 	signal(SIGPIPE, SIG_IGN);
-	ret = rdp_oob_listen(o->conn.bind, o->conn.tcp_port, &lfd);
-	if (ret)
+	if (!acc || start_acceptor(acc, o))
 		return RDP_EXIT_FAIL;
 	printf("rdmaperf-server listening on port %u%s\n", o->conn.tcp_port,
 	       once ? " (one test)" : "");
 	fflush(stdout);
 	for (;;) {
-		ret = rdp_oob_accept(lfd, -1, o->conn.oob_timeout_ms, &oob);
-		if (ret) {
-			rdp_err("accept: %s", strerror(-ret));
-			usleep(100000);
-			if (once)
-				break;
-			continue;
+		if (read(acc->pipe_r, &oob, sizeof(oob)) != sizeof(oob)) {
+			rdp_err("accepting thread: %s", strerror(errno));
+			return RDP_EXIT_FAIL;
 		}
 		ret = rdp_session_serve(o, &oob);
 		rdp_oob_close(&oob);
 		if (once)
 			break;
+		pthread_mutex_lock(&acc->lock);
+		acc->busy = 0;
+		pthread_mutex_unlock(&acc->lock);
 	}
-	close(lfd);
-	return once ? rdp_exit_code(ret) : RDP_EXIT_FAIL;
+	return rdp_exit_code(ret);
 }

@@ -10,6 +10,8 @@
 #include <rdmaperf/session.h>
 
 void rdp_hello_fill(struct rdp_msg *msg);
+void rdp_path_from_params(const struct rdp_params *p,
+			  struct rdp_path_opts *path);
 /*
  * Deadline for a step whose work grows with the buffers (allocate, register,
  * fill, check): the message timeout plus 2 s per 256 MiB.

@@ -208,6 +208,42 @@ t_json() {
 	pass
 }
 
+# A second client while a test runs: told at once, the first undisturbed.
+t_busy() {
+	local first rc
+	begin "busy server: a second client is refused at once, the first completes"
+	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -D 6 -d "$DEV" \
+		-p "$PORT" "$ADDR" >"$WORK/first.log" 2>&1 &
+	first=$!
+	sleep 2
+	expect_fail 1 "server busy: a test from .* is running|server busy: a test from" 5 \
+		"$BUILD/rdmaperf" write_bw -n 10 -d "$DEV" -p "$PORT" "$ADDR"
+	wait "$first"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -Eq "Data check +: ok" "$WORK/first.log" ||
+		{ N_PASS=$((N_PASS - 1)); fail "first client exit $rc"; return; }
+}
+
+# Thresholds and single-figure output.
+t_limits_output() {
+	begin "-w above the link: exit 1 naming the point"
+	expect_fail 1 "65536 B x 1 QP\\(s\\): .* below the limit of 1000.000 Gb/s" 60 \
+		"$BUILD/rdmaperf" write_bw -n 100 -w 1000 -d "$DEV" -p "$PORT" "$ADDR"
+	begin "-w below the link: passes"
+	client write_bw -n 100 -w 0.001 --report_gbits ||
+		{ fail "exit $?"; return; }
+	grep -Eq "Limits +: pass" "$WORK/out" || { fail "no pass line"; return; }
+	pass
+	begin "--output bandwidth: one number per point on stdout"
+	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -s 4K,64K -n 100 \
+		--output bandwidth --report_gbits -d "$DEV" -p "$PORT" "$ADDR" \
+		>"$WORK/out" 2>/dev/null || { fail "exit $?"; return; }
+	[ "$(grep -Ec '^[0-9]+\.[0-9]{2}$' "$WORK/out")" -eq 2 ] &&
+		[ "$(wc -l <"$WORK/out")" -eq 2 ] ||
+		{ fail "not two bare figures"; return; }
+	pass
+}
+
 # Different flags from one client to the next, same server process.
 t_flags_change() {
 	begin "second client with other flags (gbits, MTU 512, seed)"
@@ -264,7 +300,7 @@ main() {
 		{ begin "server starts"; fail "rdmaperf-server did not start";
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
-		t_all_loops t_duration_all t_matrix t_json \
+		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_flags_change t_server_survives t_one_shot t_failures; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done

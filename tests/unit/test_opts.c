@@ -234,6 +234,62 @@ static void test_matrix_options(void **state)
 		      ARGV("atomic_bw", "-A", "SWAP"));
 }
 
+static void test_perftest_flags(void **state)
+{
+	struct rdp_opts o;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "send_bw", "-I", "64", "-l", "4", "-u",
+				"18", "-S", "3", "-T", "106", "-N", "-w",
+				"12.5", "-y", "0.25", "-r", "64", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.inline_bytes, 64);
+	assert_int_equal(o.params.post_list, 4);
+	assert_int_equal(o.params.qp_timeout, 18);
+	assert_int_equal(o.params.sl, 3);
+	assert_int_equal(o.params.tclass, 106);
+	assert_int_equal(o.params.rx_depth, 64);
+	assert_int_equal(o.report.no_peak, 1);
+	assert_true(o.report.limit_bw_gbps == 12.5);
+	assert_true(o.report.limit_msgrate_mpps == 0.25);
+	assert_int_equal(CLIENT(&o, err, "write_lat", "--output", "latency",
+				"h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.report.output, RDP_OUTPUT_LAT);
+	assert_int_equal(CLIENT(&o, err, "atomic_bw", "-A", "CMP_AND_SWAP",
+				"-o", "4", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_CAS);
+	assert_int_equal(o.params.outstanding, 4);
+	/* Defaults both sides rely on. */
+	assert_int_equal(CLIENT(&o, err, "write_bw", "h"), RDP_PARSE_OK);
+	assert_int_equal(o.params.qp_timeout, 14);
+	assert_int_equal(o.params.inline_bytes, 220);
+	assert_int_equal(o.params.post_list, 32);
+	expect_reject("same byte", ARGC("write_bw", "-T", "1", "--tclass", "2"),
+		      ARGV("write_bw", "-T", "1", "--tclass", "2"));
+	expect_reject("-u", ARGC("write_bw", "-u", "32"),
+		      ARGV("write_bw", "-u", "32"));
+	expect_reject("-S", ARGC("write_bw", "-S", "16"),
+		      ARGV("write_bw", "-S", "16"));
+	expect_reject("-l", ARGC("write_bw", "-l", "0"),
+		      ARGV("write_bw", "-l", "0"));
+	expect_reject("-w needs", ARGC("write_bw", "-w", "fast"),
+		      ARGV("write_bw", "-w", "fast"));
+	expect_reject("-w needs", ARGC("write_bw", "-w", "-1"),
+		      ARGV("write_bw", "-w", "-1"));
+	expect_reject("bandwidth tests", ARGC("write_lat", "-w", "1"),
+		      ARGV("write_lat", "-w", "1"));
+	expect_reject("does not fit", ARGC("write_bw", "--output", "latency"),
+		      ARGV("write_bw", "--output", "latency"));
+	expect_reject("use bandwidth", ARGC("write_bw", "--output", "all"),
+		      ARGV("write_bw", "--output", "all"));
+	expect_reject("stdout",
+		      ARGC("write_bw", "--output", "bandwidth", "--json"),
+		      ARGV("write_bw", "--output", "bandwidth", "--json"));
+}
+
 static void test_server_line(void **state)
 {
 	struct rdp_opts o;
@@ -273,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_rejections),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_matrix_options),
+		cmocka_unit_test(test_perftest_flags),
 		cmocka_unit_test(test_server_line),
 	};
 

@@ -55,6 +55,10 @@ static void make_params(struct rdp_msg *m, int variant)
 	p->cq_mod = 100;
 	p->rx_depth = 0x7fffffffu;
 	p->outstanding = 3;
+	p->inline_bytes = 0xfffffffeu;
+	p->post_list = 1;
+	p->qp_timeout = 31;
+	p->sl = 15;
 	p->mtu_bytes = 4096;
 	p->tclass = 255;
 	p->seed = 0xdeadbeefu;
