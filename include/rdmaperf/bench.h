@@ -40,10 +40,13 @@ struct rdp_run {
 	const struct rdp_clock *clk;
 	uint64_t stall_cycles; /* no progress for this long: give up */
 	enum rdp_side side;
-	int oob_fd;	 /* readable when the peer sent DONE */
-	uint64_t posted; /* client: operations posted, all QPs */
+	int oob_fd;		  /* readable when the peer sent DONE */
+	uint64_t posted;	  /* client: operations posted, all QPs */
+	uint64_t interval_cycles; /* --interval, 0: none */
 	char errtext[RDP_WIRE_TEXT_MAX]; /* cause of a failure, for the peer */
 };
+
+#define RDP_HIST_BUCKETS 20
 
 struct rdp_result {
 	uint64_t size_bytes;
@@ -57,7 +60,16 @@ struct rdp_result {
 	struct rdp_lat_stats lat;
 	int data_ok;	       /* both sides' checks passed */
 	uint64_t data_checked; /* in the test's check_unit */
+	/* --interval (bandwidth, -D): bytes moved in each interval */
+	uint64_t *interval_bytes; /* owned; rdp_result_clear() frees */
+	size_t n_intervals;
+	double interval_s;
+	/* latency histogram over [min, p99), one bucket more above */
+	uint64_t hist[RDP_HIST_BUCKETS + 1];
+	double hist_lo_ns, hist_hi_ns;
 };
+
+void rdp_result_clear(struct rdp_result *res);
 
 struct rdp_bench_ops {
 	const char *name;  /* command-line name */

@@ -38,6 +38,8 @@ enum rdp_output {
 struct rdp_report_opts {
 	enum rdp_output output;
 	int no_peak;		   /* -N */
+	int histogram;		   /* -H */
+	double interval_s;	   /* --interval, 0: none */
 	double limit_bw_gbps;	   /* -w: fail a point below it, 0 none */
 	double limit_msgrate_mpps; /* -y */
 	int json;		   /* --json: the document on stdout only */

@@ -30,5 +30,9 @@ void rdp_report_table_head(FILE *f, const struct rdp_report_info *info);
 void rdp_report_row(FILE *f, const struct rdp_report_info *info,
 		    const struct rdp_result *res);
 void rdp_report_footer(FILE *f, const struct rdp_report_info *info);
+/* --interval lines and the -H histogram of one point. */
+void rdp_report_intervals(FILE *f, const struct rdp_report_info *info,
+			  const struct rdp_result *res);
+void rdp_report_histogram(FILE *f, const struct rdp_result *res);
 
 #endif /* RDMAPERF_REPORT_H */

@@ -47,4 +47,20 @@ double rdp_stats_peak_rate(const struct rdp_bw_sample *s, size_t n,
 /* The window used for peak bandwidth: 1/64 of the intervals, at least 1. */
 size_t rdp_stats_peak_window(size_t n_samples);
 
+/*
+ * Bytes moved in each whole interval of step cycles after start, from
+ * cumulative samples: the progress at a boundary is that of the last sample
+ * at or before it. Writes at most cap values; returns how many.
+ */
+size_t rdp_stats_intervals(const struct rdp_bw_sample *s, size_t n,
+			   uint64_t start, uint64_t step, uint64_t *bytes,
+			   size_t cap);
+
+/*
+ * Count sorted samples into nb equal buckets over [lo, hi); counts[nb]
+ * takes those >= hi. Samples below lo go to bucket 0.
+ */
+void rdp_stats_histogram(const double *sorted, size_t n, double lo, double hi,
+			 uint64_t *counts, size_t nb);
+
 #endif /* RDMAPERF_STATS_H */

@@ -375,6 +375,26 @@ static int drain(struct rdp_run *run, struct bw_state *st)
 	return ret;
 }
 
+/* --interval: the progress samples cut at each interval boundary. */
+static int intervals(const struct rdp_run *run, const struct bw_state *st,
+		     uint64_t start, struct rdp_result *res)
+{
+	uint64_t span = st->samples[st->nsamples - 1].cycles - start;
+	size_t cap;
+
+	if (!run->interval_cycles)
+		return 0;
+	cap = (size_t)(span / run->interval_cycles) + 1;
+	res->interval_bytes = calloc(cap, sizeof(*res->interval_bytes));
+	if (!res->interval_bytes)
+		return -ENOMEM;
+	res->interval_s = rdp_clock_ns(run->clk, run->interval_cycles) / 1e9;
+	res->n_intervals = rdp_stats_intervals(st->samples, st->nsamples, start,
+					       run->interval_cycles,
+					       res->interval_bytes, cap);
+	return 0;
+}
+
 int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 		  enum rdp_verb verb)
 {
@@ -409,6 +429,7 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 		goto out;
 	res->msgs = done_at_stop;
 	rdp_result_bw(res, st.samples, st.nsamples, start, run->clk);
+	ret = intervals(run, &st, start, res);
 out:
 	free(st.qps);
 	free(st.samples);

@@ -3,6 +3,7 @@
  * work completion errors. Nothing here runs inside a timed region. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <infiniband/verbs.h>
 
 #include <rdmaperf/bench.h>
@@ -121,4 +122,11 @@ int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
 {
 	(void)count;
 	return check_rx(run, r);
+}
+
+void rdp_result_clear(struct rdp_result *res)
+{
+	free(res->interval_bytes);
+	res->interval_bytes = NULL;
+	res->n_intervals = 0;
 }

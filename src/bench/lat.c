@@ -53,6 +53,12 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 	res->warmup_iters = (uint32_t)warm;
 	res->elapsed_ns = rdp_clock_ns(run->clk, stamps[done] - stamps[warm]);
 	ret = rdp_stats_lat(ns, n, &res->lat);
+	if (!ret) {
+		res->hist_lo_ns = res->lat.min_ns;
+		res->hist_hi_ns = res->lat.p99_ns;
+		rdp_stats_histogram(ns, n, res->hist_lo_ns, res->hist_hi_ns,
+				    res->hist, RDP_HIST_BUCKETS);
+	}
 	free(ns);
 	return ret;
 }

@@ -38,6 +38,7 @@ enum opt_id {
 	OPT_NO_PEAK = 'N',
 	OPT_LIMIT_BW = 'w',
 	OPT_LIMIT_MSGRATE = 'y',
+	OPT_HISTOGRAM = 'H',
 	OPT_FREQ = 'F',
 	OPT_HELP = 'h',
 	OPT_VERSION = 'V',
@@ -52,6 +53,7 @@ enum opt_id {
 	OPT_JSON,
 	OPT_JSON_FILE,
 	OPT_OUTPUT,
+	OPT_INTERVAL,
 };
 
 struct opt_def {
@@ -90,6 +92,8 @@ static const struct opt_def client_table[] = {
 	{ "grh", OPT_GRH, NULL, "InfiniBand: route with a GRH" },
 	{ "report_gbits", OPT_GBITS, NULL, "bandwidth in Gb/s (default MiB/s)" },
 	{ "noPeak", OPT_NO_PEAK, NULL, "do not compute peak bandwidth" },
+	{ "interval", OPT_INTERVAL, "SEC", "with -D: bandwidth of every SEC seconds, after the run" },
+	{ "histogram", OPT_HISTOGRAM, NULL, "latency: print the distribution of the samples" },
 	{ "limit_bw", OPT_LIMIT_BW, "GBPS", "fail (exit 1) when a point's average is below GBPS Gb/s" },
 	{ "limit_msgrate", OPT_LIMIT_MSGRATE, "MPPS", "fail when a point's message rate is below MPPS" },
 	{ "output", OPT_OUTPUT, "WHAT", "print only bandwidth, message_rate or latency, one line per point" },
@@ -481,6 +485,17 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 	case OPT_NO_PEAK:
 		o->report.no_peak = 1;
 		return 0;
+	case OPT_HISTOGRAM:
+		o->report.histogram = 1;
+		return 0;
+	case OPT_INTERVAL:
+		if (rdp_parse_double(arg, &o->report.interval_s) ||
+		    o->report.interval_s < 0.01 || o->report.interval_s > 3600)
+			return bad(err, len,
+				   "--interval needs seconds from "
+				   "0.01 to 3600, not '%s'",
+				   arg);
+		return 0;
 	case OPT_LIMIT_BW:
 		if (rdp_parse_double(arg, &o->report.limit_bw_gbps))
 			return bad(err, len,
@@ -646,6 +661,13 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 			   o->report.output == RDP_OUTPUT_LAT ? "latency"
 							      : "bandwidth",
 			   o->bench->name);
+	if (o->report.interval_s > 0 &&
+	    (o->bench->kind != RDP_BENCH_BW || !p->duration_s))
+		return bad(err, len,
+			   "--interval needs a bandwidth test in "
+			   "duration mode (-D)");
+	if (o->report.histogram && o->bench->kind != RDP_BENCH_LAT)
+		return bad(err, len, "-H applies to latency tests");
 	if (o->report.output && o->report.json)
 		return bad(err, len, "--output and --json both want stdout");
 	if (o->bench->kind == RDP_BENCH_LAT &&

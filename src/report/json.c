@@ -394,6 +394,30 @@ static int add_lat(json_t *e, const struct rdp_bench_ops *ops,
 	return err;
 }
 
+/* --interval: [{ "start_s", "end_s", "bw_gbps" }, ...] */
+static json_t *intervals_arr(const struct rdp_result *r)
+{
+	json_t *a = json_array(), *o;
+	size_t k;
+	int err = 0;
+
+	for (k = 0; a && k < r->n_intervals; k++) {
+		o = json_object();
+		if (!o)
+			return done(a, 1);
+		err |= json_object_set_new(o, "start_s",
+					   real_val((double)k * r->interval_s));
+		err |= json_object_set_new(
+			o, "end_s", real_val((double)(k + 1) * r->interval_s));
+		err |= json_object_set_new(
+			o, "bw_gbps",
+			real_val((double)r->interval_bytes[k] * 8 /
+				 (r->interval_s * 1e9)));
+		err |= json_array_append_new(a, o);
+	}
+	return a ? done(a, err) : NULL;
+}
+
 static json_t *check_obj(const struct rdp_bench_ops *ops,
 			 const struct rdp_result *r)
 {
@@ -429,6 +453,8 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 	err |= json_object_set_new(e, "elapsed_s",
 				   real_val(res->elapsed_ns / 1e9));
 	err |= bw ? add_bw(e, res) : add_lat(e, ops, res);
+	if (res->n_intervals)
+		err |= json_object_set_new(e, "intervals", intervals_arr(res));
 	err |= json_object_set_new(e, "data_check", check_obj(ops, res));
 	if (err) {
 		json_decref(e);

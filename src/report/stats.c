@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rdmaperf/stats.h>
 
@@ -110,4 +111,42 @@ size_t rdp_stats_peak_window(size_t n_samples)
 		return 1;
 	w = (n_samples - 1) / 64;
 	return w ? w : 1;
+}
+
+size_t rdp_stats_intervals(const struct rdp_bw_sample *s, size_t n,
+			   uint64_t start, uint64_t step, uint64_t *bytes,
+			   size_t cap)
+{
+	uint64_t edge, prev = 0;
+	size_t i = 0, k;
+
+	if (!n || !step)
+		return 0;
+	for (k = 0; k < cap; k++) {
+		edge = start + (k + 1) * step;
+		if (edge > s[n - 1].cycles)
+			break;
+		while (i + 1 < n && s[i + 1].cycles <= edge)
+			i++;
+		bytes[k] = s[i].bytes - prev;
+		prev = s[i].bytes;
+	}
+	return k;
+}
+
+void rdp_stats_histogram(const double *sorted, size_t n, double lo, double hi,
+			 uint64_t *counts, size_t nb)
+{
+	double width = (hi - lo) / (double)nb;
+	size_t i, b;
+
+	memset(counts, 0, (nb + 1) * sizeof(*counts));
+	for (i = 0; i < n; i++) {
+		if (sorted[i] >= hi || width <= 0) {
+			counts[nb]++;
+			continue;
+		}
+		b = sorted[i] <= lo ? 0 : (size_t)((sorted[i] - lo) / width);
+		counts[b < nb ? b : nb - 1]++;
+	}
 }

@@ -135,3 +135,45 @@ void rdp_report_footer(FILE *f, const struct rdp_report_info *in)
 	(void)in;
 	fprintf(f, "%s\n", RULE);
 }
+
+void rdp_report_intervals(FILE *f, const struct rdp_report_info *in,
+			  const struct rdp_result *r)
+{
+	double t = 0, gbps;
+	size_t k;
+
+	for (k = 0; k < r->n_intervals; k++, t += r->interval_s) {
+		gbps = (double)r->interval_bytes[k] * 8 / (r->interval_s * 1e9);
+		fprintf(f, "   [%7.2f-%7.2f s] %12.2f %s %14.6f Mpps\n", t,
+			t + r->interval_s, bw_unit(in, gbps),
+			in->gbits ? "Gb/sec " : "MiB/sec",
+			(double)r->interval_bytes[k] / (double)r->size_bytes /
+				(r->interval_s * 1e6));
+	}
+}
+
+void rdp_report_histogram(FILE *f, const struct rdp_result *r)
+{
+	double step = (r->hist_hi_ns - r->hist_lo_ns) / RDP_HIST_BUCKETS;
+	uint64_t most = 1;
+	size_t b;
+	int bar;
+
+	for (b = 0; b <= RDP_HIST_BUCKETS; b++)
+		if (r->hist[b] > most)
+			most = r->hist[b];
+	fprintf(f, "   latency histogram, %zu samples [usec]:\n", r->lat.n);
+	for (b = 0; b <= RDP_HIST_BUCKETS; b++) {
+		bar = (int)(50 * r->hist[b] / most);
+		if (b < RDP_HIST_BUCKETS)
+			fprintf(f, "   %10.3f - %-10.3f",
+				(r->hist_lo_ns + step * (double)b) / 1e3,
+				(r->hist_lo_ns + step * (double)(b + 1)) / 1e3);
+		else
+			fprintf(f, "   %10.3f and above  ",
+				r->hist_hi_ns / 1e3);
+		fprintf(f, " %10llu %.*s\n", (unsigned long long)r->hist[b],
+			bar,
+			"##################################################");
+	}
+}

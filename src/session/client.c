@@ -135,6 +135,8 @@ static int run_test(struct client *c, struct rdp_result *res)
 		.clk = &c->clk,
 		.side = RDP_SIDE_CLIENT,
 		.oob_fd = c->oob.fd,
+		.interval_cycles = (uint64_t)(c->o->report.interval_s * 1e9 *
+					      c->clk.cycles_per_ns),
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
 	};
@@ -289,6 +291,10 @@ static int run_point(struct client *c, int first, int group,
 		res->bw_peak_gbps = 0;
 	if (!ret)
 		rdp_report_row(c->text, &c->info, res);
+	if (!ret && res->n_intervals)
+		rdp_report_intervals(c->text, &c->info, res);
+	if (!ret && o->report.histogram)
+		rdp_report_histogram(c->text, res);
 	if (!ret)
 		print_figure(c, res);
 	if (!ret && (o->report.json || o->report.json_file[0]))
@@ -348,6 +354,8 @@ static int session(struct client *c)
 		ret = write_json(c);
 	if (!ret)
 		ret = check_limits(c, res, n);
+	for (i = 0; i < m->n_sizes * m->n_qps; i++)
+		rdp_result_clear(&res[i]);
 	free(res);
 	return ret;
 }

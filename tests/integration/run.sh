@@ -244,6 +244,27 @@ t_limits_output() {
 	pass
 }
 
+# Interval reports (bandwidth, -D) and the latency histogram (-H).
+t_interval_hist() {
+	local n
+	begin "--interval 1 with -D 3: three interval lines and JSON intervals"
+	client write_bw -D 3 --interval 1 --report_gbits --json-file "$WORK/i.json" ||
+		{ fail "exit $?"; return; }
+	n=$(grep -Ec '^ +\[ +[0-9]+\.00- +[0-9]+\.00 s\] +[0-9.]+ Gb/sec' "$WORK/out")
+	[ "$n" -ge 2 ] && [ "$n" -le 3 ] || { fail "$n interval lines"; return; }
+	jq -e '.results[0].intervals | length >= 2 and
+		(map(.bw_gbps > 0 and (.end_s - .start_s) > 0.99 and (.end_s - .start_s) < 1.01) | all)' \
+		"$WORK/i.json" >/dev/null || { fail "JSON intervals"; return; }
+	pass
+	begin "-H: a histogram whose counts add up to the samples"
+	client send_lat -n 400 -H || { fail "exit $?"; return; }
+	n=$(awk '/latency histogram/ { on = 1; next }
+		on && /and above/ { s += $(NF - ($NF ~ /#/)); on = 0 }
+		on && / - / { s += $4 } END { print s + 0 }' "$WORK/out")
+	[ "$n" -eq 400 ] || { fail "histogram counts $n samples, want 400"; return; }
+	pass
+}
+
 # Different flags from one client to the next, same server process.
 t_flags_change() {
 	begin "second client with other flags (gbits, MTU 512, seed)"
@@ -301,6 +322,7 @@ main() {
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
+		t_interval_hist \
 		t_flags_change t_server_survives t_one_shot t_failures; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done

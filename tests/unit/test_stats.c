@@ -220,9 +220,55 @@ static void test_peak_window(void **state)
 	assert_int_equal(rdp_stats_peak_window(6401), 100);
 }
 
+/* 10 bytes per cycle for 100 cycles, sampled every 7 cycles. */
+static void test_intervals(void **state)
+{
+	struct rdp_bw_sample s[16];
+	uint64_t b[8] = { 0 };
+	size_t n = 0, k, got;
+
+	(void)state;
+	for (k = 0; k * 7 <= 100; k++, n++)
+		s[n] = (struct rdp_bw_sample){ 1000 + k * 7, k * 70 };
+	/* Boundaries at 1025, 1050, 1075, 1100: last samples at or before
+	 * them are at cycles 1021, 1049, 1070, 1098. */
+	got = rdp_stats_intervals(s, n, 1000, 25, b, 8);
+	assert_int_equal(got, 3); /* 1100 is past the last sample (1098) */
+	assert_int_equal(b[0], 210);
+	assert_int_equal(b[1], 280);
+	assert_int_equal(b[2], 210);
+	assert_int_equal(rdp_stats_intervals(s, n, 1000, 25, b, 2), 2);
+	assert_int_equal(rdp_stats_intervals(s, n, 1000, 0, b, 8), 0);
+	assert_int_equal(rdp_stats_intervals(s, 0, 1000, 25, b, 8), 0);
+}
+
+static void test_histogram(void **state)
+{
+	const double v[] = { 1, 1.5, 2, 2.5, 3, 9.9, 10, 50 };
+	uint64_t c[6];
+
+	(void)state;
+	/* Buckets of 2 over [1, 11): [1,3) [3,5) [5,7) [7,9) [9,11), then
+	 * >= 11. */
+	rdp_stats_histogram(v, 8, 1, 11, c, 5);
+	assert_int_equal(c[0], 4);
+	assert_int_equal(c[1], 1);
+	assert_int_equal(c[2], 0);
+	assert_int_equal(c[3], 0);
+	assert_int_equal(c[4], 2); /* 9.9 and 10 */
+	assert_int_equal(c[5], 1); /* 50 */
+	rdp_stats_histogram(v, 8, 1, 10, c, 4);
+	assert_int_equal(c[4], 2); /* 10 and 50: at or above hi */
+	/* A degenerate range puts everything above. */
+	rdp_stats_histogram(v, 8, 5, 5, c, 4);
+	assert_int_equal(c[4], 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_intervals),
+		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_percentile_1_to_100),
 		cmocka_unit_test(test_percentile_exact_ranks),
 		cmocka_unit_test(test_percentile_small),
