@@ -67,7 +67,11 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 cases=(
 	"write_bw 64 KiB -q 1 [MiB/s]|write_bw 65536 4 -n 2000|ib_write_bw 65536 4 -n 2000"
 	"write_bw 64 KiB -q 4 [MiB/s]|write_bw 65536 4 -n 500 -q 4|ib_write_bw 65536 4 -n 500 -q 4"
+	"read_bw 64 KiB -q 1 [MiB/s]|read_bw 65536 4 -n 2000|ib_read_bw 65536 4 -n 2000"
+	"send_bw 64 KiB -q 1 [MiB/s]|send_bw 65536 4 -n 2000|ib_send_bw 65536 4 -n 2000"
 	"write_lat 2 B t_typical [us]|write_lat 2 5 -n 5000|ib_write_lat 2 5 -n 5000"
+	"read_lat 2 B t_typical [us]|read_lat 2 5 -n 5000|ib_read_lat 2 5 -n 5000"
+	"send_lat 2 B t_typical [us]|send_lat 2 5 -n 5000|ib_send_lat 2 5 -n 5000"
 )
 
 for ((r = 1; r <= rounds; r++)); do

@@ -29,4 +29,7 @@ int rdp_sysfs_read(const struct rdp_sysfs *fs, char *buf, size_t len,
 int rdp_sysfs_read_u64(const struct rdp_sysfs *fs, uint64_t *val,
 		       const char *fmt, ...) RDP_PRINTF(3, 4);
 
+/* The CPU model name from <root>/proc/cpuinfo; "unknown CPU" if none. */
+void rdp_cpu_model(const struct rdp_sysfs *fs, char *buf, size_t len);
+
 #endif /* RDMAPERF_SYSFS_H */

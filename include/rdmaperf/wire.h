@@ -63,6 +63,8 @@ struct rdp_msg_hello {
 	char tool_version[RDP_WIRE_NAME_MAX];
 	char hostname[RDP_WIRE_NAME_MAX];
 	char kernel[RDP_WIRE_NAME_MAX];
+	char cpu_model[RDP_WIRE_NAME_MAX];
+	uint32_t cpus; /* online CPUs */
 };
 
 /* The server's view of its side, for the client's report. */
@@ -74,6 +76,7 @@ struct rdp_msg_accept {
 	int32_t gid_index;  /* -1 when no GID is used (IB, no GRH) */
 	uint32_t active_mtu_bytes;
 	int32_t numa_node; /* NIC's node, -1 unknown */
+	int32_t cpu;	   /* the CPU serving this client, -1 unknown */
 };
 
 struct rdp_msg_qp_info {

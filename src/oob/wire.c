@@ -192,6 +192,8 @@ static void enc_hello(struct wcur *c, const struct rdp_msg *m)
 	put_str(c, h->tool_version, sizeof(h->tool_version));
 	put_str(c, h->hostname, sizeof(h->hostname));
 	put_str(c, h->kernel, sizeof(h->kernel));
+	put_str(c, h->cpu_model, sizeof(h->cpu_model));
+	put_u32(c, h->cpus);
 }
 
 static void dec_hello(struct rcur *c, struct rdp_msg *m)
@@ -201,6 +203,8 @@ static void dec_hello(struct rcur *c, struct rdp_msg *m)
 	get_str(c, h->tool_version, sizeof(h->tool_version));
 	get_str(c, h->hostname, sizeof(h->hostname));
 	get_str(c, h->kernel, sizeof(h->kernel));
+	get_str(c, h->cpu_model, sizeof(h->cpu_model));
+	h->cpus = get_u32(c);
 }
 
 static void enc_params(struct wcur *c, const struct rdp_msg *m)
@@ -262,6 +266,7 @@ static void enc_accept(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, (uint32_t)a->gid_index);
 	put_u32(c, a->active_mtu_bytes);
 	put_u32(c, (uint32_t)a->numa_node);
+	put_u32(c, (uint32_t)a->cpu);
 }
 
 static void dec_accept(struct rcur *c, struct rdp_msg *m)
@@ -275,6 +280,7 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 	a->gid_index = get_s32(c);
 	a->active_mtu_bytes = get_u32(c);
 	a->numa_node = get_s32(c);
+	a->cpu = get_s32(c);
 }
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)

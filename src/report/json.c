@@ -109,6 +109,8 @@ static json_t *client_obj(const struct rdp_msg_hello *h)
 		return NULL;
 	err |= json_object_set_new(o, "hostname", TEXT(h->hostname));
 	err |= json_object_set_new(o, "kernel", TEXT(h->kernel));
+	err |= json_object_set_new(o, "cpu_model", TEXT(h->cpu_model));
+	err |= json_object_set_new(o, "cpus", uint_val(h->cpus));
 	return done(o, err);
 }
 
@@ -128,6 +130,11 @@ static json_t *server_obj(const struct rdp_report_info *in)
 	err |= json_object_set_new(o, "rdmaperf_version",
 				   TEXT(h->tool_version));
 	err |= json_object_set_new(o, "address", CTEXT(in->peer_addr));
+	err |= json_object_set_new(o, "cpu_model", TEXT(h->cpu_model));
+	err |= json_object_set_new(o, "cpus", uint_val(h->cpus));
+	err |= json_object_set_new(o, "cpu",
+				   in->peer ? index_or_null(in->peer->cpu)
+					    : json_null());
 	return done(o, err);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The text report: a header naming what was measured, then perftest's
  * table layout so existing eyes and scripts read it. */
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +59,14 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	fprintf(f, " Peer device     : %s port %u on %s (%s), rdmaperf %s\n",
 		in->peer->device, in->peer->port, in->peer_hello->hostname,
 		in->peer_addr, in->peer_hello->tool_version);
+	fprintf(f, " Local host      : %s, %u CPUs, running on CPU %d\n",
+		in->local_hello->cpu_model, in->local_hello->cpus,
+		sched_getcpu());
+	fprintf(f,
+		" Peer host       : %s, %u CPUs, running on CPU %d, NUMA "
+		"node %d\n",
+		in->peer_hello->cpu_model, in->peer_hello->cpus, in->peer->cpu,
+		in->peer->numa_node);
 	gid_line(f, in);
 	fprintf(f,
 		" MTU             : %u B (active %u here, %u on the "

@@ -9,6 +9,7 @@
 
 #include "session_int.h"
 #include <rdmaperf/log.h>
+#include <rdmaperf/sysfs.h>
 
 int rdp_exit_code(int err)
 {
@@ -26,6 +27,7 @@ int rdp_exit_code(int err)
 void rdp_hello_fill(struct rdp_msg *msg)
 {
 	struct rdp_msg_hello *h = &msg->u.hello;
+	struct rdp_sysfs fs;
 	struct utsname u;
 
 	memset(msg, 0, sizeof(*msg));
@@ -34,6 +36,9 @@ void rdp_hello_fill(struct rdp_msg *msg)
 		 PACKAGE_VERSION);
 	if (gethostname(h->hostname, sizeof(h->hostname) - 1))
 		snprintf(h->hostname, sizeof(h->hostname), "unknown");
+	rdp_sysfs_init(&fs, NULL);
+	rdp_cpu_model(&fs, h->cpu_model, sizeof(h->cpu_model));
+	h->cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	if (!uname(&u))
 		snprintf(h->kernel, sizeof(h->kernel), "%.*s",
 			 (int)sizeof(h->kernel) - 1, u.release);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,7 @@ static int setup(struct server *s)
 						  : RDP_GID_UNKNOWN);
 	a->active_mtu_bytes = s->dev->port.active_mtu_bytes;
 	a->numa_node = s->dev->numa_node;
+	a->cpu = sched_getcpu();
 	ret = rdp_oob_send(s->oob, &msg);
 	if (!ret)
 		ret = rdp_send_qp_infos(s->oob, s->conn,

@@ -246,9 +246,24 @@ static void test_u64_junk(void **state)
 		expect_u64_err(&fs, junk[i], -EINVAL);
 }
 
+static void test_cpu_model(void **state)
+{
+	struct rdp_sysfs fs;
+	char buf[64];
+
+	(void)state;
+	rdp_sysfs_init(&fs, RDP_FIXTURES_DIR "/two-socket");
+	rdp_cpu_model(&fs, buf, sizeof(buf));
+	assert_string_equal(buf, "Intel(R) Xeon(R) Platinum 8480+");
+	rdp_sysfs_init(&fs, RDP_FIXTURES_DIR "/rxe");
+	rdp_cpu_model(&fs, buf, sizeof(buf));
+	assert_string_equal(buf, "unknown CPU");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_model),
 		cmocka_unit_test(test_read_root_prefix),
 		cmocka_unit_test(test_read_live_root),
 		cmocka_unit_test(test_read_strip),

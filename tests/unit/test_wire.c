@@ -34,6 +34,8 @@ static void make_hello(struct rdp_msg *m, int variant)
 		fill_str(m->u.hello.tool_version, RDP_WIRE_NAME_MAX, 'v');
 		fill_str(m->u.hello.hostname, RDP_WIRE_NAME_MAX, 'h');
 		fill_str(m->u.hello.kernel, RDP_WIRE_NAME_MAX, 'k');
+		fill_str(m->u.hello.cpu_model, RDP_WIRE_NAME_MAX, 'c');
+		m->u.hello.cpus = UINT32_MAX;
 	}
 }
 
@@ -74,6 +76,7 @@ static void make_accept(struct rdp_msg *m, int variant)
 	if (!variant) {
 		a->gid_index = -1;
 		a->numa_node = -1;
+		a->cpu = -1;
 		return;
 	}
 	fill_str(a->device, RDP_WIRE_NAME_MAX, 'd');
@@ -83,6 +86,7 @@ static void make_accept(struct rdp_msg *m, int variant)
 	a->gid_index = INT32_MIN;
 	a->active_mtu_bytes = UINT32_MAX;
 	a->numa_node = INT32_MAX;
+	a->cpu = INT32_MIN;
 }
 
 static void make_qp_info(struct rdp_msg *m, int variant)
