@@ -31,6 +31,8 @@ enum rdp_bench_flags {
 	RDP_BENCH_EXPOSE_TX = 1u << 0,
 	/* Receives are posted (SEND tests): the QPs get a receive queue. */
 	RDP_BENCH_RECV = 1u << 1,
+	/* -b is possible: both sides run the bandwidth loop at once. */
+	RDP_BENCH_BIDIR = 1u << 2,
 };
 
 struct rdp_run {
@@ -64,6 +66,12 @@ struct rdp_result {
 	uint64_t *interval_bytes; /* owned; rdp_result_clear() frees */
 	size_t n_intervals;
 	double interval_s;
+	/* -b: the server's own figures, i.e. what this side received */
+	int bidir;
+	uint64_t rx_msgs;
+	double rx_bw_avg_gbps;
+	double rx_bw_peak_gbps;
+	double rx_msg_rate_mpps;
 	/* latency histogram over [min, p99), one bucket more above */
 	uint64_t hist[RDP_HIST_BUCKETS + 1];
 	double hist_lo_ns, hist_hi_ns;

@@ -34,5 +34,8 @@ void rdp_report_footer(FILE *f, const struct rdp_report_info *info);
 void rdp_report_intervals(FILE *f, const struct rdp_report_info *info,
 			  const struct rdp_result *res);
 void rdp_report_histogram(FILE *f, const struct rdp_result *res);
+/* -b: this side's TX and what it received (the server's TX). */
+void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,
+		      const struct rdp_result *res);
 
 #endif /* RDMAPERF_REPORT_H */

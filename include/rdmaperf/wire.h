@@ -100,6 +100,11 @@ struct rdp_msg_result {
 	int32_t status; /* 0 data ok, else -errno */
 	uint64_t checked_bytes;
 	uint64_t bad_offset; /* first mismatch, when status != 0 */
+	/* -b: what the server itself sent, for the client's RX figures */
+	uint64_t tx_msgs;
+	uint64_t tx_bytes;
+	uint64_t tx_elapsed_ns;
+	uint64_t tx_peak_kbps;
 };
 
 struct rdp_msg_error {

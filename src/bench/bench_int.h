@@ -25,6 +25,9 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res);
 /* The server of one-sided tests only lends its memory. */
 int rdp_passive_server(struct rdp_run *run, struct rdp_result *res);
+/* ...unless -b asked it to run the same loop towards the client. */
+int rdp_bw_server(struct rdp_run *run, struct rdp_result *res,
+		  enum rdp_verb verb);
 
 /* One-sided round trips (READ, atomics): one operation at a time. */
 int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,

@@ -442,3 +442,13 @@ int rdp_passive_server(struct rdp_run *run, struct rdp_result *res)
 	(void)res;
 	return 0;
 }
+
+int rdp_bw_server(struct rdp_run *run, struct rdp_result *res,
+		  enum rdp_verb verb)
+{
+	if (!(run->params->flags & RDP_PARAM_BIDIR))
+		return rdp_passive_server(run, res);
+	res->size_bytes = run->params->size_bytes;
+	res->num_qps = run->params->num_qps;
+	return rdp_bw_client(run, res, verb);
+}

@@ -8,6 +8,20 @@ static int client(struct rdp_run *run, struct rdp_result *res)
 	return rdp_bw_client(run, res, RDP_VERB_READ);
 }
 
+static int server(struct rdp_run *run, struct rdp_result *res)
+{
+	return rdp_bw_server(run, res, RDP_VERB_READ);
+}
+
+/* With -b both sides wrote (or read) into each other's memory. */
+static int verify(const struct rdp_run *run, uint64_t count,
+		  struct rdp_msg_result *r)
+{
+	if (run->params->flags & RDP_PARAM_BIDIR)
+		return rdp_verify_both_rx(run, count, r);
+	return rdp_verify_client_rx(run, count, r);
+}
+
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
 	return rdp_check_size(p, "read_bw", why, len);
@@ -17,11 +31,11 @@ const struct rdp_bench_ops rdp_bench_read_bw = {
 	.name = "read_bw",
 	.title = "RDMA READ bandwidth",
 	.kind = RDP_BENCH_BW,
-	.flags = RDP_BENCH_EXPOSE_TX,
+	.flags = RDP_BENCH_EXPOSE_TX | RDP_BENCH_BIDIR,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
 	.validate = validate,
 	.client = client,
-	.server = rdp_passive_server,
-	.verify = rdp_verify_client_rx,
+	.server = server,
+	.verify = verify,
 };

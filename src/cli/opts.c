@@ -39,6 +39,7 @@ enum opt_id {
 	OPT_LIMIT_BW = 'w',
 	OPT_LIMIT_MSGRATE = 'y',
 	OPT_HISTOGRAM = 'H',
+	OPT_BIDIR = 'b',
 	OPT_FREQ = 'F',
 	OPT_HELP = 'h',
 	OPT_VERSION = 'V',
@@ -90,6 +91,7 @@ static const struct opt_def client_table[] = {
 	{ "warmup", OPT_WARMUP, "N", "latency: round trips run before measuring (default 100)" },
 	{ "seed", OPT_SEED, "N", "data pattern seed (default 1)" },
 	{ "grh", OPT_GRH, NULL, "InfiniBand: route with a GRH" },
+	{ "bidirectional", OPT_BIDIR, NULL, "both sides send at once (write_bw, read_bw); TX and RX reported" },
 	{ "report_gbits", OPT_GBITS, NULL, "bandwidth in Gb/s (default MiB/s)" },
 	{ "noPeak", OPT_NO_PEAK, NULL, "do not compute peak bandwidth" },
 	{ "interval", OPT_INTERVAL, "SEC", "with -D: bandwidth of every SEC seconds, after the run" },
@@ -476,6 +478,9 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 	case OPT_GRH:
 		p->flags |= RDP_PARAM_GRH;
 		return 0;
+	case OPT_BIDIR:
+		p->flags |= RDP_PARAM_BIDIR;
+		return 0;
 	case OPT_GBITS:
 		o->report.gbits = 1;
 		return 0;
@@ -666,6 +671,9 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		return bad(err, len,
 			   "--interval needs a bandwidth test in "
 			   "duration mode (-D)");
+	if ((p->flags & RDP_PARAM_BIDIR) &&
+	    !(o->bench->flags & RDP_BENCH_BIDIR))
+		return bad(err, len, "-b applies to write_bw and read_bw");
 	if (o->report.histogram && o->bench->kind != RDP_BENCH_LAT)
 		return bad(err, len, "-H applies to latency tests");
 	if (o->report.output && o->report.json)

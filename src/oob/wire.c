@@ -332,6 +332,10 @@ static void enc_result(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, (uint32_t)r->status);
 	put_u64(c, r->checked_bytes);
 	put_u64(c, r->bad_offset);
+	put_u64(c, r->tx_msgs);
+	put_u64(c, r->tx_bytes);
+	put_u64(c, r->tx_elapsed_ns);
+	put_u64(c, r->tx_peak_kbps);
 }
 
 static void dec_result(struct rcur *c, struct rdp_msg *m)
@@ -341,6 +345,10 @@ static void dec_result(struct rcur *c, struct rdp_msg *m)
 	r->status = get_s32(c);
 	r->checked_bytes = get_u64(c);
 	r->bad_offset = get_u64(c);
+	r->tx_msgs = get_u64(c);
+	r->tx_bytes = get_u64(c);
+	r->tx_elapsed_ns = get_u64(c);
+	r->tx_peak_kbps = get_u64(c);
 }
 
 static void enc_error(struct wcur *c, const struct rdp_msg *m)

@@ -401,6 +401,24 @@ static int add_lat(json_t *e, const struct rdp_bench_ops *ops,
 	return err;
 }
 
+/* -b: what the client received, as the server measured its sending. */
+static json_t *rx_obj(const struct rdp_result *r)
+{
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "iterations", uint_val(r->rx_msgs));
+	err |= json_object_set_new(o, "bw_avg_gbps",
+				   real_val(r->rx_bw_avg_gbps));
+	err |= json_object_set_new(o, "bw_peak_gbps",
+				   real_val(r->rx_bw_peak_gbps));
+	err |= json_object_set_new(o, "msg_rate_mpps",
+				   real_val(r->rx_msg_rate_mpps));
+	return done(o, err);
+}
+
 /* --interval: [{ "start_s", "end_s", "bw_gbps" }, ...] */
 static json_t *intervals_arr(const struct rdp_result *r)
 {
@@ -462,6 +480,8 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 	err |= bw ? add_bw(e, res) : add_lat(e, ops, res);
 	if (res->n_intervals)
 		err |= json_object_set_new(e, "intervals", intervals_arr(res));
+	if (res->bidir)
+		err |= json_object_set_new(e, "rx", rx_obj(res));
 	err |= json_object_set_new(e, "data_check", check_obj(ops, res));
 	if (err) {
 		json_decref(e);

@@ -186,3 +186,20 @@ void rdp_report_histogram(FILE *f, const struct rdp_result *r)
 			"##################################################");
 	}
 }
+
+void rdp_report_bidir(FILE *f, const struct rdp_report_info *in,
+		      const struct rdp_result *r)
+{
+	const char *unit = in->gbits ? "Gb/sec" : "MiB/sec";
+
+	fprintf(f,
+		"   TX (this side)  : %llu msgs, peak %.2f, average %.2f %s, "
+		"%.6f Mpps\n",
+		(unsigned long long)r->msgs, bw_unit(in, r->bw_peak_gbps),
+		bw_unit(in, r->bw_avg_gbps), unit, r->msg_rate_mpps);
+	fprintf(f,
+		"   RX (the server) : %llu msgs, peak %.2f, average %.2f %s, "
+		"%.6f Mpps\n",
+		(unsigned long long)r->rx_msgs, bw_unit(in, r->rx_bw_peak_gbps),
+		bw_unit(in, r->rx_bw_avg_gbps), unit, r->rx_msg_rate_mpps);
+}

@@ -121,6 +121,15 @@ static int check_data(struct client *c, const struct rdp_run *run,
 	}
 	res->data_ok = 1;
 	res->data_checked = srv->checked_bytes + mine.checked_bytes;
+	if (c->p.flags & RDP_PARAM_BIDIR && srv->tx_elapsed_ns) {
+		res->bidir = 1;
+		res->rx_msgs = srv->tx_msgs;
+		res->rx_bw_avg_gbps =
+			(double)srv->tx_bytes * 8 / (double)srv->tx_elapsed_ns;
+		res->rx_bw_peak_gbps = (double)srv->tx_peak_kbps / 1e6;
+		res->rx_msg_rate_mpps =
+			(double)srv->tx_msgs * 1e3 / (double)srv->tx_elapsed_ns;
+	}
 	return 0;
 }
 
@@ -291,6 +300,8 @@ static int run_point(struct client *c, int first, int group,
 		res->bw_peak_gbps = 0;
 	if (!ret)
 		rdp_report_row(c->text, &c->info, res);
+	if (!ret && res->bidir)
+		rdp_report_bidir(c->text, &c->info, res);
 	if (!ret && res->n_intervals)
 		rdp_report_intervals(c->text, &c->info, res);
 	if (!ret && o->report.histogram)

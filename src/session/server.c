@@ -62,6 +62,12 @@ static int check_params(struct server *s)
 			   p->tx_depth, MAX_QPS, MAX_DEPTH);
 		return -E2BIG;
 	}
+	if ((p->flags & RDP_PARAM_BIDIR) &&
+	    !(s->ops->flags & RDP_BENCH_BIDIR)) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "%s cannot run both ways (-b)", s->ops->name);
+		return -EINVAL;
+	}
 	if (s->o->bench && s->o->bench != s->ops) {
 		rdp_errbuf(s->why, sizeof(s->why),
 			   "this one-shot server was started for %s, the "
@@ -169,6 +175,12 @@ static int run_test(struct server *s)
 		return ret;
 	if (s->ops->verify)
 		s->ops->verify(&run, count, &msg.u.result);
+	if (s->p.flags & RDP_PARAM_BIDIR) {
+		msg.u.result.tx_msgs = res.msgs;
+		msg.u.result.tx_bytes = res.msgs * s->p.size_bytes;
+		msg.u.result.tx_elapsed_ns = (uint64_t)res.elapsed_ns;
+		msg.u.result.tx_peak_kbps = (uint64_t)(res.bw_peak_gbps * 1e6);
+	}
 	ret = rdp_oob_send(s->oob, &msg);
 	if (!ret && msg.u.result.status) {
 		rdp_err("client %s: data check failed: %s at %llu",

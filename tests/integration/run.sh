@@ -244,6 +244,25 @@ t_limits_output() {
 	pass
 }
 
+# -b: both sides send; TX and RX reported apart, both memories checked.
+t_bidir() {
+	local t
+	for t in write_bw read_bw; do
+		begin "$t -b -q 2: TX and RX reported, data checked both ways"
+		client "$t" -b -s 16K -q 2 -n 200 --report_gbits ||
+			{ fail "exit $?"; continue; }
+		expect_in "$WORK/out" \
+			"TX \\(this side\\) +: 400 msgs, peak [0-9.]+, average ([1-9][0-9]*\\.[0-9]+|0\\.[0-9]*[1-9])" \
+			"RX \\(the server\\) +: 400 msgs, peak [0-9.]+, average ([1-9][0-9]*\\.[0-9]+|0\\.[0-9]*[1-9])" \
+			"Data check +: ok, $((2 * 16384 * 2)) bytes" >"$WORK/why" ||
+			{ fail "$(cat "$WORK/why")"; continue; }
+		pass
+	done
+	begin "-b on a test that cannot: usage error"
+	expect_fail 2 "-b applies to write_bw and read_bw" 5 \
+		"$BUILD/rdmaperf" send_bw -b "$ADDR"
+}
+
 # Interval reports (bandwidth, -D) and the latency histogram (-H).
 t_interval_hist() {
 	local n
@@ -322,7 +341,7 @@ main() {
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
-		t_interval_hist \
+		t_interval_hist t_bidir \
 		t_flags_change t_server_survives t_one_shot t_failures; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done

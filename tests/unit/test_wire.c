@@ -129,6 +129,10 @@ static void make_result(struct rdp_msg *m, int variant)
 	r->status = -EIO;
 	r->checked_bytes = UINT64_MAX;
 	r->bad_offset = 0x8000000000000000ull;
+	r->tx_msgs = 1;
+	r->tx_bytes = UINT64_MAX - 1;
+	r->tx_elapsed_ns = 0x0102030405060708ull;
+	r->tx_peak_kbps = 7;
 }
 
 static void make_error(struct rdp_msg *m, int variant)
