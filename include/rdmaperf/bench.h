@@ -45,6 +45,7 @@ struct rdp_run {
 	int oob_fd;		  /* readable when the peer sent DONE */
 	uint64_t posted;	  /* client: operations posted, all QPs */
 	uint64_t interval_cycles; /* --interval, 0: none */
+	uint64_t margin_cycles;	  /* -f: left out at both ends of -D */
 	char errtext[RDP_WIRE_TEXT_MAX]; /* cause of a failure, for the peer */
 };
 

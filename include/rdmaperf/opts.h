@@ -40,6 +40,7 @@ struct rdp_report_opts {
 	int no_peak;		   /* -N */
 	int histogram;		   /* -H */
 	double interval_s;	   /* --interval, 0: none */
+	double margin_s;	   /* -f, with -D */
 	double limit_bw_gbps;	   /* -w: fail a point below it, 0 none */
 	double limit_msgrate_mpps; /* -y */
 	int json;		   /* --json: the document on stdout only */

@@ -375,6 +375,29 @@ static int drain(struct rdp_run *run, struct bw_state *st)
 	return ret;
 }
 
+/* -f: keep the samples between start + margin and end - margin, rebased so
+ * the first kept one is the new start. */
+static void trim_margins(const struct rdp_run *run, struct bw_state *st,
+			 uint64_t *start, struct rdp_result *res)
+{
+	uint64_t from = *start + run->margin_cycles;
+	uint64_t to = st->end_cycles - run->margin_cycles, base;
+	size_t i = 0, j = st->nsamples - 1, k;
+
+	while (i < j && st->samples[i].cycles < from)
+		i++;
+	while (j > i && st->samples[j].cycles > to)
+		j--;
+	base = st->samples[i].bytes;
+	for (k = i; k <= j; k++)
+		st->samples[k - i] =
+			(struct rdp_bw_sample){ st->samples[k].cycles,
+						st->samples[k].bytes - base };
+	st->nsamples = j - i + 1;
+	*start = st->samples[0].cycles;
+	res->msgs = st->samples[st->nsamples - 1].bytes / st->msg_bytes;
+}
+
 /* --interval: the progress samples cut at each interval boundary. */
 static int intervals(const struct rdp_run *run, const struct bw_state *st,
 		     uint64_t start, struct rdp_result *res)
@@ -428,6 +451,8 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 	if (ret)
 		goto out;
 	res->msgs = done_at_stop;
+	if (run->margin_cycles)
+		trim_margins(run, &st, &start, res);
 	rdp_result_bw(res, st.samples, st.nsamples, start, run->clk);
 	ret = intervals(run, &st, start, res);
 out:

@@ -31,6 +31,25 @@ uint64_t rdp_lat_samples(const struct rdp_params *p)
 	return n;
 }
 
+/* -f: measure only round trips that ended inside the margins. */
+static void trim_margins(const struct rdp_run *run, const uint64_t *stamps,
+			 uint64_t *warm, uint64_t *done)
+{
+	uint64_t from = stamps[0] + run->margin_cycles;
+	uint64_t to = stamps[0] +
+		      rdp_clock_cycles_of_ms(run->clk, run->params->duration_s *
+							       1000ull) -
+		      run->margin_cycles;
+	uint64_t i = *warm, j = *done;
+
+	while (i < j && stamps[i] < from)
+		i++;
+	while (j > i && stamps[j] > to)
+		j--;
+	*warm = i;
+	*done = j;
+}
+
 int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 		   uint64_t done, int halve, struct rdp_result *res)
 {
@@ -39,6 +58,8 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 	double *ns;
 	int ret;
 
+	if (run->margin_cycles)
+		trim_margins(run, stamps, &warm, &done);
 	if (done <= warm)
 		warm = 0;
 	n = done - warm;

@@ -40,6 +40,7 @@ enum opt_id {
 	OPT_LIMIT_MSGRATE = 'y',
 	OPT_HISTOGRAM = 'H',
 	OPT_BIDIR = 'b',
+	OPT_MARGIN = 'f',
 	OPT_FREQ = 'F',
 	OPT_HELP = 'h',
 	OPT_VERSION = 'V',
@@ -94,6 +95,7 @@ static const struct opt_def client_table[] = {
 	{ "bidirectional", OPT_BIDIR, NULL, "both sides send at once (write_bw, read_bw); TX and RX reported" },
 	{ "report_gbits", OPT_GBITS, NULL, "bandwidth in Gb/s (default MiB/s)" },
 	{ "noPeak", OPT_NO_PEAK, NULL, "do not compute peak bandwidth" },
+	{ "margin", OPT_MARGIN, "SEC", "with -D: leave SEC seconds out at both ends (default 0)" },
 	{ "interval", OPT_INTERVAL, "SEC", "with -D: bandwidth of every SEC seconds, after the run" },
 	{ "histogram", OPT_HISTOGRAM, NULL, "latency: print the distribution of the samples" },
 	{ "limit_bw", OPT_LIMIT_BW, "GBPS", "fail (exit 1) when a point's average is below GBPS Gb/s" },
@@ -493,6 +495,13 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 	case OPT_HISTOGRAM:
 		o->report.histogram = 1;
 		return 0;
+	case OPT_MARGIN:
+		if (rdp_parse_double(arg, &o->report.margin_s))
+			return bad(err, len,
+				   "-f needs seconds like 1 or 0.5, "
+				   "not '%s'",
+				   arg);
+		return 0;
 	case OPT_INTERVAL:
 		if (rdp_parse_double(arg, &o->report.interval_s) ||
 		    o->report.interval_s < 0.01 || o->report.interval_s > 3600)
@@ -671,6 +680,10 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		return bad(err, len,
 			   "--interval needs a bandwidth test in "
 			   "duration mode (-D)");
+	if (o->report.margin_s > 0 &&
+	    (!p->duration_s || 2 * o->report.margin_s >= p->duration_s))
+		return bad(err, len,
+			   "-f needs -D longer than twice the margin");
 	if ((p->flags & RDP_PARAM_BIDIR) &&
 	    !(o->bench->flags & RDP_BENCH_BIDIR))
 		return bad(err, len, "-b applies to write_bw and read_bw");

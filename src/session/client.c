@@ -146,6 +146,8 @@ static int run_test(struct client *c, struct rdp_result *res)
 		.oob_fd = c->oob.fd,
 		.interval_cycles = (uint64_t)(c->o->report.interval_s * 1e9 *
 					      c->clk.cycles_per_ns),
+		.margin_cycles = (uint64_t)(c->o->report.margin_s * 1e9 *
+					    c->clk.cycles_per_ns),
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
 	};

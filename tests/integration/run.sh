@@ -244,6 +244,23 @@ t_limits_output() {
 	pass
 }
 
+# -f: figures from the middle of a -D run only.
+t_margin() {
+	local t
+	for t in write_bw send_lat; do
+		begin "$t -D 4 -f 1: measured over the middle 2 s"
+		client "$t" -D 4 -f 1 --json-file "$WORK/m.json" ||
+			{ fail "exit $?"; continue; }
+		jq -e '.results[0].elapsed_s > 1.8 and .results[0].elapsed_s < 2.05 and
+			.results[0].iterations > 0' "$WORK/m.json" >/dev/null ||
+			{ fail "elapsed $(jq .results[0].elapsed_s "$WORK/m.json") s"; continue; }
+		pass
+	done
+	begin "-f without a long enough -D: usage error"
+	expect_fail 2 "-f needs -D longer than twice the margin" 5 \
+		"$BUILD/rdmaperf" write_bw -D 2 -f 1 "$ADDR"
+}
+
 # -b: both sides send; TX and RX reported apart, both memories checked.
 t_bidir() {
 	local t
@@ -341,7 +358,7 @@ main() {
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
-		t_interval_hist t_bidir \
+		t_interval_hist t_bidir t_margin \
 		t_flags_change t_server_survives t_one_shot t_failures; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done

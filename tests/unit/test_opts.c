@@ -267,6 +267,23 @@ static void test_perftest_flags(void **state)
 	assert_int_equal(o.params.qp_timeout, 14);
 	assert_int_equal(o.params.inline_bytes, 220);
 	assert_int_equal(o.params.post_list, 32);
+	assert_int_equal(CLIENT(&o, err, "write_bw", "-b", "-D", "5", "-f",
+				"1.5", "--interval", "0.5", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_BIDIR);
+	assert_true(o.report.margin_s == 1.5);
+	assert_true(o.report.interval_s == 0.5);
+	assert_int_equal(CLIENT(&o, err, "read_lat", "-H", "h"), RDP_PARSE_OK);
+	assert_int_equal(o.report.histogram, 1);
+	expect_reject("-b applies", ARGC("atomic_bw", "-b"),
+		      ARGV("atomic_bw", "-b"));
+	expect_reject("-H applies", ARGC("write_bw", "-H"),
+		      ARGV("write_bw", "-H"));
+	expect_reject("duration mode", ARGC("write_bw", "--interval", "1"),
+		      ARGV("write_bw", "--interval", "1"));
+	expect_reject("twice the margin",
+		      ARGC("write_bw", "-D", "2", "-f", "1"),
+		      ARGV("write_bw", "-D", "2", "-f", "1"));
 	expect_reject("same byte", ARGC("write_bw", "-T", "1", "--tclass", "2"),
 		      ARGV("write_bw", "-T", "1", "--tclass", "2"));
 	expect_reject("-u", ARGC("write_bw", "-u", "32"),
