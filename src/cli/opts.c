@@ -389,6 +389,67 @@ static int apply_output(struct rdp_report_opts *r, const char *arg, char *err,
 		   "--output %s: use bandwidth, message_rate or latency", arg);
 }
 
+/* Options that shape the report only; the server never sees them. */
+static int apply_report(struct rdp_report_opts *r, int id, const char *arg,
+			char *err, size_t len)
+{
+	switch (id) {
+	case OPT_GBITS:
+		r->gbits = 1;
+		return 0;
+	case OPT_JSON:
+		r->json = 1;
+		return 0;
+	case OPT_NO_PEAK:
+		r->no_peak = 1;
+		return 0;
+	case OPT_HISTOGRAM:
+		r->histogram = 1;
+		return 0;
+	case OPT_MARGIN:
+		if (rdp_parse_double(arg, &r->margin_s))
+			return bad(err, len,
+				   "-f needs seconds like 1 or 0.5, "
+				   "not '%s'",
+				   arg);
+		return 0;
+	case OPT_INTERVAL:
+		if (rdp_parse_double(arg, &r->interval_s) ||
+		    r->interval_s < 0.01 || r->interval_s > 3600)
+			return bad(err, len,
+				   "--interval needs seconds from "
+				   "0.01 to 3600, not '%s'",
+				   arg);
+		return 0;
+	case OPT_LIMIT_BW:
+		if (rdp_parse_double(arg, &r->limit_bw_gbps))
+			return bad(err, len,
+				   "-w needs Gb/s like 90 or 12.5, "
+				   "not '%s'",
+				   arg);
+		return 0;
+	case OPT_LIMIT_MSGRATE:
+		if (rdp_parse_double(arg, &r->limit_msgrate_mpps))
+			return bad(err, len,
+				   "-y needs Mpps like 10 or 0.5, "
+				   "not '%s'",
+				   arg);
+		return 0;
+	case OPT_OUTPUT:
+		return apply_output(r, arg, err, len);
+	case OPT_JSON_FILE:
+		if (!*arg || strlen(arg) >= sizeof(r->json_file))
+			return bad(err, len, "--json-file needs a file name");
+		snprintf(r->json_file, sizeof(r->json_file), "%s", arg);
+		return 0;
+	case OPT_FREQ:
+		r->no_freq_check = 1;
+		return 0;
+	default:
+		return bad(err, len, "unhandled option");
+	}
+}
+
 static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 		      size_t len)
 {
@@ -483,60 +544,8 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 	case OPT_BIDIR:
 		p->flags |= RDP_PARAM_BIDIR;
 		return 0;
-	case OPT_GBITS:
-		o->report.gbits = 1;
-		return 0;
-	case OPT_JSON:
-		o->report.json = 1;
-		return 0;
-	case OPT_NO_PEAK:
-		o->report.no_peak = 1;
-		return 0;
-	case OPT_HISTOGRAM:
-		o->report.histogram = 1;
-		return 0;
-	case OPT_MARGIN:
-		if (rdp_parse_double(arg, &o->report.margin_s))
-			return bad(err, len,
-				   "-f needs seconds like 1 or 0.5, "
-				   "not '%s'",
-				   arg);
-		return 0;
-	case OPT_INTERVAL:
-		if (rdp_parse_double(arg, &o->report.interval_s) ||
-		    o->report.interval_s < 0.01 || o->report.interval_s > 3600)
-			return bad(err, len,
-				   "--interval needs seconds from "
-				   "0.01 to 3600, not '%s'",
-				   arg);
-		return 0;
-	case OPT_LIMIT_BW:
-		if (rdp_parse_double(arg, &o->report.limit_bw_gbps))
-			return bad(err, len,
-				   "-w needs Gb/s like 90 or 12.5, "
-				   "not '%s'",
-				   arg);
-		return 0;
-	case OPT_LIMIT_MSGRATE:
-		if (rdp_parse_double(arg, &o->report.limit_msgrate_mpps))
-			return bad(err, len,
-				   "-y needs Mpps like 10 or 0.5, "
-				   "not '%s'",
-				   arg);
-		return 0;
-	case OPT_OUTPUT:
-		return apply_output(&o->report, arg, err, len);
-	case OPT_JSON_FILE:
-		if (!*arg || strlen(arg) >= sizeof(o->report.json_file))
-			return bad(err, len, "--json-file needs a file name");
-		snprintf(o->report.json_file, sizeof(o->report.json_file), "%s",
-			 arg);
-		return 0;
-	case OPT_FREQ:
-		o->report.no_freq_check = 1;
-		return 0;
 	default:
-		return bad(err, len, "unhandled option");
+		return apply_report(&o->report, id, arg, err, len);
 	}
 }
 
