@@ -33,6 +33,8 @@ enum rdp_bench_flags {
 	RDP_BENCH_RECV = 1u << 1,
 	/* -b is possible: both sides run the bandwidth loop at once. */
 	RDP_BENCH_BIDIR = 1u << 2,
+	/* Small messages go inline (the report says whether they did). */
+	RDP_BENCH_INLINE = 1u << 3,
 };
 
 struct rdp_run {

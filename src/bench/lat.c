@@ -58,6 +58,10 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 	double *ns;
 	int ret;
 
+	if (run->params->duration_s && done == rdp_lat_samples(run->params))
+		rdp_warn("sample buffer full after %llu round trips: the run "
+			 "stopped before %u s",
+			 (unsigned long long)done, run->params->duration_s);
 	if (run->margin_cycles)
 		trim_margins(run, stamps, &warm, &done);
 	if (done <= warm)

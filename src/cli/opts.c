@@ -681,8 +681,9 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		    (o->bench->kind == RDP_BENCH_LAT) &&
 	    o->report.output != RDP_OUTPUT_REPORT)
 		return bad(err, len, "--output %s does not fit %s",
-			   o->report.output == RDP_OUTPUT_LAT ? "latency"
-							      : "bandwidth",
+			   o->report.output == RDP_OUTPUT_LAT  ? "latency"
+			   : o->report.output == RDP_OUTPUT_BW ? "bandwidth"
+							       : "message_rate",
 			   o->bench->name);
 	if (o->report.interval_s > 0 &&
 	    (o->bench->kind != RDP_BENCH_BW || !p->duration_s))

@@ -201,9 +201,10 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 {
 	if (c->tx_depth > (uint32_t)dev->attr.max_qp_wr ||
 	    c->rx_depth > (uint32_t)dev->attr.max_qp_wr) {
-		rdp_err("queue depth %u exceeds the %d work requests %s "
-			"allows per QP: lower -t",
-			c->tx_depth, dev->attr.max_qp_wr, dev->name);
+		rdp_err("queue depth %u (-t) or %u (-r) exceeds the %d work "
+			"requests %s allows per QP: lower it",
+			c->tx_depth, c->rx_depth, dev->attr.max_qp_wr,
+			dev->name);
 		return -EINVAL;
 	}
 	if (c->num_qps > (uint32_t)dev->attr.max_qp) {

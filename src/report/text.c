@@ -86,10 +86,11 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 			" Latency         : %s; %u warm-up round trips "
 			"not measured\n",
 			in->ops->lat_note, p->warmup_iters);
+	}
+	if (in->ops->flags & RDP_BENCH_INLINE)
 		fprintf(f, " Inline          : %s (up to %u B on this QP)\n",
 			p->size_bytes <= c->max_inline_bytes ? "yes" : "no",
 			c->max_inline_bytes);
-	}
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }

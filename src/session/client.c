@@ -105,9 +105,9 @@ static int check_data(struct client *c, const struct rdp_run *run,
 	struct rdp_msg_result mine = { 0 };
 
 	if (srv->status) {
-		rdp_err("data check failed on the server at %llu B x %u QPs: "
-			"%s at %llu (its memory differs from what this side "
-			"sent)",
+		rdp_err("data check failed on the server at %llu B x %u QPs "
+			"(%s): its memory differs from what this side did "
+			"(first bad byte, or the counters' sum: %llu)",
 			(unsigned long long)c->p.size_bytes, c->p.num_qps,
 			ops->check_unit, (unsigned long long)srv->bad_offset);
 		return -EILSEQ;
@@ -299,7 +299,7 @@ static int run_point(struct client *c, int first, int group,
 	fflush(c->text);
 	ret = run_test(c, res);
 	if (!ret && o->report.no_peak)
-		res->bw_peak_gbps = 0;
+		res->bw_peak_gbps = res->rx_bw_peak_gbps = 0;
 	if (!ret)
 		rdp_report_row(c->text, &c->info, res);
 	if (!ret && res->bidir)

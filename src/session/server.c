@@ -3,6 +3,7 @@
  * half of the loop, check the data. A failed client never stops it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include "session_int.h"
 #include <rdmaperf/clock.h>
@@ -49,18 +51,25 @@ static int check_params(struct server *s)
 	if (p->size_bytes > MAX_MSG_BYTES || p->num_qps == 0 ||
 	    p->num_qps > MAX_QPS || p->tx_depth == 0 ||
 	    p->tx_depth > MAX_DEPTH || p->cq_mod == 0 ||
-	    p->rx_depth > MAX_DEPTH || p->outstanding > 255 ||
-	    p->inline_bytes > 4096 || p->post_list == 0 || p->qp_timeout > 31 ||
-	    p->sl > 15 ||
+	    p->rx_depth > MAX_DEPTH ||
 	    ((s->ops->flags & RDP_BENCH_RECV) && p->rx_depth == 0) ||
 	    slot * 2 * p->num_qps > MAX_BUFFER_BYTES) {
 		rdp_errbuf(s->why, sizeof(s->why),
-			   "refused: %llu B x %u QPs at depth %u is beyond "
-			   "this server's limits (1 GiB messages, %u QPs, "
-			   "depth %u, 4 GiB of buffers)",
+			   "refused: %llu B x %u QPs at depth %u/%u (-t/-r) "
+			   "is beyond this server's limits (1 GiB messages, "
+			   "%u QPs, depth %u, 4 GiB of buffers)",
 			   (unsigned long long)p->size_bytes, p->num_qps,
-			   p->tx_depth, MAX_QPS, MAX_DEPTH);
+			   p->tx_depth, p->rx_depth, MAX_QPS, MAX_DEPTH);
 		return -E2BIG;
+	}
+	if (p->outstanding > 255 || p->inline_bytes > 4096 ||
+	    p->post_list == 0 || p->qp_timeout > 31 || p->sl > 15) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "refused: QP options out of range (-o %u, -I %u, "
+			   "-l %u, -u %u, -S %u)",
+			   p->outstanding, p->inline_bytes, p->post_list,
+			   p->qp_timeout, p->sl);
+		return -EINVAL;
 	}
 	if ((p->flags & RDP_PARAM_BIDIR) &&
 	    !(s->ops->flags & RDP_BENCH_BIDIR)) {
@@ -285,6 +294,19 @@ struct acceptor {
 	time_t since;
 };
 
+/* Until the peer closes, or half a second. */
+static void drain_briefly(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char scratch[512];
+	int i;
+
+	for (i = 0; i < 50 && poll(&pfd, 1, 10) >= 0; i++)
+		if ((pfd.revents & POLLIN) &&
+		    recv(fd, scratch, sizeof(scratch), MSG_DONTWAIT) == 0)
+			return;
+}
+
 static void reject_busy(struct acceptor *a, struct rdp_oob *oob)
 {
 	char text[RDP_WIRE_TEXT_MAX];
@@ -296,6 +318,10 @@ static void reject_busy(struct acceptor *a, struct rdp_oob *oob)
 		 a->current, (long)(time(NULL) - a->since));
 	pthread_mutex_unlock(&a->lock);
 	rdp_oob_send_error(oob, -EBUSY, text);
+	/* Read what the client sent before closing: closing with unread
+	 * data resets the connection, which could overtake the error. */
+	shutdown(oob->fd, SHUT_WR);
+	drain_briefly(oob->fd);
 	rdp_oob_close(oob);
 }
 
