@@ -130,8 +130,9 @@ int rdp_wire_encode(const struct rdp_msg *msg, uint8_t *buf, size_t cap,
 		    size_t *len_out);
 
 /*
- * Decode and validate a header: -EBADMSG bad magic, -EPROTONOSUPPORT other
- * version (hdr is still filled), -EMSGSIZE payload over the limit.
+ * Decode and validate a header: -EBADMSG bad magic (only hdr->magic is
+ * set), -EPROTONOSUPPORT other version and -EMSGSIZE payload over the limit
+ * (hdr is filled, so the caller can name what it got).
  */
 int rdp_wire_decode_hdr(const uint8_t *buf, size_t len,
 			struct rdp_wire_hdr *hdr);

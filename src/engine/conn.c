@@ -322,6 +322,18 @@ static int check_peer(const struct rdp_conn *conn,
 			   rdp_gid_type_str((enum rdp_gid_type)r->gid_type));
 		return -EPROTO;
 	}
+	/* RoCE v2 rides on IP: an IPv4 GID cannot talk to an IPv6 one. */
+	if (g->type == RDP_GID_ROCE_V2 &&
+	    rdp_gid_is_ipv4_mapped(g->raw) != rdp_gid_is_ipv4_mapped(r->gid)) {
+		rdp_errbuf(err, len,
+			   "GID family mismatch: this side uses an %s GID "
+			   "(index %d), the peer an %s one: pick GIDs of the "
+			   "same family on both sides with -x",
+			   rdp_gid_is_ipv4_mapped(g->raw) ? "IPv4" : "IPv6",
+			   g->index,
+			   rdp_gid_is_ipv4_mapped(r->gid) ? "IPv4" : "IPv6");
+		return -EPROTO;
+	}
 	return 0;
 }
 

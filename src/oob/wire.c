@@ -439,17 +439,18 @@ int rdp_wire_decode_hdr(const uint8_t *buf, size_t len,
 	h.len_bytes = get_u32(&c);
 	if (c.err)
 		return c.err;
-	if (h.magic != RDP_WIRE_MAGIC)
+	if (h.magic != RDP_WIRE_MAGIC) {
+		hdr->magic = h.magic; /* for the caller's message */
 		return -EBADMSG;
+	}
 	if (h.version != RDP_WIRE_VERSION) {
 		/* Filled anyway so the caller can name the peer's version. */
 		*hdr = h;
 		return -EPROTONOSUPPORT;
 	}
-	if (h.len_bytes > RDP_WIRE_MAX_PAYLOAD)
-		return -EMSGSIZE;
+	/* Filled on a bad length too, so the caller can name it. */
 	*hdr = h;
-	return 0;
+	return h.len_bytes > RDP_WIRE_MAX_PAYLOAD ? -EMSGSIZE : 0;
 }
 
 int rdp_wire_decode_body(uint16_t type, const uint8_t *buf, size_t len,

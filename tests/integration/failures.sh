@@ -120,6 +120,79 @@ t_fail_port_down() {
 	wait_port ACTIVE || echo "# warning: $DEV did not come back ACTIVE"
 }
 
+# The locked-memory limit, without the root privilege that overrides it.
+t_fail_memlock() {
+	begin "memlock limit too low: the hint names the limit"
+	command -v setpriv >/dev/null || { skip "no setpriv"; return; }
+	expect_fail 1 "locked-memory limit is 64 KiB: raise it" 20 \
+		bash -c "ulimit -l 64 && exec setpriv --inh-caps=-ipc_lock \
+			--ambient-caps=-ipc_lock --bounding-set=-ipc_lock \
+			'$BUILD/rdmaperf' write_bw -d '$DEV' -s 1M -n 10 \
+			-p '$PORT' '$ADDR'"
+}
+
+# -x on one side only: the link-local IPv6 GID against an IPv4 one.
+t_fail_wrong_gid() {
+	begin "wrong -x on one side: both sides name the GID mismatch"
+	expect_fail 1 "GID family mismatch: this side uses an IPv6 GID \\(index 0\\)" 20 \
+		"$BUILD/rdmaperf" write_bw -d "$DEV" -x 0 -n 10 -p "$PORT" "$ADDR"
+	grep -q "GID family mismatch" "$WORK/server.log" ||
+		{ N_PASS=$((N_PASS - 1)); fail "the server did not say why"; }
+}
+
+# Hostile framing on the server port: it answers or drops, and survives.
+t_fail_truncated() {
+	begin "truncated and oversized messages: the server survives"
+	# A HELLO header announcing 100 bytes, then 10 bytes and EOF.
+	printf 'RDPF\000\001\000\001\000\000\000\144ABCDEFGHIJ' |
+		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
+	# One client at a time: let the server finish with that one.
+	sleep 1
+	# A header announcing 4 GiB - 1.
+	printf 'RDPF\000\001\000\001\377\377\377\377' |
+		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
+	sleep 0.5
+	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server died"; return; }
+	expect_in "$WORK/server.log" "closed the connection while this side waited for HELLO" \
+		"sent an oversized HELLO message" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why")"; return; }
+	client write_bw -n 10 || { fail "next client: exit $?"; return; }
+	pass
+}
+
+# Server killed during a bandwidth run; client killed during a latency run.
+t_fail_kills() {
+	local port=$((PORT + 3)) spid cpid rc
+	begin "server killed during write_bw: client fails within its timeout"
+	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" >"$WORK/s3.log" 2>&1 &
+	spid=$!
+	sleep 0.5
+	run_limited 60 "$BUILD/rdmaperf" write_bw -D 30 --cq-timeout 3 \
+		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
+	cpid=$!
+	sleep 4
+	kill -9 "$spid"
+	wait "$spid" 2>/dev/null
+	wait "$cpid"
+	rc=$?
+	case $rc in 0|124|137) fail "client exit $rc" ;; *)
+		grep -Eq "stopped responding|work completion failed|closed the connection" \
+			"$WORK/out" && pass || fail "no cause in the client output" ;;
+	esac
+	begin "client killed during write_lat: server serves the next client"
+	"$BUILD/rdmaperf" write_lat -D 30 -d "$DEV" -p "$PORT" "$ADDR" \
+		>"$WORK/killed.log" 2>&1 &
+	cpid=$!
+	sleep 4
+	kill -9 "$cpid"
+	wait "$cpid" 2>/dev/null
+	# The server notices the silence after its --cq-timeout (10 s).
+	run_limited 60 bash -c "until grep -q 'write_lat: failed' '$WORK/server.log'; do sleep 0.5; done" ||
+		{ fail "server did not give up on the dead client"; return; }
+	client write_lat -n 50 || { fail "next client: exit $?"; return; }
+	pass
+}
+
 t_failures() {
 	t_fail_usage
 	t_fail_device
@@ -127,5 +200,9 @@ t_failures() {
 	t_fail_garbage
 	t_fail_server_dies
 	t_fail_client_dies
+	t_fail_memlock
+	t_fail_wrong_gid
+	t_fail_truncated
+	t_fail_kills
 	t_fail_port_down
 }
