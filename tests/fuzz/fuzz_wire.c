@@ -30,8 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (rdp_wire_encode(&msg, out, sizeof(out), &len))
 		abort();
-	if (len != RDP_WIRE_HDR_BYTES + hdr.len_bytes ||
-	    memcmp(out, data, len))
+	if (len != RDP_WIRE_HDR_BYTES + hdr.len_bytes || memcmp(out, data, len))
 		abort();
 	return 0;
 }
