@@ -35,6 +35,8 @@ enum rdp_bench_flags {
 	RDP_BENCH_BIDIR = 1u << 2,
 	/* Small messages go inline (the report says whether they did). */
 	RDP_BENCH_INLINE = 1u << 3,
+	/* READ/atomic: in flight per QP bounded by -o and both devices. */
+	RDP_BENCH_RD_WINDOW = 1u << 4,
 };
 
 struct rdp_run {

@@ -89,6 +89,7 @@ struct rdp_msg_qp_info {
 	uint32_t rkey;
 	uint64_t addr; /* remote-accessible buffer for this QP */
 	uint64_t len_bytes;
+	uint8_t rd_atomic; /* READ/atomic the sender accepts as responder */
 };
 
 struct rdp_msg_sync {

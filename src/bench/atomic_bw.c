@@ -25,6 +25,7 @@ const struct rdp_bench_ops rdp_bench_atomic_bw = {
 	.name = "atomic_bw",
 	.title = "atomic bandwidth",
 	.kind = RDP_BENCH_BW,
+	.flags = RDP_BENCH_RD_WINDOW,
 	.default_size = 8,
 	.check_unit = "atomic operations counted in the server's counters",
 	.validate = validate,

@@ -304,6 +304,7 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 	info->addr = (uint64_t)(uintptr_t)(expose_tx ? rdp_conn_tx(conn, i)
 						     : rdp_conn_rx(conn, i));
 	info->len_bytes = conn->slot_bytes;
+	info->rd_atomic = conn->max_dest_rd_atomic;
 }
 
 static int check_peer(const struct rdp_conn *conn,
@@ -412,6 +413,9 @@ int rdp_conn_connect(struct rdp_conn *conn,
 		return ret;
 	}
 	conn->path_mtu_bytes = mtu;
+	/* Never keep more READ/atomic in flight than the peer accepts. */
+	if (remote[0].rd_atomic && remote[0].rd_atomic < conn->max_rd_atomic)
+		conn->max_rd_atomic = remote[0].rd_atomic;
 	memcpy(conn->remote, remote, conn->num_qps * sizeof(*remote));
 	for (i = 0; i < conn->num_qps; i++) {
 		ret = qp_to_rts(conn, i, path, err, len);

@@ -296,6 +296,7 @@ static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, q->rkey);
 	put_u64(c, q->addr);
 	put_u64(c, q->len_bytes);
+	put_u8(c, q->rd_atomic);
 }
 
 static void dec_qp_info(struct rcur *c, struct rdp_msg *m)
@@ -311,6 +312,7 @@ static void dec_qp_info(struct rcur *c, struct rdp_msg *m)
 	q->rkey = get_u32(c);
 	q->addr = get_u64(c);
 	q->len_bytes = get_u64(c);
+	q->rd_atomic = get_u8(c);
 }
 
 static void enc_sync(struct wcur *c, const struct rdp_msg *m)

@@ -45,6 +45,26 @@ static void size_line(FILE *f, const struct rdp_params *p)
 			p->num_qps > 1 ? " per QP" : "");
 }
 
+/* The window the bandwidth engine uses: -o, this device, the peer. */
+static uint32_t rd_window(const struct rdp_report_info *in)
+{
+	const struct rdp_params *p = in->params;
+	uint32_t w = in->conn->max_rd_atomic;
+
+	if (p->outstanding && p->outstanding < w)
+		w = p->outstanding;
+	return w < p->tx_depth ? w : p->tx_depth;
+}
+
+static uint32_t signal_every(const struct rdp_report_info *in)
+{
+	uint32_t q = in->params->cq_mod;
+
+	if (in->ops->flags & RDP_BENCH_RD_WINDOW && rd_window(in) < q)
+		q = rd_window(in);
+	return q;
+}
+
 void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 {
 	const struct rdp_conn *c = in->conn;
@@ -73,8 +93,11 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		"peer)\n",
 		c->path_mtu_bytes, d->port.active_mtu_bytes,
 		in->peer->active_mtu_bytes);
-	fprintf(f, " QPs             : %u RC, tx depth %u, signal 1 in %u\n",
-		p->num_qps, p->tx_depth, p->cq_mod);
+	fprintf(f, " QPs             : %u RC, tx depth %u, signal 1 in %u",
+		p->num_qps, p->tx_depth, signal_every(in));
+	if (in->ops->flags & RDP_BENCH_RD_WINDOW)
+		fprintf(f, ", %u READ/atomic in flight", rd_window(in));
+	fprintf(f, "\n");
 	size_line(f, p);
 	if (in->n_sizes * in->n_qps > 1)
 		fprintf(f,

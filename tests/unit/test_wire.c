@@ -108,6 +108,7 @@ static void make_qp_info(struct rdp_msg *m, int variant)
 	q->rkey = 0x80000001u;
 	q->addr = UINT64_MAX - 1;
 	q->len_bytes = 1ull << 63;
+	q->rd_atomic = UINT8_MAX;
 }
 
 static void make_sync(struct rdp_msg *m, int variant)
