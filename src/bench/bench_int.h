@@ -45,6 +45,12 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 		   uint64_t done, int halve, struct rdp_result *res);
 /* Stamps a latency run needs: iters + warm-up, or a bound for -D. */
 uint64_t rdp_lat_samples(const struct rdp_params *p);
+/*
+ * Allocate the stamps, take stamps[0] now: call right before the loop.
+ * *total is how many round trips fit, *end the -D deadline (cycles, or
+ * UINT64_MAX). NULL on ENOMEM, with run->errtext set.
+ */
+uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end);
 
 /* Validation shared by tests: size within 1 B .. 1 GiB, one QP. */
 int rdp_check_size(const struct rdp_params *p, const char *test, char *why,

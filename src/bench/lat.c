@@ -50,6 +50,27 @@ static void trim_margins(const struct rdp_run *run, const uint64_t *stamps,
 	*done = j;
 }
 
+uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end)
+{
+	const struct rdp_params *p = run->params;
+	uint64_t *stamps;
+
+	*total = rdp_lat_samples(p);
+	stamps = malloc((*total + 1) * sizeof(*stamps));
+	if (!stamps) {
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "no memory for %llu latency samples",
+			   (unsigned long long)*total);
+		return NULL;
+	}
+	stamps[0] = rdp_cycles();
+	*end = p->duration_s
+		       ? stamps[0] + rdp_clock_cycles_of_ms(
+					     run->clk, p->duration_s * 1000ull)
+		       : UINT64_MAX;
+	return stamps;
+}
+
 int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 		   uint64_t done, int halve, struct rdp_result *res)
 {
@@ -247,20 +268,15 @@ int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
 	int (*loop)(struct rdp_run *, struct rtt *, uint64_t *, uint64_t,
 		    uint64_t, uint64_t *) =
 		verb == RDP_VERB_ATOMIC ? rtt_loop_atomic : rtt_loop_read;
-	const struct rdp_params *p = run->params;
-	uint64_t total = rdp_lat_samples(p), end = UINT64_MAX, done = 0;
+	uint64_t total, end, done = 0;
 	uint64_t *stamps;
 	struct rtt t;
 	int ret;
 
 	rtt_setup(run, &t, verb);
-	stamps = malloc((total + 1) * sizeof(*stamps));
+	stamps = rdp_lat_stamps(run, &total, &end);
 	if (!stamps)
 		return -ENOMEM;
-	stamps[0] = rdp_cycles();
-	if (p->duration_s)
-		end = stamps[0] +
-		      rdp_clock_cycles_of_ms(run->clk, p->duration_s * 1000ull);
 	ret = loop(run, &t, stamps, total, end, &done);
 	run->posted = done;
 	if (ret == -ETIMEDOUT)

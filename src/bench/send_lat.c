@@ -163,20 +163,15 @@ static int ping_loop(struct rdp_run *run, struct slat *s, uint64_t *stamps,
 
 static int client(struct rdp_run *run, struct rdp_result *res)
 {
-	const struct rdp_params *p = run->params;
-	uint64_t total = rdp_lat_samples(p), end = UINT64_MAX, done = 0;
+	uint64_t total, end, done = 0;
 	uint64_t *stamps;
 	struct slat s;
 	int ret;
 
 	setup(run, &s);
-	stamps = malloc((total + 1) * sizeof(*stamps));
+	stamps = rdp_lat_stamps(run, &total, &end);
 	if (!stamps)
 		return -ENOMEM;
-	stamps[0] = rdp_cycles();
-	if (p->duration_s)
-		end = stamps[0] +
-		      rdp_clock_cycles_of_ms(run->clk, p->duration_s * 1000ull);
 	ret = ping_loop(run, &s, stamps, total, end, &done);
 	if (!ret)
 		ret = post(run, &s, IMM_STOP);

@@ -180,24 +180,15 @@ static int ping_loop(struct rdp_run *run, struct lat_state *ls,
 
 static int client(struct rdp_run *run, struct rdp_result *res)
 {
-	const struct rdp_params *p = run->params;
-	uint64_t total = rdp_lat_samples(p), end = UINT64_MAX, done = 0;
+	uint64_t total, end, done = 0;
 	struct lat_state ls;
 	uint64_t *stamps;
 	int ret;
 
 	setup(run, &ls);
-	stamps = malloc((total + 1) * sizeof(*stamps));
-	if (!stamps) {
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "no memory for %llu latency samples",
-			   (unsigned long long)total);
+	stamps = rdp_lat_stamps(run, &total, &end);
+	if (!stamps)
 		return -ENOMEM;
-	}
-	stamps[0] = rdp_cycles();
-	if (p->duration_s)
-		end = stamps[0] +
-		      rdp_clock_cycles_of_ms(run->clk, p->duration_s * 1000ull);
 	ret = ping_loop(run, &ls, stamps, total, end, &done);
 	/* Tell the server to stop, and see that write through. */
 	if (!ret)
