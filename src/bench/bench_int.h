@@ -52,6 +52,13 @@ uint64_t rdp_lat_samples(const struct rdp_params *p);
  */
 uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end);
 
+/*
+ * A latency loop failed: the cause for the peer, with the QP and how far it
+ * got ("no reply for 10.0 s after N round trips", or the post error).
+ */
+int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
+		 int ret, const char *what);
+
 /* Validation shared by tests: size within 1 B .. 1 GiB, one QP. */
 int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
 		   size_t len);

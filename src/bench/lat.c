@@ -71,6 +71,22 @@ uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end)
 	return stamps;
 }
 
+int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
+		 int ret, const char *what)
+{
+	if (ret == -ETIMEDOUT)
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "qp 0x%x: no %s for %.1f s after %llu round trips: "
+			   "the peer or the link stopped responding",
+			   qpn, what,
+			   rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
+			   (unsigned long long)round_trips);
+	else if (!run->errtext[0])
+		rdp_errbuf(run->errtext, sizeof(run->errtext),
+			   "qp 0x%x: %s: %s", qpn, what, strerror(-ret));
+	return ret;
+}
+
 int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 		   uint64_t done, int halve, struct rdp_result *res)
 {
@@ -279,18 +295,9 @@ int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
 		return -ENOMEM;
 	ret = loop(run, &t, stamps, total, end, &done);
 	run->posted = done;
-	if (ret == -ETIMEDOUT)
-		rdp_errbuf(
-			run->errtext, sizeof(run->errtext),
-			"qp 0x%x: no completion for %.1f s after %llu "
-			"round trips: the peer or the link stopped responding",
-			run->conn->qps[0]->qp_num,
-			rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
-			(unsigned long long)done);
-	else if (ret && !run->errtext[0])
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "qp 0x%x: post: %s", run->conn->qps[0]->qp_num,
-			   strerror(-ret));
+	if (ret)
+		rdp_lat_fail(run, run->conn->qps[0]->qp_num, done, ret,
+			     ret == -ETIMEDOUT ? "completion" : "post");
 	if (!ret)
 		ret = rdp_lat_result(run, stamps, done, 0, res);
 	free(stamps);

@@ -123,18 +123,7 @@ static inline int post(struct rdp_run *run, struct slat *s, uint32_t imm)
 static int fail(struct rdp_run *run, const struct slat *s, int ret,
 		const char *what)
 {
-	if (ret == -ETIMEDOUT)
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "qp 0x%x: no %s for %.1f s after %llu round trips: "
-			   "the peer or the link stopped responding",
-			   s->qp->qp_num, what,
-			   rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
-			   (unsigned long long)s->consumed);
-	else if (!run->errtext[0])
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "qp 0x%x: %s: %s", s->qp->qp_num, what,
-			   strerror(-ret));
-	return ret;
+	return rdp_lat_fail(run, s->qp->qp_num, s->consumed, ret, what);
 }
 
 /* The timed loop: send, wait for the answer, stamp. */

@@ -135,18 +135,7 @@ static inline int wait_tag(struct rdp_run *run, struct lat_state *ls,
 static int fail(struct rdp_run *run, const struct lat_state *ls, int ret,
 		const char *what)
 {
-	if (ret == -ETIMEDOUT)
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "qp 0x%x: no %s for %.1f s after %llu round trips: "
-			   "the peer or the link stopped responding",
-			   ls->qp->qp_num, what,
-			   rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
-			   (unsigned long long)ls->posted);
-	else if (!run->errtext[0])
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "qp 0x%x: post RDMA WRITE: %s", ls->qp->qp_num,
-			   strerror(-ret));
-	return ret;
+	return rdp_lat_fail(run, ls->qp->qp_num, ls->posted, ret, what);
 }
 
 /* The timed loop: stamp after each round trip; nothing else. */
