@@ -114,24 +114,17 @@ static json_t *client_obj(const struct rdp_msg_hello *h)
 	return done(o, err);
 }
 
+/* The client's fields, then what only the server side has. */
 static json_t *server_obj(const struct rdp_report_info *in)
 {
-	const struct rdp_msg_hello *h = in->peer_hello;
-	json_t *o;
+	json_t *o = client_obj(in->peer_hello);
 	int err = 0;
 
-	if (!h)
-		return json_null();
-	o = json_object();
-	if (!o)
-		return NULL;
-	err |= json_object_set_new(o, "hostname", TEXT(h->hostname));
-	err |= json_object_set_new(o, "kernel", TEXT(h->kernel));
+	if (!o || json_is_null(o))
+		return o;
 	err |= json_object_set_new(o, "rdmaperf_version",
-				   TEXT(h->tool_version));
+				   TEXT(in->peer_hello->tool_version));
 	err |= json_object_set_new(o, "address", CTEXT(in->peer_addr));
-	err |= json_object_set_new(o, "cpu_model", TEXT(h->cpu_model));
-	err |= json_object_set_new(o, "cpus", uint_val(h->cpus));
 	err |= json_object_set_new(o, "cpu",
 				   in->peer ? index_or_null(in->peer->cpu)
 					    : json_null());
