@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rdmaperf: run a test against a server, or serve one client (no HOST). */
+/* rdmaperf: run a test against a server, serve one client (no HOST), or
+ * run a subcommand (doctor, compare, ...). */
 #include <stdio.h>
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/session.h>
+#include <rdmaperf/tool.h>
 
 int main(int argc, char **argv)
 {
+	const struct rdp_tool *tool;
 	struct rdp_opts o;
 	char err[256];
 	int ret;
 
+	tool = argc > 1 ? rdp_tool_find(argv[1]) : NULL;
+	if (tool)
+		return tool->main(argc - 1, argv + 1);
 	ret = rdp_opts_parse_client(argc, argv, &o, err, sizeof(err));
 	if (ret < 0) {
 		rdp_err("%s", err);

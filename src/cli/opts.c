@@ -14,120 +14,7 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
 
-enum opt_id {
-	OPT_DEV = 'd',
-	OPT_IB_PORT = 'i',
-	OPT_GID = 'x',
-	OPT_PORT = 'p',
-	OPT_SIZE = 's',
-	OPT_ALL_SIZES = 'a',
-	OPT_ITERS = 'n',
-	OPT_DURATION = 'D',
-	OPT_QPS = 'q',
-	OPT_TX_DEPTH = 't',
-	OPT_CQ_MOD = 'Q',
-	OPT_MTU = 'm',
-	OPT_RX_DEPTH = 'r',
-	OPT_OUTSTANDING = 'o',
-	OPT_ATOMIC = 'A',
-	OPT_INLINE = 'I',
-	OPT_POST_LIST = 'l',
-	OPT_QP_TIMEOUT = 'u',
-	OPT_SL = 'S',
-	OPT_TOS = 'T',
-	OPT_NO_PEAK = 'N',
-	OPT_LIMIT_BW = 'w',
-	OPT_LIMIT_MSGRATE = 'y',
-	OPT_HISTOGRAM = 'H',
-	OPT_BIDIR = 'b',
-	OPT_MARGIN = 'f',
-	OPT_FREQ = 'F',
-	OPT_HELP = 'h',
-	OPT_VERSION = 'V',
-	OPT_GBITS = 256,
-	OPT_WARMUP,
-	OPT_TCLASS,
-	OPT_SEED,
-	OPT_GRH,
-	OPT_OOB_TIMEOUT,
-	OPT_CQ_TIMEOUT,
-	OPT_BIND,
-	OPT_JSON,
-	OPT_JSON_FILE,
-	OPT_OUTPUT,
-	OPT_INTERVAL,
-};
-
-struct opt_def {
-	const char *name;
-	int id;
-	const char *arg; /* NULL: a flag */
-	const char *help;
-};
-
-/* Options a test client takes, then the server's. */
-/* clang-format off */
-static const struct opt_def client_table[] = {
-	{ "ib-dev", OPT_DEV, "DEV", "RDMA device (default: first with an active port)" },
-	{ "ib-port", OPT_IB_PORT, "PORT", "device port (default 1)" },
-	{ "gid-index", OPT_GID, "N", "GID index (default: the RoCE v2 GID of the connection's address)" },
-	{ "port", OPT_PORT, "PORT", "TCP port of the server (default 18515)" },
-	{ "size", OPT_SIZE, "LIST", "message sizes: 4K, 64,4K,1M or 2:8M:x2 (default: 64K bandwidth, 2 latency, 8 atomics)" },
-	{ "all", OPT_ALL_SIZES, NULL, "sizes 2 B to 8 MiB in powers of two" },
-	{ "iters", OPT_ITERS, "N", "iterations per QP (default 1000)" },
-	{ "duration", OPT_DURATION, "SEC", "run for SEC seconds instead of -n" },
-	{ "qp", OPT_QPS, "LIST", "QP counts, e.g. 1,2,4,8, bandwidth tests (default 1)" },
-	{ "tx-depth", OPT_TX_DEPTH, "N", "work requests in flight per QP (default 128)" },
-	{ "cq-mod", OPT_CQ_MOD, "N", "signal one send in N (default 100)" },
-	{ "rx-depth", OPT_RX_DEPTH, "N", "receives kept posted per QP, SEND tests (default 512)" },
-	{ "outstanding", OPT_OUTSTANDING, "N", "READ/atomic operations in flight per QP (default: device limit)" },
-	{ "atomic_type", OPT_ATOMIC, "TYPE", "FETCH_AND_ADD (default) or CMP_AND_SWAP" },
-	{ "mtu", OPT_MTU, "BYTES", "path MTU 256..4096 (default: smaller active MTU)" },
-	{ "tclass", OPT_TCLASS, "N", "traffic class of the GRH (RoCE: DSCP << 2 | ECN)" },
-	{ "tos", OPT_TOS, "N", "type of service of RoCE v2 packets (same byte as --tclass)" },
-	{ "sl", OPT_SL, "N", "service level 0..15 (default 0)" },
-	{ "qp-timeout", OPT_QP_TIMEOUT, "N", "ACK timeout 4.096 us * 2^N, 0..31 (default 14)" },
-	{ "inline_size", OPT_INLINE, "BYTES", "send messages up to BYTES inline (default 220)" },
-	{ "post_list", OPT_POST_LIST, "N", "chain up to N work requests per post, 1..32 (default 32)" },
-	{ "warmup", OPT_WARMUP, "N", "latency: round trips run before measuring (default 100)" },
-	{ "seed", OPT_SEED, "N", "data pattern seed (default 1)" },
-	{ "grh", OPT_GRH, NULL, "InfiniBand: route with a GRH" },
-	{ "bidirectional", OPT_BIDIR, NULL, "both sides send at once (write_bw, read_bw); TX and RX reported" },
-	{ "report_gbits", OPT_GBITS, NULL, "bandwidth in Gb/s (default MiB/s)" },
-	{ "noPeak", OPT_NO_PEAK, NULL, "do not compute peak bandwidth" },
-	{ "margin", OPT_MARGIN, "SEC", "with -D: leave SEC seconds out at both ends (default 0)" },
-	{ "interval", OPT_INTERVAL, "SEC", "with -D: bandwidth of every SEC seconds, after the run" },
-	{ "histogram", OPT_HISTOGRAM, NULL, "latency: print the distribution of the samples" },
-	{ "limit_bw", OPT_LIMIT_BW, "GBPS", "fail (exit 1) when a point's average is below GBPS Gb/s" },
-	{ "limit_msgrate", OPT_LIMIT_MSGRATE, "MPPS", "fail when a point's message rate is below MPPS" },
-	{ "output", OPT_OUTPUT, "WHAT", "print only bandwidth, message_rate or latency, one line per point" },
-	{ "json", OPT_JSON, NULL, "print the results as one JSON document instead of the table" },
-	{ "json-file", OPT_JSON_FILE, "FILE", "also write the JSON document to FILE" },
-	{ "CPU-freq", OPT_FREQ, NULL, "do not warn about CPU frequency scaling" },
-	{ "oob-timeout", OPT_OOB_TIMEOUT, "SEC", "connect and message timeout (default 5)" },
-	{ "cq-timeout", OPT_CQ_TIMEOUT, "SEC", "give up when no completion arrives for SEC (default 10)" },
-	{ "help", OPT_HELP, NULL, "show this help" },
-	{ "version", OPT_VERSION, NULL, "show the version" },
-};
-
-static const struct opt_def server_table[] = {
-	{ "ib-dev", OPT_DEV, "DEV", "RDMA device (default: first with an active port)" },
-	{ "ib-port", OPT_IB_PORT, "PORT", "device port (default 1)" },
-	{ "gid-index", OPT_GID, "N", "GID index (default: the RoCE v2 GID of the connection's address)" },
-	{ "port", OPT_PORT, "PORT", "TCP port to listen on (default 18515)" },
-	{ "bind", OPT_BIND, "ADDR", "listen on this address only (default: all)" },
-	{ "oob-timeout", OPT_OOB_TIMEOUT, "SEC", "message timeout (default 5)" },
-	{ "cq-timeout", OPT_CQ_TIMEOUT, "SEC", "give up when no completion arrives for SEC (default 10)" },
-	{ "help", OPT_HELP, NULL, "show this help" },
-	{ "version", OPT_VERSION, NULL, "show the version" },
-};
-/* clang-format on */
-
-#define N_CLIENT (sizeof(client_table) / sizeof(client_table[0]))
-#define N_SERVER (sizeof(server_table) / sizeof(server_table[0]))
-#define MAX_OPTS 64
-_Static_assert(N_CLIENT <= MAX_OPTS && N_SERVER <= MAX_OPTS,
-	       "raise MAX_OPTS: getopt tables are sized by it");
+#include "opts_int.h"
 
 int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -201,61 +88,6 @@ int rdp_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static void usage(FILE *f, const char *synopsis, const struct opt_def *t,
-		  size_t n)
-{
-	char left[48];
-	size_t i;
-
-	fprintf(f, "%s\n\nOptions:\n", synopsis);
-	for (i = 0; i < n; i++) {
-		if (t[i].id < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", t[i].id,
-				 t[i].name, t[i].arg ? "=" : "",
-				 t[i].arg ? t[i].arg : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", t[i].name,
-				 t[i].arg ? "=" : "", t[i].arg ? t[i].arg : "");
-		fprintf(f, "  %-26s %s\n", left, t[i].help);
-	}
-}
-
-void rdp_opts_usage_client(FILE *f)
-{
-	const struct rdp_bench_ops *const *b;
-
-	usage(f,
-	      "Usage: rdmaperf TEST [options] [HOST]\n"
-	      "  With HOST, run TEST against an rdmaperf server there;\n"
-	      "  without, serve one client and exit.",
-	      client_table, N_CLIENT);
-	fprintf(f, "\nTests:");
-	for (b = rdp_bench_all(); *b; b++)
-		fprintf(f, " %s", (*b)->name);
-	fprintf(f, "\n");
-}
-
-void rdp_opts_usage_server(FILE *f)
-{
-	usage(f,
-	      "Usage: rdmaperf-server [options]\n"
-	      "  Serve rdmaperf clients one after another; each brings "
-	      "its test parameters.",
-	      server_table, N_SERVER);
-}
-
-static int bad(char *err, size_t len, const char *fmt, ...) RDP_PRINTF(3, 4);
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 static void defaults(struct rdp_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -268,19 +100,31 @@ static void defaults(struct rdp_opts *o)
 	o->conn.cq_timeout_ms = 10000;
 }
 
+int rdp_cli_bad(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
 /* A numeric option: range-checked, with the option named on failure. */
-static int num(const char *opt, const char *arg, uint64_t min, uint64_t max,
-	       uint64_t *v, char *err, size_t len)
+int rdp_cli_num(const char *opt, const char *arg, uint64_t min, uint64_t max,
+		uint64_t *v, char *err, size_t len)
 {
 	int ret = rdp_parse_uint(arg, min, max, v);
 
 	if (ret == -ERANGE)
-		return bad(err, len,
-			   "%s %s is out of range: use %" PRIu64 "..%" PRIu64,
-			   opt, arg, min, max);
+		return rdp_cli_bad(err, len,
+				   "%s %s is out of range: use %" PRIu64
+				   "..%" PRIu64,
+				   opt, arg, min, max);
 	if (ret)
-		return bad(err, len, "%s needs a whole number, not '%s'", opt,
-			   arg);
+		return rdp_cli_bad(err, len,
+				   "%s needs a whole number, not '%s'", opt,
+				   arg);
 	return 0;
 }
 
@@ -294,33 +138,34 @@ static int apply_conn(struct rdp_opts *o, int id, const char *arg, char *err,
 	switch (id) {
 	case OPT_DEV:
 		if (strlen(arg) >= sizeof(c->dev))
-			return bad(err, len, "-d %s: device name too long",
-				   arg);
+			return rdp_cli_bad(err, len,
+					   "-d %s: device name too long", arg);
 		snprintf(c->dev, sizeof(c->dev), "%s", arg);
 		return 0;
 	case OPT_BIND:
 		if (strlen(arg) >= sizeof(c->bind))
-			return bad(err, len, "--bind %s: too long", arg);
+			return rdp_cli_bad(err, len, "--bind %s: too long",
+					   arg);
 		snprintf(c->bind, sizeof(c->bind), "%s", arg);
 		return 0;
 	case OPT_IB_PORT:
-		ret = num("-i", arg, 1, 254, &v, err, len);
+		ret = rdp_cli_num("-i", arg, 1, 254, &v, err, len);
 		c->ib_port = (int)v;
 		break;
 	case OPT_GID:
-		ret = num("-x", arg, 0, 65535, &v, err, len);
+		ret = rdp_cli_num("-x", arg, 0, 65535, &v, err, len);
 		c->gid_index = (int)v;
 		break;
 	case OPT_PORT:
-		ret = num("-p", arg, 1, 65535, &v, err, len);
+		ret = rdp_cli_num("-p", arg, 1, 65535, &v, err, len);
 		c->tcp_port = (uint16_t)v;
 		break;
 	case OPT_OOB_TIMEOUT:
-		ret = num("--oob-timeout", arg, 1, 3600, &v, err, len);
+		ret = rdp_cli_num("--oob-timeout", arg, 1, 3600, &v, err, len);
 		c->oob_timeout_ms = (int)v * 1000;
 		break;
 	case OPT_CQ_TIMEOUT:
-		ret = num("--cq-timeout", arg, 1, 3600, &v, err, len);
+		ret = rdp_cli_num("--cq-timeout", arg, 1, 3600, &v, err, len);
 		c->cq_timeout_ms = (int)v * 1000;
 		break;
 	default:
@@ -333,15 +178,15 @@ static int list_error(int ret, const char *opt, const char *arg,
 		      const char *range, char *err, size_t len)
 {
 	if (ret == -ERANGE)
-		return bad(err, len, "%s %s is out of range: use %s", opt, arg,
-			   range);
+		return rdp_cli_bad(err, len, "%s %s is out of range: use %s",
+				   opt, arg, range);
 	if (ret == -E2BIG)
-		return bad(err, len, "%s %s: more than %d points", opt, arg,
-			   RDP_MAX_POINTS);
-	return bad(err, len,
-		   "%s needs a value, a list (a,b,c) or a range "
-		   "(first:last:xFACTOR or first:last:+STEP), not '%s'",
-		   opt, arg);
+		return rdp_cli_bad(err, len, "%s %s: more than %d points", opt,
+				   arg, RDP_MAX_POINTS);
+	return rdp_cli_bad(err, len,
+			   "%s needs a value, a list (a,b,c) or a range "
+			   "(first:last:xFACTOR or first:last:+STEP), not '%s'",
+			   opt, arg);
 }
 
 static int apply_size(struct rdp_matrix *m, const char *arg, char *err,
@@ -385,8 +230,9 @@ static int apply_output(struct rdp_report_opts *r, const char *arg, char *err,
 			return 0;
 		}
 	}
-	return bad(err, len,
-		   "--output %s: use bandwidth, message_rate or latency", arg);
+	return rdp_cli_bad(
+		err, len, "--output %s: use bandwidth, message_rate or latency",
+		arg);
 }
 
 /* Options that shape the report only; the server never sees them. */
@@ -408,45 +254,46 @@ static int apply_report(struct rdp_report_opts *r, int id, const char *arg,
 		return 0;
 	case OPT_MARGIN:
 		if (rdp_parse_double(arg, &r->margin_s))
-			return bad(err, len,
-				   "-f needs seconds like 1 or 0.5, "
-				   "not '%s'",
-				   arg);
+			return rdp_cli_bad(err, len,
+					   "-f needs seconds like 1 or 0.5, "
+					   "not '%s'",
+					   arg);
 		return 0;
 	case OPT_INTERVAL:
 		if (rdp_parse_double(arg, &r->interval_s) ||
 		    r->interval_s < 0.01 || r->interval_s > 3600)
-			return bad(err, len,
-				   "--interval needs seconds from "
-				   "0.01 to 3600, not '%s'",
-				   arg);
+			return rdp_cli_bad(err, len,
+					   "--interval needs seconds from "
+					   "0.01 to 3600, not '%s'",
+					   arg);
 		return 0;
 	case OPT_LIMIT_BW:
 		if (rdp_parse_double(arg, &r->limit_bw_gbps))
-			return bad(err, len,
-				   "-w needs Gb/s like 90 or 12.5, "
-				   "not '%s'",
-				   arg);
+			return rdp_cli_bad(err, len,
+					   "-w needs Gb/s like 90 or 12.5, "
+					   "not '%s'",
+					   arg);
 		return 0;
 	case OPT_LIMIT_MSGRATE:
 		if (rdp_parse_double(arg, &r->limit_msgrate_mpps))
-			return bad(err, len,
-				   "-y needs Mpps like 10 or 0.5, "
-				   "not '%s'",
-				   arg);
+			return rdp_cli_bad(err, len,
+					   "-y needs Mpps like 10 or 0.5, "
+					   "not '%s'",
+					   arg);
 		return 0;
 	case OPT_OUTPUT:
 		return apply_output(r, arg, err, len);
 	case OPT_JSON_FILE:
 		if (!*arg || strlen(arg) >= sizeof(r->json_file))
-			return bad(err, len, "--json-file needs a file name");
+			return rdp_cli_bad(err, len,
+					   "--json-file needs a file name");
 		snprintf(r->json_file, sizeof(r->json_file), "%s", arg);
 		return 0;
 	case OPT_FREQ:
 		r->no_freq_check = 1;
 		return 0;
 	default:
-		return bad(err, len, "unhandled option");
+		return 1;
 	}
 }
 
@@ -464,78 +311,79 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 		all_sizes(&o->matrix);
 		return 0;
 	case OPT_ITERS:
-		ret = num("-n", arg, 1, 1ull << 40, &v, err, len);
+		ret = rdp_cli_num("-n", arg, 1, 1ull << 40, &v, err, len);
 		p->iters = v;
 		return ret;
 	case OPT_DURATION:
-		ret = num("-D", arg, 1, 86400, &v, err, len);
+		ret = rdp_cli_num("-D", arg, 1, 86400, &v, err, len);
 		p->duration_s = (uint32_t)v;
 		return ret;
 	case OPT_QPS:
 		return apply_qps(&o->matrix, arg, err, len);
 	case OPT_TX_DEPTH:
-		ret = num("-t", arg, 1, 65536, &v, err, len);
+		ret = rdp_cli_num("-t", arg, 1, 65536, &v, err, len);
 		p->tx_depth = (uint32_t)v;
 		return ret;
 	case OPT_CQ_MOD:
-		ret = num("-Q", arg, 1, 65536, &v, err, len);
+		ret = rdp_cli_num("-Q", arg, 1, 65536, &v, err, len);
 		p->cq_mod = (uint32_t)v;
 		return ret;
 	case OPT_MTU:
-		ret = num("-m", arg, 256, 4096, &v, err, len);
+		ret = rdp_cli_num("-m", arg, 256, 4096, &v, err, len);
 		if (!ret && (v & (v - 1)))
-			return bad(err, len,
-				   "-m %s: the MTU is one of 256, "
-				   "512, 1024, 2048, 4096",
-				   arg);
+			return rdp_cli_bad(err, len,
+					   "-m %s: the MTU is one of 256, "
+					   "512, 1024, 2048, 4096",
+					   arg);
 		p->mtu_bytes = (uint32_t)v;
 		return ret;
 	case OPT_TCLASS:
-		ret = num("--tclass", arg, 0, 255, &v, err, len);
+		ret = rdp_cli_num("--tclass", arg, 0, 255, &v, err, len);
 		p->tclass = (uint32_t)v;
 		return ret;
 	case OPT_WARMUP:
-		ret = num("--warmup", arg, 0, 1u << 30, &v, err, len);
+		ret = rdp_cli_num("--warmup", arg, 0, 1u << 30, &v, err, len);
 		p->warmup_iters = (uint32_t)v;
 		return ret;
 	case OPT_SEED:
-		ret = num("--seed", arg, 0, UINT32_MAX, &v, err, len);
+		ret = rdp_cli_num("--seed", arg, 0, UINT32_MAX, &v, err, len);
 		p->seed = (uint32_t)v;
 		return ret;
 	case OPT_RX_DEPTH:
-		ret = num("-r", arg, 1, 65536, &v, err, len);
+		ret = rdp_cli_num("-r", arg, 1, 65536, &v, err, len);
 		p->rx_depth = (uint32_t)v;
 		return ret;
 	case OPT_OUTSTANDING:
-		ret = num("-o", arg, 1, 255, &v, err, len);
+		ret = rdp_cli_num("-o", arg, 1, 255, &v, err, len);
 		p->outstanding = (uint32_t)v;
 		return ret;
 	case OPT_ATOMIC:
 		if (!strcmp(arg, "CMP_AND_SWAP"))
 			p->flags |= RDP_PARAM_CAS;
 		else if (strcmp(arg, "FETCH_AND_ADD"))
-			return bad(err, len,
-				   "-A %s: use FETCH_AND_ADD or CMP_AND_SWAP",
-				   arg);
+			return rdp_cli_bad(
+				err, len,
+				"-A %s: use FETCH_AND_ADD or CMP_AND_SWAP",
+				arg);
 		return 0;
 	case OPT_INLINE:
-		ret = num("-I", arg, 0, 4096, &v, err, len);
+		ret = rdp_cli_num("-I", arg, 0, 4096, &v, err, len);
 		p->inline_bytes = (uint32_t)v;
 		return ret;
 	case OPT_POST_LIST:
-		ret = num("-l", arg, 1, 32, &v, err, len);
+		ret = rdp_cli_num("-l", arg, 1, 32, &v, err, len);
 		p->post_list = (uint32_t)v;
 		return ret;
 	case OPT_QP_TIMEOUT:
-		ret = num("-u", arg, 0, 31, &v, err, len);
+		ret = rdp_cli_num("-u", arg, 0, 31, &v, err, len);
 		p->qp_timeout = (uint32_t)v;
 		return ret;
 	case OPT_SL:
-		ret = num("-S", arg, 0, 15, &v, err, len);
+		ret = rdp_cli_num("-S", arg, 0, 15, &v, err, len);
 		p->sl = (uint32_t)v;
 		return ret;
 	case OPT_TOS:
-		ret = num("-T", arg, 0, 255, &v, err, len);
+		ret = rdp_cli_num("-T", arg, 0, 255, &v, err, len);
 		p->tclass = (uint32_t)v;
 		return ret;
 	case OPT_GRH:
@@ -547,6 +395,26 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 	default:
 		return apply_report(&o->report, id, arg, err, len);
 	}
+}
+
+/* Every option group; each takes its own ids and passes on the rest. */
+static rdp_cli_apply_fn *const groups[] = {
+	apply_conn,
+	apply_test,
+};
+
+static int apply_group(struct rdp_opts *o, int id, const char *arg, char *err,
+		       size_t len)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		ret = groups[i](o, id, arg, err, len);
+		if (ret != 1)
+			return ret;
+	}
+	return rdp_cli_bad(err, len, "unhandled option");
 }
 
 static const char *opt_name(const struct opt_def *t, size_t n, int id)
@@ -585,10 +453,11 @@ static int getopt_failure(int c, char **argv, char *err, size_t len)
 	const char *opt = argv[optind - 1];
 
 	if (c == ':')
-		return bad(err, len, "option %s needs a value", opt);
+		return rdp_cli_bad(err, len, "option %s needs a value", opt);
 	if (optopt)
-		return bad(err, len, "unknown option -%c (see --help)", optopt);
-	return bad(err, len, "unknown option %s (see --help)", opt);
+		return rdp_cli_bad(err, len, "unknown option -%c (see --help)",
+				   optopt);
+	return rdp_cli_bad(err, len, "unknown option %s (see --help)", opt);
 }
 
 /* Walk the options; positional arguments are left in argv[optind..]. */
@@ -596,8 +465,8 @@ static int parse_table(int argc, char **argv, const struct opt_def *t, size_t n,
 		       struct rdp_opts *o, char *err, size_t len,
 		       void (*help)(FILE *f))
 {
-	struct option lo[MAX_OPTS + 1];
-	char so[2 * MAX_OPTS + 2];
+	struct option lo[RDP_CLI_MAX_OPTS + 1];
+	char so[2 * RDP_CLI_MAX_OPTS + 2];
 	unsigned char seen[512] = { 0 };
 	int c, ret;
 
@@ -608,8 +477,8 @@ static int parse_table(int argc, char **argv, const struct opt_def *t, size_t n,
 		if (c == '?' || c == ':')
 			return getopt_failure(c, argv, err, len);
 		if (seen[c]++)
-			return bad(err, len, "option --%s given twice",
-				   opt_name(t, n, c));
+			return rdp_cli_bad(err, len, "option --%s given twice",
+					   opt_name(t, n, c));
 		if (c == OPT_HELP) {
 			help(stdout);
 			return RDP_PARSE_EXIT;
@@ -619,23 +488,24 @@ static int parse_table(int argc, char **argv, const struct opt_def *t, size_t n,
 			       PACKAGE_VERSION);
 			return RDP_PARSE_EXIT;
 		}
-		ret = apply_conn(o, c, optarg, err, len);
-		if (ret == 1)
-			ret = apply_test(o, c, optarg, err, len);
+		ret = apply_group(o, c, optarg, err, len);
 		if (ret)
 			return ret;
 		if (c == OPT_ITERS && seen[OPT_DURATION])
-			return bad(err, len, "-n and -D exclude each other");
+			return rdp_cli_bad(err, len,
+					   "-n and -D exclude each other");
 		if (c == OPT_DURATION && seen[OPT_ITERS])
-			return bad(err, len, "-n and -D exclude each other");
+			return rdp_cli_bad(err, len,
+					   "-n and -D exclude each other");
 		if ((c == OPT_TOS && seen[OPT_TCLASS]) ||
 		    (c == OPT_TCLASS && seen[OPT_TOS]))
-			return bad(err, len,
-				   "-T and --tclass set the same byte: "
-				   "give one");
+			return rdp_cli_bad(err, len,
+					   "-T and --tclass set the same byte: "
+					   "give one");
 		if ((c == OPT_SIZE && seen[OPT_ALL_SIZES]) ||
 		    (c == OPT_ALL_SIZES && seen[OPT_SIZE]))
-			return bad(err, len, "-a and -s exclude each other");
+			return rdp_cli_bad(err, len,
+					   "-a and -s exclude each other");
 	}
 	return RDP_PARSE_OK;
 }
@@ -680,30 +550,34 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 	if ((o->report.output == RDP_OUTPUT_LAT) !=
 		    (o->bench->kind == RDP_BENCH_LAT) &&
 	    o->report.output != RDP_OUTPUT_REPORT)
-		return bad(err, len, "--output %s does not fit %s",
-			   o->report.output == RDP_OUTPUT_LAT  ? "latency"
-			   : o->report.output == RDP_OUTPUT_BW ? "bandwidth"
-							       : "message_rate",
-			   o->bench->name);
+		return rdp_cli_bad(
+			err, len, "--output %s does not fit %s",
+			o->report.output == RDP_OUTPUT_LAT  ? "latency"
+			: o->report.output == RDP_OUTPUT_BW ? "bandwidth"
+							    : "message_rate",
+			o->bench->name);
 	if (o->report.interval_s > 0 &&
 	    (o->bench->kind != RDP_BENCH_BW || !p->duration_s))
-		return bad(err, len,
-			   "--interval needs a bandwidth test in "
-			   "duration mode (-D)");
+		return rdp_cli_bad(err, len,
+				   "--interval needs a bandwidth test in "
+				   "duration mode (-D)");
 	if (o->report.margin_s > 0 &&
 	    (!p->duration_s || 2 * o->report.margin_s >= p->duration_s))
-		return bad(err, len,
-			   "-f needs -D longer than twice the margin");
+		return rdp_cli_bad(err, len,
+				   "-f needs -D longer than twice the margin");
 	if ((p->flags & RDP_PARAM_BIDIR) &&
 	    !(o->bench->flags & RDP_BENCH_BIDIR))
-		return bad(err, len, "-b applies to write_bw and read_bw");
+		return rdp_cli_bad(err, len,
+				   "-b applies to write_bw and read_bw");
 	if (o->report.histogram && o->bench->kind != RDP_BENCH_LAT)
-		return bad(err, len, "-H applies to latency tests");
+		return rdp_cli_bad(err, len, "-H applies to latency tests");
 	if (o->report.output && o->report.json)
-		return bad(err, len, "--output and --json both want stdout");
+		return rdp_cli_bad(err, len,
+				   "--output and --json both want stdout");
 	if (o->bench->kind == RDP_BENCH_LAT &&
 	    (o->report.limit_bw_gbps > 0 || o->report.limit_msgrate_mpps > 0))
-		return bad(err, len, "-w and -y apply to bandwidth tests");
+		return rdp_cli_bad(err, len,
+				   "-w and -y apply to bandwidth tests");
 	/* Signal often enough that the send queue never fills; a ping-pong
 	 * needs room for one signaled write still in flight. */
 	if (p->cq_mod > p->tx_depth)
@@ -731,18 +605,18 @@ int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
 	int ret, npos;
 
 	defaults(o);
-	ret = parse_table(argc, argv, client_table, N_CLIENT, o, err, errlen,
-			  rdp_opts_usage_client);
+	ret = parse_table(argc, argv, rdp_cli_client_table, rdp_cli_n_client, o,
+			  err, errlen, rdp_opts_usage_client);
 	if (ret)
 		return ret;
 	npos = argc - optind;
 	if (npos < 1)
 		return list_tests(err, errlen, "name the test to run");
 	if (npos > 2)
-		return bad(err, errlen,
-			   "unexpected argument '%s': give TEST "
-			   "and at most one HOST",
-			   argv[optind + 2]);
+		return rdp_cli_bad(err, errlen,
+				   "unexpected argument '%s': give TEST "
+				   "and at most one HOST",
+				   argv[optind + 2]);
 	o->bench = rdp_bench_find(argv[optind]);
 	if (!o->bench) {
 		char what[96];
@@ -754,7 +628,7 @@ int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
 	snprintf(o->params.test, sizeof(o->params.test), "%s", o->bench->name);
 	if (npos == 2) {
 		if (strlen(argv[optind + 1]) >= sizeof(o->conn.host))
-			return bad(err, errlen, "host name too long");
+			return rdp_cli_bad(err, errlen, "host name too long");
 		snprintf(o->conn.host, sizeof(o->conn.host), "%s",
 			 argv[optind + 1]);
 	}
@@ -767,15 +641,15 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 	int ret;
 
 	defaults(o);
-	ret = parse_table(argc, argv, server_table, N_SERVER, o, err, errlen,
-			  rdp_opts_usage_server);
+	ret = parse_table(argc, argv, rdp_cli_server_table, rdp_cli_n_server, o,
+			  err, errlen, rdp_opts_usage_server);
 	if (ret)
 		return ret;
 	if (optind < argc)
-		return bad(err, errlen,
-			   "unexpected argument '%s': the "
-			   "server takes its test parameters from each "
-			   "client",
-			   argv[optind]);
+		return rdp_cli_bad(err, errlen,
+				   "unexpected argument '%s': the "
+				   "server takes its test parameters from each "
+				   "client",
+				   argv[optind]);
 	return 0;
 }

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Subcommands of rdmaperf that are not a test (doctor, compare, plot,
+ * accept): one const table each, listed in src/tools/registry.c.
+ */
+#ifndef RDMAPERF_TOOL_H
+#define RDMAPERF_TOOL_H
+
+struct rdp_tool {
+	const char *name;
+	const char *summary; /* one line for --help */
+	/* argv[0] is the subcommand's name; returns enum rdp_exit. */
+	int (*main)(int argc, char **argv);
+};
+
+/* NULL-terminated, in the order --help lists them. */
+const struct rdp_tool *const *rdp_tool_all(void);
+const struct rdp_tool *rdp_tool_find(const char *name);
+
+#endif /* RDMAPERF_TOOL_H */

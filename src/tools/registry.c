@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The only list of subcommands. */
+#include <string.h>
+
+#include <rdmaperf/tool.h>
+
+static const struct rdp_tool *const tools[] = {
+	NULL,
+};
+
+const struct rdp_tool *const *rdp_tool_all(void)
+{
+	return tools;
+}
+
+const struct rdp_tool *rdp_tool_find(const char *name)
+{
+	const struct rdp_tool *const *t;
+
+	for (t = tools; *t; t++)
+		if (!strcmp((*t)->name, name))
+			return *t;
+	return NULL;
+}
