@@ -13,7 +13,8 @@
 enum rdp_param_flags {
 	RDP_PARAM_GRH = 1u << 0, /* IB: route with a GRH even on one subnet */
 	RDP_PARAM_CAS = 1u << 1, /* atomics: compare-and-swap, not fetch-add */
-	RDP_PARAM_BIDIR = 1u << 2, /* -b: the server runs the loop too */
+	RDP_PARAM_BIDIR = 1u << 2,   /* -b: the server runs the loop too */
+	RDP_PARAM_RDMA_CM = 1u << 3, /* -R: QPs connected through RDMA CM */
 };
 
 struct rdp_params {

@@ -9,8 +9,12 @@
  *     | <-- HELLO (version, host) ------------ |
  *     | --- PARAMS (test, size, qps, ...) ---> |  server allocates
  *     | <-- ACCEPT (device, port, MTU, GID) -- |  ...or ERROR
+ *     |  with -R only, over RDMA CM, per QP:     |
+ *     | === resolve addr/route, CONNECT ======> |  server creates the QP
+ *     | <== ACCEPT, ESTABLISHED =============== |  (CM moves it to RTS)
  *     | <-- QP_INFO x num_qps ---------------- |
  *     | --- QP_INFO x num_qps ---------------> |  both: RESET->INIT->RTR->RTS
+ *     |                                          |  (without -R)
  *     | --- SYNC (READY) --------------------> |
  *     | <-- SYNC (READY) --------------------- |
  *     |        ... timed test over RDMA ...      |
@@ -77,6 +81,8 @@ struct rdp_msg_accept {
 	uint32_t active_mtu_bytes;
 	int32_t numa_node; /* NIC's node, -1 unknown */
 	int32_t cpu;	   /* the CPU serving this client, -1 unknown */
+	uint16_t cm_port;  /* -R: RDMA CM port to connect to, else 0 */
+	uint32_t cm_nonce; /* -R: echoed in each CM connect request */
 };
 
 struct rdp_msg_qp_info {

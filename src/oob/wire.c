@@ -267,6 +267,8 @@ static void enc_accept(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, a->active_mtu_bytes);
 	put_u32(c, (uint32_t)a->numa_node);
 	put_u32(c, (uint32_t)a->cpu);
+	put_u16(c, a->cm_port);
+	put_u32(c, a->cm_nonce);
 }
 
 static void dec_accept(struct rcur *c, struct rdp_msg *m)
@@ -281,6 +283,8 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 	a->active_mtu_bytes = get_u32(c);
 	a->numa_node = get_s32(c);
 	a->cpu = get_s32(c);
+	a->cm_port = get_u16(c);
+	a->cm_nonce = get_u32(c);
 }
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)

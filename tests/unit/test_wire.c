@@ -87,6 +87,8 @@ static void make_accept(struct rdp_msg *m, int variant)
 	a->active_mtu_bytes = UINT32_MAX;
 	a->numa_node = INT32_MAX;
 	a->cpu = INT32_MIN;
+	a->cm_port = UINT16_MAX;
+	a->cm_nonce = UINT32_MAX;
 }
 
 static void make_qp_info(struct rdp_msg *m, int variant)
