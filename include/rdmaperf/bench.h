@@ -37,6 +37,8 @@ enum rdp_bench_flags {
 	RDP_BENCH_INLINE = 1u << 3,
 	/* READ/atomic: in flight per QP bounded by -o and both devices. */
 	RDP_BENCH_RD_WINDOW = 1u << 4,
+	/* The loop polls its receive slot with the CPU: host memory only. */
+	RDP_BENCH_CPU_POLL = 1u << 5,
 };
 
 struct rdp_run {

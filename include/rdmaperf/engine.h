@@ -11,9 +11,11 @@
 #include <infiniband/verbs.h>
 
 #include <rdmaperf/gid.h>
+#include <rdmaperf/mem.h>
 #include <rdmaperf/wire.h>
 
 struct rdp_sysfs;
+struct rdp_cm;
 
 struct rdp_port_info {
 	uint8_t num;
@@ -33,7 +35,9 @@ struct rdp_dev {
 	char name[64];
 	struct ibv_device_attr attr;
 	struct rdp_port_info port;
-	int numa_node; /* -1 unknown */
+	int numa_node;		      /* -1 unknown */
+	struct ibv_context **cm_list; /* -R: librdmacm's, owning ctx */
+	struct rdp_mem *mem; /* --use_cuda: buffers in GPU memory, owned */
 };
 
 /*
@@ -43,6 +47,12 @@ struct rdp_dev {
  * -ENETDOWN port not active.
  */
 int rdp_dev_open(const char *name, int port, struct rdp_dev **out);
+/*
+ * The same through librdmacm's device contexts, for RDMA CM mode (-R):
+ * QPs created on RDMA CM ids need a PD of the context CM resolved to.
+ * -ENODEV when RDMA CM itself is unavailable.
+ */
+int rdp_dev_open_cm(const char *name, int port, struct rdp_dev **out);
 void rdp_dev_close(struct rdp_dev *dev);
 
 const char *rdp_link_layer_str(uint8_t link_layer);
@@ -103,6 +113,12 @@ struct rdp_conn {
 	uint32_t max_inline_bytes;
 	struct rdp_msg_qp_info *remote; /* per QP, once exchanged */
 	uint32_t path_mtu_bytes;
+	struct ibv_qp_init_attr qp_init; /* the shape of every QP */
+	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
+	/* GPU buffers (dev->mem): a host copy the CPU fills and checks */
+	void *shadow;
+	enum rdp_mem_path mem_path;
+	char mem_note[160]; /* why DMA-BUF was not used, or "" */
 };
 
 struct rdp_conn_cfg {
@@ -114,11 +130,17 @@ struct rdp_conn_cfg {
 	int use_grh;
 	uint32_t inline_bytes;		  /* asked; the device may grant less */
 	const struct in_addr *local_ipv4; /* OOB address, for GID choice */
+	int defer_qps; /* -R: RDMA CM creates the QPs while connecting */
 };
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		    struct rdp_conn **out);
 void rdp_conn_destroy(struct rdp_conn *conn);
+/* -R: report the GID RDMA CM chose (its index in the port's table). */
+int rdp_conn_adopt_gid(struct rdp_conn *conn, int index);
+/* Take QP i created elsewhere (RDMA CM) on this connection's PD and CQ. */
+void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
+		       uint32_t max_inline_bytes);
 
 static inline uint8_t *rdp_conn_tx(const struct rdp_conn *c, uint32_t qp)
 {

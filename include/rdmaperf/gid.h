@@ -32,6 +32,7 @@ enum rdp_gid_reason {
 	RDP_GID_V2_IPV4,    /* first IPv4-mapped RoCE v2 GID */
 	RDP_GID_V2_ANY,	    /* first RoCE v2 GID */
 	RDP_GID_FIRST,	    /* first valid GID (IB, or v1 only) */
+	RDP_GID_RDMA_CM,    /* -R: the one RDMA CM resolved the route with */
 };
 
 struct rdp_gid_choice {

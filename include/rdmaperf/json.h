@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+struct json_t;
 struct rdp_json;
 struct rdp_report_info;
 struct rdp_result;
@@ -20,6 +21,13 @@ int rdp_json_new(const struct rdp_report_info *info, struct rdp_json **out);
 /* Append one results[] entry for a (test, size, QP count) point. */
 int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 		 const struct rdp_result *res);
+
+/*
+ * The document's root and its latest results[] entry (borrowed, NULL when
+ * none), for reports that add their own keys.
+ */
+struct json_t *rdp_json_root(struct rdp_json *j);
+struct json_t *rdp_json_last(struct rdp_json *j);
 
 /* Write the document: indented, keys in insertion order, final newline. */
 int rdp_json_write(const struct rdp_json *j, FILE *f);

@@ -17,6 +17,8 @@ struct rdp_oob {
 	char peer[80];		   /* "host:port" for messages */
 	struct in_addr local_ipv4; /* our address on this connection */
 	int have_local_ipv4;
+	struct in_addr peer_ipv4; /* the other end's, for RDMA CM */
+	int have_peer_ipv4;
 };
 
 /*

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rdmaperf/limits.h>
 #include <rdmaperf/params.h>
 
 struct rdp_bench_ops;
@@ -26,6 +27,7 @@ struct rdp_conn_opts {
 	uint16_t tcp_port;
 	int oob_timeout_ms;
 	int cq_timeout_ms;
+	int connect_timeout_ms; /* client: retry connecting; RDMA CM steps */
 };
 
 enum rdp_output {
@@ -59,6 +61,27 @@ struct rdp_matrix {
 	size_t n_qps;
 };
 
+/* Acceptance runs: thresholds per point, plots, adaptive sweeps. */
+struct rdp_accept_opts {
+	struct rdp_limits limits; /* --min-bw, --min-msgrate, --max-lat */
+	char plot_file[PATH_MAX]; /* --plot: "" none */
+	double time_per_point_s;  /* --time-per-point, 0: fixed -n */
+	double target_rel_err;	  /* --target-error / 100 */
+};
+
+/* Where the benchmark buffers live. */
+struct rdp_mem_opts {
+	char cuda[32]; /* --use_cuda: "" host memory, "auto", N or a bus id */
+};
+
+/* --cpu, --numa, --no-pin (sys/placement): both sides. */
+struct rdp_place_opts {
+	char cpus[256]; /* --cpu LIST, "" when not given */
+	int have_numa;	/* --numa given */
+	int numa_node;
+	int no_pin;
+};
+
 struct rdp_opts {
 	const struct rdp_bench_ops *bench;
 	struct rdp_params params; /* the first point; others differ in size
@@ -66,6 +89,9 @@ struct rdp_opts {
 	struct rdp_matrix matrix;
 	struct rdp_conn_opts conn;
 	struct rdp_report_opts report;
+	struct rdp_accept_opts accept;
+	struct rdp_mem_opts mem;
+	struct rdp_place_opts place;
 };
 
 enum rdp_parse_status {

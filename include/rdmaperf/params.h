@@ -15,6 +15,7 @@ enum rdp_param_flags {
 	RDP_PARAM_CAS = 1u << 1, /* atomics: compare-and-swap, not fetch-add */
 	RDP_PARAM_BIDIR = 1u << 2,   /* -b: the server runs the loop too */
 	RDP_PARAM_RDMA_CM = 1u << 3, /* -R: QPs connected through RDMA CM */
+	RDP_PARAM_TOS = 1u << 4,     /* -T/--tclass given, not the default */
 };
 
 struct rdp_params {

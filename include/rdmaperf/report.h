@@ -10,6 +10,8 @@
 
 struct rdp_conn;
 struct rdp_clock;
+struct rdp_placement;
+struct rdp_ctr_pair;
 
 struct rdp_report_info {
 	const struct rdp_bench_ops *ops;
@@ -23,6 +25,8 @@ struct rdp_report_info {
 	size_t n_sizes; /* points in the sweep: sizes x QP counts */
 	size_t n_qps;
 	int gbits;
+	const struct rdp_placement *placement; /* this side's, NULL unknown */
+	const struct rdp_ctr_pair *counters;   /* this point's, NULL none */
 };
 
 void rdp_report_header(FILE *f, const struct rdp_report_info *info);
@@ -37,5 +41,7 @@ void rdp_report_histogram(FILE *f, const struct rdp_result *res);
 /* -b: this side's TX and what it received (the server's TX). */
 void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,
 		      const struct rdp_result *res);
+/* Placement of this side and the peer's, for the header (text_sys.c). */
+void rdp_report_placement(FILE *f, const struct rdp_report_info *info);
 
 #endif /* RDMAPERF_REPORT_H */

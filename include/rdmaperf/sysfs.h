@@ -29,6 +29,20 @@ int rdp_sysfs_read(const struct rdp_sysfs *fs, char *buf, size_t len,
 int rdp_sysfs_read_u64(const struct rdp_sysfs *fs, uint64_t *val,
 		       const char *fmt, ...) RDP_PRINTF(3, 4);
 
+#define RDP_SYSFS_NAME_MAX 64
+
+/*
+ * The entries of a directory (no "." or ".."), sorted, at most cap; names
+ * longer than RDP_SYSFS_NAME_MAX - 1 are skipped. Returns 0 or -errno.
+ */
+int rdp_sysfs_list(const struct rdp_sysfs *fs,
+		   char (*names)[RDP_SYSFS_NAME_MAX], size_t cap, size_t *n_out,
+		   const char *fmt, ...) RDP_PRINTF(5, 6);
+
+/* 1 when the path exists (file, directory or device node), else 0. */
+int rdp_sysfs_exists(const struct rdp_sysfs *fs, const char *fmt, ...)
+	RDP_PRINTF(2, 3);
+
 /* The CPU model name from <root>/proc/cpuinfo; "unknown CPU" if none. */
 void rdp_cpu_model(const struct rdp_sysfs *fs, char *buf, size_t len);
 

@@ -20,7 +20,7 @@
  *     |        ... timed test over RDMA ...      |
  *     | --- SYNC (DONE) ---------------------> |
  *     | <-- SYNC (DONE) ---------------------- |  server checks its buffer
- *     | <-- RESULT (data check) -------------- |
+ *     | <-- RESULT (data check, counters) ---- |
  *     | --- close ---------------------------> |  server serves the next
  *
  * Either side may send ERROR (code + text) instead of any message and then
@@ -34,12 +34,14 @@
 
 #include <rdmaperf/params.h>
 
-#define RDP_WIRE_MAGIC	     0x52445046u /* "RDPF" */
-#define RDP_WIRE_VERSION     1
-#define RDP_WIRE_HDR_BYTES   12
-#define RDP_WIRE_MAX_PAYLOAD 4096
-#define RDP_WIRE_TEXT_MAX    256
-#define RDP_WIRE_NAME_MAX    64
+#define RDP_WIRE_MAGIC		  0x52445046u /* "RDPF" */
+#define RDP_WIRE_VERSION	  1
+#define RDP_WIRE_HDR_BYTES	  12
+#define RDP_WIRE_MAX_PAYLOAD	  4096
+#define RDP_WIRE_TEXT_MAX	  256
+#define RDP_WIRE_NAME_MAX	  64
+#define RDP_WIRE_COUNTER_NAME_MAX 40
+#define RDP_WIRE_MAX_COUNTERS	  64 /* 64 x 51 B fits the payload limit */
 
 enum rdp_msg_type {
 	RDP_MSG_HELLO = 1,
@@ -83,6 +85,11 @@ struct rdp_msg_accept {
 	int32_t cpu;	   /* the CPU serving this client, -1 unknown */
 	uint16_t cm_port;  /* -R: RDMA CM port to connect to, else 0 */
 	uint32_t cm_nonce; /* -R: echoed in each CM connect request */
+	/* where the server runs this client's test (sys/placement) */
+	uint8_t place_mode; /* enum rdp_place_mode */
+	uint8_t cross_numa; /* its CPUs are off the NIC's node */
+	int32_t place_node; /* node of its CPUs and memory, -1 unknown */
+	char cpus[RDP_WIRE_NAME_MAX]; /* its CPU list, "" unknown */
 };
 
 struct rdp_msg_qp_info {
@@ -103,6 +110,13 @@ struct rdp_msg_sync {
 	uint64_t count; /* DONE: operations the client posted, all QPs */
 };
 
+/* One port counter's change over a test: hw_counters/ or counters/. */
+struct rdp_wire_counter {
+	char name[RDP_WIRE_COUNTER_NAME_MAX];
+	uint8_t hw;
+	uint64_t value;
+};
+
 struct rdp_msg_result {
 	int32_t status; /* 0 data ok, else -errno */
 	uint64_t checked_bytes;
@@ -112,6 +126,9 @@ struct rdp_msg_result {
 	uint64_t tx_bytes;
 	uint64_t tx_elapsed_ns;
 	uint64_t tx_peak_kbps;
+	/* the sender's port counter deltas over the test, bounded */
+	uint16_t n_counters;
+	struct rdp_wire_counter counters[RDP_WIRE_MAX_COUNTERS];
 };
 
 struct rdp_msg_error {

@@ -97,6 +97,7 @@ static void defaults(struct rdp_opts *o)
 	o->conn.gid_index = -1;
 	o->conn.tcp_port = RDP_DEFAULT_PORT;
 	o->conn.oob_timeout_ms = 5000;
+	o->conn.connect_timeout_ms = 10000;
 	o->conn.cq_timeout_ms = 10000;
 }
 
@@ -167,6 +168,11 @@ static int apply_conn(struct rdp_opts *o, int id, const char *arg, char *err,
 	case OPT_CQ_TIMEOUT:
 		ret = rdp_cli_num("--cq-timeout", arg, 1, 3600, &v, err, len);
 		c->cq_timeout_ms = (int)v * 1000;
+		break;
+	case OPT_CONNECT_TIMEOUT:
+		ret = rdp_cli_num("--connect-timeout", arg, 1, 3600, &v, err,
+				  len);
+		c->connect_timeout_ms = (int)v * 1000;
 		break;
 	default:
 		return 1; /* not a connection option */
@@ -340,6 +346,7 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 	case OPT_TCLASS:
 		ret = rdp_cli_num("--tclass", arg, 0, 255, &v, err, len);
 		p->tclass = (uint32_t)v;
+		p->flags |= RDP_PARAM_TOS;
 		return ret;
 	case OPT_WARMUP:
 		ret = rdp_cli_num("--warmup", arg, 0, 1u << 30, &v, err, len);
@@ -385,9 +392,13 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 	case OPT_TOS:
 		ret = rdp_cli_num("-T", arg, 0, 255, &v, err, len);
 		p->tclass = (uint32_t)v;
+		p->flags |= RDP_PARAM_TOS;
 		return ret;
 	case OPT_GRH:
 		p->flags |= RDP_PARAM_GRH;
+		return 0;
+	case OPT_RDMA_CM:
+		p->flags |= RDP_PARAM_RDMA_CM;
 		return 0;
 	case OPT_BIDIR:
 		p->flags |= RDP_PARAM_BIDIR;
@@ -399,8 +410,8 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 
 /* Every option group; each takes its own ids and passes on the rest. */
 static rdp_cli_apply_fn *const groups[] = {
-	apply_conn,
-	apply_test,
+	apply_conn,	   apply_test,		rdp_cli_apply_accept,
+	rdp_cli_apply_mem, rdp_cli_apply_place,
 };
 
 static int apply_group(struct rdp_opts *o, int id, const char *arg, char *err,
@@ -569,6 +580,15 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 	    !(o->bench->flags & RDP_BENCH_BIDIR))
 		return rdp_cli_bad(err, len,
 				   "-b applies to write_bw and read_bw");
+	if ((p->flags & RDP_PARAM_RDMA_CM) && p->mtu_bytes)
+		return rdp_cli_bad(err, len,
+				   "-m does not apply with -R: RDMA CM takes "
+				   "the path MTU from the route (set the "
+				   "netdev's MTU instead)");
+	if ((p->flags & RDP_PARAM_RDMA_CM) && o->conn.gid_index >= 0)
+		return rdp_cli_bad(err, len,
+				   "-x does not apply with -R: RDMA CM picks "
+				   "the GID of the route to HOST");
 	if (o->report.histogram && o->bench->kind != RDP_BENCH_LAT)
 		return rdp_cli_bad(err, len, "-H applies to latency tests");
 	if (o->report.output && o->report.json)
@@ -584,6 +604,10 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		p->cq_mod = p->tx_depth;
 	if (o->bench->kind == RDP_BENCH_LAT && p->cq_mod > p->tx_depth / 2)
 		p->cq_mod = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
+	if (rdp_cli_check_accept(o, err, len))
+		return -EINVAL;
+	if (rdp_cli_check_mem(o, err, len))
+		return -EINVAL;
 	return validate_points(o, err, len);
 }
 

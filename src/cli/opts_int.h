@@ -40,6 +40,7 @@ enum opt_id {
 	OPT_FREQ = 'F',
 	OPT_HELP = 'h',
 	OPT_VERSION = 'V',
+	OPT_RDMA_CM = 'R',
 	OPT_GBITS = 256,
 	OPT_WARMUP,
 	OPT_TCLASS,
@@ -52,15 +53,24 @@ enum opt_id {
 	OPT_JSON_FILE,
 	OPT_OUTPUT,
 	OPT_INTERVAL,
-	OPT_RDMA_CM,
 	OPT_CONNECT_TIMEOUT,
 	OPT_MAX_MEMORY,
 	/* placement (sys/placement) */
 	OPT_PLACE_FIRST = 320,
+	OPT_CPU = OPT_PLACE_FIRST,
+	OPT_NUMA,
+	OPT_NO_PIN,
 	/* thresholds, sweeps, plots (report) */
 	OPT_ACCEPT_FIRST = 352,
+	OPT_MIN_BW = OPT_ACCEPT_FIRST,
+	OPT_MIN_MSGRATE,
+	OPT_MAX_LAT,
+	OPT_PLOT,
+	OPT_TIME_PER_POINT,
+	OPT_TARGET_ERROR,
 	/* memory types (mem) */
 	OPT_MEM_FIRST = 384,
+	OPT_USE_CUDA = OPT_MEM_FIRST,
 	OPT_ID_END = 416, /* getopt ids stay below 512 */
 };
 
@@ -90,5 +100,16 @@ int rdp_cli_num(const char *opt, const char *arg, uint64_t min, uint64_t max,
  */
 typedef int rdp_cli_apply_fn(struct rdp_opts *o, int id, const char *arg,
 			     char *err, size_t len);
+
+/* Thresholds, plots, adaptive sweeps (opts_accept.c); the check runs
+ * once every option is in. */
+rdp_cli_apply_fn rdp_cli_apply_accept;
+/* Memory types (opts_mem.c); the check refuses tests GPU memory cannot
+ * serve. */
+rdp_cli_apply_fn rdp_cli_apply_mem;
+/* --cpu, --numa, --no-pin (opts_place.c). */
+rdp_cli_apply_fn rdp_cli_apply_place;
+int rdp_cli_check_mem(const struct rdp_opts *o, char *err, size_t len);
+int rdp_cli_check_accept(struct rdp_opts *o, char *err, size_t len);
 
 #endif /* RDMAPERF_CLI_OPTS_INT_H */

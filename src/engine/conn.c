@@ -8,6 +8,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <rdmaperf/cm.h>
+#include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
@@ -57,6 +59,22 @@ out:
 	return ret;
 }
 
+int rdp_conn_adopt_gid(struct rdp_conn *conn, int index)
+{
+	struct rdp_conn_cfg cfg = { .gid_index = index, .use_grh = 1 };
+	int ret;
+
+	if (conn->have_gid && conn->gid.entry.index == index) {
+		conn->gid.reason = RDP_GID_RDMA_CM;
+		return 0;
+	}
+	conn->have_gid = 0;
+	ret = choose_gid(conn, &cfg);
+	if (!ret)
+		conn->gid.reason = RDP_GID_RDMA_CM;
+	return ret;
+}
+
 static void memlock_hint(char *buf, size_t len)
 {
 	struct rlimit rl;
@@ -77,6 +95,8 @@ static int register_buffer(struct rdp_conn *conn)
 
 	if (conn->dev->attr.atomic_cap != IBV_ATOMIC_NONE)
 		access |= IBV_ACCESS_REMOTE_ATOMIC;
+	if (conn->dev->mem)
+		return rdp_devbuf_create(conn, access);
 	conn->mr = ibv_reg_mr(conn->pd, conn->buf, conn->buf_bytes, access);
 	if (conn->mr) {
 		conn->mr_access = access;
@@ -105,6 +125,8 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	conn->slot_bytes = (slot + 63) & ~(size_t)63;
 	conn->buf_bytes = (size_t)cfg->num_qps * 2 * conn->slot_bytes;
 	conn->buf_bytes = (conn->buf_bytes + page - 1) & ~(page - 1);
+	if (conn->dev->mem)
+		return register_buffer(conn); /* allocates on the GPU */
 	ret = rdp_mem_host.alloc(conn->buf_bytes, conn->dev->numa_node,
 				 &conn->buf);
 	if (ret) {
@@ -115,22 +137,29 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	return register_buffer(conn);
 }
 
-static struct ibv_qp *create_qp(struct rdp_conn *conn,
-				const struct rdp_conn_cfg *cfg)
+/* The QP shape every QP of this connection gets, also through RDMA CM. */
+static void qp_template(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 {
-	struct ibv_qp_init_attr ia;
+	struct ibv_qp_init_attr *ia = &conn->qp_init;
+
+	memset(ia, 0, sizeof(*ia));
+	ia->send_cq = conn->cq;
+	ia->recv_cq = conn->cq;
+	ia->qp_type = IBV_QPT_RC;
+	ia->sq_sig_all = 0;
+	ia->cap.max_send_wr = cfg->tx_depth;
+	ia->cap.max_recv_wr = cfg->rx_depth ? cfg->rx_depth : 1;
+	ia->cap.max_send_sge = 1;
+	ia->cap.max_recv_sge = 1;
+	/* Inline sends read the buffer with the CPU: not GPU memory. */
+	ia->cap.max_inline_data = conn->dev->mem ? 0 : cfg->inline_bytes;
+}
+
+static struct ibv_qp *create_qp(struct rdp_conn *conn)
+{
+	struct ibv_qp_init_attr ia = conn->qp_init;
 	struct ibv_qp *qp;
 
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = conn->cq;
-	ia.recv_cq = conn->cq;
-	ia.qp_type = IBV_QPT_RC;
-	ia.sq_sig_all = 0;
-	ia.cap.max_send_wr = cfg->tx_depth;
-	ia.cap.max_recv_wr = cfg->rx_depth ? cfg->rx_depth : 1;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = 1;
-	ia.cap.max_inline_data = cfg->inline_bytes;
 	qp = ibv_create_qp(conn->pd, &ia);
 	if (!qp) {
 		/* Some devices have no inline support at all. */
@@ -140,6 +169,15 @@ static struct ibv_qp *create_qp(struct rdp_conn *conn,
 	if (qp)
 		conn->max_inline_bytes = ia.cap.max_inline_data;
 	return qp;
+}
+
+void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
+		       uint32_t max_inline_bytes)
+{
+	conn->qps[i] = qp;
+	if (conn->num_qps < i + 1)
+		conn->num_qps = i + 1;
+	conn->max_inline_bytes = max_inline_bytes;
 }
 
 static int qp_to_init(struct rdp_conn *conn, struct ibv_qp *qp)
@@ -166,8 +204,11 @@ static int create_qps(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	conn->remote = calloc(cfg->num_qps, sizeof(*conn->remote));
 	if (!conn->qps || !conn->psns || !conn->remote)
 		return -ENOMEM;
+	qp_template(conn, cfg);
+	if (cfg->defer_qps)
+		return 0; /* RDMA CM creates them as it connects */
 	for (i = 0; i < cfg->num_qps; i++) {
-		conn->qps[i] = create_qp(conn, cfg);
+		conn->qps[i] = create_qp(conn);
 		if (!conn->qps[i]) {
 			ret = errno ? -errno : -ENOMEM;
 			rdp_err("create qp %u of %u on %s: %s (device limit "
@@ -273,13 +314,18 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 
 	if (!conn)
 		return;
+	rdp_cm_close(conn->cm, conn); /* its QPs go with its ids */
 	for (i = 0; conn->qps && i < conn->num_qps; i++)
-		ibv_destroy_qp(conn->qps[i]);
+		if (conn->qps[i])
+			ibv_destroy_qp(conn->qps[i]);
 	if (conn->cq)
 		ibv_destroy_cq(conn->cq);
 	if (conn->mr)
 		ibv_dereg_mr(conn->mr);
-	rdp_mem_host.free(conn->buf, conn->buf_bytes);
+	if (conn->dev->mem)
+		rdp_devbuf_destroy(conn);
+	else
+		rdp_mem_host.free(conn->buf, conn->buf_bytes);
 	if (conn->pd)
 		ibv_dealloc_pd(conn->pd);
 	free(conn->qps);
@@ -412,11 +458,13 @@ int rdp_conn_connect(struct rdp_conn *conn,
 			   remote[0].mtu_bytes);
 		return ret;
 	}
-	conn->path_mtu_bytes = mtu;
 	/* Never keep more READ/atomic in flight than the peer accepts. */
 	if (remote[0].rd_atomic && remote[0].rd_atomic < conn->max_rd_atomic)
 		conn->max_rd_atomic = remote[0].rd_atomic;
 	memcpy(conn->remote, remote, conn->num_qps * sizeof(*remote));
+	if (conn->cm)
+		return 0; /* RDMA CM has connected them, path MTU and all */
+	conn->path_mtu_bytes = mtu;
 	for (i = 0; i < conn->num_qps; i++) {
 		ret = qp_to_rts(conn, i, path, err, len);
 		if (ret)

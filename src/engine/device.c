@@ -6,8 +6,11 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include <rdma/rdma_cma.h>
+
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/mem.h>
 #include <rdmaperf/sysfs.h>
 
 const char *rdp_link_layer_str(uint8_t link_layer)
@@ -112,6 +115,28 @@ static const char *port_state_hint(const struct rdp_port_info *pi)
 	return "wait for the link to come up, or pick another port with -i";
 }
 
+/* Query what the engine needs of a device context and its port. */
+static int fill_dev(struct rdp_dev *dev, int port)
+{
+	int ret;
+
+	if (ibv_query_device(dev->ctx, &dev->attr)) {
+		rdp_err("query device %s failed", dev->name);
+		return -EIO;
+	}
+	if (port < 1 || port > dev->attr.phys_port_cnt) {
+		rdp_err("device %s has no port %d (ports 1..%u): fix -i",
+			dev->name, port, dev->attr.phys_port_cnt);
+		return -EINVAL;
+	}
+	ret = query_port(dev->ctx, (uint8_t)port, &dev->port);
+	if (ret)
+		rdp_err("query port %d of %s: %s", port, dev->name,
+			strerror(-ret));
+	dev->numa_node = -1;
+	return ret;
+}
+
 static int open_one(struct ibv_device *ibdev, int port, struct rdp_dev **out)
 {
 	struct rdp_dev *dev;
@@ -128,34 +153,16 @@ static int open_one(struct ibv_device *ibdev, int port, struct rdp_dev **out)
 		rdp_err("open device %s: %s (check permissions on "
 			"/dev/infiniband)",
 			dev->name, strerror(-ret));
-		goto err_free;
+		free(dev);
+		return ret;
 	}
-	if (ibv_query_device(dev->ctx, &dev->attr)) {
-		ret = -EIO;
-		rdp_err("query device %s failed", dev->name);
-		goto err_close;
-	}
-	if (port < 1 || port > dev->attr.phys_port_cnt) {
-		ret = -EINVAL;
-		rdp_err("device %s has no port %d (ports 1..%u): fix -i",
-			dev->name, port, dev->attr.phys_port_cnt);
-		goto err_close;
-	}
-	ret = query_port(dev->ctx, (uint8_t)port, &dev->port);
+	ret = fill_dev(dev, port);
 	if (ret) {
-		rdp_err("query port %d of %s: %s", port, dev->name,
-			strerror(-ret));
-		goto err_close;
+		rdp_dev_close(dev);
+		return ret;
 	}
-	dev->numa_node = -1;
 	*out = dev;
 	return 0;
-
-err_close:
-	ibv_close_device(dev->ctx);
-err_free:
-	free(dev);
-	return ret;
 }
 
 static void read_numa_node(struct rdp_dev *dev)
@@ -200,6 +207,20 @@ static struct ibv_device *pick_device(struct ibv_device **list, int n,
 	return NULL;
 }
 
+/* The port must be ACTIVE; on success the device is ready for use. */
+static int check_active(struct rdp_dev *dev)
+{
+	if (dev->port.state != IBV_PORT_ACTIVE) {
+		rdp_err("port %u of %s is %s: %s", dev->port.num, dev->name,
+			rdp_port_state_str(dev->port.state),
+			port_state_hint(&dev->port));
+		rdp_dev_close(dev);
+		return -ENETDOWN;
+	}
+	read_numa_node(dev);
+	return 0;
+}
+
 int rdp_dev_open(const char *name, int port, struct rdp_dev **out)
 {
 	struct ibv_device **list;
@@ -231,21 +252,75 @@ int rdp_dev_open(const char *name, int port, struct rdp_dev **out)
 		goto out_free;
 	}
 	ret = open_one(ibdev, port, &dev);
-	if (ret)
-		goto out_free;
-	if (dev->port.state != IBV_PORT_ACTIVE) {
-		rdp_err("port %d of %s is %s: %s", port, dev->name,
-			rdp_port_state_str(dev->port.state),
-			port_state_hint(&dev->port));
-		rdp_dev_close(dev);
-		ret = -ENETDOWN;
-		goto out_free;
-	}
-	read_numa_node(dev);
-	*out = dev;
+	if (!ret)
+		ret = check_active(dev);
+	if (!ret)
+		*out = dev;
 out_free:
 	if (list)
 		ibv_free_device_list(list);
+	return ret;
+}
+
+/* librdmacm's contexts: QPs made on RDMA CM ids must share their PD. */
+static struct ibv_context *pick_cm_context(struct ibv_context **list,
+					   const char *name, int port)
+{
+	struct ibv_port_attr pa;
+	int i;
+
+	for (i = 0; list[i]; i++) {
+		if (name && *name) {
+			if (!strcmp(ibv_get_device_name(list[i]->device), name))
+				return list[i];
+		} else if (!ibv_query_port(list[i], (uint8_t)port, &pa) &&
+			   pa.state == IBV_PORT_ACTIVE) {
+			return list[i];
+		}
+	}
+	return NULL;
+}
+
+int rdp_dev_open_cm(const char *name, int port, struct rdp_dev **out)
+{
+	struct ibv_context **list;
+	struct rdp_dev *dev;
+	int n = 0, ret;
+
+	list = rdma_get_devices(&n);
+	if (!list || !n) {
+		ret = errno && list == NULL ? -errno : -ENODEV;
+		rdp_err("RDMA CM is not available (%s): load rdma_ucm "
+			"(modprobe rdma_ucm) or run without -R",
+			list ? "no devices" : strerror(-ret));
+		if (list)
+			rdma_free_devices(list);
+		return -ENODEV;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		rdma_free_devices(list);
+		return -ENOMEM;
+	}
+	dev->cm_list = list;
+	dev->ctx = pick_cm_context(list, name, port);
+	if (!dev->ctx) {
+		rdp_err("RDMA CM knows no %s%s (see `rdma link`): fix -d",
+			name && *name ? "device "
+				      : "device with an active port",
+			name && *name ? name : "");
+		rdp_dev_close(dev);
+		return name && *name ? -ENOENT : -ENETDOWN;
+	}
+	snprintf(dev->name, sizeof(dev->name), "%s",
+		 ibv_get_device_name(dev->ctx->device));
+	ret = fill_dev(dev, port);
+	if (!ret)
+		ret = check_active(dev);
+	else
+		rdp_dev_close(dev);
+	if (!ret)
+		*out = dev;
 	return ret;
 }
 
@@ -253,7 +328,10 @@ void rdp_dev_close(struct rdp_dev *dev)
 {
 	if (!dev)
 		return;
-	if (dev->ctx)
+	rdp_mem_close(dev->mem); /* GPU buffers are gone with their conns */
+	if (dev->cm_list)
+		rdma_free_devices(dev->cm_list); /* the context is its */
+	else if (dev->ctx)
 		ibv_close_device(dev->ctx);
 	free(dev);
 }

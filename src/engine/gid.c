@@ -213,6 +213,8 @@ const char *rdp_gid_reason_str(enum rdp_gid_reason reason)
 		return "first RoCE v2 GID";
 	case RDP_GID_FIRST:
 		return "first valid GID";
+	case RDP_GID_RDMA_CM:
+		return "chosen by RDMA CM for the route";
 	}
 	return "unknown";
 }

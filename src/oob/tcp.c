@@ -37,25 +37,33 @@ static void set_keepalive(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
 }
 
-static void fill_local(struct rdp_oob *oob)
+/* The IPv4 address of one end of a socket, also when IPv4-mapped. */
+static int sock_ipv4(int fd, int (*name)(int, struct sockaddr *, socklen_t *),
+		     struct in_addr *out)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
+	struct in6_addr *a6;
 
-	oob->have_local_ipv4 = 0;
-	if (getsockname(oob->fd, (struct sockaddr *)&ss, &sl))
-		return;
+	if (name(fd, (struct sockaddr *)&ss, &sl))
+		return 0;
 	if (ss.ss_family == AF_INET) {
-		oob->local_ipv4 = ((struct sockaddr_in *)&ss)->sin_addr;
-		oob->have_local_ipv4 = 1;
-	} else if (ss.ss_family == AF_INET6) {
-		struct in6_addr *a6 = &((struct sockaddr_in6 *)&ss)->sin6_addr;
-
-		if (IN6_IS_ADDR_V4MAPPED(a6)) {
-			memcpy(&oob->local_ipv4, &a6->s6_addr[12], 4);
-			oob->have_local_ipv4 = 1;
-		}
+		*out = ((struct sockaddr_in *)&ss)->sin_addr;
+		return 1;
 	}
+	a6 = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+	if (ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(a6)) {
+		memcpy(out, &a6->s6_addr[12], 4);
+		return 1;
+	}
+	return 0;
+}
+
+static void fill_addrs(struct rdp_oob *oob)
+{
+	oob->have_local_ipv4 =
+		sock_ipv4(oob->fd, getsockname, &oob->local_ipv4);
+	oob->have_peer_ipv4 = sock_ipv4(oob->fd, getpeername, &oob->peer_ipv4);
 }
 
 void rdp_oob_from_fd(int fd, int timeout_ms, struct rdp_oob *oob)
@@ -64,7 +72,7 @@ void rdp_oob_from_fd(int fd, int timeout_ms, struct rdp_oob *oob)
 	oob->fd = fd;
 	oob->timeout_ms = timeout_ms;
 	snprintf(oob->peer, sizeof(oob->peer), "fd %d", fd);
-	fill_local(oob);
+	fill_addrs(oob);
 }
 
 int rdp_oob_wait(int fd, short events, int64_t deadline)

@@ -269,6 +269,10 @@ static void enc_accept(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, (uint32_t)a->cpu);
 	put_u16(c, a->cm_port);
 	put_u32(c, a->cm_nonce);
+	put_u8(c, a->place_mode);
+	put_u8(c, a->cross_numa);
+	put_u32(c, (uint32_t)a->place_node);
+	put_str(c, a->cpus, sizeof(a->cpus));
 }
 
 static void dec_accept(struct rcur *c, struct rdp_msg *m)
@@ -285,6 +289,10 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 	a->cpu = get_s32(c);
 	a->cm_port = get_u16(c);
 	a->cm_nonce = get_u32(c);
+	a->place_mode = get_u8(c);
+	a->cross_numa = get_u8(c);
+	a->place_node = get_s32(c);
+	get_str(c, a->cpus, sizeof(a->cpus));
 }
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)
@@ -331,6 +339,37 @@ static void dec_sync(struct rcur *c, struct rdp_msg *m)
 	m->u.sync.count = get_u64(c);
 }
 
+static void put_counters(struct wcur *c, const struct rdp_msg_result *r)
+{
+	uint16_t i;
+
+	if (r->n_counters > RDP_WIRE_MAX_COUNTERS) {
+		if (!c->err)
+			c->err = -EINVAL;
+		return;
+	}
+	put_u16(c, r->n_counters);
+	for (i = 0; i < r->n_counters; i++) {
+		put_str(c, r->counters[i].name, sizeof(r->counters[i].name));
+		put_u8(c, r->counters[i].hw);
+		put_u64(c, r->counters[i].value);
+	}
+}
+
+static void get_counters(struct rcur *c, struct rdp_msg_result *r)
+{
+	uint16_t i;
+
+	r->n_counters = get_u16(c);
+	if (!c->err && r->n_counters > RDP_WIRE_MAX_COUNTERS)
+		c->err = -EBADMSG;
+	for (i = 0; !c->err && i < r->n_counters; i++) {
+		get_str(c, r->counters[i].name, sizeof(r->counters[i].name));
+		r->counters[i].hw = get_u8(c);
+		r->counters[i].value = get_u64(c);
+	}
+}
+
 static void enc_result(struct wcur *c, const struct rdp_msg *m)
 {
 	const struct rdp_msg_result *r = &m->u.result;
@@ -342,6 +381,7 @@ static void enc_result(struct wcur *c, const struct rdp_msg *m)
 	put_u64(c, r->tx_bytes);
 	put_u64(c, r->tx_elapsed_ns);
 	put_u64(c, r->tx_peak_kbps);
+	put_counters(c, r);
 }
 
 static void dec_result(struct rcur *c, struct rdp_msg *m)
@@ -355,6 +395,7 @@ static void dec_result(struct rcur *c, struct rdp_msg *m)
 	r->tx_bytes = get_u64(c);
 	r->tx_elapsed_ns = get_u64(c);
 	r->tx_peak_kbps = get_u64(c);
+	get_counters(c, r);
 }
 
 static void enc_error(struct wcur *c, const struct rdp_msg *m)

@@ -15,6 +15,8 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/json.h>
+#include <rdmaperf/json_sys.h>
+#include <rdmaperf/limits.h>
 #include <rdmaperf/report.h>
 
 struct rdp_json {
@@ -143,53 +145,12 @@ static const char *link_layer_name(uint8_t link_layer)
 	}
 }
 
-/* Signalling rate of one lane for ibv_port_attr.active_speed, Gb/s. */
-static double lane_gbps(uint8_t speed)
-{
-	switch (speed) {
-	case 1:
-		return 2.5;
-	case 2:
-		return 5.0;
-	case 4:
-	case 8:
-		return 10.0;
-	case 16:
-		return 14.0;
-	case 32:
-		return 25.0;
-	case 64:
-		return 50.0;
-	case 128:
-		return 100.0;
-	default:
-		return 0.0;
-	}
-}
-
-/* Lanes for ibv_port_attr.active_width. */
-static unsigned int lanes(uint8_t width)
-{
-	switch (width) {
-	case 1:
-		return 1;
-	case 2:
-		return 4;
-	case 4:
-		return 8;
-	case 8:
-		return 12;
-	case 16:
-		return 2;
-	default:
-		return 0;
-	}
-}
-
 static json_t *device_obj(const struct rdp_dev *d)
 {
 	const struct rdp_port_info *p = &d->port;
-	double gbps = lane_gbps(p->active_speed) * lanes(p->active_width);
+	double gbps = rdp_link_signal_gbps(p->active_speed, p->active_width);
+	double line = rdp_line_rate_gbps(p->link_layer, p->active_speed,
+					 p->active_width);
 	json_t *o = json_object();
 	int err = 0;
 
@@ -208,6 +169,8 @@ static json_t *device_obj(const struct rdp_dev *d)
 				   json_integer(p->active_width));
 	if (gbps > 0)
 		err |= json_object_set_new(o, "link_gbps", real_val(gbps));
+	if (line > 0)
+		err |= json_object_set_new(o, "line_rate_gbps", real_val(line));
 	err |= json_object_set_new(o, "active_mtu_bytes",
 				   uint_val(p->active_mtu_bytes));
 	err |= json_object_set_new(o, "numa_node", index_or_null(d->numa_node));
@@ -303,7 +266,46 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(o, "seed", uint_val(p->seed));
 	err |= json_object_set_new(o, "grh",
 				   json_boolean(p->flags & RDP_PARAM_GRH));
+	err |= json_object_set_new(
+		o, "connection",
+		json_string(p->flags & RDP_PARAM_RDMA_CM ? "rdma_cm" : "tcp"));
 	err |= json_object_set_new(o, "atomic", json_string(atomic));
+	return done(o, err);
+}
+
+/* Where the buffers are and how the NIC reaches them. */
+static json_t *memory_obj(const struct rdp_conn *c)
+{
+	const struct rdp_mem *m = c->dev->mem;
+	json_t *o = json_object();
+	int err = !o;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "type",
+				   json_string(m ? m->ops->name : "host"));
+	err |= json_object_set_new(o, "gpu", m ? TEXT(m->desc) : json_null());
+	err |= json_object_set_new(o, "gpu_bus_id",
+				   m ? TEXT(m->bus_id) : json_null());
+	err |= json_object_set_new(o, "registration",
+				   json_string(rdp_mem_path_id(c->mem_path)));
+	err |= json_object_set_new(o, "dmabuf_note",
+				   c->mem_note[0] ? TEXT(c->mem_note)
+						  : json_null());
+	return done(o, err);
+}
+
+static json_t *placement_obj(const struct rdp_report_info *in)
+{
+	json_t *o = json_object();
+	int err = !o;
+
+	if (err)
+		return NULL;
+	err |= json_object_set_new(o, "local",
+				   rdp_json_placement(in->placement));
+	err |= json_object_set_new(o, "peer",
+				   rdp_json_peer_placement(in->peer));
 	return done(o, err);
 }
 
@@ -324,6 +326,8 @@ static int add_context(json_t *root, const struct rdp_report_info *in)
 	err |= json_object_set_new(root, "peer_device",
 				   peer_device_obj(in->peer));
 	err |= json_object_set_new(root, "gid", gid_obj(c));
+	err |= json_object_set_new(root, "placement", placement_obj(in));
+	err |= json_object_set_new(root, "memory", memory_obj(c));
 	err |= json_object_set_new(root, "path_mtu_bytes",
 				   uint_val(c->path_mtu_bytes));
 	err |= json_object_set_new(root, "clock", clock_obj(in->clk));
@@ -476,11 +480,26 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 	if (res->bidir)
 		err |= json_object_set_new(e, "rx", rx_obj(res));
 	err |= json_object_set_new(e, "data_check", check_obj(ops, res));
+	if (info->counters)
+		err |= json_object_set_new(e, "counters",
+					   rdp_json_counters(info->counters));
 	if (err) {
 		json_decref(e);
 		return -ENOMEM;
 	}
 	return json_array_append_new(j->results, e) ? -ENOMEM : 0;
+}
+
+json_t *rdp_json_root(struct rdp_json *j)
+{
+	return j ? j->root : NULL;
+}
+
+json_t *rdp_json_last(struct rdp_json *j)
+{
+	size_t n = j ? json_array_size(j->results) : 0;
+
+	return n ? json_array_get(j->results, n - 1) : NULL;
 }
 
 int rdp_json_write(const struct rdp_json *j, FILE *f)

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include <rdmaperf/clock.h>
+#include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
+#include <rdmaperf/limits.h>
 #include <rdmaperf/report.h>
 
 #define RULE                                                                   \
@@ -65,6 +67,28 @@ static uint32_t signal_every(const struct rdp_report_info *in)
 	return q;
 }
 
+/* What "% of line rate" refers to; 0 when the port's codes are unknown. */
+static double line_gbps(const struct rdp_report_info *in)
+{
+	const struct rdp_port_info *p = &in->conn->dev->port;
+
+	return rdp_line_rate_gbps(p->link_layer, p->active_speed,
+				  p->active_width);
+}
+
+static void link_line(FILE *f, const struct rdp_report_info *in)
+{
+	const struct rdp_port_info *p = &in->conn->dev->port;
+	char name[32];
+
+	rdp_link_name(p->active_speed, p->active_width, name, sizeof(name));
+	if (line_gbps(in) > 0)
+		fprintf(f, " Line rate       : %.3f Gb/s (%s)\n", line_gbps(in),
+			name);
+	else
+		fprintf(f, " Line rate       : unknown (%s)\n", name);
+}
+
 void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 {
 	const struct rdp_conn *c = in->conn;
@@ -76,6 +100,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	fprintf(f, " Local device    : %s port %u, %s, NUMA node %d\n", d->name,
 		d->port.num, rdp_link_layer_str(d->port.link_layer),
 		d->numa_node);
+	link_line(f, in);
 	fprintf(f, " Peer device     : %s port %u on %s (%s), rdmaperf %s\n",
 		in->peer->device, in->peer->port, in->peer_hello->hostname,
 		in->peer_addr, in->peer_hello->tool_version);
@@ -87,14 +112,17 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		"node %d\n",
 		in->peer_hello->cpu_model, in->peer_hello->cpus, in->peer->cpu,
 		in->peer->numa_node);
+	rdp_report_placement(f, in);
 	gid_line(f, in);
 	fprintf(f,
 		" MTU             : %u B (active %u here, %u on the "
 		"peer)\n",
 		c->path_mtu_bytes, d->port.active_mtu_bytes,
 		in->peer->active_mtu_bytes);
-	fprintf(f, " QPs             : %u RC, tx depth %u, signal 1 in %u",
-		p->num_qps, p->tx_depth, signal_every(in));
+	fprintf(f, " QPs             : %u RC%s, tx depth %u, signal 1 in %u",
+		p->num_qps,
+		p->flags & RDP_PARAM_RDMA_CM ? " connected by RDMA CM" : "",
+		p->tx_depth, signal_every(in));
 	if (in->ops->flags & RDP_BENCH_RD_WINDOW)
 		fprintf(f, ", %u READ/atomic in flight", rd_window(in));
 	fprintf(f, "\n");
@@ -114,6 +142,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		fprintf(f, " Inline          : %s (up to %u B on this QP)\n",
 			p->size_bytes <= c->max_inline_bytes ? "yes" : "no",
 			c->max_inline_bytes);
+	rdp_devbuf_report(f, c);
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }
@@ -126,8 +155,9 @@ void rdp_report_table_head(FILE *f, const struct rdp_report_info *in)
 	if (in->ops->kind == RDP_BENCH_BW) {
 		snprintf(peak, sizeof(peak), "BW peak[%s]", unit);
 		snprintf(avg, sizeof(avg), "BW average[%s]", unit);
-		fprintf(f, " %-10s %-14s %-19s %-22s %s\n", "#bytes",
-			"#iterations", peak, avg, "MsgRate[Mpps]");
+		fprintf(f, " %-10s %-14s %-19s %-22s %s%s\n", "#bytes",
+			"#iterations", peak, avg, "MsgRate[Mpps]",
+			line_gbps(in) > 0 ? "   LineRate[%]" : "");
 		return;
 	}
 	fprintf(f, " %-10s %-12s %-12s %-12s %-16s %-12s %-14s %-21s %s\n",
@@ -146,11 +176,15 @@ void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 		    const struct rdp_result *r)
 {
 	if (in->ops->kind == RDP_BENCH_BW) {
-		fprintf(f, " %-10llu %-14llu %-19.2f %-22.2f %.6f\n",
+		fprintf(f, " %-10llu %-14llu %-19.2f %-22.2f %.6f",
 			(unsigned long long)r->size_bytes,
 			(unsigned long long)r->msgs,
 			bw_unit(in, r->bw_peak_gbps),
 			bw_unit(in, r->bw_avg_gbps), r->msg_rate_mpps);
+		if (line_gbps(in) > 0)
+			fprintf(f, "%*s%.2f", r->msg_rate_mpps < 10 ? 8 : 7, "",
+				100 * r->bw_avg_gbps / line_gbps(in));
+		fprintf(f, "\n");
 		return;
 	}
 	fprintf(f,

@@ -7,11 +7,17 @@
 #include <string.h>
 
 #include "session_int.h"
+#include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
+#include <rdmaperf/counters.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/placement.h>
+#include <rdmaperf/plot.h>
 #include <rdmaperf/report.h>
+#include <rdmaperf/sweep.h>
 #include <rdmaperf/sysfs.h>
+#include <rdmaperf/verdict.h>
 
 struct client {
 	const struct rdp_opts *o;
@@ -25,8 +31,13 @@ struct client {
 	struct rdp_msg_hello local_hello;
 	struct rdp_msg_accept peer;
 	struct rdp_report_info info;
-	FILE *text;	       /* the text report: stdout, or /dev/null */
-	struct rdp_json *json; /* NULL unless --json or --json-file */
+	FILE *text;		     /* the text report: stdout, or /dev/null */
+	struct rdp_json *json;	     /* NULL unless --json or --json-file */
+	struct rdp_verdict verdict;  /* thresholds, line rate */
+	struct rdp_progress prog;    /* sweeps, on a terminal */
+	struct rdp_adapt_info adapt; /* --time-per-point, this point */
+	struct rdp_placement place;
+	struct rdp_ctr_pair ctr; /* port counters of the current point */
 };
 
 static int hello(struct client *c)
@@ -59,6 +70,23 @@ static int send_params(struct client *c)
 	return ret;
 }
 
+/* -R: RDMA CM connects the QPs to the port the server listens on. */
+static int cm_connect(struct client *c, char *why, size_t len)
+{
+	const struct rdp_params *p = &c->p;
+	struct rdp_cm_opts cmo;
+
+	if (!c->oob.have_peer_ipv4 || !c->peer.cm_port) {
+		rdp_err("-R needs an IPv4 server address and a server that "
+			"listens with RDMA CM: give HOST as an IPv4 address");
+		return -EAFNOSUPPORT;
+	}
+	rdp_cm_opts_from(c->o, p, &cmo);
+	return rdp_cm_connect(c->conn, p->num_qps, &c->oob.peer_ipv4,
+			      c->peer.cm_port, c->peer.cm_nonce, &cmo, why,
+			      len);
+}
+
 static int connect_qps(struct client *c)
 {
 	const struct rdp_params *p = &c->p;
@@ -73,6 +101,7 @@ static int connect_qps(struct client *c)
 		.inline_bytes = p->inline_bytes,
 		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
 						     : NULL,
+		.defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM),
 	};
 	struct rdp_msg_qp_info *remote;
 	struct rdp_path_opts path;
@@ -81,6 +110,8 @@ static int connect_qps(struct client *c)
 
 	rdp_path_from_params(p, &path);
 	ret = rdp_conn_create(c->dev, &cfg, &c->conn);
+	if (!ret && cfg.defer_qps)
+		ret = cm_connect(c, why, sizeof(why));
 	if (ret)
 		return ret;
 	remote = calloc(p->num_qps, sizeof(*remote));
@@ -112,7 +143,7 @@ static int check_data(struct client *c, const struct rdp_run *run,
 			ops->check_unit, (unsigned long long)srv->bad_offset);
 		return -EILSEQ;
 	}
-	if (ops->verify && ops->verify(run, run->posted, &mine)) {
+	if (rdp_devbuf_verify(run, run->posted, &mine)) {
 		rdp_err("data check failed on this side at %llu B x %u QPs: "
 			"byte %llu differs from what the server holds",
 			(unsigned long long)c->p.size_bytes, c->p.num_qps,
@@ -158,8 +189,11 @@ static int run_test(struct client *c, struct rdp_result *res)
 	memset(res, 0, sizeof(*res));
 	res->size_bytes = p->size_bytes;
 	res->num_qps = p->num_qps;
-	rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->tail_bytes);
-	ret = ops->prepare ? ops->prepare(&run) : 0;
+	ret = rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->tail_bytes);
+	if (!ret && ops->prepare)
+		ret = ops->prepare(&run);
+	if (!ret)
+		rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
 	if (!ret)
@@ -167,7 +201,11 @@ static int run_test(struct client *c, struct rdp_result *res)
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run.posted);
 	if (!ret)
+		rdp_ctr_end(&c->ctr);
+	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
+	if (!ret)
+		rdp_ctr_from_result(&c->ctr, &msg.u.result);
 	if (!ret)
 		ret = check_data(c, &run, &msg.u.result, res);
 	return ret;
@@ -191,38 +229,6 @@ static void print_figure(const struct client *c, const struct rdp_result *r)
 	case RDP_OUTPUT_REPORT:
 		break;
 	}
-}
-
-/* -w / -y: every failing point named; the run then exits 1. */
-static int check_limits(const struct client *c, const struct rdp_result *r,
-			size_t n)
-{
-	const struct rdp_report_opts *ro = &c->o->report;
-	size_t i, failed = 0;
-
-	for (i = 0; i < n; i++) {
-		if (r[i].bw_avg_gbps < ro->limit_bw_gbps) {
-			rdp_err("%llu B x %u QP(s): %.3f Gb/s is below the "
-				"limit of %.3f Gb/s (-w)",
-				(unsigned long long)r[i].size_bytes,
-				r[i].num_qps, r[i].bw_avg_gbps,
-				ro->limit_bw_gbps);
-			failed++;
-		} else if (r[i].msg_rate_mpps < ro->limit_msgrate_mpps) {
-			rdp_err("%llu B x %u QP(s): %.6f Mpps is below the "
-				"limit of %.6f Mpps (-y)",
-				(unsigned long long)r[i].size_bytes,
-				r[i].num_qps, r[i].msg_rate_mpps,
-				ro->limit_msgrate_mpps);
-			failed++;
-		}
-	}
-	if (ro->limit_bw_gbps > 0 || ro->limit_msgrate_mpps > 0)
-		fprintf(c->text,
-			" Limits          : %s (%zu of %zu points "
-			"below)\n",
-			failed ? "FAIL" : "pass", failed, n);
-	return failed ? -ERANGE : 0;
 }
 
 static int add_json(struct client *c, const struct rdp_result *res)
@@ -265,6 +271,45 @@ static int write_json(const struct client *c)
 	return ret;
 }
 
+/* An adaptive batch; after the first, the point starts over with the
+ * new count: parameters, fresh QPs. */
+static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
+{
+	struct client *c = ctx;
+	int ret = 0;
+
+	if (again) {
+		rdp_conn_destroy(c->conn);
+		c->conn = NULL;
+		c->p.iters = iters;
+		ret = send_params(c);
+		if (!ret)
+			ret = connect_qps(c);
+		c->info.conn = c->conn;
+	}
+	return ret ? ret : run_test(c, res);
+}
+
+/* One run of -n, or with --time-per-point batches until the figure is
+ * stable (sweep.c). */
+static int measure(struct client *c, struct rdp_result *res)
+{
+	const struct rdp_accept_opts *a = &c->o->accept;
+	int ret;
+
+	rdp_progress_show(&c->prog, c->p.size_bytes, c->p.num_qps);
+	if (a->time_per_point_s > 0) {
+		ret = rdp_sweep_adapt(a->time_per_point_s, a->target_rel_err,
+				      c->o->bench->kind == RDP_BENCH_LAT,
+				      c->p.iters, batch, c, res, &c->adapt);
+		c->p.iters = c->o->params.iters; /* the next point's first */
+	} else {
+		ret = run_test(c, res);
+	}
+	rdp_progress_clear(&c->prog);
+	return ret;
+}
+
 /* One point of the matrix: parameters, fresh QPs, the run, its row. */
 static int run_point(struct client *c, int first, int group,
 		     struct rdp_result *res)
@@ -289,6 +334,8 @@ static int run_point(struct client *c, int first, int group,
 		.n_sizes = o->matrix.n_sizes,
 		.n_qps = o->matrix.n_qps,
 		.gbits = o->report.gbits,
+		.placement = &c->place,
+		.counters = &c->ctr,
 	};
 	if (first) {
 		rdp_report_header(c->text, &c->info);
@@ -297,11 +344,13 @@ static int run_point(struct client *c, int first, int group,
 	if (group && o->matrix.n_qps > 1)
 		fprintf(c->text, " -- %u QP(s)\n", c->p.num_qps);
 	fflush(c->text);
-	ret = run_test(c, res);
+	ret = measure(c, res);
 	if (!ret && o->report.no_peak)
 		res->bw_peak_gbps = res->rx_bw_peak_gbps = 0;
 	if (!ret)
 		rdp_report_row(c->text, &c->info, res);
+	if (!ret)
+		rdp_report_counters(c->text, &c->ctr);
 	if (!ret && res->bidir)
 		rdp_report_bidir(c->text, &c->info, res);
 	if (!ret && res->n_intervals)
@@ -310,8 +359,13 @@ static int run_point(struct client *c, int first, int group,
 		rdp_report_histogram(c->text, res);
 	if (!ret)
 		print_figure(c, res);
-	if (!ret && (o->report.json || o->report.json_file[0]))
+	if (!ret && (o->report.json || o->report.json_file[0] ||
+		     o->accept.plot_file[0]))
 		ret = add_json(c, res);
+	if (!ret)
+		rdp_verdict_point(&c->verdict, c->text, res, c->json);
+	if (!ret)
+		rdp_sweep_report(&c->adapt, c->text, c->json);
 	rdp_conn_destroy(c->conn);
 	c->conn = NULL;
 	return ret;
@@ -341,11 +395,12 @@ static int session(struct client *c)
 {
 	const struct rdp_matrix *m = &c->o->matrix;
 	struct rdp_result *res;
-	size_t i, k, n = 0;
+	size_t i, k, n = 0, failed = 0;
 	int ret;
 
 	ret = rdp_oob_connect(c->o->conn.host, c->o->conn.tcp_port,
-			      c->o->conn.oob_timeout_ms, &c->oob);
+			      c->o->conn.connect_timeout_ms, &c->oob);
+	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
 	if (!ret)
 		ret = hello(c);
 	if (ret)
@@ -353,6 +408,7 @@ static int session(struct client *c)
 	res = calloc(m->n_sizes * m->n_qps, sizeof(*res));
 	if (!res)
 		return -ENOMEM;
+	rdp_progress_init(&c->prog, stderr, m->n_sizes * m->n_qps);
 	for (k = 0; !ret && k < m->n_qps; k++) {
 		for (i = 0; !ret && i < m->n_sizes; i++) {
 			c->p.size_bytes = m->sizes[i];
@@ -364,9 +420,14 @@ static int session(struct client *c)
 	if (!ret)
 		data_summary(c, res, n);
 	if (!ret)
-		ret = write_json(c);
+		failed = rdp_verdict_finish(&c->verdict, c->text, c->json);
 	if (!ret)
-		ret = check_limits(c, res, n);
+		ret = write_json(c);
+	if (!ret && c->o->accept.plot_file[0])
+		ret = rdp_plot_file(rdp_json_root(c->json),
+				    c->o->accept.plot_file);
+	if (!ret && failed)
+		ret = -ERANGE;
 	for (i = 0; i < m->n_sizes * m->n_qps; i++)
 		rdp_result_clear(&res[i]);
 	free(res);
@@ -403,10 +464,23 @@ int rdp_session_client(const struct rdp_opts *o)
 		rdp_err("the cycle counter does not advance: cannot time");
 		return RDP_EXIT_FAIL;
 	}
-	ret = rdp_dev_open(o->conn.dev, o->conn.ib_port, &c.dev);
+	if (o->params.flags & RDP_PARAM_RDMA_CM)
+		ret = rdp_dev_open_cm(o->conn.dev, o->conn.ib_port, &c.dev);
+	else
+		ret = rdp_dev_open(o->conn.dev, o->conn.ib_port, &c.dev);
+	if (!ret)
+		ret = rdp_dev_use_mem(&c.dev, o->mem.cuda);
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);
+	if (rdp_place_self(&o->place, c.dev->numa_node, &c.place)) {
+		rdp_dev_close(c.dev);
+		return RDP_EXIT_USAGE;
+	}
+	if (rdp_verdict_init(&c.verdict, o, c.dev)) {
+		rdp_dev_close(c.dev);
+		return RDP_EXIT_USAGE;
+	}
 	/* On InfiniBand a GID (-x) only makes sense with a GRH, and then on
 	 * both sides: say so in the parameters. */
 	c.p = o->params;

@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 
 #include "session_int.h"
+#include <rdmaperf/cm.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/sysfs.h>
 
@@ -122,12 +123,15 @@ int rdp_sync(struct rdp_oob *oob, uint32_t phase, int send_first,
 	return 0;
 }
 
-/* Our send slots carry our pattern; receive slots start zeroed. */
-void rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
-		 enum rdp_side side, uint32_t tail)
+/* Our send slots carry our pattern; receive slots start zeroed. GPU
+ * buffers are filled through their host copy. */
+int rdp_fill_tx(const struct rdp_conn *gpu_or_host, const struct rdp_params *p,
+		enum rdp_side side, uint32_t tail)
 {
+	struct rdp_conn view, *conn = &view;
 	uint32_t q;
 
+	rdp_devbuf_view(gpu_or_host, &view);
 	for (q = 0; q < conn->num_qps; q++) {
 		uint8_t *tx = rdp_conn_tx(conn, q);
 
@@ -135,4 +139,16 @@ void rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
 		memset(tx + p->size_bytes - tail, 0, tail);
 		memset(rdp_conn_rx(conn, q), 0, conn->slot_bytes);
 	}
+	return rdp_devbuf_push(gpu_or_host);
+}
+
+void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,
+		      struct rdp_cm_opts *cmo)
+{
+	memset(cmo, 0, sizeof(*cmo));
+	cmo->timeout_ms = o->conn.connect_timeout_ms;
+	cmo->tos = p->flags & RDP_PARAM_TOS ? (int)p->tclass : -1;
+	cmo->ack_timeout = (int)p->qp_timeout;
+	cmo->retry_cnt = 7;
+	cmo->rnr_retry = 7; /* retry forever on RNR NAK, as without -R */
 }

@@ -12,11 +12,15 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 
 #include "session_int.h"
+#include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
+#include <rdmaperf/counters.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/placement.h>
 
 /* Limits on what a client may ask for: protect the server's host. */
 #define MAX_MSG_BYTES	 (1ull << 30)
@@ -33,6 +37,8 @@ struct server {
 	struct rdp_dev *dev;
 	struct rdp_conn *conn;
 	char why[RDP_WIRE_TEXT_MAX];
+	struct rdp_placement place;
+	struct rdp_ctr_pair ctr; /* port counters of the current point */
 };
 
 static int check_params(struct server *s)
@@ -85,11 +91,67 @@ static int check_params(struct server *s)
 			   s->o->bench->name, s->ops->name);
 		return -EINVAL;
 	}
-	if (s->ops->validate(p, s->why, sizeof(s->why))) {
+	if (s->ops->validate(p, s->why, sizeof(s->why)) ||
+	    rdp_devbuf_check_test(s->ops, !!s->o->mem.cuda[0], s->why,
+				  sizeof(s->why))) {
 		rdp_err("%s", s->why);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int open_device(struct server *s)
+{
+	int cm = !!(s->p.flags & RDP_PARAM_RDMA_CM), ret;
+
+	if (s->dev && !!s->dev->cm_list == cm)
+		return 0;
+	rdp_dev_close(s->dev); /* a client may change its mind per point */
+	s->dev = NULL;
+	if (cm)
+		ret = rdp_dev_open_cm(s->o->conn.dev, s->o->conn.ib_port,
+				      &s->dev);
+	else
+		ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port, &s->dev);
+	if (!ret)
+		ret = rdp_place_self(&s->o->place, s->dev->numa_node,
+				     &s->place);
+	return ret ? ret : rdp_dev_use_mem(&s->dev, s->o->mem.cuda);
+}
+
+/* -R: listen on this connection's address; the client learns the port. */
+static int cm_listen(struct server *s, struct rdp_msg_accept *a)
+{
+	struct rdp_cm_opts cmo;
+	uint32_t nonce;
+	int ret;
+
+	if (!s->oob->have_local_ipv4) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "-R needs IPv4: connect to this server's IPv4 "
+			   "address");
+		return -EAFNOSUPPORT;
+	}
+	rdp_cm_opts_from(s->o, &s->p, &cmo);
+	ret = rdp_cm_listen(s->conn, &s->oob->local_ipv4, &cmo, &a->cm_port);
+	if (getrandom(&nonce, sizeof(nonce), 0) < 0)
+		nonce = (uint32_t)rand();
+	a->cm_nonce = nonce;
+	return ret;
+}
+
+static void describe(const struct server *s, struct rdp_msg_accept *a)
+{
+	snprintf(a->device, sizeof(a->device), "%s", s->dev->name);
+	a->port = s->dev->port.num;
+	a->link_layer = s->dev->port.link_layer;
+	a->gid_index = s->conn->have_gid ? s->conn->gid.entry.index : -1;
+	a->gid_type = (uint8_t)(s->conn->have_gid ? s->conn->gid.entry.type
+						  : RDP_GID_UNKNOWN);
+	a->active_mtu_bytes = s->dev->port.active_mtu_bytes;
+	a->numa_node = s->dev->numa_node;
+	a->cpu = sched_getcpu();
+	rdp_place_to_accept(&s->place, a);
 }
 
 static int setup(struct server *s)
@@ -106,27 +168,22 @@ static int setup(struct server *s)
 		.inline_bytes = s->p.inline_bytes,
 		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4
 						      : NULL,
+		.defer_qps = !!(s->p.flags & RDP_PARAM_RDMA_CM),
 	};
 	int ret;
 
-	if (!s->dev)
-		ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port, &s->dev);
-	else
-		ret = 0;
+	ret = open_device(s);
 	if (!ret)
 		ret = rdp_conn_create(s->dev, &cfg, &s->conn);
+	if (!ret && cfg.defer_qps)
+		ret = cm_listen(s, a);
 	if (ret)
 		return ret;
-	snprintf(a->device, sizeof(a->device), "%s", s->dev->name);
-	a->port = s->dev->port.num;
-	a->link_layer = s->dev->port.link_layer;
-	a->gid_index = s->conn->have_gid ? s->conn->gid.entry.index : -1;
-	a->gid_type = (uint8_t)(s->conn->have_gid ? s->conn->gid.entry.type
-						  : RDP_GID_UNKNOWN);
-	a->active_mtu_bytes = s->dev->port.active_mtu_bytes;
-	a->numa_node = s->dev->numa_node;
-	a->cpu = sched_getcpu();
+	describe(s, a);
 	ret = rdp_oob_send(s->oob, &msg);
+	if (!ret && cfg.defer_qps)
+		ret = rdp_cm_accept(s->conn, s->p.num_qps, a->cm_nonce, s->why,
+				    sizeof(s->why));
 	if (!ret)
 		ret = rdp_send_qp_infos(s->oob, s->conn,
 					!!(s->ops->flags &
@@ -169,8 +226,11 @@ static int run_test(struct server *s)
 	uint64_t count = 0;
 	int ret;
 
-	rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->tail_bytes);
-	ret = s->ops->prepare ? s->ops->prepare(&run) : 0;
+	ret = rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->tail_bytes);
+	if (!ret && s->ops->prepare)
+		ret = s->ops->prepare(&run);
+	if (!ret)
+		rdp_ctr_begin(&s->ctr, s->dev->name, s->dev->port.num);
 	if (!ret)
 		ret = rdp_sync(s->oob, RDP_SYNC_READY, 0,
 			       rdp_slow_step_ms(s->o, &s->p), NULL);
@@ -182,8 +242,9 @@ static int run_test(struct server *s)
 		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0, &count);
 	if (ret)
 		return ret;
-	if (s->ops->verify)
-		s->ops->verify(&run, count, &msg.u.result);
+	rdp_devbuf_verify(&run, count, &msg.u.result);
+	rdp_ctr_end(&s->ctr);
+	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
 	if (s->p.flags & RDP_PARAM_BIDIR) {
 		msg.u.result.tx_msgs = res.msgs;
 		msg.u.result.tx_bytes = res.msgs * s->p.size_bytes;
@@ -389,6 +450,10 @@ int rdp_server_loop(const struct rdp_opts *o, int once)
 
 	/* A client that vanishes mid-write must not kill the server. */
 	signal(SIGPIPE, SIG_IGN);
+	/* --use_cuda without a driver or GPU: say so now, not per client. */
+	ret = rdp_mem_probe(o->mem.cuda, o->conn.dev, o->conn.ib_port);
+	if (ret)
+		return rdp_exit_code(ret);
 	if (!acc || start_acceptor(acc, o))
 		return RDP_EXIT_FAIL;
 	printf("rdmaperf-server listening on port %u%s\n", o->conn.tcp_port,

@@ -4,6 +4,7 @@
 #define RDMAPERF_SESSION_INT_H
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/opts.h>
@@ -24,7 +25,11 @@ int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n,
 /* Exchange SYNC(phase): the sender first, the other side answers. */
 int rdp_sync(struct rdp_oob *oob, uint32_t phase, int send_first,
 	     int timeout_ms, uint64_t *count);
-void rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
-		 enum rdp_side side, uint32_t tail);
+struct rdp_cm_opts;
+/* RDMA CM settings from the test parameters, alike on both sides. */
+void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,
+		      struct rdp_cm_opts *cmo);
+int rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
+		enum rdp_side side, uint32_t tail);
 
 #endif /* RDMAPERF_SESSION_INT_H */

@@ -3,10 +3,12 @@
  * Small sysfs/procfs text files read below an injectable root, so that the
  * code above is tested against fixture trees instead of the live system.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -172,4 +174,52 @@ int rdp_sysfs_read_u64(const struct rdp_sysfs *fs, uint64_t *val,
 	if (strlen(buf) >= sizeof(buf) - 1)
 		return -ERANGE;
 	return parse_u64(buf, val);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+int rdp_sysfs_list(const struct rdp_sysfs *fs,
+		   char (*names)[RDP_SYSFS_NAME_MAX], size_t cap, size_t *n_out,
+		   const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	size_t n = 0;
+	va_list ap;
+	DIR *d;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = make_path(fs, path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while (n < cap && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    strlen(de->d_name) >= RDP_SYSFS_NAME_MAX)
+			continue;
+		memcpy(names[n++], de->d_name, strlen(de->d_name) + 1);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_name);
+	*n_out = n;
+	return 0;
+}
+
+int rdp_sysfs_exists(const struct rdp_sysfs *fs, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = make_path(fs, path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return !ret && !access(path, F_OK);
 }

@@ -4,7 +4,14 @@
 
 #include <rdmaperf/tool.h>
 
+extern const struct rdp_tool rdp_tool_doctor;
+extern const struct rdp_tool rdp_tool_compare;
+extern const struct rdp_tool rdp_tool_plot;
+
 static const struct rdp_tool *const tools[] = {
+	&rdp_tool_doctor,
+	&rdp_tool_compare,
+	&rdp_tool_plot,
 	NULL,
 };
 

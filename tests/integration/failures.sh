@@ -19,7 +19,16 @@ expect_fail() {
 	[ $((t1 - t0)) -le "$secs" ] ||
 		{ fail "took $((t1 - t0)) s, limit $secs s"; return; }
 	grep -Eq -- "$pat" "$WORK/out" || { fail "no message /$pat/"; return; }
+	CUR="$CUR [error after $((t1 - t0)) s]"
 	pass
+}
+
+# wait_exit PID: wait for it; ELAPSED is the seconds since T_KILL.
+wait_exit() {
+	wait "$1"
+	local rc=$?
+	ELAPSED=$(($(date +%s) - T_KILL))
+	return "$rc"
 }
 
 t_fail_usage() {
@@ -42,7 +51,7 @@ t_fail_device() {
 t_fail_refused() {
 	begin "no server listening: connection refused, within the timeout"
 	expect_fail 1 "connect to $ADDR port 18699: Connection refused.*rdmaperf-server" 10 \
-		"$BUILD/rdmaperf" write_bw -d "$DEV" -p 18699 --oob-timeout 2 "$ADDR"
+		"$BUILD/rdmaperf" write_bw -d "$DEV" -p 18699 --connect-timeout 2 "$ADDR"
 }
 
 t_fail_garbage() {
@@ -67,13 +76,15 @@ t_fail_server_dies() {
 		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
 	cpid=$!
 	sleep 4
+	T_KILL=$(date +%s)
 	kill -9 "$spid"
 	wait "$spid" 2>/dev/null
-	wait "$cpid"
+	wait_exit "$cpid"
 	rc=$?
 	case $rc in 0|124|137) fail "client exit $rc"; return ;; esac
 	grep -Eq "stopped responding|work completion failed|closed the connection" \
 		"$WORK/out" || { fail "no cause in the client output"; return; }
+	CUR="$CUR [error after $ELAPSED s]"
 	pass
 }
 
@@ -171,10 +182,12 @@ t_fail_kills() {
 		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
 	cpid=$!
 	sleep 4
+	T_KILL=$(date +%s)
 	kill -9 "$spid"
 	wait "$spid" 2>/dev/null
-	wait "$cpid"
+	wait_exit "$cpid"
 	rc=$?
+	CUR="$CUR [error after $ELAPSED s]"
 	case $rc in 0|124|137) fail "client exit $rc" ;; *)
 		grep -Eq "stopped responding|work completion failed|closed the connection" \
 			"$WORK/out" && pass || fail "no cause in the client output" ;;
@@ -193,6 +206,76 @@ t_fail_kills() {
 	pass
 }
 
+# The server dies while the client waits for its HELLO: stopped first, so
+# the client is surely in the handshake, then killed.
+t_fail_handshake_server() {
+	local port=$((PORT + 4)) spid cpid rc
+	begin "server killed during the handshake: client names the closed connection"
+	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" >"$WORK/s4.log" 2>&1 &
+	spid=$!
+	sleep 0.5
+	kill -STOP "$spid"
+	run_limited 60 "$BUILD/rdmaperf" write_bw -n 10 --oob-timeout 30 \
+		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
+	cpid=$!
+	sleep 1
+	T_KILL=$(date +%s)
+	kill -9 "$spid"
+	wait_exit "$cpid"
+	rc=$?
+	case $rc in 0|124|137) fail "client exit $rc"; return ;; esac
+	grep -Eq "closed the connection while this side waited for HELLO" \
+		"$WORK/out" || { fail "no cause in the client output"; return; }
+	CUR="$CUR [error after $ELAPSED s]"
+	pass
+}
+
+# A client that sends its HELLO and dies before its test: the server
+# answers, notices the closed connection and serves the next client.
+t_fail_handshake_client() {
+	local cpid
+	begin "client killed during the handshake: server serves the next client"
+	bash -c "exec 3<>/dev/tcp/$ADDR/$PORT; cat '$HERE/../fuzz/corpus/wire/hello' >&3; sleep 30" &
+	cpid=$!
+	sleep 1
+	kill -9 "$cpid"
+	wait "$cpid" 2>/dev/null
+	run_limited 20 bash -c "until grep -q 'left before sending its test' '$WORK/server.log'; do sleep 0.2; done" ||
+		{ tail -n 5 "$WORK/server.log" >"$WORK/out"
+		  fail "the server did not report the client that left"; return; }
+	client write_bw -n 10 || { fail "next client: exit $?"; return; }
+	pass
+}
+
+# The device's netdev goes down during a bandwidth run: the client stops
+# within its --cq-timeout and says why; with the link back the server
+# serves again.
+t_fail_netdev_down() {
+	local netdev=${RDP_RXE_NETDEV0:-} cpid rc
+	begin "netdev down mid-run: the client fails in time and names the cause"
+	[ -n "$netdev" ] || { skip "no netdev known for $DEV"; return; }
+	run_limited 60 "$BUILD/rdmaperf" write_bw -D 30 --cq-timeout 3 \
+		-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>&1 &
+	cpid=$!
+	sleep 4
+	T_KILL=$(date +%s)
+	ip link set "$netdev" down
+	wait_exit "$cpid"
+	rc=$?
+	ip link set "$netdev" up
+	wait_port ACTIVE || echo "# warning: $DEV did not come back ACTIVE"
+	case $rc in 0|124|137) fail "client exit $rc"; return ;; esac
+	grep -Eq "stopped responding|work completion failed|no ACK" \
+		"$WORK/out" || { fail "no cause in the client output"; return; }
+	CUR="$CUR [error after $ELAPSED s]"
+	pass
+	begin "netdev back up: the server serves the next client"
+	run_limited 60 bash -c "until grep -q 'write_bw: failed' '$WORK/server.log'; do sleep 0.5; done" ||
+		{ fail "server did not give up on the broken run"; return; }
+	client write_bw -n 100 || { fail "next client: exit $?"; return; }
+	pass
+}
+
 t_failures() {
 	t_fail_usage
 	t_fail_device
@@ -204,5 +287,8 @@ t_failures() {
 	t_fail_wrong_gid
 	t_fail_truncated
 	t_fail_kills
+	t_fail_handshake_server
+	t_fail_handshake_client
+	t_fail_netdev_down
 	t_fail_port_down
 }

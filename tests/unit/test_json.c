@@ -238,10 +238,10 @@ static void assert_real(json_t *v, double want)
 static void test_top_level_order(void **state)
 {
 	static const char *const keys[] = {
-		"tool",	   "version",	     "schema_version", "timestamp",
-		"client",  "server",	     "device",	       "peer_device",
-		"gid",	   "path_mtu_bytes", "clock",	       "parameters",
-		"results",
+		"tool",	  "version",	"schema_version", "timestamp",
+		"client", "server",	"device",	  "peer_device",
+		"gid",	  "placement",	"memory",	  "path_mtu_bytes",
+		"clock",  "parameters", "results",
 	};
 	struct rdp_result bw = bw_result();
 	struct ctx c;
@@ -260,6 +260,11 @@ static void test_top_level_order(void **state)
 	}
 	assert_int_equal(i, sizeof(keys) / sizeof(keys[0]));
 	assert_str(json_object_get(doc, "tool"), "rdmaperf");
+	/* Host buffers: no GPU named, registered as host memory. */
+	v = json_object_get(doc, "memory");
+	assert_str(json_object_get(v, "type"), "host");
+	assert_str(json_object_get(v, "registration"), "host");
+	assert_true(json_is_null(json_object_get(v, "gpu")));
 	assert_str(json_object_get(doc, "version"), PACKAGE_VERSION);
 	assert_int(json_object_get(doc, "schema_version"), 1);
 	assert_int(json_object_get(doc, "path_mtu_bytes"), 1024);

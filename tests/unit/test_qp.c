@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* QP attribute builders and MTU rules, without a device. */
+/* QP attribute builders, MTU rules and RDMA CM private data, without a
+ * device. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <rdmaperf/cm.h>
 #include <rdmaperf/engine.h>
 
 static const struct rdp_qp_cfg roce_cfg = {
@@ -159,6 +161,37 @@ static void test_wc_hints(void **state)
 			       "receive"));
 }
 
+/* RDMA CM connect requests: ours round-trip, anything else is refused. */
+static void test_cm_priv(void **state)
+{
+	uint8_t buf[RDP_CM_PRIV_BYTES + 4] = { 0 };
+	uint32_t nonce = 0, idx = 0;
+
+	(void)state;
+	rdp_cm_priv_encode(0xdeadbeef, 4095, buf);
+	assert_int_equal(buf[0], 'R');
+	assert_int_equal(buf[3], 'C');
+	/* IB CM pads private data: trailing bytes are ignored. */
+	assert_int_equal(rdp_cm_priv_decode(buf, sizeof(buf), &nonce, &idx), 0);
+	assert_int_equal(nonce, 0xdeadbeef);
+	assert_int_equal(idx, 4095);
+	assert_int_equal(rdp_cm_priv_decode(buf, RDP_CM_PRIV_BYTES - 1, &nonce,
+					    &idx),
+			 -EBADMSG);
+	assert_int_equal(rdp_cm_priv_decode(NULL, 0, &nonce, &idx), -EBADMSG);
+	buf[1] ^= 1;
+	assert_int_equal(rdp_cm_priv_decode(buf, sizeof(buf), &nonce, &idx),
+			 -EBADMSG);
+}
+
+static void test_cm_reject_hints(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(rdp_cm_reject_hint(8), "nothing listens"));
+	assert_non_null(strstr(rdp_cm_reject_hint(28), "refused"));
+	assert_non_null(strstr(rdp_cm_reject_hint(1), "server's log"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +202,8 @@ int main(void)
 		cmocka_unit_test(test_path_mtu),
 		cmocka_unit_test(test_mtu_enum),
 		cmocka_unit_test(test_wc_hints),
+		cmocka_unit_test(test_cm_priv),
+		cmocka_unit_test(test_cm_reject_hints),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,6 +89,10 @@ static void make_accept(struct rdp_msg *m, int variant)
 	a->cpu = INT32_MIN;
 	a->cm_port = UINT16_MAX;
 	a->cm_nonce = UINT32_MAX;
+	a->place_mode = UINT8_MAX;
+	a->cross_numa = 1;
+	a->place_node = INT32_MIN;
+	fill_str(a->cpus, RDP_WIRE_NAME_MAX, 'c');
 }
 
 static void make_qp_info(struct rdp_msg *m, int variant)
@@ -124,6 +128,7 @@ static void make_sync(struct rdp_msg *m, int variant)
 static void make_result(struct rdp_msg *m, int variant)
 {
 	struct rdp_msg_result *r = &m->u.result;
+	int i;
 
 	memset(m, 0, sizeof(*m));
 	m->type = RDP_MSG_RESULT;
@@ -136,6 +141,14 @@ static void make_result(struct rdp_msg *m, int variant)
 	r->tx_bytes = UINT64_MAX - 1;
 	r->tx_elapsed_ns = 0x0102030405060708ull;
 	r->tx_peak_kbps = 7;
+	/* As many counters as fit, each name as long as allowed. */
+	r->n_counters = RDP_WIRE_MAX_COUNTERS;
+	for (i = 0; i < RDP_WIRE_MAX_COUNTERS; i++) {
+		fill_str(r->counters[i].name, RDP_WIRE_COUNTER_NAME_MAX,
+			 (char)('a' + i % 26));
+		r->counters[i].hw = (uint8_t)(i & 1);
+		r->counters[i].value = UINT64_MAX - i;
+	}
 }
 
 static void make_error(struct rdp_msg *m, int variant)
@@ -328,6 +341,40 @@ static void test_truncated_payloads(void **state)
 			makers[i](&m, v);
 			expect_truncations(&m);
 		}
+}
+
+/* The counter list is bounded both ways: never sent, never accepted. */
+static void test_result_counter_limit(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m, out;
+	size_t len = 0;
+	/* status, checked, bad offset and the four -b figures come first */
+	const size_t count_at = RDP_WIRE_HDR_BYTES + 4 + 6 * 8;
+
+	(void)state;
+	make_result(&m, 0);
+	m.u.result.n_counters = RDP_WIRE_MAX_COUNTERS + 1;
+	assert_int_equal(rdp_wire_encode(&m, buf, BUF_BYTES, &len), -EINVAL);
+
+	m.u.result.n_counters = 1;
+	memcpy(m.u.result.counters[0].name, "out_of_sequence", 16);
+	m.u.result.counters[0].value = 12;
+	len = encode_ok(&m, buf);
+	assert_int_equal(buf[count_at], 0);
+	assert_int_equal(buf[count_at + 1], 1);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES, &out),
+			 0);
+	assert_string_equal(out.u.result.counters[0].name, "out_of_sequence");
+	assert_int_equal(out.u.result.counters[0].value, 12);
+	/* A hostile count, whatever follows it. */
+	buf[count_at + 1] = RDP_WIRE_MAX_COUNTERS + 1;
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES, &out),
+			 -EBADMSG);
 }
 
 static void test_trailing_garbage(void **state)
@@ -689,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_layout_error),
 		cmocka_unit_test(test_truncated_payloads),
 		cmocka_unit_test(test_trailing_garbage),
+		cmocka_unit_test(test_result_counter_limit),
 		cmocka_unit_test(test_hdr_short),
 		cmocka_unit_test(test_hdr_oversized),
 		cmocka_unit_test(test_hdr_bad_magic),

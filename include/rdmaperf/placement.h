@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Where the benchmark runs: the CPUs and memory node near the NIC by
+ * default, the user's --cpu/--numa when given, an affinity set from
+ * outside (taskset, numactl) left alone, nothing with --no-pin.
+ */
+#ifndef RDMAPERF_PLACEMENT_H
+#define RDMAPERF_PLACEMENT_H
+
+#include <sched.h>
+#include <stddef.h>
+
+struct rdp_sysfs;
+struct rdp_place_opts;
+struct rdp_msg_accept;
+
+/* "0-3,8,10-11" into set; -EINVAL on bad syntax, -ERANGE past CPU_SETSIZE. */
+int rdp_cpulist_parse(const char *text, cpu_set_t *set);
+/* The set back as a list, "" when empty; truncated lists end in "...". */
+void rdp_cpulist_format(const cpu_set_t *set, char *buf, size_t len);
+/* Lowest CPU in set, -1 when empty. */
+int rdp_cpulist_first(const cpu_set_t *set);
+
+enum rdp_place_mode {
+	RDP_PLACE_NIC = 0,  /* default: the NIC's node */
+	RDP_PLACE_CPU,	    /* --cpu LIST */
+	RDP_PLACE_NUMA,	    /* --numa NODE */
+	RDP_PLACE_EXTERNAL, /* affinity set before start: kept */
+	RDP_PLACE_NONE,	    /* --no-pin, or nothing known to pin to */
+};
+
+struct rdp_placement {
+	enum rdp_place_mode mode;
+	int nic_node;	/* -1 unknown */
+	int node;	/* where the CPUs and memory are; -1 unknown */
+	int mem_bound;	/* allocations prefer node */
+	int cross_numa; /* the CPUs are off the NIC's node */
+	cpu_set_t cpus; /* the CPUs the threads run on */
+	char why[160];	/* a note for the report, "" if none */
+};
+
+/*
+ * Decide the placement from the options, the NIC's node (-1 unknown) and
+ * the affinity the process started with: pure, reads the topology through
+ * fs. -EINVAL with one line in err for a choice that cannot be made (a CPU
+ * or node that does not exist).
+ */
+int rdp_place_plan(const struct rdp_sysfs *fs, const struct rdp_place_opts *o,
+		   int nic_node, const cpu_set_t *start_affinity,
+		   struct rdp_placement *out, char *err, size_t len);
+
+/* Apply a plan to the calling thread: affinity and memory policy. */
+int rdp_place_apply(struct rdp_placement *pl);
+
+/* Plan and apply for the live system; prints the cross-NUMA warning. */
+int rdp_place_self(const struct rdp_place_opts *o, int nic_node,
+		   struct rdp_placement *out);
+
+const char *rdp_place_mode_str(enum rdp_place_mode mode);
+
+/* The placement fields of a server's ACCEPT. */
+void rdp_place_to_accept(const struct rdp_placement *pl,
+			 struct rdp_msg_accept *a);
+
+/* The node a CPU belongs to, from <root>/sys/devices/system/node; -1. */
+int rdp_place_node_of_cpu(const struct rdp_sysfs *fs, int cpu);
+/* The CPUs of a node; -ENOENT when it does not exist. */
+int rdp_place_node_cpus(const struct rdp_sysfs *fs, int node, cpu_set_t *set);
+
+#endif /* RDMAPERF_PLACEMENT_H */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Options of acceptance runs: thresholds, plots and adaptive sweeps. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/limits.h>
+#include <rdmaperf/sweep.h>
+
+#include "opts_int.h"
+
+static int min_bw(struct rdp_limits *l, const char *arg, char *err, size_t len)
+{
+	int ret = rdp_limits_parse_bw(arg, l);
+
+	if (ret == -ERANGE)
+		return rdp_cli_bad(err, len,
+				   "--min-bw %s is out of range: use Gb/s "
+				   "above 0 or a percentage up to 100%%",
+				   arg);
+	if (ret)
+		return rdp_cli_bad(err, len,
+				   "--min-bw needs Gb/s like 90 or a share of "
+				   "the line rate like 85%%, not '%s'",
+				   arg);
+	l->bw_opt = "--min-bw";
+	return 0;
+}
+
+static int max_lat(struct rdp_limits *l, const char *arg, char *err, size_t len)
+{
+	int ret = rdp_limits_parse_lat(arg, l);
+
+	if (ret == -E2BIG)
+		return rdp_cli_bad(err, len, "--max-lat %s: at most %d limits",
+				   arg, RDP_MAX_LAT_LIMITS);
+	if (ret)
+		return rdp_cli_bad(err, len,
+				   "--max-lat needs STAT=TIME like p99=5us or "
+				   "p50=2us,p99.9=20us (STAT: p50 p90 p99 "
+				   "p99.9 p99.99 avg max; TIME in ns, us or "
+				   "ms), not '%s'",
+				   arg);
+	return 0;
+}
+
+static int seconds(const char *opt, const char *arg, double lo, double hi,
+		   double *out, char *err, size_t len)
+{
+	if (rdp_parse_double(arg, out) || *out < lo || *out > hi)
+		return rdp_cli_bad(err, len,
+				   "%s needs seconds from %g to %g, not '%s'",
+				   opt, lo, hi, arg);
+	return 0;
+}
+
+int rdp_cli_apply_accept(struct rdp_opts *o, int id, const char *arg, char *err,
+			 size_t len)
+{
+	struct rdp_accept_opts *a = &o->accept;
+	double pct;
+
+	switch (id) {
+	case OPT_MIN_BW:
+		return min_bw(&a->limits, arg, err, len);
+	case OPT_MIN_MSGRATE:
+		if (rdp_parse_double(arg, &a->limits.min_msgrate_mpps) ||
+		    a->limits.min_msgrate_mpps <= 0)
+			return rdp_cli_bad(err, len,
+					   "--min-msgrate needs Mpps above 0 "
+					   "like 10 or 0.5, not '%s'",
+					   arg);
+		a->limits.msgrate_opt = "--min-msgrate";
+		return 0;
+	case OPT_MAX_LAT:
+		return max_lat(&a->limits, arg, err, len);
+	case OPT_PLOT:
+		if (!*arg || strlen(arg) >= sizeof(a->plot_file))
+			return rdp_cli_bad(err, len,
+					   "--plot needs a file name");
+		snprintf(a->plot_file, sizeof(a->plot_file), "%s", arg);
+		return 0;
+	case OPT_TIME_PER_POINT:
+		return seconds("--time-per-point", arg, 0.01, 3600,
+			       &a->time_per_point_s, err, len);
+	case OPT_TARGET_ERROR:
+		if (rdp_parse_double(arg, &pct) || pct < 0.1 || pct > 50)
+			return rdp_cli_bad(err, len,
+					   "--target-error needs a percentage "
+					   "from 0.1 to 50, not '%s'",
+					   arg);
+		a->target_rel_err = pct / 100;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Rules across options, once all are parsed. */
+int rdp_cli_check_accept(struct rdp_opts *o, char *err, size_t len)
+{
+	struct rdp_accept_opts *a = &o->accept;
+	const struct rdp_limits *l = &a->limits;
+	int bw = o->bench->kind == RDP_BENCH_BW;
+	struct rdp_params d;
+
+	if (!bw && (l->min_bw_gbps > 0 || l->min_bw_pct > 0 ||
+		    l->min_msgrate_mpps > 0))
+		return rdp_cli_bad(err, len,
+				   "--min-bw and --min-msgrate apply to "
+				   "bandwidth tests; use --max-lat");
+	if (bw && l->n_lat)
+		return rdp_cli_bad(err, len,
+				   "--max-lat applies to latency tests; use "
+				   "--min-bw or --min-msgrate");
+	if (a->target_rel_err > 0 && a->time_per_point_s <= 0)
+		return rdp_cli_bad(err, len,
+				   "--target-error needs --time-per-point to "
+				   "bound each point");
+	if (a->time_per_point_s > 0 && o->params.duration_s)
+		return rdp_cli_bad(err, len,
+				   "--time-per-point and -D exclude each "
+				   "other");
+	if (a->time_per_point_s > 0 && a->target_rel_err <= 0)
+		a->target_rel_err = 0.01;
+	/* Adaptive: -n, when given, is the first batch; else a short one. */
+	rdp_params_defaults(&d);
+	if (a->time_per_point_s > 0 && o->params.iters == d.iters)
+		o->params.iters = RDP_SWEEP_FIRST_ITERS;
+	return 0;
+}

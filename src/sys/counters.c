@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Port counters and hw_counters before and after each test point, their
+ * deltas on the wire and in the text report.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <rdmaperf/counters.h>
+#include <rdmaperf/wire.h>
+
+_Static_assert(RDP_COUNTER_NAME_MAX == RDP_WIRE_COUNTER_NAME_MAX,
+	       "a counter name must fit the wire as it is");
+
+#define PORT_DIR "/sys/class/infiniband/%s/ports/%d"
+
+static void read_dir(const struct rdp_sysfs *fs, const char *dev, int port,
+		     const char *sub, struct rdp_counters *out)
+{
+	char names[RDP_COUNTERS_MAX][RDP_SYSFS_NAME_MAX]; /* 10 KiB */
+	struct rdp_counter *c;
+	uint64_t v;
+	size_t i, n;
+
+	if (rdp_sysfs_list(fs, names, RDP_COUNTERS_MAX, &n, PORT_DIR "/%s", dev,
+			   port, sub))
+		return;
+	for (i = 0; i < n && out->n < RDP_COUNTERS_MAX; i++) {
+		/* "lifespan" is a setting, not a count. */
+		if (strlen(names[i]) >= RDP_COUNTER_NAME_MAX ||
+		    !strcmp(names[i], "lifespan") ||
+		    rdp_sysfs_read_u64(fs, &v, PORT_DIR "/%s/%s", dev, port,
+				       sub, names[i]))
+			continue;
+		c = &out->c[out->n++];
+		memcpy(c->name, names[i], strlen(names[i]) + 1);
+		c->hw = sub[0] == 'h';
+		c->value = v;
+	}
+}
+
+void rdp_counters_snapshot(const struct rdp_sysfs *fs, const char *dev,
+			   int port, struct rdp_counters *out)
+{
+	out->n = 0;
+	read_dir(fs, dev, port, "counters", out);
+	read_dir(fs, dev, port, "hw_counters", out);
+}
+
+static const struct rdp_counter *find(const struct rdp_counters *s,
+				      const struct rdp_counter *like)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->c[i].hw == like->hw && !strcmp(s->c[i].name, like->name))
+			return &s->c[i];
+	return NULL;
+}
+
+void rdp_counters_delta(const struct rdp_counters *before,
+			const struct rdp_counters *after,
+			struct rdp_counters *out)
+{
+	const struct rdp_counter *b;
+	struct rdp_counter *d;
+	size_t i;
+
+	out->n = 0;
+	for (i = 0; i < after->n; i++) {
+		b = find(before, &after->c[i]);
+		if (!b)
+			continue;
+		d = &out->c[out->n++];
+		*d = after->c[i];
+		d->value = after->c[i].value >= b->value
+				   ? after->c[i].value - b->value
+				   : after->c[i].value;
+	}
+}
+
+/* Counters that mean loss, retries or congestion, across mlx5, rxe and
+ * the IB port counters, with what a rise means. */
+static const struct {
+	const char *name;
+	const char *why;
+} warn_table[] = {
+	{ "out_of_sequence", "packets arrived out of order: loss on the path" },
+	{ "packet_seq_err", "NAKs for sequence errors: loss on the path" },
+	{ "duplicate_request", "retransmitted requests arrived: loss or a "
+			       "too-short ACK timeout (-u)" },
+	{ "local_ack_timeout_err", "ACKs timed out: loss, or a peer too slow "
+				   "to answer" },
+	{ "implied_nak_seq_err", "READ/atomic responses lost" },
+	{ "req_transport_retries_exceeded", "retries exhausted: the path "
+					    "drops packets" },
+	{ "roce_adp_retrans", "adaptive retransmissions: loss on the path" },
+	{ "roce_slow_restart", "slow restart after retransmissions" },
+	{ "rnr_nak_retry_err", "receiver not ready: receives not posted in "
+			       "time" },
+	{ "np_cnp_sent", "this side saw ECN marks and asked the sender to "
+			 "slow down: congestion" },
+	{ "rp_cnp_handled", "the peer asked this side to slow down: "
+			    "congestion" },
+	{ "np_ecn_marked_roce_packets", "switches marked packets with ECN: "
+					"congestion" },
+	{ "port_xmit_wait", "the port waited for credits: congestion" },
+	{ "port_rcv_errors", "malformed packets received: check the link" },
+	{ "port_xmit_discards", "packets discarded on send: congestion or a "
+				"down link" },
+	{ "symbol_error", "symbol errors: a bad cable or transceiver" },
+	{ "link_downed", "the link went down during the test" },
+	{ "link_error_recovery", "the link retrained during the test" },
+	/* rxe */
+	{ "out_of_seq_request", "packets arrived out of order: loss" },
+	{ "rcvd_seq_err", "NAKs for sequence errors: loss" },
+	{ "retry_exceeded_err", "retries exhausted: the path drops packets" },
+	{ "completer_retry_err", "requests were retransmitted: loss" },
+	{ "rcvd_rnr_err", "receiver not ready NAKs received" },
+	{ "send_rnr_err", "receiver not ready NAKs sent" },
+};
+
+const char *rdp_counter_warning(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(warn_table) / sizeof(warn_table[0]); i++)
+		if (!strcmp(warn_table[i].name, name))
+			return warn_table[i].why;
+	return NULL;
+}
+
+void rdp_ctr_begin(struct rdp_ctr_pair *p, const char *dev, int port)
+{
+	rdp_sysfs_init(&p->fs, NULL);
+	snprintf(p->dev, sizeof(p->dev), "%s", dev);
+	p->port = port;
+	p->have_local = p->have_peer = 0;
+	p->local.n = p->peer.n = 0;
+	rdp_counters_snapshot(&p->fs, p->dev, p->port, &p->before);
+}
+
+void rdp_ctr_end(struct rdp_ctr_pair *p)
+{
+	rdp_counters_snapshot(&p->fs, p->dev, p->port, &p->after);
+	rdp_counters_delta(&p->before, &p->after, &p->local);
+	p->have_local = 1;
+}
+
+static void put_one(const struct rdp_counter *c, struct rdp_msg_result *r)
+{
+	struct rdp_wire_counter *w = &r->counters[r->n_counters++];
+
+	snprintf(w->name, sizeof(w->name), "%s", c->name);
+	w->hw = c->hw;
+	w->value = c->value;
+}
+
+void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r)
+{
+	size_t i, pass;
+
+	r->n_counters = 0;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < d->n && r->n_counters < RDP_WIRE_MAX_COUNTERS;
+		     i++)
+			if ((d->c[i].value != 0) == (pass == 0))
+				put_one(&d->c[i], r);
+}
+
+void rdp_ctr_from_result(struct rdp_ctr_pair *p, const struct rdp_msg_result *r)
+{
+	struct rdp_counter *c;
+	size_t i;
+
+	p->peer.n = 0;
+	for (i = 0; i < r->n_counters && i < RDP_COUNTERS_MAX; i++) {
+		c = &p->peer.c[p->peer.n++];
+		snprintf(c->name, sizeof(c->name), "%s", r->counters[i].name);
+		c->hw = r->counters[i].hw;
+		c->value = r->counters[i].value;
+	}
+	p->have_peer = 1;
+}
+
+/* Four counters a line after the side's label. */
+static void print_side(FILE *f, const char *label, const struct rdp_counters *d)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < d->n; i++) {
+		if (!d->c[i].value)
+			continue;
+		if (k % 4 == 0)
+			fprintf(f, "%s %-16s: ", k ? ",\n" : "",
+				k ? "" : label);
+		else
+			fprintf(f, ", ");
+		fprintf(f, "%s +%llu", d->c[i].name,
+			(unsigned long long)d->c[i].value);
+		k++;
+	}
+	if (k)
+		fputc('\n', f);
+}
+
+static void print_warnings(FILE *f, const char *where,
+			   const struct rdp_counters *d)
+{
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		why = rdp_counter_warning(d->c[i].name);
+		if (d->c[i].value && why)
+			fprintf(f, " %-16s: %s +%llu %s: %s\n", "Warning",
+				d->c[i].name, (unsigned long long)d->c[i].value,
+				where, why);
+	}
+}
+
+void rdp_report_counters(FILE *f, const struct rdp_ctr_pair *p)
+{
+	if (p->have_local)
+		print_side(f, "Counters here", &p->local);
+	if (p->have_peer)
+		print_side(f, "Counters peer", &p->peer);
+	if (p->have_local)
+		print_warnings(f, "here", &p->local);
+	if (p->have_peer)
+		print_warnings(f, "on the peer", &p->peer);
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdmaperf compare BASE.json NEW.json [--tolerance 5%]: one row per point
+ * with the change of its headline figure (average bandwidth, or median
+ * latency), exit 1 when any point regressed beyond the tolerance.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+
+#include <rdmaperf/compare.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/session.h>
+#include <rdmaperf/tool.h>
+
+#define DEFAULT_TOL 0.05
+
+/* The headline figure of a point and which way is better. */
+struct figure {
+	const char *key;
+	int higher_better;
+};
+
+static struct figure figure_of(const json_t *e)
+{
+	const char *kind = json_string_value(json_object_get(e, "kind"));
+
+	if (kind && !strcmp(kind, "latency"))
+		return (struct figure){ "lat_p50_us", 0 };
+	return (struct figure){ "bw_avg_gbps", 1 };
+}
+
+static int same_point(const json_t *a, const json_t *b)
+{
+	static const char *const keys[] = { "size_bytes", "num_qps" };
+	const char *ta = json_string_value(json_object_get(a, "test"));
+	const char *tb = json_string_value(json_object_get(b, "test"));
+	size_t i;
+
+	if (!ta || !tb || strcmp(ta, tb))
+		return 0;
+	for (i = 0; i < 2; i++)
+		if (!json_equal(json_object_get(a, keys[i]),
+				json_object_get(b, keys[i])))
+			return 0;
+	return 1;
+}
+
+static const json_t *find_point(const json_t *results, const json_t *want)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(results); i++)
+		if (same_point(json_array_get(results, i), want))
+			return json_array_get(results, i);
+	return NULL;
+}
+
+static void row_head(FILE *out, const json_t *e)
+{
+	fprintf(out,
+		" %-11s %-10" JSON_INTEGER_FORMAT " %-4" JSON_INTEGER_FORMAT,
+		json_string_value(json_object_get(e, "test")) ?: "?",
+		json_integer_value(json_object_get(e, "size_bytes")),
+		json_integer_value(json_object_get(e, "num_qps")));
+}
+
+/* One baseline point against its match; returns 1 on a regression. */
+static int compare_point(const json_t *b, const json_t *n, double tol,
+			 FILE *out)
+{
+	struct figure fig = figure_of(b);
+	double vb = json_number_value(json_object_get(b, fig.key));
+	double vn = json_number_value(json_object_get(n, fig.key));
+	double delta;
+	int bad;
+
+	row_head(out, b);
+	if (!(vb > 0) || !json_is_number(json_object_get(n, fig.key))) {
+		fprintf(out, " %-12s %12s %12s %9s  no figure to compare\n",
+			fig.key, "-", "-", "-");
+		return 1;
+	}
+	delta = (vn - vb) / vb;
+	bad = fig.higher_better ? delta < -tol : delta > tol;
+	fprintf(out, " %-12s %12.4f %12.4f %+8.1f%%  %s\n", fig.key, vb, vn,
+		delta * 100, bad ? "REGRESSION" : "ok");
+	return bad;
+}
+
+static const json_t *results_of(json_t *doc)
+{
+	const json_t *r = json_object_get(doc, "results");
+
+	return json_is_array(r) ? r : NULL;
+}
+
+int rdp_compare_docs(json_t *base, json_t *cur, double tol, FILE *out,
+		     struct rdp_compare_sum *sum)
+{
+	const json_t *rb = results_of(base), *rn = results_of(cur), *e, *m;
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!rb || !rn)
+		return -EINVAL;
+	fprintf(out, " %-11s %-10s %-4s %-12s %12s %12s %9s  %s\n", "test",
+		"#bytes", "QPs", "figure", "baseline", "new", "change",
+		"verdict");
+	for (i = 0; i < json_array_size(rb); i++) {
+		e = json_array_get(rb, i);
+		m = find_point(rn, e);
+		if (!m) {
+			row_head(out, e);
+			fprintf(out, " %-12s %12s %12s %9s  MISSING\n",
+				figure_of(e).key, "", "-", "");
+			sum->missing++;
+			continue;
+		}
+		sum->points++;
+		sum->regressions += (size_t)compare_point(e, m, tol, out);
+	}
+	for (i = 0; i < json_array_size(rn); i++)
+		if (!find_point(rb, json_array_get(rn, i)))
+			sum->added++;
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: rdmaperf compare BASELINE.json NEW.json "
+		"[--tolerance PCT%%]\n"
+		"  Compare each point of NEW with the same test, size and QP "
+		"count in BASELINE:\n"
+		"  average bandwidth for bandwidth tests, median latency for "
+		"latency tests.\n"
+		"  Exit 1 when a point is worse by more than the tolerance "
+		"(default 5%%)\n"
+		"  or missing from NEW; 2 for unreadable input.\n");
+}
+
+static int parse_tol(const char *s, double *tol)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || (*end && strcmp(end, "%")) || !(v >= 0) ||
+	    v >= 100 || (*s < '0' || *s > '9'))
+		return -EINVAL;
+	*tol = v / 100;
+	return 0;
+}
+
+static json_t *load(const char *path)
+{
+	json_error_t e;
+	json_t *doc = json_load_file(path, 0, &e);
+
+	if (!doc) {
+		if (e.line > 0)
+			rdp_err("compare: %s line %d: %s", path, e.line,
+				e.text);
+		else
+			rdp_err("compare: %s", e.text);
+		return NULL;
+	}
+	if (!results_of(doc)) {
+		rdp_err("compare: %s is not an rdmaperf results document "
+			"(no results[]): write one with --json-file",
+			path);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static int parse_args(int argc, char **argv, double *tol)
+{
+	static const struct option lo[] = {
+		{ "tolerance", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":t:h", lo, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		if (c == 't' && !parse_tol(optarg, tol))
+			continue;
+		if (c == 't')
+			rdp_err("--tolerance needs a percentage from 0 to "
+				"below 100 like 5%% or 20, not '%s'",
+				optarg);
+		else
+			rdp_err("compare: unknown option or missing value "
+				"'%s' (see --help)",
+				argv[optind - 1]);
+		return -EINVAL;
+	}
+	if (argc - optind != 2) {
+		rdp_err("compare needs two files: BASELINE.json NEW.json "
+			"(see --help)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int compare_main(int argc, char **argv)
+{
+	struct rdp_compare_sum s;
+	double tol = DEFAULT_TOL;
+	json_t *base, *cur = NULL;
+	int ret = parse_args(argc, argv, &tol);
+
+	if (ret)
+		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
+	base = load(argv[optind]);
+	if (base)
+		cur = load(argv[optind + 1]);
+	if (!cur) {
+		json_decref(base);
+		return RDP_EXIT_USAGE;
+	}
+	rdp_compare_docs(base, cur, tol, stdout, &s);
+	printf(" compare: %zu point(s), %zu regression(s) beyond %.1f%%, "
+	       "%zu missing, %zu only in the new run: %s\n",
+	       s.points, s.regressions, tol * 100, s.missing, s.added,
+	       s.regressions || s.missing ? "FAIL" : "pass");
+	json_decref(base);
+	json_decref(cur);
+	return s.regressions || s.missing ? RDP_EXIT_FAIL : RDP_EXIT_OK;
+}
+
+const struct rdp_tool rdp_tool_compare = {
+	.name = "compare",
+	.summary = "compare a results JSON with a baseline; exit 1 on a "
+		   "regression",
+	.main = compare_main,
+};

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * `rdmaperf doctor [-d DEV] [-i PORT] [HOST]`: the preflight walk an
+ * engineer does by hand (port, link, MTU, GIDs, PCIe, NUMA, limits), each
+ * line a verdict with the measured value and the fix to try.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <infiniband/verbs.h>
+
+#include "doctor_int.h"
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/opts.h>
+#include <rdmaperf/session.h>
+#include <rdmaperf/sysfs.h>
+#include <rdmaperf/tool.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: rdmaperf doctor [options] [HOST]\n"
+		"  Check one device port for what makes RDMA slow or fail;\n"
+		"  with HOST (a running rdmaperf-server), check the pair too.\n"
+		"\nOptions:\n"
+		"  -d, --ib-dev=DEV       device (default: first with an "
+		"active port)\n"
+		"  -i, --ib-port=PORT     device port (default 1)\n"
+		"  -p, --port=PORT        TCP port of the server (default "
+		"%u)\n"
+		"      --oob-timeout=SEC  connect and message timeout "
+		"(default 5)\n"
+		"      --json             print the checks as one JSON "
+		"document\n"
+		"  -h, --help             show this help\n"
+		"\nExit status: 0 when no check FAILs, 1 otherwise, 77 "
+		"without a device.\n",
+		RDP_DEFAULT_PORT);
+}
+
+enum {
+	OPT_D_JSON = 256,
+	OPT_D_TIMEOUT
+};
+
+static int num_arg(const char *opt, const char *arg, uint64_t max, uint64_t *v)
+{
+	if (rdp_parse_uint(arg, 1, max, v)) {
+		rdp_err("%s needs a number from 1 to %llu, not '%s'", opt,
+			(unsigned long long)max, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int one_opt(struct doctor_opts *o, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'd':
+		if (strlen(arg) >= sizeof(o->dev)) {
+			rdp_err("-d %s: device name too long", arg);
+			return -EINVAL;
+		}
+		snprintf(o->dev, sizeof(o->dev), "%s", arg);
+		return 0;
+	case 'i':
+		if (num_arg("-i", arg, 254, &v))
+			return -EINVAL;
+		o->port = (int)v;
+		return 0;
+	case 'p':
+		if (num_arg("-p", arg, 65535, &v))
+			return -EINVAL;
+		o->tcp_port = (uint16_t)v;
+		return 0;
+	case OPT_D_TIMEOUT:
+		if (num_arg("--oob-timeout", arg, 3600, &v))
+			return -EINVAL;
+		o->timeout_ms = (int)v * 1000;
+		return 0;
+	case OPT_D_JSON:
+		o->json = 1;
+		return 0;
+	case ':':
+		rdp_err("option %s needs a value", arg);
+		return -EINVAL;
+	default:
+		rdp_err("unknown option %s (see rdmaperf doctor --help)", arg);
+		return -EINVAL;
+	}
+}
+
+/* 0 to run, 1 when --help was printed, -EINVAL on a bad command line. */
+static int parse(int argc, char **argv, struct doctor_opts *o)
+{
+	static const struct option lo[] = {
+		{ "ib-dev", required_argument, NULL, 'd' },
+		{ "ib-port", required_argument, NULL, 'i' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "oob-timeout", required_argument, NULL, OPT_D_TIMEOUT },
+		{ "json", no_argument, NULL, OPT_D_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->port = 1;
+	o->tcp_port = RDP_DEFAULT_PORT;
+	o->timeout_ms = 5000;
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":d:i:p:h", lo, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		if (one_opt(o, c,
+			    c == ':' || c == '?' ? argv[optind - 1] : optarg))
+			return -EINVAL;
+	}
+	if (argc - optind > 1) {
+		rdp_err("unexpected argument '%s': give at most one HOST",
+			argv[optind + 1]);
+		return -EINVAL;
+	}
+	if (optind < argc) {
+		if (strlen(argv[optind]) >= sizeof(o->host)) {
+			rdp_err("host name too long");
+			return -EINVAL;
+		}
+		snprintf(o->host, sizeof(o->host), "%s", argv[optind]);
+	}
+	return 0;
+}
+
+/* The MTUs only verbs can tell; zeros when the port cannot be queried. */
+static void query_verbs(const char *name, int port, struct rdp_doctor_verbs *v)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_port_attr pa;
+	int n, i;
+
+	memset(v, 0, sizeof(*v));
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++) {
+		if (strcmp(ibv_get_device_name(list[i]), name))
+			continue;
+		ctx = ibv_open_device(list[i]);
+		if (ctx && !ibv_query_port(ctx, (uint8_t)port, &pa)) {
+			v->active_mtu_bytes = rdp_mtu_to_bytes(pa.active_mtu);
+			v->max_mtu_bytes = rdp_mtu_to_bytes(pa.max_mtu);
+		}
+		if (ctx)
+			ibv_close_device(ctx);
+	}
+	if (list)
+		ibv_free_device_list(list);
+}
+
+static void print_gids(const struct rdp_doctor *doc)
+{
+	const struct rdp_gid_entry *g;
+	char gid[64], v4[INET_ADDRSTRLEN];
+	size_t i;
+
+	printf("\n GID table of %s port %d:\n  %-5s %-40s %-15s %-9s %s\n",
+	       doc->dev, doc->port, "Index", "GID", "IPv4", "Type", "Netdev");
+	for (i = 0; i < doc->n_gids; i++) {
+		g = &doc->gids[i];
+		rdp_gid_format(g->raw, gid, sizeof(gid));
+		v4[0] = '\0';
+		if (rdp_gid_is_ipv4_mapped(g->raw))
+			inet_ntop(AF_INET, g->raw + 12, v4, sizeof(v4));
+		printf("  %-5d %-40s %-15s %-9s %s%s\n", g->index, gid, v4,
+		       rdp_gid_type_str(g->type), g->ndev[0] ? g->ndev : "-",
+		       (int)i == doc->chosen_gid ? "   <- used by rdmaperf"
+						 : "");
+	}
+	if (!doc->n_gids)
+		printf("  (empty)\n");
+}
+
+static void print_text(const struct rdp_doctor *doc)
+{
+	const struct rdp_check *c;
+	size_t i, n[4];
+
+	printf("rdmaperf doctor: %s port %d%s%s%s\n\n", doc->dev, doc->port,
+	       doc->netdev[0] ? " (netdev " : "", doc->netdev,
+	       doc->netdev[0] ? ")" : "");
+	for (i = 0; i < doc->n_checks; i++) {
+		c = &doc->checks[i];
+		printf(" %-4s  %-15s %s\n", rdp_verdict_str(c->verdict),
+		       c->title, c->value);
+		if (c->verdict != RDP_PASS && c->fix[0])
+			printf("       %-15s fix: %s\n", "", c->fix);
+	}
+	print_gids(doc);
+	rdp_doctor_tally(doc, n);
+	printf("\n Summary: %zu PASS, %zu WARN, %zu FAIL, %zu SKIP\n",
+	       n[RDP_PASS], n[RDP_WARN], n[RDP_FAIL], n[RDP_SKIP]);
+}
+
+static int doctor_main(int argc, char **argv)
+{
+	struct doctor_peer peer = { 0 };
+	struct rdp_doctor_verbs verbs;
+	struct rdp_doctor doc;
+	struct doctor_opts o;
+	struct rdp_sysfs fs;
+	size_t n[4];
+	int ret;
+
+	ret = parse(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
+	rdp_sysfs_init(&fs, NULL);
+	if (!o.dev[0] &&
+	    rdp_doctor_pick_device(&fs, o.port, o.dev, sizeof(o.dev))) {
+		rdp_err("no RDMA devices found: load the NIC's driver (or "
+			"create a Soft-RoCE device: rdma link add rxe0 type "
+			"rxe netdev IF)");
+		return RDP_EXIT_UNSUPPORTED;
+	}
+	if (!rdp_sysfs_exists(&fs, "/sys/class/infiniband/%s", o.dev)) {
+		rdp_err("device '%s' not found: see `ibv_devices`", o.dev);
+		return RDP_EXIT_UNSUPPORTED;
+	}
+	query_verbs(o.dev, o.port, &verbs);
+	/* With HOST first: the GID the tests pick depends on our address. */
+	if (o.host[0])
+		doctor_probe_peer(&o, &peer);
+	rdp_doctor_local(&fs, o.dev, o.port, &verbs,
+			 peer.have_local_ipv4 ? &peer.local_ipv4 : NULL, &doc);
+	if (o.host[0])
+		doctor_pair_checks(&o, &doc, &verbs, &peer);
+	if (o.json)
+		ret = doctor_print_json(&o, &doc, o.host[0] ? &peer : NULL);
+	else
+		print_text(&doc);
+	if (ret)
+		return RDP_EXIT_FAIL;
+	rdp_doctor_tally(&doc, n);
+	return n[RDP_FAIL] ? RDP_EXIT_FAIL : RDP_EXIT_OK;
+}
+
+const struct rdp_tool rdp_tool_doctor = {
+	.name = "doctor",
+	.summary = "check a device port and the host for what makes RDMA "
+		   "slow or fail",
+	.main = doctor_main,
+};

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The doctor's command: its options and the pair checks with a server. */
+#ifndef RDMAPERF_TOOLS_DOCTOR_INT_H
+#define RDMAPERF_TOOLS_DOCTOR_INT_H
+
+#include <stdint.h>
+#include <netinet/in.h>
+
+#include <rdmaperf/doctor.h>
+#include <rdmaperf/wire.h>
+
+struct doctor_opts {
+	char dev[64];
+	int port;
+	char host[256];
+	uint16_t tcp_port;
+	int timeout_ms;
+	int json;
+};
+
+/* What the server told and how the exchange went; filled by the probe. */
+struct doctor_peer {
+	int reached;   /* the OOB handshake worked */
+	char addr[80]; /* "host:port" as connected */
+	struct rdp_msg_hello hello;
+	struct rdp_msg_accept accept;
+	int have_accept;
+	struct in_addr local_ipv4; /* our address towards the server */
+	int have_local_ipv4;
+	int rdma_ret; /* the RDMA exchange: 0 or -errno */
+	int rdma_tried;
+	double rtt_us; /* median round trip of the exchange */
+	char why[256]; /* the cause of a failure, "" if none */
+};
+
+/*
+ * Reach the server: HELLO, PARAMS for a 2-byte write_lat and its ACCEPT,
+ * then that write_lat over RDMA. peer says how far it went.
+ */
+void doctor_probe_peer(const struct doctor_opts *o, struct doctor_peer *peer);
+
+/* The pair checks (reachability, MTU, GID type, RDMA exchange) into doc. */
+void doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
+			const struct rdp_doctor_verbs *verbs,
+			const struct doctor_peer *peer);
+
+/* The --json document on stdout; 0 or -errno. */
+int doctor_print_json(const struct doctor_opts *o, const struct rdp_doctor *doc,
+		      const struct doctor_peer *peer);
+
+#endif /* RDMAPERF_TOOLS_DOCTOR_INT_H */

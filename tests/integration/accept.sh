@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Acceptance runs and CI regression: thresholds, line rate, compare, the
+# Soft-RoCE baseline, plots. Sourced by run.sh.
+
+BASELINE_TOL=60%
+
+# The JSON at $1 answers the jq filter $2 with "true".
+jq_true() {
+	[ "$(jq -r "$2" "$1" 2>/dev/null)" = true ]
+}
+
+t_accept_limits() {
+	local doc=$WORK/lim.json
+	begin "--min-bw above the link: exit 1, every failing point named and marked"
+	client write_bw -s 4K,64K -n 100 --min-bw 1000 --json-file "$doc"
+	[ $? -eq 1 ] || { fail "exit code is not 1"; return; }
+	expect_in "$WORK/out" \
+		"4096 B x 1 QP\\(s\\): .* below the limit of 1000.000 Gb/s \\(--min-bw\\)" \
+		"65536 B x 1 QP\\(s\\): .* below the limit of 1000.000 Gb/s" \
+		"^   \\^ FAIL .*--min-bw" "Limits +: FAIL \\(2 of 2 points fail\\)" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	jq_true "$doc" '.verdict.pass == false and .verdict.failed_points == 2
+		and .verdict.limits.min_bw_gbps == 1000
+		and ([.results[].thresholds.failed[0].limit] == ["min_bw", "min_bw"])' ||
+		{ fail "JSON verdict wrong: $(jq -c .verdict "$doc")"; return; }
+	pass
+
+	begin "--min-bw and --min-msgrate below the figures: exit 0, verdict pass"
+	client write_bw -s 4K,64K -n 100 --min-bw 0.0001 --min-msgrate 0.000001 \
+		--json-file "$doc" || { fail "exit $?"; return; }
+	grep -Eq "Limits +: pass \\(0 of 2 points fail\\)" "$WORK/out" ||
+		{ fail "no pass line"; return; }
+	jq_true "$doc" '.verdict.pass and .verdict.points == 2
+		and ([.results[].thresholds.pass] | all)' ||
+		{ fail "JSON verdict wrong: $(jq -c .verdict "$doc")"; return; }
+	pass
+
+	begin "one point fails, the other passes: only that point fails (AND per point)"
+	local mid
+	client write_bw -s 64,1M -n 100 --json-file "$doc" || { fail "exit $?"; return; }
+	# A limit between the two sizes' figures fails the small one only.
+	mid=$(jq '[.results[].bw_avg_gbps] | (.[0] + .[1]) / 2' "$doc")
+	client write_bw -s 64,1M -n 100 --min-bw "$mid" --json-file "$doc"
+	[ $? -eq 1 ] || { fail "exit code is not 1 (limit $mid)"; return; }
+	jq_true "$doc" '.verdict.failed_points == 1
+		and .results[0].thresholds.pass == false
+		and .results[1].thresholds.pass == true' ||
+		{ fail "wrong points failed: $(jq -c '[.results[].bw_avg_gbps]' "$doc") vs $mid"; return; }
+	pass
+
+	begin "--min-bw as a share of the line rate; % of line rate in text and JSON"
+	client write_bw -s 64K -n 100 --min-bw 0.001% --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	expect_in "$WORK/out" "Line rate +: [0-9.]+ Gb/s \\(" "LineRate\\[%\\]" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	jq_true "$doc" '.device.line_rate_gbps > 0
+		and (.results[0].line_rate_pct - 100 * .results[0].bw_avg_gbps
+		     / .device.line_rate_gbps | fabs) < 1e-6
+		and .verdict.limits.min_bw_line_rate_pct == 0.001' ||
+		{ fail "line rate keys wrong"; return; }
+	pass
+
+	begin "--max-lat p99 below the figure: exit 1 naming the percentile"
+	client write_lat -s 2 -n 100 --max-lat p99=1ns
+	[ $? -eq 1 ] || { fail "exit code is not 1"; return; }
+	expect_in "$WORK/out" "2 B x 1 QP\\(s\\): p99 latency .* above the limit of 0.001 us" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	pass
+	begin "--max-lat p50 far above the figure: exit 0"
+	client write_lat -s 2 -n 100 --max-lat p50=10s,p99=100000ms
+	[ $? -eq 2 ] || { fail "10s was accepted as a unit"; return; }
+	client write_lat -s 2 -n 100 --max-lat p50=1000ms || { fail "exit $?"; return; }
+	grep -Eq "Limits +: pass" "$WORK/out" || { fail "no pass line"; return; }
+	pass
+}
+
+t_accept_compare() {
+	local base=$WORK/base.json drop=$WORK/drop.json
+	begin "compare: an identical run passes, a synthetic 30% drop is flagged"
+	client write_bw -s 4K,64K -n 200 --json-file "$base" || { fail "exit $?"; return; }
+	run_limited 10 "$BUILD/rdmaperf" compare "$base" "$base" >"$WORK/out" 2>&1 ||
+		{ fail "identical run: exit $?"; return; }
+	grep -q "0 regression(s) beyond 5.0%.*pass" "$WORK/out" || { fail "no pass line"; return; }
+	jq '.results[1].bw_avg_gbps *= 0.7' "$base" >"$drop"
+	run_limited 10 "$BUILD/rdmaperf" compare "$base" "$drop" >"$WORK/out" 2>&1
+	[ $? -eq 1 ] || { fail "30% drop not an exit 1"; return; }
+	expect_in "$WORK/out" "^ write_bw +65536 +1 +bw_avg_gbps .* -30.0%  REGRESSION" \
+		"^ write_bw +4096 .* ok$" "1 regression\\(s\\) beyond 5.0%.*FAIL" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	run_limited 10 "$BUILD/rdmaperf" compare "$base" "$drop" --tolerance 35% \
+		>"$WORK/out" 2>&1 || { fail "35% tolerance: exit $?"; return; }
+	pass
+	begin "compare: unreadable input is exit 2 with one line"
+	expect_fail 2 "compare: .*/nothing.json" 5 \
+		"$BUILD/rdmaperf" compare "$base" "$WORK/nothing.json"
+}
+
+# CI regression: a fresh short run against the committed Soft-RoCE
+# baseline, with a tolerance that absorbs emulation noise.
+t_accept_baseline() {
+	local doc=$WORK/fresh.json base=$HERE/../../bench-results/softroce-baseline.json
+	begin "CI: fresh run within $BASELINE_TOL of bench-results/softroce-baseline.json"
+	[ -f "$base" ] || { fail "no baseline at $base"; return; }
+	client $(jq -r '.baseline_command' "$base") --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	run_limited 10 "$BUILD/rdmaperf" compare "$base" "$doc" \
+		--tolerance "$BASELINE_TOL" >"$WORK/out" 2>&1 ||
+		{ fail "regression against the baseline"; return; }
+	pass
+}
+
+t_accept_plot() {
+	local doc=$WORK/plot.json svg=$WORK/plot.svg
+	if ! command -v gnuplot >/dev/null; then
+		begin "plot"; skip "gnuplot not installed (gnuplot-nox)"; return
+	fi
+	begin "plot: a valid SVG naming its axes, from a run's JSON"
+	client write_bw -s 4K,64K -q 1,2 -n 100 --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	run_limited 30 "$BUILD/rdmaperf" plot "$doc" -o "$svg" >"$WORK/out" 2>&1 ||
+		{ fail "exit $?"; return; }
+	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' \
+		"$svg" 2>"$WORK/out" || { fail "not well-formed XML"; return; }
+	expect_in "$svg" "<svg" "message size" "bandwidth \\[Gb/s\\]" \
+		"write_bw, 1 QP" "write_bw, 2 QPs" "acceptance band" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	pass
+	begin "--plot on a latency run draws the percentiles"
+	rm -f "$svg"
+	client write_lat -s 2,64 -n 100 --plot "$svg" || { fail "exit $?"; return; }
+	expect_in "$svg" "latency \\[us\\]" "p99.9" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why")"; return; }
+	pass
+	begin "plot without gnuplot: exit 77 and how to install it"
+	RDP_GNUPLOT=/nonexistent/gnuplot expect_fail 77 "install gnuplot.*gnuplot-nox" 5 \
+		"$BUILD/rdmaperf" plot "$doc" -o "$svg"
+}

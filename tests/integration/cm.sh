@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# RDMA CM mode (-R): every loop twice back to back, QP counts, a client
+# that starts before its server, rapid one-shot restarts. Sourced by run.sh.
+
+# One -R run against the persistent server: exit 0, the CM line in the
+# header, and the data check.
+cm_run() {
+	client "$@" -R || { fail "exit $?"; return 1; }
+	expect_in "$WORK/out" "QPs +: [0-9]+ RC connected by RDMA CM" \
+		"GID +: index [0-9]+ RoCE v2 .*chosen by RDMA CM" \
+		"Data check +: ok" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why")"; return 1; }
+}
+
+t_cm_all_loops() {
+	local test round
+	for test in write_bw write_lat read_bw read_lat send_bw send_lat \
+		atomic_bw atomic_lat; do
+		for round in 1 2; do
+			begin "-R: $test, run $round of 2 back to back"
+			cm_run "$test" -n 200 && pass
+		done
+	done
+}
+
+t_cm_qps() {
+	begin "-R: write_bw on 4 QPs, two sizes, one connection per point"
+	cm_run write_bw -q 4 -s 4K,64K -n 200 || return
+	[ "$(grep -Ec '^ +(4096|65536) ' "$WORK/out")" -eq 2 ] ||
+		{ fail "not two result rows"; return; }
+	pass
+	begin "-R: -T sets the type of service (or warns where it cannot)"
+	cm_run read_bw -T 96 -n 200 && pass
+	begin "-R: the JSON names the connection method"
+	client write_bw -R -n 100 --json || { fail "exit $?"; return; }
+	jq -e '.parameters.connection == "rdma_cm"' "$WORK/out" >/dev/null ||
+		{ fail "no \"connection\": \"rdma_cm\" in the JSON"; return; }
+	pass
+}
+
+# The client starts first; the one-shot server comes up 2 s later.
+t_cm_client_first() {
+	local port=$((PORT + 5)) cpid spid rc
+	begin "-R: a client started before its server connects once it is up"
+	run_limited 60 "$BUILD/rdmaperf" write_bw -R -n 200 -d "$DEV" \
+		-p "$port" --connect-timeout 20 "$ADDR" >"$WORK/out" 2>&1 &
+	cpid=$!
+	sleep 2
+	run_limited 60 "$BUILD/rdmaperf" write_bw -d "$DEV" -p "$port" \
+		>"$WORK/cm-oneshot.log" 2>&1 &
+	spid=$!
+	wait "$cpid"
+	rc=$?
+	wait "$spid" || { fail "one-shot server exit $?"; return; }
+	[ "$rc" -eq 0 ] || { fail "client exit $rc"; return; }
+	expect_in "$WORK/out" "connected by RDMA CM" "Data check +: ok" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	pass
+}
+
+# One-shot servers restarted at once on the same port, five times.
+t_cm_restarts() {
+	local port=$((PORT + 6)) i spid
+	begin "-R: five one-shot servers in a row on one port, no stale binds"
+	for i in 1 2 3 4 5; do
+		run_limited 60 "$BUILD/rdmaperf" send_lat -d "$DEV" -p "$port" \
+			>"$WORK/cm-restart.log" 2>&1 &
+		spid=$!
+		run_limited 60 "$BUILD/rdmaperf" send_lat -R -n 100 -d "$DEV" \
+			-p "$port" "$ADDR" >"$WORK/out" 2>&1 ||
+			{ fail "round $i: client exit $?"; kill "$spid"; return; }
+		wait "$spid" ||
+			{ fail "round $i: server exit $?"; cat "$WORK/cm-restart.log"; return; }
+	done
+	pass
+}
+
+t_cm_usage() {
+	begin "-R with -m: usage error naming the route's MTU"
+	expect_fail 2 "-m does not apply with -R" 5 \
+		"$BUILD/rdmaperf" write_bw -R -m 1024 "$ADDR"
+	begin "-R with a device that is not the address's: names both"
+	if [ -z "${RDP_RXE_DEV1:-}" ]; then
+		skip "needs a second rxe device"
+		return
+	fi
+	expect_fail 1 "RDMA CM reaches .* through $DEV, but this side uses $RDP_RXE_DEV1" 20 \
+		"$BUILD/rdmaperf" write_bw -R -n 10 -d "$RDP_RXE_DEV1" -p "$PORT" "$ADDR"
+}
+
+t_cm() {
+	t_cm_all_loops
+	t_cm_qps
+	t_cm_client_first
+	t_cm_restarts
+	t_cm_usage
+}
