@@ -62,6 +62,14 @@ int rdp_sweep_adapt(double budget_s, double target, int is_lat,
 		    uint64_t first, rdp_batch_fn *fn, void *ctx,
 		    struct rdp_result *res, struct rdp_adapt_info *info);
 
+/*
+ * The first batch of a point: iters, or with adaptive iterations
+ * (time_per_point_s > 0) at most 16 MiB over all QPs (at least 2), so
+ * large messages start short too.
+ */
+uint64_t rdp_sweep_first(double time_per_point_s, uint64_t iters,
+			 uint64_t size_bytes, uint32_t qps);
+
 /* Pure stopping rule, unit-tested: 1 stop, 0 run another batch. */
 int rdp_sweep_stop(double prev, double cur, double target, double elapsed_s,
 		   double last_wall_s, double budget_s);

@@ -98,6 +98,7 @@ static void defaults(struct rdp_opts *o)
 	o->conn.tcp_port = RDP_DEFAULT_PORT;
 	o->conn.oob_timeout_ms = 5000;
 	o->conn.connect_timeout_ms = 10000;
+	o->conn.max_memory_bytes = 4ull << 30;
 	o->conn.cq_timeout_ms = 10000;
 }
 
@@ -142,6 +143,14 @@ static int apply_conn(struct rdp_opts *o, int id, const char *arg, char *err,
 			return rdp_cli_bad(err, len,
 					   "-d %s: device name too long", arg);
 		snprintf(c->dev, sizeof(c->dev), "%s", arg);
+		return 0;
+	case OPT_MAX_MEMORY:
+		if (rdp_parse_size(arg, &v) || v < (1u << 20))
+			return rdp_cli_bad(err, len,
+					   "--max-memory needs a size of at "
+					   "least 1M like 512M or 8G, not '%s'",
+					   arg);
+		c->max_memory_bytes = v;
 		return 0;
 	case OPT_BIND:
 		if (strlen(arg) >= sizeof(c->bind))

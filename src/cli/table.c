@@ -70,6 +70,7 @@ const struct opt_def rdp_cli_server_table[] = {
 	{ "gid-index", OPT_GID, "N", "GID index (default: the RoCE v2 GID of the connection's address)" },
 	{ "port", OPT_PORT, "PORT", "TCP port to listen on (default 18515)" },
 	{ "bind", OPT_BIND, "ADDR", "listen on this address only (default: all)" },
+	{ "max-memory", OPT_MAX_MEMORY, "SIZE", "refuse tests whose buffers need more than SIZE (default 4G)" },
 	{ "oob-timeout", OPT_OOB_TIMEOUT, "SEC", "message timeout (default 5)" },
 	{ "cq-timeout", OPT_CQ_TIMEOUT, "SEC", "give up when no completion arrives for SEC (default 10)" },
 	{ "connect-timeout", OPT_CONNECT_TIMEOUT, "SEC", "-R clients: wait SEC for their RDMA CM connections (default 10)" },

@@ -302,7 +302,6 @@ static int measure(struct client *c, struct rdp_result *res)
 		ret = rdp_sweep_adapt(a->time_per_point_s, a->target_rel_err,
 				      c->o->bench->kind == RDP_BENCH_LAT,
 				      c->p.iters, batch, c, res, &c->adapt);
-		c->p.iters = c->o->params.iters; /* the next point's first */
 	} else {
 		ret = run_test(c, res);
 	}
@@ -413,6 +412,9 @@ static int session(struct client *c)
 		for (i = 0; !ret && i < m->n_sizes; i++) {
 			c->p.size_bytes = m->sizes[i];
 			c->p.num_qps = (uint32_t)m->qps[k];
+			c->p.iters = rdp_sweep_first(
+				c->o->accept.time_per_point_s,
+				c->o->params.iters, m->sizes[i], m->qps[k]);
 			ret = run_point(c, n == 0, i == 0, &res[n]);
 			n += !ret;
 		}

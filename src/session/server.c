@@ -23,10 +23,9 @@
 #include <rdmaperf/placement.h>
 
 /* Limits on what a client may ask for: protect the server's host. */
-#define MAX_MSG_BYTES	 (1ull << 30)
-#define MAX_QPS		 4096u
-#define MAX_DEPTH	 65536u
-#define MAX_BUFFER_BYTES (4ull << 30)
+#define MAX_MSG_BYTES (1ull << 30)
+#define MAX_QPS	      4096u
+#define MAX_DEPTH     65536u
 
 struct server {
 	const struct rdp_opts *o;
@@ -58,14 +57,28 @@ static int check_params(struct server *s)
 	    p->num_qps > MAX_QPS || p->tx_depth == 0 ||
 	    p->tx_depth > MAX_DEPTH || p->cq_mod == 0 ||
 	    p->rx_depth > MAX_DEPTH ||
-	    ((s->ops->flags & RDP_BENCH_RECV) && p->rx_depth == 0) ||
-	    slot * 2 * p->num_qps > MAX_BUFFER_BYTES) {
+	    ((s->ops->flags & RDP_BENCH_RECV) && p->rx_depth == 0)) {
 		rdp_errbuf(s->why, sizeof(s->why),
 			   "refused: %llu B x %u QPs at depth %u/%u (-t/-r) "
 			   "is beyond this server's limits (1 GiB messages, "
-			   "%u QPs, depth %u, 4 GiB of buffers)",
+			   "%u QPs, depth %u)",
 			   (unsigned long long)p->size_bytes, p->num_qps,
 			   p->tx_depth, p->rx_depth, MAX_QPS, MAX_DEPTH);
+		return -E2BIG;
+	}
+	/* Two slots per QP: what the buffer of this point will take. */
+	if (slot * 2 * p->num_qps > s->o->conn.max_memory_bytes) {
+		rdp_errbuf(
+			s->why, sizeof(s->why),
+			"refused: %llu B x %u QPs needs %llu MiB of buffers, "
+			"over this server's --max-memory of %llu MiB: use "
+			"smaller messages or fewer QPs, or raise the limit",
+			(unsigned long long)p->size_bytes, p->num_qps,
+			(unsigned long long)((slot * 2 * p->num_qps +
+					      (1 << 20) - 1) >>
+					     20),
+			(unsigned long long)(s->o->conn.max_memory_bytes >>
+					     20));
 		return -E2BIG;
 	}
 	if (p->outstanding > 255 || p->inline_bytes > 4096 ||

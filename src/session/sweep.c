@@ -83,6 +83,19 @@ void rdp_progress_clear(struct rdp_progress *p)
 	p->shown = 0;
 }
 
+uint64_t rdp_sweep_first(double time_per_point_s, uint64_t iters,
+			 uint64_t size_bytes, uint32_t qps)
+{
+	uint64_t per_iter = size_bytes * (qps ? qps : 1), cap;
+
+	if (time_per_point_s <= 0 || !per_iter)
+		return iters;
+	cap = (16ull << 20) / per_iter;
+	if (cap < 2)
+		cap = 2;
+	return iters < cap ? iters : cap;
+}
+
 int rdp_sweep_stop(double prev, double cur, double target, double elapsed_s,
 		   double last_wall_s, double budget_s)
 {

@@ -135,3 +135,76 @@ t_accept_plot() {
 	RDP_GNUPLOT=/nonexistent/gnuplot expect_fail 77 "install gnuplot.*gnuplot-nox" 5 \
 		"$BUILD/rdmaperf" plot "$doc" -o "$svg"
 }
+
+t_accept_sweep() {
+	local doc=$WORK/adapt.json
+	begin "a sweep on a terminal prints progress on stderr (point k of n, elapsed, ETA)"
+	# script(1) gives the client a terminal; the report goes elsewhere.
+	run_limited "$LIMIT" script -qfec "$BUILD/rdmaperf write_lat -s 2,16,64 \
+		-n 50 -d $DEV -p $PORT $ADDR >/dev/null" /dev/null \
+		</dev/null >"$WORK/out" 2>&1 || { fail "exit $?"; return; }
+	expect_in "$WORK/out" "point 1 of 3: 2 B x 1 QP, 00:0[0-9] elapsed, ETA --:--" \
+		"point 3 of 3: 64 B x 1 QP, [0-9:]+ elapsed, ETA [0-9]" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	pass
+	begin "no progress line when stderr is not a terminal"
+	client write_lat -s 2,16 -n 50 || { fail "exit $?"; return; }
+	! grep -q "point 1 of" "$WORK/out" || { fail "progress in a pipe"; return; }
+	pass
+
+	begin "--time-per-point: batches double until stable or out of time, bounded"
+	local t0 t1
+	t0=$(date +%s)
+	client write_bw -s 64,64K -q 1,2 --time-per-point 1 --target-error 5 \
+		--json-file "$doc" || { fail "exit $?"; return; }
+	t1=$(date +%s)
+	# Four points of at most 1 s each, plus a batch's setup per point.
+	[ $((t1 - t0)) -le 20 ] || { fail "took $((t1 - t0)) s"; return; }
+	jq_true "$doc" '[.results[] | .adaptive.batches >= 1
+		and .adaptive.wall_s < 5
+		and .iterations == .adaptive.last_iterations * .num_qps
+		and (.adaptive.stable == (.adaptive.change_pct != null
+		     and .adaptive.change_pct <= 5))] | all' ||
+		{ fail "adaptive keys wrong: $(jq -c '[.results[].adaptive]' "$doc")"; return; }
+	expect_in "$WORK/out" "adaptive: [0-9]+ batch" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	pass
+}
+
+t_accept_record() {
+	local dir=$WORK/acc rc
+	begin "accept: the matrix runs, a one-page record with its JSON (and plots)"
+	run_limited 600 "$BUILD/rdmaperf" accept "$ADDR" -d "$DEV" -p "$PORT" \
+		-o "$dir" --sizes 4K,64K --lat-sizes 2 --qp 1,2 \
+		--time-per-point 0.5 --band 0.0001-150 >"$WORK/out" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
+	expect_in "$dir/accept.md" "^# Acceptance record: $DEV to $ADDR" \
+		"^\\| Verdict \\| \\*\\*PASS\\*\\* \\|" \
+		"^\\| write_bw \\| 2 \\| 65536 \\| [0-9.]+ \\| [0-9.]+ \\| in band \\|" \
+		"^\\| read_bw \\| 1 \\| 4096 \\| " "^\\| send_lat \\| 2 \\| " \
+		"^\\| write_lat \\| 0 \\| - \\| \\[write_lat.json\\]" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	for t in write_bw read_bw write_lat read_lat send_lat; do
+		jq -e '.results | length > 0' "$dir/$t.json" >/dev/null ||
+			{ fail "no results in $t.json"; return; }
+	done
+	if command -v gnuplot >/dev/null; then
+		grep -q "^!\\[write_bw\\](write_bw.svg)" "$dir/accept.md" &&
+			[ -s "$dir/write_bw.svg" ] || { fail "no plot"; return; }
+	fi
+	pass
+	begin "accept: a band above what the link gives fails, naming the points"
+	run_limited 600 "$BUILD/rdmaperf" accept "$ADDR" -d "$DEV" -p "$PORT" \
+		-o "$dir" --sizes 64K --lat-sizes 2 --qp 1 \
+		--time-per-point 0.3 --band 140-150 >"$WORK/out" 2>&1
+	rc=$?
+	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
+	expect_in "$dir/accept.md" "\\*\\*FAIL\\*\\*" "\\*\\*below\\*\\*" \
+		"\\| write_bw \\| 0 \\| 1 of 1 below" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why")"; return; }
+	pass
+	begin "accept: a bad size list is a usage error at once"
+	expect_fail 2 "-s needs a value" 30 "$BUILD/rdmaperf" accept "$ADDR" \
+		-d "$DEV" -p "$PORT" -o "$dir" --sizes 12X
+}

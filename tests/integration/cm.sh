@@ -95,3 +95,25 @@ t_cm() {
 	t_cm_restarts
 	t_cm_usage
 }
+
+# Short runs under valgrind (memcheck): no invalid access, no definite
+# leak, on both connection methods. Not in a sanitizer build: valgrind
+# cannot run ASan binaries, and that build already checks the same.
+t_valgrind() {
+	local args
+	for args in "write_bw -n 50" "write_lat -R -n 50"; do
+		begin "valgrind: rdmaperf $args"
+		command -v valgrind >/dev/null || { skip "valgrind not installed"; continue; }
+		if grep -q -- '-fsanitize' "$BUILD/Makefile" 2>/dev/null; then
+			skip "sanitizer build"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		run_limited 300 valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite "$BUILD/rdmaperf" $args \
+			-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>&1 ||
+			{ fail "exit $? (99: valgrind found errors)"; continue; }
+		grep -Eq "Data check +: ok" "$WORK/out" || { fail "no data check"; continue; }
+		pass
+	done
+}

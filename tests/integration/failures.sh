@@ -153,7 +153,7 @@ t_fail_wrong_gid() {
 
 # Hostile framing on the server port: it answers or drops, and survives.
 t_fail_truncated() {
-	begin "truncated and oversized messages: the server survives"
+	begin "truncated, oversized and future-version messages: the server survives"
 	# A HELLO header announcing 100 bytes, then 10 bytes and EOF.
 	printf 'RDPF\000\001\000\001\000\000\000\144ABCDEFGHIJ' |
 		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
@@ -162,10 +162,14 @@ t_fail_truncated() {
 	# A header announcing 4 GiB - 1.
 	printf 'RDPF\000\001\000\001\377\377\377\377' |
 		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
+	sleep 1
+	# A protocol version from the future.
+	printf 'RDPF\000\011\000\001\000\000\000\000' |
+		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
 	sleep 0.5
 	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server died"; return; }
 	expect_in "$WORK/server.log" "closed the connection while this side waited for HELLO" \
-		"sent an oversized HELLO message" >"$WORK/why" ||
+		"sent an oversized HELLO message" "speaks protocol version 9, this side 1" >"$WORK/why" ||
 		{ fail "$(cat "$WORK/why")"; return; }
 	client write_bw -n 10 || { fail "next client: exit $?"; return; }
 	pass
@@ -213,7 +217,8 @@ t_fail_handshake_server() {
 	begin "server killed during the handshake: client names the closed connection"
 	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" >"$WORK/s4.log" 2>&1 &
 	spid=$!
-	sleep 0.5
+	run_limited 20 bash -c "until grep -q 'listening on port' '$WORK/s4.log'; do sleep 0.1; done" ||
+		{ fail "server did not start"; kill "$spid"; return; }
 	kill -STOP "$spid"
 	run_limited 60 "$BUILD/rdmaperf" write_bw -n 10 --oob-timeout 30 \
 		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
@@ -276,6 +281,27 @@ t_fail_netdev_down() {
 	pass
 }
 
+# A client asking for more buffer than the server lends: refused with
+# the limit named on both sides; the next, smaller test runs.
+t_fail_max_memory() {
+	local port=$((PORT + 7)) spid
+	begin "--max-memory: a larger request is refused, the server goes on"
+	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" --max-memory 1M \
+		>"$WORK/s7.log" 2>&1 &
+	spid=$!
+	sleep 0.5
+	expect_fail 1 "needs 2 MiB of buffers, over this server's --max-memory of 1 MiB" 20 \
+		"$BUILD/rdmaperf" write_bw -s 1M -n 10 -d "$DEV" -p "$port" "$ADDR"
+	grep -q "over this server's --max-memory" "$WORK/s7.log" ||
+		{ N_PASS=$((N_PASS - 1)); fail "the server did not say why"; }
+	begin "--max-memory: a test within the limit runs on the same server"
+	run_limited 60 "$BUILD/rdmaperf" write_bw -s 64K -n 10 -d "$DEV" \
+		-p "$port" "$ADDR" >"$WORK/out" 2>&1 || { fail "exit $?"; kill "$spid"; return; }
+	kill "$spid"
+	wait "$spid" 2>/dev/null
+	pass
+}
+
 t_failures() {
 	t_fail_usage
 	t_fail_device
@@ -290,5 +316,6 @@ t_failures() {
 	t_fail_handshake_server
 	t_fail_handshake_client
 	t_fail_netdev_down
+	t_fail_max_memory
 	t_fail_port_down
 }

@@ -366,7 +366,8 @@ main() {
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin \
 		t_accept_limits t_accept_compare t_accept_baseline t_accept_plot \
-		t_flags_change t_server_survives t_one_shot t_failures t_cm \
+		t_accept_sweep t_accept_record \
+		t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
 		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done

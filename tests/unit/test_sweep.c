@@ -122,6 +122,16 @@ static void test_adapt_budget(void **state)
 	assert_true(isnan(info.change));
 }
 
+static void test_first_batch(void **state)
+{
+	(void)state;
+	assert_int_equal(rdp_sweep_first(0, 1000, 8 << 20, 1), 1000);
+	assert_int_equal(rdp_sweep_first(1, 32, 4096, 1), 32);
+	assert_int_equal(rdp_sweep_first(1, 32, 1 << 20, 1), 16);
+	assert_int_equal(rdp_sweep_first(1, 32, 1 << 20, 4), 4);
+	assert_int_equal(rdp_sweep_first(1, 32, 8 << 20, 8), 2);
+}
+
 static void test_progress_format(void **state)
 {
 	char buf[128];
@@ -162,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_adapt_converges),
 		cmocka_unit_test(test_adapt_latency_and_failure),
 		cmocka_unit_test(test_adapt_budget),
+		cmocka_unit_test(test_first_batch),
 		cmocka_unit_test(test_progress_format),
 		cmocka_unit_test(test_progress_off_without_tty),
 	};

@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdmaperf accept HOST: the standard acceptance matrix (write and read
+ * bandwidth at 1 and 8 QPs over a size sweep, write/read/send latency at
+ * small sizes), each run as a child rdmaperf with adaptive iterations and
+ * its JSON kept, the band of the line rate applied to large messages, and
+ * a one-page Markdown record with the plots.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <jansson.h>
+
+#include <rdmaperf/log.h>
+#include <rdmaperf/plot.h>
+#include <rdmaperf/session.h>
+#include <rdmaperf/tool.h>
+
+extern char **environ;
+
+/* The band applies from this size up: smaller messages are bound by the
+ * message rate, not the link. */
+#define BAND_MIN_BYTES 65536
+
+struct accept_opts {
+	const char *host, *dev, *port, *dir;
+	const char *sizes, *lat_sizes, *qps, *tpp;
+	double band_lo, band_hi; /* fractions of the line rate */
+};
+
+struct test_run {
+	const char *test;
+	int bw;
+	int rc;	     /* the child's exit code */
+	json_t *doc; /* its JSON, NULL when none */
+	int plotted;
+	size_t band_points, band_fail;
+};
+
+static const char *const tests[] = { "write_bw", "read_bw", "write_lat",
+				     "read_lat", "send_lat" };
+#define N_TESTS (sizeof(tests) / sizeof(tests[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: rdmaperf accept HOST [options]\n"
+		"  Run the acceptance matrix against an rdmaperf server on "
+		"HOST and write\n"
+		"  DIR/accept.md (one page, with plots), DIR/TEST.json and "
+		"DIR/TEST.txt.\n"
+		"  Exit 0 when every run completed and every bandwidth "
+		"point of %d B\n"
+		"  and up is within the band; 1 otherwise.\n\n"
+		"Options:\n"
+		"  -d, --ib-dev=DEV          RDMA device\n"
+		"  -p, --port=PORT           TCP port of the server\n"
+		"  -o, --output=DIR          where to write (default "
+		"accept-DATE-TIME)\n"
+		"      --sizes=LIST          bandwidth sizes (default "
+		"2:8M:x4)\n"
+		"      --lat-sizes=LIST      latency sizes (default "
+		"2,8,64,512)\n"
+		"      --qp=LIST             QP counts (default 1,8)\n"
+		"      --time-per-point=SEC  adaptive bound per point "
+		"(default 2)\n"
+		"      --band=LO-HI          band in %% of the line rate "
+		"(default 90-98.75)\n",
+		BAND_MIN_BYTES);
+}
+
+static int parse_band(const char *s, struct accept_opts *a)
+{
+	char *end;
+
+	a->band_lo = strtod(s, &end) / 100;
+	if (end == s || *end != '-')
+		return -EINVAL;
+	s = end + 1;
+	a->band_hi = strtod(s, &end) / 100;
+	if (end == s || *end || !(a->band_lo > 0) ||
+	    !(a->band_hi >= a->band_lo) || a->band_hi > 1.5)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct accept_opts *a)
+{
+	static const struct option lo[] = {
+		{ "ib-dev", required_argument, NULL, 'd' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "sizes", required_argument, NULL, 's' },
+		{ "lat-sizes", required_argument, NULL, 'l' },
+		{ "qp", required_argument, NULL, 'q' },
+		{ "time-per-point", required_argument, NULL, 't' },
+		{ "band", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":d:p:o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'd':
+			a->dev = optarg;
+			break;
+		case 'p':
+			a->port = optarg;
+			break;
+		case 'o':
+			a->dir = optarg;
+			break;
+		case 's':
+			a->sizes = optarg;
+			break;
+		case 'l':
+			a->lat_sizes = optarg;
+			break;
+		case 'q':
+			a->qps = optarg;
+			break;
+		case 't':
+			a->tpp = optarg;
+			break;
+		case 'b':
+			if (!parse_band(optarg, a))
+				break;
+			rdp_err("--band needs LO-HI in %% of the line rate "
+				"like 90-98.75, not '%s'",
+				optarg);
+			return -EINVAL;
+		default:
+			rdp_err("accept: unknown option or missing value '%s' "
+				"(see --help)",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (argc - optind != 1) {
+		rdp_err("accept needs the server: rdmaperf accept HOST (see "
+			"--help)");
+		return -EINVAL;
+	}
+	a->host = argv[optind];
+	return 0;
+}
+
+static int path_in(char *buf, size_t len, const char *dir, const char *test,
+		   const char *ext)
+{
+	int n = snprintf(buf, len, "%s/%s.%s", dir, test, ext);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* One child rdmaperf: its report to DIR/TEST.txt; returns its exit code,
+ * or -errno when it could not start. */
+static int run_child(const struct accept_opts *a, struct test_run *t)
+{
+	char json[PATH_MAX], txt[PATH_MAX];
+	const char *argv[24];
+	posix_spawn_file_actions_t fa;
+	size_t n = 0;
+	pid_t pid;
+	int status, ret;
+
+	if (path_in(json, sizeof(json), a->dir, t->test, "json") ||
+	    path_in(txt, sizeof(txt), a->dir, t->test, "txt"))
+		return -ENAMETOOLONG;
+	argv[n++] = "rdmaperf";
+	argv[n++] = t->test;
+	argv[n++] = "-s";
+	argv[n++] = t->bw ? a->sizes : a->lat_sizes;
+	if (t->bw) {
+		argv[n++] = "-q";
+		argv[n++] = a->qps;
+	}
+	argv[n++] = "--time-per-point";
+	argv[n++] = a->tpp;
+	argv[n++] = "--json-file";
+	argv[n++] = json;
+	argv[n++] = "-F";
+	if (a->dev) {
+		argv[n++] = "-d";
+		argv[n++] = a->dev;
+	}
+	if (a->port) {
+		argv[n++] = "-p";
+		argv[n++] = a->port;
+	}
+	argv[n++] = a->host;
+	argv[n] = NULL;
+	ret = posix_spawn_file_actions_init(&fa);
+	if (!ret)
+		ret = posix_spawn_file_actions_addopen(
+			&fa, 1, txt, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (!ret)
+		ret = posix_spawn(&pid, "/proc/self/exe", &fa, NULL,
+				  (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret)
+		return -ret;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Large-message points against the band; counts into t. */
+static void apply_band(const struct accept_opts *a, struct test_run *t,
+		       double line)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(t->doc, "results"), i, e)
+	{
+		double bw =
+			json_number_value(json_object_get(e, "bw_avg_gbps"));
+
+		if (json_integer_value(json_object_get(e, "size_bytes")) <
+		    BAND_MIN_BYTES)
+			continue;
+		t->band_points++;
+		t->band_fail += bw < a->band_lo * line;
+	}
+}
+
+static void run_test(const struct accept_opts *a, struct test_run *t)
+{
+	char path[PATH_MAX];
+	double line;
+
+	fprintf(stderr, "accept: %s ...\n", t->test);
+	t->rc = run_child(a, t);
+	if (t->rc < 0) {
+		rdp_err("accept: start %s: %s", t->test, strerror(-t->rc));
+		return;
+	}
+	if (path_in(path, sizeof(path), a->dir, t->test, "json"))
+		return;
+	t->doc = json_load_file(path, 0, NULL);
+	if (!t->doc)
+		return;
+	line = json_number_value(json_object_get(
+		json_object_get(t->doc, "device"), "line_rate_gbps"));
+	if (t->bw && line > 0)
+		apply_band(a, t, line);
+	if (!path_in(path, sizeof(path), a->dir, t->test, "svg"))
+		t->plotted = !rdp_plot_file(t->doc, path);
+}
+
+static const char *str_at(const json_t *doc, const char *obj, const char *key)
+{
+	const char *s = json_string_value(
+		json_object_get(json_object_get(doc, obj), key));
+
+	return s ? s : "?";
+}
+
+static void md_context(FILE *f, const struct accept_opts *a, const json_t *d,
+		       int pass)
+{
+	const json_t *dev = json_object_get(d, "device");
+	double line = json_number_value(json_object_get(dev, "line_rate_gbps"));
+
+	fprintf(f, "# Acceptance record: %s to %s\n\n",
+		str_at(d, "device", "name"), a->host);
+	fprintf(f, "| | |\n|---|---|\n");
+	fprintf(f, "| Verdict | **%s** |\n", pass ? "PASS" : "FAIL");
+	fprintf(f, "| Date | %s |\n",
+		json_string_value(json_object_get(d, "timestamp")) ?: "?");
+	fprintf(f, "| Client | %s, %s, %s |\n", str_at(d, "client", "hostname"),
+		str_at(d, "client", "kernel"),
+		str_at(d, "client", "cpu_model"));
+	fprintf(f, "| Server | %s (%s), rdmaperf %s |\n",
+		str_at(d, "server", "hostname"), str_at(d, "server", "address"),
+		str_at(d, "server", "rdmaperf_version"));
+	fprintf(f,
+		"| Device | %s port %" JSON_INTEGER_FORMAT
+		", %s, firmware %s, speed %" JSON_INTEGER_FORMAT
+		" width %" JSON_INTEGER_FORMAT " |\n",
+		str_at(d, "device", "name"),
+		json_integer_value(json_object_get(dev, "port")),
+		str_at(d, "device", "link_layer"),
+		str_at(d, "device", "firmware"),
+		json_integer_value(json_object_get(dev, "active_speed")),
+		json_integer_value(json_object_get(dev, "active_width")));
+	if (line > 0)
+		fprintf(f,
+			"| Band | %.4g-%.4g %% of the %.6g Gb/s line rate "
+			"(%.4g-%.4g Gb/s), messages of %d B and up |\n",
+			a->band_lo * 100, a->band_hi * 100, line,
+			a->band_lo * line, a->band_hi * line, BAND_MIN_BYTES);
+	else
+		fprintf(f, "| Band | not applied: the port reports no known "
+			   "line rate |\n");
+	fprintf(f,
+		"| Method | adaptive iterations, at most %s s per point; "
+		"rdmaperf %s |\n\n",
+		a->tpp,
+		json_string_value(json_object_get(d, "version")) ?: "?");
+}
+
+static void md_bw(FILE *f, const struct test_run *t, double lo, double hi,
+		  double line)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(t->doc, "results"), i, e)
+	{
+		json_int_t size =
+			json_integer_value(json_object_get(e, "size_bytes"));
+		double bw =
+			json_number_value(json_object_get(e, "bw_avg_gbps"));
+		const char *band = "-";
+
+		if (line > 0 && size >= BAND_MIN_BYTES)
+			band = bw < lo * line	? "**below**"
+			       : bw > hi * line ? "above"
+						: "in band";
+		fprintf(f,
+			"| %s | %" JSON_INTEGER_FORMAT
+			" | %" JSON_INTEGER_FORMAT " | %.3f | ",
+			t->test,
+			json_integer_value(json_object_get(e, "num_qps")), size,
+			bw);
+		if (line > 0)
+			fprintf(f, "%.1f | %s |\n", 100 * bw / line, band);
+		else
+			fprintf(f, "- | %s |\n", band);
+	}
+}
+
+static void md_lat(FILE *f, const struct test_run *t)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(t->doc, "results"), i, e) fprintf(
+		f,
+		"| %s | %" JSON_INTEGER_FORMAT " | %.3f | %.3f | %.3f | %s |\n",
+		t->test, json_integer_value(json_object_get(e, "size_bytes")),
+		json_number_value(json_object_get(e, "lat_p50_us")),
+		json_number_value(json_object_get(e, "lat_p99_us")),
+		json_number_value(json_object_get(e, "lat_p999_us")),
+		json_string_value(json_object_get(e, "latency_kind")) ?: "?");
+}
+
+static const json_t *first_doc(const struct test_run *t)
+{
+	size_t i;
+
+	for (i = 0; i < N_TESTS; i++)
+		if (t[i].doc)
+			return t[i].doc;
+	return NULL;
+}
+
+static void md_runs(FILE *f, const struct test_run *t)
+{
+	size_t i;
+
+	fprintf(f, "\n## Runs\n\n| Test | Exit | Band | Files |\n"
+		   "|---|---|---|---|\n");
+	for (i = 0; i < N_TESTS; i++) {
+		fprintf(f, "| %s | %d | ", t[i].test, t[i].rc);
+		if (t[i].band_points)
+			fprintf(f, "%zu of %zu below", t[i].band_fail,
+				t[i].band_points);
+		else
+			fprintf(f, "-");
+		fprintf(f, " | [%s.json](%s.json), [%s.txt](%s.txt)%s%s%s |\n",
+			t[i].test, t[i].test, t[i].test, t[i].test,
+			t[i].plotted ? ", [" : "",
+			t[i].plotted ? t[i].test : "",
+			t[i].plotted ? ".svg]" : "");
+	}
+}
+
+static void md_plots(FILE *f, const struct test_run *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < N_TESTS; i++)
+		n += t[i].plotted;
+	fprintf(f, "\n## Plots\n\n");
+	if (!n)
+		fprintf(f, "None: gnuplot is not installed (Debian: "
+			   "gnuplot-nox).\n");
+	for (i = 0; i < N_TESTS; i++)
+		if (t[i].plotted)
+			fprintf(f, "![%s](%s.svg)\n", t[i].test, t[i].test);
+}
+
+static int write_record(const struct accept_opts *a, const struct test_run *t,
+			int pass)
+{
+	const json_t *d = first_doc(t);
+	double line = json_number_value(json_object_get(
+		json_object_get(d, "device"), "line_rate_gbps"));
+	char path[PATH_MAX];
+	size_t i;
+	FILE *f;
+
+	if (path_in(path, sizeof(path), a->dir, "accept", "md"))
+		return -ENAMETOOLONG;
+	f = fopen(path, "w");
+	if (!f) {
+		rdp_err("accept: open %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (d)
+		md_context(f, a, d, pass);
+	else
+		fprintf(f,
+			"# Acceptance record: %s\n\n**FAIL**: no run "
+			"produced results.\n",
+			a->host);
+	fprintf(f, "## Bandwidth\n\n| Test | QPs | Bytes | Gb/s | %% of line "
+		   "| Band |\n|---|---|---|---|---|---|\n");
+	for (i = 0; i < N_TESTS; i++)
+		if (t[i].bw && t[i].doc)
+			md_bw(f, &t[i], a->band_lo, a->band_hi, line);
+	fprintf(f, "\n## Latency\n\n| Test | Bytes | p50 [us] | p99 [us] | "
+		   "p99.9 [us] | Kind |\n|---|---|---|---|---|---|\n");
+	for (i = 0; i < N_TESTS; i++)
+		if (!t[i].bw && t[i].doc)
+			md_lat(f, &t[i]);
+	md_runs(f, t);
+	md_plots(f, t);
+	if (fclose(f))
+		return -EIO;
+	printf("accept: %s: %s\n", pass ? "PASS" : "FAIL", path);
+	return 0;
+}
+
+static int make_dir(struct accept_opts *a, char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!a->dir) {
+		if (!localtime_r(&now, &tm) ||
+		    !strftime(buf, len, "accept-%Y%m%d-%H%M%S", &tm))
+			return -EINVAL;
+		a->dir = buf;
+	}
+	if (mkdir(a->dir, 0755) && errno != EEXIST) {
+		rdp_err("accept: create %s: %s", a->dir, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int accept_main(int argc, char **argv)
+{
+	struct accept_opts a = { .sizes = "2:8M:x4",
+				 .lat_sizes = "2,8,64,512",
+				 .qps = "1,8",
+				 .tpp = "2",
+				 .band_lo = 0.90,
+				 .band_hi = 0.9875 };
+	struct test_run t[N_TESTS];
+	char dir[64];
+	size_t i;
+	int ret, pass = 1;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
+	if (make_dir(&a, dir, sizeof(dir)))
+		return RDP_EXIT_FAIL;
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < N_TESTS; i++) {
+		t[i].test = tests[i];
+		t[i].bw = strstr(tests[i], "_bw") != NULL;
+		run_test(&a, &t[i]);
+		/* A usage error repeats for every run: stop at the first. */
+		if (t[i].rc == RDP_EXIT_USAGE || t[i].rc < 0) {
+			pass = 0;
+			ret = RDP_EXIT_USAGE;
+			break;
+		}
+		pass &= t[i].rc == 0 && t[i].doc && !t[i].band_fail;
+	}
+	if (!ret && write_record(&a, t, pass))
+		ret = RDP_EXIT_FAIL;
+	for (i = 0; i < N_TESTS; i++)
+		json_decref(t[i].doc);
+	if (ret)
+		return ret;
+	return pass ? RDP_EXIT_OK : RDP_EXIT_FAIL;
+}
+
+const struct rdp_tool rdp_tool_accept = {
+	.name = "accept",
+	.summary = "run the acceptance matrix and write a one-page record",
+	.main = accept_main,
+};
