@@ -44,7 +44,7 @@ perftest_sweep() {
 	spid=$!
 	for i in $(seq 100); do listening "$pt_port" && break; sleep 0.1; done
 	timeout 1800 ib_write_bw -a -n "$pt_iters" -d "$dev" -x "$gid" \
-		-p "$pt_port" "$addr" 2>/dev/null | rows
+		-p "$pt_port" "$addr" 2>"$work/perftest.err" | rows
 	wait "$spid"
 }
 
@@ -58,9 +58,17 @@ for ((r = 1; r <= rounds; r++)); do
 		t0=$(now)
 		"${tool}_sweep" >"$work/$tool.$r"
 		t1=$(now)
-		echo "$tool $r $(echo "$t1 - $t0" | bc)" >>"$work/walls"
+		sizes=$(wc -l <"$work/$tool.$r")
 		echo "round $r $tool: $(echo "$t1 - $t0" | bc | cut -c1-6) s," \
-			"$(wc -l <"$work/$tool.$r") sizes" >&2
+			"$sizes sizes" >&2
+		# Only complete sweeps count; an aborted one is reported.
+		if [[ $sizes -eq 23 ]]; then
+			echo "$tool $r $(echo "$t1 - $t0" | bc)" >>"$work/walls"
+		else
+			tail -n 3 "$work/perftest.err" 2>/dev/null >&2
+			rm -f "$work/$tool.$r"
+			echo "$tool" >>"$work/aborted"
+		fi
 	done
 done
 
@@ -85,6 +93,10 @@ read -r pw pc <<<"$(summary perftest)"
 echo "write_bw -a sweep on $dev, $rounds rounds alternating, medians"
 echo "rdmaperf: write_bw -a --time-per-point $tpp --target-error 2"
 echo "perftest: ib_write_bw -a -n $pt_iters ($(ib_write_bw --version 2>&1 | head -1))"
+for tool in rdmaperf perftest; do
+	echo "$tool: $(grep -c "^$tool " "$work/walls") complete sweeps," \
+		"$(grep -c "^$tool\$" "$work/aborted" 2>/dev/null || true) aborted"
+done
 printf '%-34s %10s %10s %8s\n' figure rdmaperf perftest ratio
 printf '%-34s %10s %10s %8.3f\n' "sweep wall time [s]" "$rw" "$pw" \
 	"$(echo "$rw / $pw" | bc -l)"

@@ -5,6 +5,7 @@
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/rails.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
 
@@ -27,5 +28,7 @@ int main(int argc, char **argv)
 		return RDP_EXIT_OK;
 	if (!o.conn.host[0])
 		return rdp_server_loop(&o, 1);
+	if (rdp_rails_wanted(&o))
+		return rdp_rails_run(argc, argv, &o);
 	return rdp_session_client(&o);
 }

@@ -39,6 +39,8 @@ enum rdp_bench_flags {
 	RDP_BENCH_RD_WINDOW = 1u << 4,
 	/* The loop polls its receive slot with the CPU: host memory only. */
 	RDP_BENCH_CPU_POLL = 1u << 5,
+	/* --bounce: the loop stages each message between GPU and host. */
+	RDP_BENCH_BOUNCE = 1u << 6,
 };
 
 struct rdp_run {

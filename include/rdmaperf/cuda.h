@@ -59,6 +59,10 @@ struct rdp_cuda {
 	rdp_cu_result (*mem_get_handle)(void *handle, rdp_cu_ptr ptr,
 					size_t bytes, int type,
 					unsigned long long flags);
+	/* Page-lock host memory for copies (--bounce); NULL when missing. */
+	rdp_cu_result (*host_register)(void *ptr, size_t bytes,
+				       unsigned int flags);
+	rdp_cu_result (*host_unregister)(void *ptr);
 };
 
 /*

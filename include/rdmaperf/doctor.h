@@ -16,6 +16,7 @@
 struct rdp_sysfs;
 struct in_addr;
 struct rdp_msg_accept;
+struct rdp_topo_report;
 
 enum rdp_verdict {
 	RDP_PASS = 0,
@@ -53,6 +54,8 @@ struct rdp_doctor {
 	int chosen_gid; /* table index of the GID a test would use, -1 */
 	struct rdp_check checks[RDP_DOCTOR_MAX_CHECKS];
 	size_t n_checks;
+	/* hwloc's view for the report; the caller's, NULL when not read. */
+	const struct rdp_topo_report *topo;
 };
 
 /*
@@ -66,6 +69,13 @@ int rdp_doctor_pick_device(const struct rdp_sysfs *fs, int port, char *name,
 void rdp_doctor_local(const struct rdp_sysfs *fs, const char *dev, int port,
 		      const struct rdp_doctor_verbs *verbs,
 		      const struct in_addr *local_ipv4, struct rdp_doctor *doc);
+
+/*
+ * The topology checks (PCIe path, GPUs near the NIC) from r, which doc
+ * keeps pointing to: call after rdp_doctor_local.
+ */
+void rdp_doctor_check_topo(struct rdp_doctor *doc,
+			   const struct rdp_topo_report *r);
 
 /* The pair checks against a server's ACCEPT: MTU and GID type agreement. */
 void rdp_doctor_pair(struct rdp_doctor *doc,

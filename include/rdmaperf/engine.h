@@ -16,6 +16,7 @@
 
 struct rdp_sysfs;
 struct rdp_cm;
+struct rdp_stage;
 
 struct rdp_port_info {
 	uint8_t num;
@@ -38,6 +39,7 @@ struct rdp_dev {
 	int numa_node;		      /* -1 unknown */
 	struct ibv_context **cm_list; /* -R: librdmacm's, owning ctx */
 	struct rdp_mem *mem; /* --use_cuda: buffers in GPU memory, owned */
+	struct rdp_mem *stage; /* --bounce: GPU data staged via host, owned */
 };
 
 /*
@@ -119,6 +121,7 @@ struct rdp_conn {
 	void *shadow;
 	enum rdp_mem_path mem_path;
 	char mem_note[160]; /* why DMA-BUF was not used, or "" */
+	struct rdp_stage *stage; /* --bounce: the GPU twin of buf, or NULL */
 };
 
 struct rdp_conn_cfg {

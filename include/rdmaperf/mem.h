@@ -47,6 +47,11 @@ struct rdp_mem_ops {
 		      size_t bytes);
 	int (*to_host)(struct rdp_mem *m, void *dst, const void *src,
 		       size_t bytes);
+	/* --bounce: page-lock a host buffer for copies, so they run at the
+	 * bus's speed; why gets the driver's words when it cannot. */
+	int (*host_pin)(struct rdp_mem *m, void *ptr, size_t bytes, char *why,
+			size_t len);
+	void (*host_unpin)(struct rdp_mem *m, void *ptr);
 };
 
 extern const struct rdp_mem_ops rdp_mem_host;

@@ -73,6 +73,7 @@ struct rdp_accept_opts {
 /* Where the benchmark buffers live. */
 struct rdp_mem_opts {
 	char cuda[32]; /* --use_cuda: "" host memory, "auto", N or a bus id */
+	int bounce;    /* --bounce: stage each message through host memory */
 };
 
 /* --cpu, --numa, --no-pin (sys/placement): both sides. */

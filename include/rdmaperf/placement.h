@@ -49,12 +49,30 @@ int rdp_place_plan(const struct rdp_sysfs *fs, const struct rdp_place_opts *o,
 		   int nic_node, const cpu_set_t *start_affinity,
 		   struct rdp_placement *out, char *err, size_t len);
 
+/*
+ * rdp_place_plan with the CPUs near the NIC from the topology (hwloc):
+ * nic_cpus, when given and not empty, replace the node's CPUs by default.
+ */
+int rdp_place_plan_near(const struct rdp_sysfs *fs,
+			const struct rdp_place_opts *o, int nic_node,
+			const cpu_set_t *nic_cpus,
+			const cpu_set_t *start_affinity,
+			struct rdp_placement *out, char *err, size_t len);
+
 /* Apply a plan to the calling thread: affinity and memory policy. */
 int rdp_place_apply(struct rdp_placement *pl);
 
 /* Plan and apply for the live system; prints the cross-NUMA warning. */
 int rdp_place_self(const struct rdp_place_opts *o, int nic_node,
 		   struct rdp_placement *out);
+int rdp_place_self_near(const struct rdp_place_opts *o, int nic_node,
+			const cpu_set_t *nic_cpus, struct rdp_placement *out);
+/*
+ * rdp_place_self for the RDMA device dev: its near CPUs from hwloc when the
+ * topology places it (src/sys/place_topo.c), the sysfs node otherwise.
+ */
+int rdp_place_self_dev(const struct rdp_place_opts *o, const char *dev,
+		       int nic_node, struct rdp_placement *out);
 
 const char *rdp_place_mode_str(enum rdp_place_mode mode);
 

@@ -58,9 +58,9 @@ typedef int rdp_batch_fn(void *ctx, uint64_t iters, int again,
  * most target (a fraction), or the next batch would end after budget_s.
  * res holds the last batch.
  */
-int rdp_sweep_adapt(double budget_s, double target, int is_lat,
-		    uint64_t first, rdp_batch_fn *fn, void *ctx,
-		    struct rdp_result *res, struct rdp_adapt_info *info);
+int rdp_sweep_adapt(double budget_s, double target, int is_lat, uint64_t first,
+		    rdp_batch_fn *fn, void *ctx, struct rdp_result *res,
+		    struct rdp_adapt_info *info);
 
 /*
  * The first batch of a point: iters, or with adaptive iterations

@@ -100,7 +100,9 @@ int rdp_topo_gpus(const struct rdp_topo *t, const struct rdp_topo_nic *nic,
 /*
  * The PCI bus id ("0000:19:00.0") of the GPU nearest the RDMA device nic,
  * for --use_cuda=auto. t NULL loads this host's topology for the call.
- * -ENODEV without a GPU, -ENOENT when nic is unknown; dist may be NULL.
+ * -ENODEV without a GPU, -ENOENT when nic is not in the topology (as
+ * Soft-RoCE over a veth); a NIC off PCI gets the first GPU with
+ * RDP_DIST_UNKNOWN. dist may be NULL.
  */
 int rdp_topo_nearest_gpu(const struct rdp_topo *t, const char *nic,
 			 char *bus_id, size_t len, enum rdp_topo_dist *dist);
@@ -110,5 +112,19 @@ void rdp_topo_path_format(const struct rdp_topo_nic *nic, char *buf,
 			  size_t len);
 
 const char *rdp_topo_hop_str(enum rdp_topo_hop_kind k);
+
+/* What the doctor reports of the topology around one NIC. */
+struct rdp_topo_report {
+	int loaded;   /* hwloc loaded a topology */
+	int have_nic; /* nic is filled */
+	struct rdp_topo_nic nic;
+	struct rdp_topo_gpu gpus[RDP_TOPO_GPU_MAX]; /* nearest first */
+	size_t n_gpus;
+};
+
+/* Fill r for dev from xml (NULL: this host); never fails, r says how far
+ * it got. */
+void rdp_topo_report_read(const struct rdp_sysfs *fs, const char *xml,
+			  const char *dev, struct rdp_topo_report *r);
 
 #endif /* RDMAPERF_TOPO_H */

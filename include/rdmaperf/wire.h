@@ -8,7 +8,8 @@
  *     | --- HELLO (version, host) -----------> |
  *     | <-- HELLO (version, host) ------------ |
  *     | --- PARAMS (test, size, qps, ...) ---> |  server allocates
- *     | <-- ACCEPT (device, port, MTU, GID) -- |  ...or ERROR
+ *     | <-- ACCEPT (device, port, MTU, GID, -- |  ...or ERROR
+ *     |            memory)                       |
  *     |  with -R only, over RDMA CM, per QP:     |
  *     | === resolve addr/route, CONNECT ======> |  server creates the QP
  *     | <== ACCEPT, ESTABLISHED =============== |  (CM moves it to RTS)
@@ -40,6 +41,7 @@
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256
 #define RDP_WIRE_NAME_MAX	  64
+#define RDP_WIRE_GPU_MAX	  128
 #define RDP_WIRE_COUNTER_NAME_MAX 40
 #define RDP_WIRE_MAX_COUNTERS	  64 /* 64 x 51 B fits the payload limit */
 
@@ -90,6 +92,12 @@ struct rdp_msg_accept {
 	uint8_t cross_numa; /* its CPUs are off the NIC's node */
 	int32_t place_node; /* node of its CPUs and memory, -1 unknown */
 	char cpus[RDP_WIRE_NAME_MAX]; /* its CPU list, "" unknown */
+	/* its buffers (mem/stage.c); unknown values read as unknown */
+	uint8_t mem_kind;  /* enum rdp_mem_kind */
+	uint8_t mem_path;  /* enum rdp_mem_path of the registered buffer */
+	uint8_t mem_stage; /* enum rdp_stage_role of the server in this test */
+	char mem_gpu[RDP_WIRE_GPU_MAX];	    /* "GPU 0 NVIDIA H200 (...)" */
+	char mem_bus_id[RDP_WIRE_NAME_MAX]; /* "0000:3b:00.0", "" host */
 };
 
 struct rdp_msg_qp_info {

@@ -234,18 +234,27 @@ static inline int reap(struct rdp_run *run, struct bw_state *st,
 	return n < 0 ? -EIO : n;
 }
 
+/* Name the QP with the most operations still waiting for completion. */
 static int stalled(struct rdp_run *run, const struct bw_state *st)
 {
-	uint64_t out = 0;
-	uint32_t q;
+	uint64_t out = 0, most = 0, n;
+	uint32_t q, worst = 0;
 
-	for (q = 0; q < st->num_qps; q++)
-		out += st->qps[q].posted - st->qps[q].completed;
+	for (q = 0; q < st->num_qps; q++) {
+		n = st->qps[q].posted - st->qps[q].completed;
+		out += n;
+		if (n > most) {
+			most = n;
+			worst = q;
+		}
+	}
 	rdp_errbuf(run->errtext, sizeof(run->errtext),
 		   "no completion for %.1f s with %llu operations outstanding "
-		   "on %u QP(s): the peer or the link stopped responding",
+		   "on %u QP(s), %llu on qp 0x%x: the peer or the link stopped "
+		   "responding",
 		   rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
-		   (unsigned long long)out, st->num_qps);
+		   (unsigned long long)out, st->num_qps,
+		   (unsigned long long)most, run->conn->qps[worst]->qp_num);
 	return -ETIMEDOUT;
 }
 

@@ -342,6 +342,35 @@ static int cuda_to_host(struct rdp_mem *m, void *dst, const void *src,
 	return rdp_cuda_errno(r);
 }
 
+/* A staging buffer the driver knows is page-locked is copied by DMA;
+ * otherwise each copy goes through the driver's own bounce buffer. */
+static int cuda_host_pin(struct rdp_mem *m, void *ptr, size_t bytes, char *why,
+			 size_t len)
+{
+	struct cuda_state *st = m->state;
+	rdp_cu_result r;
+	int ret = set_ctx(st);
+
+	if (ret)
+		return ret;
+	if (!st->cu->host_register || !st->cu->host_unregister) {
+		snprintf(why, len, "the driver lacks cuMemHostRegister");
+		return -EOPNOTSUPP;
+	}
+	r = st->cu->host_register(ptr, bytes, 0);
+	if (r)
+		rdp_cuda_strerror(st->cu, r, why, len);
+	return rdp_cuda_errno(r);
+}
+
+static void cuda_host_unpin(struct rdp_mem *m, void *ptr)
+{
+	struct cuda_state *st = m->state;
+
+	if (ptr && !set_ctx(st))
+		st->cu->host_unregister(ptr);
+}
+
 const struct rdp_mem_ops rdp_mem_cuda = {
 	.name = "cuda",
 	.open = cuda_open,
@@ -351,6 +380,8 @@ const struct rdp_mem_ops rdp_mem_cuda = {
 	.reg = cuda_reg,
 	.to_dev = cuda_to_dev,
 	.to_host = cuda_to_host,
+	.host_pin = cuda_host_pin,
+	.host_unpin = cuda_host_unpin,
 };
 
 #else /* !HAVE_CUDA */

@@ -45,6 +45,8 @@ static const struct sym syms[] = {
 	SYM(error_string, "cuGetErrorString", NULL, 0),
 	SYM(error_name, "cuGetErrorName", NULL, 0),
 	SYM(mem_get_handle, "cuMemGetHandleForAddressRange", NULL, 1),
+	SYM(host_register, "cuMemHostRegister_v2", "cuMemHostRegister", 1),
+	SYM(host_unregister, "cuMemHostUnregister", NULL, 1),
 };
 
 /* Object and function pointers share a representation on every platform

@@ -273,6 +273,11 @@ static void enc_accept(struct wcur *c, const struct rdp_msg *m)
 	put_u8(c, a->cross_numa);
 	put_u32(c, (uint32_t)a->place_node);
 	put_str(c, a->cpus, sizeof(a->cpus));
+	put_u8(c, a->mem_kind);
+	put_u8(c, a->mem_path);
+	put_u8(c, a->mem_stage);
+	put_str(c, a->mem_gpu, sizeof(a->mem_gpu));
+	put_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
 }
 
 static void dec_accept(struct rcur *c, struct rdp_msg *m)
@@ -293,6 +298,11 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 	a->cross_numa = get_u8(c);
 	a->place_node = get_s32(c);
 	get_str(c, a->cpus, sizeof(a->cpus));
+	a->mem_kind = get_u8(c);
+	a->mem_path = get_u8(c);
+	a->mem_stage = get_u8(c);
+	get_str(c, a->mem_gpu, sizeof(a->mem_gpu));
+	get_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
 }
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)

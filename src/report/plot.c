@@ -93,16 +93,24 @@ static void bw_block(FILE *f, const json_t *res, const struct series *s,
 	fprintf(f, "EOD\n");
 }
 
+static int lat_point(const json_t *e)
+{
+	return is_kind(e, "latency") &&
+	       json_is_number(json_object_get(e, "lat_p50_us"));
+}
+
 static size_t lat_block(FILE *f, const json_t *res)
 {
 	const json_t *e;
 	size_t i, n = 0;
 
+	json_array_foreach(res, i, e) n += (size_t)lat_point(e);
+	if (!n)
+		return 0;
 	fprintf(f, "$lat << EOD\n");
 	json_array_foreach(res, i, e)
 	{
-		if (!is_kind(e, "latency") ||
-		    !json_is_number(json_object_get(e, "lat_p50_us")))
+		if (!lat_point(e))
 			continue;
 		fprintf(f, "%" JSON_INTEGER_FORMAT " %.9g %.9g %.9g %.9g\n",
 			json_integer_value(json_object_get(e, "size_bytes")),
@@ -110,7 +118,6 @@ static size_t lat_block(FILE *f, const json_t *res)
 			json_number_value(json_object_get(e, "lat_p90_us")),
 			json_number_value(json_object_get(e, "lat_p99_us")),
 			json_number_value(json_object_get(e, "lat_p999_us")));
-		n++;
 	}
 	fprintf(f, "EOD\n");
 	return n;

@@ -475,7 +475,8 @@ int rdp_session_client(const struct rdp_opts *o)
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);
-	if (rdp_place_self(&o->place, c.dev->numa_node, &c.place)) {
+	if (rdp_place_self_dev(&o->place, c.dev->name, c.dev->numa_node,
+			       &c.place)) {
 		rdp_dev_close(c.dev);
 		return RDP_EXIT_USAGE;
 	}

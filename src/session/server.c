@@ -127,8 +127,8 @@ static int open_device(struct server *s)
 	else
 		ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port, &s->dev);
 	if (!ret)
-		ret = rdp_place_self(&s->o->place, s->dev->numa_node,
-				     &s->place);
+		ret = rdp_place_self_dev(&s->o->place, s->dev->name,
+					 s->dev->numa_node, &s->place);
 	return ret ? ret : rdp_dev_use_mem(&s->dev, s->o->mem.cuda);
 }
 

@@ -295,6 +295,7 @@ void rdp_doctor_local(const struct rdp_sysfs *fs, const char *dev, int port,
 	rdp_doctor_check_numa(fs, doc);
 	rdp_doctor_check_memlock(fs, doc);
 	rdp_doctor_check_governor(fs, doc);
+	rdp_doctor_check_cstates(fs, doc);
 	rdp_doctor_check_rdma_cm(fs, doc);
 }
 

@@ -21,6 +21,8 @@ void rdp_doctor_check_memlock(const struct rdp_sysfs *fs,
 			      struct rdp_doctor *doc);
 void rdp_doctor_check_governor(const struct rdp_sysfs *fs,
 			       struct rdp_doctor *doc);
+void rdp_doctor_check_cstates(const struct rdp_sysfs *fs,
+			      struct rdp_doctor *doc);
 void rdp_doctor_check_rdma_cm(const struct rdp_sysfs *fs,
 			      struct rdp_doctor *doc);
 

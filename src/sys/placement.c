@@ -144,10 +144,12 @@ static int confined(const struct rdp_sysfs *fs, const cpu_set_t *start)
 /* A server pinned for its last client starts the next one pinned alike:
  * that is this plan, not an affinity from outside. */
 static int same_as_nic(const struct rdp_sysfs *fs, int nic_node,
-		       const cpu_set_t *set)
+		       const cpu_set_t *nic_cpus, const cpu_set_t *set)
 {
 	cpu_set_t local;
 
+	if (nic_cpus && CPU_EQUAL(nic_cpus, set))
+		return 1;
 	return !rdp_place_node_cpus(fs, nic_node, &local) &&
 	       CPU_EQUAL(&local, set);
 }
@@ -155,6 +157,16 @@ static int same_as_nic(const struct rdp_sysfs *fs, int nic_node,
 int rdp_place_plan(const struct rdp_sysfs *fs, const struct rdp_place_opts *o,
 		   int nic_node, const cpu_set_t *start_affinity,
 		   struct rdp_placement *pl, char *err, size_t len)
+{
+	return rdp_place_plan_near(fs, o, nic_node, NULL, start_affinity, pl,
+				   err, len);
+}
+
+int rdp_place_plan_near(const struct rdp_sysfs *fs,
+			const struct rdp_place_opts *o, int nic_node,
+			const cpu_set_t *nic_cpus,
+			const cpu_set_t *start_affinity,
+			struct rdp_placement *pl, char *err, size_t len)
 {
 	cpu_set_t online;
 	int ret = 0;
@@ -172,12 +184,19 @@ int rdp_place_plan(const struct rdp_sysfs *fs, const struct rdp_place_opts *o,
 	} else if (o->have_numa) {
 		ret = plan_numa(fs, o->numa_node, pl, err, len);
 	} else if (start_affinity && confined(fs, start_affinity) &&
-		   !same_as_nic(fs, nic_node, start_affinity)) {
+		   !same_as_nic(fs, nic_node, nic_cpus, start_affinity)) {
 		pl->mode = RDP_PLACE_EXTERNAL;
 		pl->node = rdp_place_node_of_cpu(
 			fs, rdp_cpulist_first(start_affinity));
 		snprintf(pl->why, sizeof(pl->why),
 			 "affinity set before start, kept");
+	} else if (nic_cpus && CPU_COUNT(nic_cpus)) {
+		/* The topology's near CPUs: narrower than the node on hosts
+		 * split into sub-NUMA clusters, known where sysfs has no
+		 * node. */
+		pl->mode = RDP_PLACE_NIC;
+		pl->cpus = *nic_cpus;
+		pl->node = nic_node;
 	} else if (nic_node >= 0 &&
 		   !rdp_place_node_cpus(fs, nic_node, &pl->cpus) &&
 		   CPU_COUNT(&pl->cpus)) {
@@ -218,6 +237,12 @@ int rdp_place_apply(struct rdp_placement *pl)
 int rdp_place_self(const struct rdp_place_opts *o, int nic_node,
 		   struct rdp_placement *out)
 {
+	return rdp_place_self_near(o, nic_node, NULL, out);
+}
+
+int rdp_place_self_near(const struct rdp_place_opts *o, int nic_node,
+			const cpu_set_t *nic_cpus, struct rdp_placement *out)
+{
 	struct rdp_sysfs fs;
 	cpu_set_t start;
 	char err[256], cpus[64];
@@ -226,7 +251,8 @@ int rdp_place_self(const struct rdp_place_opts *o, int nic_node,
 	rdp_sysfs_init(&fs, NULL);
 	if (sched_getaffinity(0, sizeof(start), &start))
 		CPU_ZERO(&start);
-	ret = rdp_place_plan(&fs, o, nic_node, &start, out, err, sizeof(err));
+	ret = rdp_place_plan_near(&fs, o, nic_node, nic_cpus, &start, out, err,
+				  sizeof(err));
 	if (ret) {
 		rdp_err("%s", err);
 		return ret;

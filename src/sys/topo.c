@@ -34,8 +34,8 @@ int rdp_topo_load(const struct rdp_sysfs *fs, const char *xml,
 	/* Bridges and the PCI functions that matter (NICs, GPUs, storage),
 	 * not every USB controller. */
 	ret = -EINVAL;
-	if (hwloc_topology_set_io_types_filter(t->hw,
-					       HWLOC_TYPE_FILTER_KEEP_IMPORTANT))
+	if (hwloc_topology_set_io_types_filter(
+		    t->hw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT))
 		goto err_destroy;
 	ret = -ENOENT;
 	if (xml && hwloc_topology_set_xml(t->hw, xml))
@@ -131,7 +131,8 @@ static int soft_netdev(const struct rdp_topo *t, const char *name, char *buf,
 
 static hwloc_obj_t pci_above(hwloc_obj_t o)
 {
-	while (o && o->type != HWLOC_OBJ_PCI_DEVICE && o->type != HWLOC_OBJ_BRIDGE)
+	while (o && o->type != HWLOC_OBJ_PCI_DEVICE &&
+	       o->type != HWLOC_OBJ_BRIDGE)
 		o = o->parent;
 	return o && o->type == HWLOC_OBJ_PCI_DEVICE ? o : NULL;
 }
@@ -171,7 +172,7 @@ static void walk_path(hwloc_obj_t dev, struct rdp_topo_nic *nic)
 		}
 		p = o->type == HWLOC_OBJ_BRIDGE ? &o->attr->bridge.upstream.pci
 						: &o->attr->pcidev;
-		h->kind = o == dev		  ? RDP_HOP_DEVICE
+		h->kind = o == dev		      ? RDP_HOP_DEVICE
 			  : is_host_bridge(o->parent) ? RDP_HOP_ROOT_PORT
 						      : RDP_HOP_SWITCH;
 		bus_id(p, h->bus_id, sizeof(h->bus_id));
@@ -228,8 +229,7 @@ int rdp_topo_nic(const struct rdp_topo *t, const char *name,
 	return 0;
 }
 
-void rdp_topo_path_format(const struct rdp_topo_nic *nic, char *buf,
-			  size_t len)
+void rdp_topo_path_format(const struct rdp_topo_nic *nic, char *buf, size_t len)
 {
 	const struct rdp_topo_hop *h;
 	size_t i, used = 0;
@@ -239,7 +239,9 @@ void rdp_topo_path_format(const struct rdp_topo_nic *nic, char *buf,
 	for (i = 0; i < nic->n_path && used < len; i++) {
 		h = &nic->path[i];
 		n = snprintf(buf + used, len - used, "%s%s%s%s", i ? " > " : "",
-			     h->kind == RDP_HOP_DEVICE ? "" : rdp_topo_hop_str(h->kind),
+			     h->kind == RDP_HOP_DEVICE
+				     ? ""
+				     : rdp_topo_hop_str(h->kind),
 			     h->kind == RDP_HOP_DEVICE ? "" : " ", h->bus_id);
 		if (n < 0)
 			return;
@@ -393,4 +395,21 @@ int rdp_topo_nearest_gpu(const struct rdp_topo *t, const char *nic,
 	}
 	rdp_topo_free(own);
 	return ret;
+}
+
+void rdp_topo_report_read(const struct rdp_sysfs *fs, const char *xml,
+			  const char *dev, struct rdp_topo_report *r)
+{
+	struct rdp_topo *t;
+
+	memset(r, 0, sizeof(*r));
+	if (rdp_topo_load(fs, xml, &t))
+		return;
+	r->loaded = 1;
+	r->have_nic = !rdp_topo_nic(t, dev, &r->nic);
+	if (!r->have_nic)
+		soft_netdev(t, dev, r->nic.netdev, sizeof(r->nic.netdev));
+	rdp_topo_gpus(t, r->have_nic ? &r->nic : NULL, r->gpus,
+		      RDP_TOPO_GPU_MAX, &r->n_gpus);
+	rdp_topo_free(t);
 }

@@ -18,6 +18,7 @@
 #include <rdmaperf/session.h>
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/tool.h>
+#include <rdmaperf/topo.h>
 
 static void usage(FILE *f)
 {
@@ -211,6 +212,7 @@ static void print_text(const struct rdp_doctor *doc)
 static int doctor_main(int argc, char **argv)
 {
 	struct doctor_peer peer = { 0 };
+	struct rdp_topo_report topo;
 	struct rdp_doctor_verbs verbs;
 	struct rdp_doctor doc;
 	struct doctor_opts o;
@@ -239,6 +241,8 @@ static int doctor_main(int argc, char **argv)
 		doctor_probe_peer(&o, &peer);
 	rdp_doctor_local(&fs, o.dev, o.port, &verbs,
 			 peer.have_local_ipv4 ? &peer.local_ipv4 : NULL, &doc);
+	rdp_topo_report_read(&fs, NULL, o.dev, &topo);
+	rdp_doctor_check_topo(&doc, &topo);
 	if (o.host[0])
 		doctor_pair_checks(&o, &doc, &verbs, &peer);
 	if (o.json)

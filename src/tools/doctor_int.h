@@ -44,6 +44,13 @@ void doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
 			const struct rdp_doctor_verbs *verbs,
 			const struct doctor_peer *peer);
 
+struct json_t;
+struct rdp_topo_report;
+
+/* The "topology" object of the JSON document; null when r is NULL or not
+ * loaded, NULL when out of memory. */
+struct json_t *doctor_topo_json(const struct rdp_topo_report *r);
+
 /* The --json document on stdout; 0 or -errno. */
 int doctor_print_json(const struct doctor_opts *o, const struct rdp_doctor *doc,
 		      const struct doctor_peer *peer);

@@ -151,6 +151,8 @@ int doctor_print_json(const struct doctor_opts *o, const struct rdp_doctor *doc,
 					   : json_null());
 	err |= json_object_set_new(root, "local_cpus",
 				   str_or_null(doc->local_cpus));
+	err |= json_object_set_new(root, "topology",
+				   doctor_topo_json(doc->topo));
 	err |= json_object_set_new(root, "checks", checks_arr(doc));
 	err |= json_object_set_new(root, "gid_table", gids_arr(doc));
 	err |= json_object_set_new(root, "peer",

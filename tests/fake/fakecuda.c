@@ -9,6 +9,8 @@
  *   RDP_FAKE_CUDA_DMABUF=0    no DMA-BUF export (attribute 0, 801)
  *   RDP_FAKE_CUDA_ALLOC=oom   cuMemAlloc fails with out of memory
  *   RDP_FAKE_CUDA_CORRUPT=N   device-to-host copies flip their byte N
+ *   RDP_FAKE_CUDA_PIN=0       cuMemHostRegister fails (not supported)
+ *   RDP_FAKE_CUDA_STATS=FILE  on unload, write the copies made to FILE
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -43,6 +45,7 @@ static struct {
 	size_t bytes;
 } allocs[MAX_ALLOCS];
 static char ctx_token[8];
+static unsigned long long copies_htod, copies_dtoh, pinned;
 
 static long knob(const char *name, long def)
 {
@@ -235,6 +238,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
 	if (find(dst, n) < 0)
 		return E_INVALID_VALUE;
 	memcpy((void *)(uintptr_t)dst, src, n);
+	copies_htod++;
 	return OK;
 }
 
@@ -246,6 +250,7 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n)
 	if (find(src, n) < 0)
 		return E_INVALID_VALUE;
 	memcpy(dst, (const void *)(uintptr_t)src, n);
+	copies_dtoh++;
 	at = knob("RDP_FAKE_CUDA_CORRUPT", -1);
 	if (at >= 0 && (size_t)at < n)
 		((unsigned char *)dst)[at] ^= 0xff;
@@ -283,6 +288,44 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr ptr,
 		return E_OUT_OF_MEMORY;
 	*(int *)handle = fd;
 	return OK;
+}
+
+CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned int flags);
+CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned int flags)
+{
+	if (!current)
+		return E_INVALID_CONTEXT;
+	if (!p || !bytes || flags)
+		return E_INVALID_VALUE;
+	if (!knob("RDP_FAKE_CUDA_PIN", 1))
+		return E_NOT_SUPPORTED;
+	pinned++;
+	return OK;
+}
+
+CUresult cuMemHostUnregister(void *p);
+CUresult cuMemHostUnregister(void *p)
+{
+	if (!p || !pinned)
+		return E_INVALID_VALUE;
+	pinned--;
+	return OK;
+}
+
+/* What the tests count: one copy per staged message. */
+__attribute__((destructor)) static void write_stats(void)
+{
+	const char *path = getenv("RDP_FAKE_CUDA_STATS");
+	FILE *f;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f, "pid %d htod %llu dtoh %llu pinned %llu\n", (int)getpid(),
+		copies_htod, copies_dtoh, pinned);
+	fclose(f);
 }
 
 static const struct {

@@ -37,10 +37,10 @@ t_accept_limits() {
 
 	begin "one point fails, the other passes: only that point fails (AND per point)"
 	local mid
-	client write_bw -s 64,1M -n 100 --json-file "$doc" || { fail "exit $?"; return; }
+	client write_bw -s 64,64K -n 100 --json-file "$doc" || { fail "exit $?"; return; }
 	# A limit between the two sizes' figures fails the small one only.
 	mid=$(jq '[.results[].bw_avg_gbps] | (.[0] + .[1]) / 2' "$doc")
-	client write_bw -s 64,1M -n 100 --min-bw "$mid" --json-file "$doc"
+	client write_bw -s 64,64K -n 100 --min-bw "$mid" --json-file "$doc"
 	[ $? -eq 1 ] || { fail "exit code is not 1 (limit $mid)"; return; }
 	jq_true "$doc" '.verdict.failed_points == 1
 		and .results[0].thresholds.pass == false
@@ -207,4 +207,40 @@ t_accept_record() {
 	begin "accept: a bad size list is a usage error at once"
 	expect_fail 2 "-s needs a value" 30 "$BUILD/rdmaperf" accept "$ADDR" \
 		-d "$DEV" -p "$PORT" -o "$dir" --sizes 12X
+}
+
+# Needs tests/softroce/rxe-run --devices 2.
+t_accept_rails() {
+	local port=$((PORT + 7)) s0 s1 rc
+	begin "two rxe devices as two rails: per-rail rows and a [SUM] row"
+	if [ -z "${RDP_RXE_DEV1:-}" ]; then
+		skip "one device (rxe-run --devices 2 gives two)"; return
+	fi
+	"$BUILD/rdmaperf-server" -d "$RDP_RXE_DEV0" --bind "$RDP_RXE_ADDR0" \
+		-p "$port" >"$WORK/rail0.log" 2>&1 &
+	s0=$!
+	"$BUILD/rdmaperf-server" -d "$RDP_RXE_DEV1" --bind "$RDP_RXE_ADDR1" \
+		-p "$port" >"$WORK/rail1.log" 2>&1 &
+	s1=$!
+	sleep 1
+	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -s 4K,64K -n 200 \
+		--report_gbits -d "$RDP_RXE_DEV0,$RDP_RXE_DEV1" -p "$port" \
+		"$RDP_RXE_ADDR0,$RDP_RXE_ADDR1" >"$WORK/out" 2>&1
+	rc=$?
+	kill "$s0" "$s1" 2>/dev/null
+	wait "$s0" "$s1" 2>/dev/null
+	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
+	expect_in "$WORK/out" "== rail 0: $RDP_RXE_DEV0 to $RDP_RXE_ADDR0, exit 0 ==" \
+		"== rail 1: $RDP_RXE_DEV1 to $RDP_RXE_ADDR1, exit 0 ==" \
+		"Local device +: $RDP_RXE_DEV1 port" \
+		"^ 65536 +1 +$RDP_RXE_DEV0 +[0-9.]+" "^ 65536 +1 +\\[SUM\\] +[0-9.]+" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	# The sum is the sum of the rails' rows.
+	awk '$1 == 65536 && NF == 5 && $3 !~ /^[0-9.]+$/ { if ($3 == "[SUM]") s = $4; else t += $4 }
+		END { exit !(s > 0 && (s - t) ^ 2 < 1e-4) }' "$WORK/out" ||
+		{ fail "[SUM] is not the sum of the rails"; return; }
+	pass
+	begin "rails: a device list without as many hosts is a usage error"
+	expect_fail 2 "as many hosts as devices" 5 "$BUILD/rdmaperf" write_bw \
+		-d "$RDP_RXE_DEV0,$RDP_RXE_DEV1" -p "$port" "$RDP_RXE_ADDR0"
 }

@@ -240,7 +240,9 @@ t_fail_handshake_server() {
 t_fail_handshake_client() {
 	local cpid
 	begin "client killed during the handshake: server serves the next client"
-	bash -c "exec 3<>/dev/tcp/$ADDR/$PORT; cat '$HERE/../fuzz/corpus/wire/hello' >&3; sleep 30" &
+	mkdir -p "$WORK/seeds" && "$BUILD/tests/fuzz/make_seeds" "$WORK/seeds" ||
+		{ fail "cannot write a HELLO message"; return; }
+	bash -c "exec 3<>/dev/tcp/$ADDR/$PORT; cat '$WORK/seeds/hello' >&3; sleep 30" &
 	cpid=$!
 	sleep 1
 	kill -9 "$cpid"

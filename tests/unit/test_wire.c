@@ -93,6 +93,11 @@ static void make_accept(struct rdp_msg *m, int variant)
 	a->cross_numa = 1;
 	a->place_node = INT32_MIN;
 	fill_str(a->cpus, RDP_WIRE_NAME_MAX, 'c');
+	a->mem_kind = UINT8_MAX;
+	a->mem_path = 2;
+	a->mem_stage = 1;
+	fill_str(a->mem_gpu, RDP_WIRE_GPU_MAX, 'g');
+	fill_str(a->mem_bus_id, RDP_WIRE_NAME_MAX, 'b');
 }
 
 static void make_qp_info(struct rdp_msg *m, int variant)
