@@ -38,7 +38,7 @@ struct rdp_dev {
 	struct rdp_port_info port;
 	int numa_node;		      /* -1 unknown */
 	struct ibv_context **cm_list; /* -R: librdmacm's, owning ctx */
-	struct rdp_mem *mem; /* --use_cuda: buffers in GPU memory, owned */
+	struct rdp_mem *mem;   /* --use_cuda: buffers in GPU memory, owned */
 	struct rdp_mem *stage; /* --bounce: GPU data staged via host, owned */
 };
 
@@ -120,7 +120,7 @@ struct rdp_conn {
 	/* GPU buffers (dev->mem): a host copy the CPU fills and checks */
 	void *shadow;
 	enum rdp_mem_path mem_path;
-	char mem_note[160]; /* why DMA-BUF was not used, or "" */
+	char mem_note[160];	 /* why DMA-BUF was not used, or "" */
 	struct rdp_stage *stage; /* --bounce: the GPU twin of buf, or NULL */
 };
 

@@ -27,7 +27,7 @@ struct rdp_conn_opts {
 	uint16_t tcp_port;
 	int oob_timeout_ms;
 	int cq_timeout_ms;
-	int connect_timeout_ms; /* client: retry connecting; RDMA CM steps */
+	int connect_timeout_ms;	   /* client: retry connecting; RDMA CM steps */
 	uint64_t max_memory_bytes; /* server: buffers one client may ask for */
 };
 

@@ -39,14 +39,14 @@ enum rdp_mem_kind {
 /* The GPU side of one connection's buffer: same layout as conn->buf. */
 struct rdp_stage {
 	struct rdp_mem *mem;
-	uint8_t *host;	     /* conn->buf, registered host memory */
-	uint8_t *gpu;	     /* its GPU twin, where the data lives */
-	uint8_t *shadow;     /* host copy of the GPU twin, for the checks */
-	size_t bytes;	     /* of each of the three */
-	size_t slot_bytes;   /* per QP: [tx][rx], as conn->slot_bytes */
-	size_t msg_bytes;    /* one message, what each copy moves */
-	int pinned;	     /* host buffer page-locked for the copies */
-	char pin_note[128];  /* why it is not, or "" */
+	uint8_t *host;	    /* conn->buf, registered host memory */
+	uint8_t *gpu;	    /* its GPU twin, where the data lives */
+	uint8_t *shadow;    /* host copy of the GPU twin, for the checks */
+	size_t bytes;	    /* of each of the three */
+	size_t slot_bytes;  /* per QP: [tx][rx], as conn->slot_bytes */
+	size_t msg_bytes;   /* one message, what each copy moves */
+	int pinned;	    /* host buffer page-locked for the copies */
+	char pin_note[128]; /* why it is not, or "" */
 };
 
 /*
@@ -67,8 +67,8 @@ enum rdp_stage_role rdp_stage_role(const struct rdp_bench_ops *ops,
 				   const struct rdp_params *p,
 				   enum rdp_side side);
 /* --bounce on a test that has no messages to stage: -EINVAL, one line. */
-int rdp_stage_check_test(const struct rdp_bench_ops *ops, int bounce,
-			 char *why, size_t len);
+int rdp_stage_check_test(const struct rdp_bench_ops *ops, int bounce, char *why,
+			 size_t len);
 
 /*
  * Timed loops: n messages of QP q, one copy each. Out: the GPU send slot

@@ -12,6 +12,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/stage.h>
 
 #define POST_BATCH	32
 #define POLL_BATCH	32
@@ -19,6 +20,15 @@
 #define WRID_COUNT_MASK ((1ull << WRID_QP_SHIFT) - 1)
 #define SAMPLE_GRID_MAX 65536
 #define IDLE_CHECK_MASK 0xfffu
+
+/* Loop variants, picked once at setup; each is a constant in its caller,
+ * so the compiler builds every variant without the others' work. */
+enum bw_variant {
+	BW_PLAIN,
+	BW_ATOMIC,    /* operands per work request */
+	BW_STAGE_OUT, /* --bounce: GPU -> host copy before each post */
+	BW_STAGE_IN,  /* --bounce: host -> GPU copy after each completion */
+};
 
 struct bw_qp {
 	struct ibv_qp *qp;
@@ -48,6 +58,8 @@ struct bw_state {
 	size_t nsamples, cap;
 	uint64_t done;
 	uint64_t last_cycles; /* time of the last completion */
+	enum bw_variant variant;
+	const struct rdp_stage *stage; /* --bounce, else NULL */
 };
 
 static void setup_wr(struct ibv_send_wr *wr, struct ibv_sge *sge,
@@ -173,28 +185,34 @@ static int setup(const struct rdp_run *run, struct bw_state *st,
 	return 0;
 }
 
-/* Post what the window allows, in chains of up to POST_BATCH: one
- * doorbell per chain. `atomic` is a constant in each caller, so the
- * compiler builds one variant without the atomic stores. */
-static inline int post_window(struct bw_state *st, struct bw_qp *b,
-			      const int atomic)
+/* How many work requests the next chain on b holds: what the window
+ * allows, at most one batch. */
+static inline uint64_t next_chain(const struct bw_state *st,
+				  const struct bw_qp *b)
 {
 	uint64_t room = st->window - (b->posted - b->completed);
 	uint64_t left = b->limit - b->posted;
 	uint64_t n = room < left ? room : left;
+
+	return n > st->batch ? st->batch : n;
+}
+
+/* Post the next chain: one doorbell per chain. */
+static inline int post_window(struct bw_state *st, struct bw_qp *b,
+			      const enum bw_variant v)
+{
+	uint64_t n = next_chain(st, b);
 	struct ibv_send_wr *bad;
 	uint64_t i, p;
 	int ret;
 
 	if (n == 0)
 		return 0;
-	if (n > st->batch)
-		n = st->batch;
 	for (i = 0; i < n; i++) {
 		p = b->posted + i + 1;
 		b->wr[i].wr_id = b->id | p;
 		b->wr[i].send_flags = st->base_flags;
-		if (atomic) {
+		if (v == BW_ATOMIC) {
 			b->wr[i].wr.atomic.compare_add =
 				st->add_base + (p - 1) * st->add_step;
 			b->wr[i].wr.atomic.swap = p;
@@ -215,19 +233,25 @@ static inline int post_window(struct bw_state *st, struct bw_qp *b,
 
 /* Retire completions; returns how many, or -EIO on a failed one. */
 static inline int reap(struct rdp_run *run, struct bw_state *st,
-		       struct ibv_wc *wc)
+		       struct ibv_wc *wc, const enum bw_variant v)
 {
 	int n = ibv_poll_cq(run->conn->cq, POLL_BATCH, wc);
-	int i;
+	int i, ret;
 
 	for (i = 0; i < n; i++) {
+		uint32_t q = (uint32_t)(wc[i].wr_id >> WRID_QP_SHIFT);
 		struct bw_qp *b;
 		uint64_t c;
 
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return rdp_bench_wc_error(run, &wc[i]);
-		b = &st->qps[wc[i].wr_id >> WRID_QP_SHIFT];
+		b = &st->qps[q];
 		c = wc[i].wr_id & WRID_COUNT_MASK;
+		if (v == BW_STAGE_IN) {
+			ret = rdp_stage_in(st->stage, q, c - b->completed);
+			if (ret)
+				return ret;
+		}
 		st->done += c - b->completed;
 		b->completed = c;
 	}
@@ -259,13 +283,20 @@ static int stalled(struct rdp_run *run, const struct bw_state *st)
 }
 
 static inline int post_all(struct rdp_run *run, struct bw_state *st,
-			   const int atomic)
+			   const enum bw_variant v)
 {
 	uint32_t q;
 	int ret;
 
 	for (q = 0; q < st->num_qps; q++) {
-		ret = post_window(st, &st->qps[q], atomic);
+		if (v == BW_STAGE_OUT) {
+			/* logged by the copy */
+			ret = rdp_stage_out(st->stage, q,
+					    next_chain(st, &st->qps[q]));
+			if (ret)
+				return ret;
+		}
+		ret = post_window(st, &st->qps[q], v);
 		if (ret) {
 			rdp_errbuf(run->errtext, sizeof(run->errtext),
 				   "post on qp 0x%x: %s", st->qps[q].qp->qp_num,
@@ -279,7 +310,7 @@ static inline int post_all(struct rdp_run *run, struct bw_state *st,
 /* The timed loop: post, poll, sample. Mode differences are data
  * (target_msgs, end_cycles, sample_step), not branches. */
 static inline int timed_loop(struct rdp_run *run, struct bw_state *st,
-			     const int atomic)
+			     const enum bw_variant v)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	uint64_t now, progress, next_sample = 0;
@@ -287,10 +318,10 @@ static inline int timed_loop(struct rdp_run *run, struct bw_state *st,
 
 	now = progress = st->samples[0].cycles;
 	while (st->done < st->target_msgs && now < st->end_cycles) {
-		ret = post_all(run, st, atomic);
+		ret = post_all(run, st, v);
 		if (ret)
 			return ret;
-		ret = reap(run, st, wc);
+		ret = reap(run, st, wc, v);
 		now = rdp_cycles();
 		if (ret < 0)
 			return ret;
@@ -313,12 +344,39 @@ static inline int timed_loop(struct rdp_run *run, struct bw_state *st,
 
 static int timed_loop_plain(struct rdp_run *run, struct bw_state *st)
 {
-	return timed_loop(run, st, 0);
+	return timed_loop(run, st, BW_PLAIN);
 }
 
 static int timed_loop_atomic(struct rdp_run *run, struct bw_state *st)
 {
-	return timed_loop(run, st, 1);
+	return timed_loop(run, st, BW_ATOMIC);
+}
+
+static int timed_loop_stage_out(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_STAGE_OUT);
+}
+
+static int timed_loop_stage_in(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_STAGE_IN);
+}
+
+static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
+	[BW_PLAIN] = timed_loop_plain,
+	[BW_ATOMIC] = timed_loop_atomic,
+	[BW_STAGE_OUT] = timed_loop_stage_out,
+	[BW_STAGE_IN] = timed_loop_stage_in,
+};
+
+/* Atomics carry operands; --bounce copies each message on this side. */
+static enum bw_variant variant_of(const struct rdp_run *run, enum rdp_verb verb)
+{
+	if (verb == RDP_VERB_ATOMIC)
+		return BW_ATOMIC;
+	if (!run->conn->stage)
+		return BW_PLAIN;
+	return verb == RDP_VERB_READ ? BW_STAGE_IN : BW_STAGE_OUT;
 }
 
 static int drain_to(struct rdp_run *run, struct bw_state *st, int all)
@@ -332,7 +390,7 @@ static int drain_to(struct rdp_run *run, struct bw_state *st, int all)
 		struct bw_qp *b = &st->qps[q];
 
 		while (b->completed < (all ? b->posted : b->last_signaled)) {
-			ret = reap(run, st, wc);
+			ret = reap(run, st, wc, st->variant);
 			if (ret < 0)
 				return ret;
 			if (ret > 0)
@@ -430,8 +488,6 @@ static int intervals(const struct rdp_run *run, const struct bw_state *st,
 int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 		  enum rdp_verb verb)
 {
-	int (*loop)(struct rdp_run *, struct bw_state *) =
-		verb == RDP_VERB_ATOMIC ? timed_loop_atomic : timed_loop_plain;
 	struct bw_state st;
 	uint64_t start, done_at_stop;
 	int ret;
@@ -439,6 +495,8 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 	ret = setup(run, &st, verb);
 	if (ret)
 		goto out;
+	st.variant = variant_of(run, verb);
+	st.stage = run->conn->stage;
 	start = st.last_cycles = rdp_cycles();
 	if (run->params->duration_s)
 		st.end_cycles =
@@ -447,7 +505,7 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 							       1000ull);
 	st.samples[0] = (struct rdp_bw_sample){ start, 0 };
 	st.nsamples = 1;
-	ret = loop(run, &st);
+	ret = loops[st.variant](run, &st);
 	if (ret)
 		goto out;
 	done_at_stop = st.done;

@@ -31,7 +31,8 @@ const struct rdp_bench_ops rdp_bench_read_bw = {
 	.name = "read_bw",
 	.title = "RDMA READ bandwidth",
 	.kind = RDP_BENCH_BW,
-	.flags = RDP_BENCH_EXPOSE_TX | RDP_BENCH_BIDIR | RDP_BENCH_RD_WINDOW,
+	.flags = RDP_BENCH_EXPOSE_TX | RDP_BENCH_BIDIR | RDP_BENCH_RD_WINDOW |
+		 RDP_BENCH_BOUNCE,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
 	.validate = validate,

@@ -11,6 +11,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/stage.h>
 
 #define POLL_BATCH	32
 #define IDLE_CHECK_MASK 0x3ffu
@@ -71,8 +72,10 @@ struct recv_loop {
 	uint64_t got;
 };
 
-/* Count receives and put each buffer straight back. */
-static int recv_batch(struct rdp_run *run, struct recv_loop *rl)
+/* Count receives and put each buffer straight back; with --bounce
+ * (`staged`, a constant in each caller) copy it to the GPU first. */
+static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
+			     const int staged)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	int n, i, ret;
@@ -84,6 +87,12 @@ static int recv_batch(struct rdp_run *run, struct recv_loop *rl)
 		if (!(wc[i].opcode & IBV_WC_RECV))
 			continue;
 		rl->got++;
+		if (staged) {
+			ret = rdp_stage_in(run->conn->stage,
+					   (uint32_t)wc[i].wr_id, 1);
+			if (ret)
+				return ret;
+		}
 		ret = post_recv(run, (uint32_t)wc[i].wr_id,
 				&rl->wrs[wc[i].wr_id]);
 		if (ret)
@@ -92,11 +101,23 @@ static int recv_batch(struct rdp_run *run, struct recv_loop *rl)
 	return n < 0 ? -EIO : n;
 }
 
+static int recv_batch_plain(struct rdp_run *run, struct recv_loop *rl)
+{
+	return recv_batch(run, rl, 0);
+}
+
+static int recv_batch_staged(struct rdp_run *run, struct recv_loop *rl)
+{
+	return recv_batch(run, rl, 1);
+}
+
 /* Until the expected count (iteration mode) or the client's DONE. */
 int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
 	uint64_t target = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
+	int (*batch)(struct rdp_run *, struct recv_loop *) =
+		run->conn->stage ? recv_batch_staged : recv_batch_plain;
 	struct recv_loop rl = { 0 };
 	uint64_t progress = rdp_cycles();
 	unsigned int idle = 0;
@@ -113,7 +134,7 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	for (q = 0; q < p->num_qps; q++)
 		rdp_recv_wr(run, q, &rl.wrs[q], &rl.sges[q]);
 	while (rl.got < target) {
-		n = recv_batch(run, &rl);
+		n = batch(run, &rl);
 		if (n < 0)
 			break;
 		if (n > 0) {

@@ -420,7 +420,7 @@ static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
 /* Every option group; each takes its own ids and passes on the rest. */
 static rdp_cli_apply_fn *const groups[] = {
 	apply_conn,	   apply_test,		rdp_cli_apply_accept,
-	rdp_cli_apply_mem, rdp_cli_apply_place,
+	rdp_cli_apply_mem, rdp_cli_apply_place, rdp_cli_apply_bounce,
 };
 
 static int apply_group(struct rdp_opts *o, int id, const char *arg, char *err,
@@ -615,7 +615,7 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		p->cq_mod = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
 	if (rdp_cli_check_accept(o, err, len))
 		return -EINVAL;
-	if (rdp_cli_check_mem(o, err, len))
+	if (rdp_cli_check_bounce(o, err, len) || rdp_cli_check_mem(o, err, len))
 		return -EINVAL;
 	return validate_points(o, err, len);
 }
@@ -684,5 +684,5 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 				   "server takes its test parameters from each "
 				   "client",
 				   argv[optind]);
-	return 0;
+	return rdp_cli_check_bounce(o, err, errlen) ? -EINVAL : 0;
 }

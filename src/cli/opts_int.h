@@ -71,6 +71,7 @@ enum opt_id {
 	/* memory types (mem) */
 	OPT_MEM_FIRST = 384,
 	OPT_USE_CUDA = OPT_MEM_FIRST,
+	OPT_BOUNCE = 395, /* 395..415: staging (opts_bounce.c) */
 	OPT_ID_END = 416, /* getopt ids stay below 512 */
 };
 
@@ -110,6 +111,10 @@ rdp_cli_apply_fn rdp_cli_apply_mem;
 /* --cpu, --numa, --no-pin (opts_place.c). */
 rdp_cli_apply_fn rdp_cli_apply_place;
 int rdp_cli_check_mem(const struct rdp_opts *o, char *err, size_t len);
+/* --bounce (opts_bounce.c); the check wants --use_cuda and, on the
+ * client, a test with messages to stage. */
+rdp_cli_apply_fn rdp_cli_apply_bounce;
+int rdp_cli_check_bounce(const struct rdp_opts *o, char *err, size_t len);
 int rdp_cli_check_accept(struct rdp_opts *o, char *err, size_t len);
 
 #endif /* RDMAPERF_CLI_OPTS_INT_H */

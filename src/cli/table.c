@@ -60,6 +60,7 @@ const struct opt_def rdp_cli_client_table[] = {
 	{ "numa", OPT_NUMA, "NODE", "run on and allocate from this NUMA node (default: the NIC's)" },
 	{ "no-pin", OPT_NO_PIN, NULL, "leave CPU and memory placement to the system" },
 	{ "use_cuda", OPT_USE_CUDA, "GPU", "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
+	{ "bounce", OPT_BOUNCE, NULL, "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
 	{ "help", OPT_HELP, NULL, "show this help" },
 	{ "version", OPT_VERSION, NULL, "show the version" },
 };
@@ -78,6 +79,7 @@ const struct opt_def rdp_cli_server_table[] = {
 	{ "numa", OPT_NUMA, "NODE", "run on and allocate from this NUMA node (default: the NIC's)" },
 	{ "no-pin", OPT_NO_PIN, NULL, "leave CPU and memory placement to the system" },
 	{ "use_cuda", OPT_USE_CUDA, "GPU", "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
+	{ "bounce", OPT_BOUNCE, NULL, "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
 	{ "help", OPT_HELP, NULL, "show this help" },
 	{ "version", OPT_VERSION, NULL, "show the version" },
 };

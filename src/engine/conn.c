@@ -13,6 +13,7 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
+#include <rdmaperf/stage.h>
 #include <rdmaperf/sysfs.h>
 
 #define RDP_GID_TABLE_MAX 4096
@@ -134,7 +135,11 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 			conn->buf_bytes, strerror(-ret));
 		return ret;
 	}
-	return register_buffer(conn);
+	ret = register_buffer(conn);
+	/* --bounce: the data's GPU twin, staged through this buffer */
+	if (!ret && conn->dev->stage)
+		ret = rdp_stage_create(conn, cfg->msg_bytes);
+	return ret;
 }
 
 /* The QP shape every QP of this connection gets, also through RDMA CM. */
@@ -322,6 +327,7 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 		ibv_destroy_cq(conn->cq);
 	if (conn->mr)
 		ibv_dereg_mr(conn->mr);
+	rdp_stage_destroy(conn);
 	if (conn->dev->mem)
 		rdp_devbuf_destroy(conn);
 	else

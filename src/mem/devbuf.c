@@ -12,6 +12,7 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
+#include <rdmaperf/stage.h>
 
 const char *rdp_mem_path_str(enum rdp_mem_path path)
 {
@@ -185,6 +186,8 @@ int rdp_devbuf_verify(const struct rdp_run *run, uint64_t count,
 
 	if (!run->ops->verify)
 		return 0;
+	if (run->conn->stage)
+		return rdp_stage_verify(run, count, r);
 	ret = rdp_devbuf_pull(run->conn, &view);
 	if (ret) {
 		r->status = ret;

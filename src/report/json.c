@@ -17,6 +17,7 @@
 #include <rdmaperf/json.h>
 #include <rdmaperf/json_sys.h>
 #include <rdmaperf/limits.h>
+#include <rdmaperf/json_mem.h>
 #include <rdmaperf/report.h>
 
 struct rdp_json {
@@ -328,6 +329,9 @@ static int add_context(json_t *root, const struct rdp_report_info *in)
 	err |= json_object_set_new(root, "gid", gid_obj(c));
 	err |= json_object_set_new(root, "placement", placement_obj(in));
 	err |= json_object_set_new(root, "memory", memory_obj(c));
+	err |= rdp_json_memory_stage(json_object_get(root, "memory"), in);
+	err |= json_object_set_new(root, "peer_memory",
+				   rdp_json_peer_memory(in->peer));
 	err |= json_object_set_new(root, "path_mtu_bytes",
 				   uint_val(c->path_mtu_bytes));
 	err |= json_object_set_new(root, "clock", clock_obj(in->clk));

@@ -10,6 +10,7 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/limits.h>
 #include <rdmaperf/report.h>
+#include <rdmaperf/stage.h>
 
 #define RULE                                                                   \
 	"---------------------------------------------------------------"      \
@@ -142,7 +143,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		fprintf(f, " Inline          : %s (up to %u B on this QP)\n",
 			p->size_bytes <= c->max_inline_bytes ? "yes" : "no",
 			c->max_inline_bytes);
-	rdp_devbuf_report(f, c);
+	rdp_report_memory(f, in);
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }

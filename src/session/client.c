@@ -15,6 +15,7 @@
 #include <rdmaperf/placement.h>
 #include <rdmaperf/plot.h>
 #include <rdmaperf/report.h>
+#include <rdmaperf/stage.h>
 #include <rdmaperf/sweep.h>
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/verdict.h>
@@ -190,6 +191,8 @@ static int run_test(struct client *c, struct rdp_result *res)
 	res->size_bytes = p->size_bytes;
 	res->num_qps = p->num_qps;
 	ret = rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->tail_bytes);
+	if (!ret)
+		ret = rdp_stage_fill(&run);
 	if (!ret && ops->prepare)
 		ret = ops->prepare(&run);
 	if (!ret)
@@ -471,7 +474,7 @@ int rdp_session_client(const struct rdp_opts *o)
 	else
 		ret = rdp_dev_open(o->conn.dev, o->conn.ib_port, &c.dev);
 	if (!ret)
-		ret = rdp_dev_use_mem(&c.dev, o->mem.cuda);
+		ret = rdp_dev_use_gpu(&c.dev, &o->mem);
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);

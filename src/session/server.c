@@ -21,6 +21,7 @@
 #include <rdmaperf/counters.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
+#include <rdmaperf/stage.h>
 
 /* Limits on what a client may ask for: protect the server's host. */
 #define MAX_MSG_BYTES (1ull << 30)
@@ -105,6 +106,8 @@ static int check_params(struct server *s)
 		return -EINVAL;
 	}
 	if (s->ops->validate(p, s->why, sizeof(s->why)) ||
+	    rdp_stage_check_test(s->ops, s->o->mem.bounce, s->why,
+				 sizeof(s->why)) ||
 	    rdp_devbuf_check_test(s->ops, !!s->o->mem.cuda[0], s->why,
 				  sizeof(s->why))) {
 		rdp_err("%s", s->why);
@@ -129,7 +132,7 @@ static int open_device(struct server *s)
 	if (!ret)
 		ret = rdp_place_self_dev(&s->o->place, s->dev->name,
 					 s->dev->numa_node, &s->place);
-	return ret ? ret : rdp_dev_use_mem(&s->dev, s->o->mem.cuda);
+	return ret ? ret : rdp_dev_use_gpu(&s->dev, &s->o->mem);
 }
 
 /* -R: listen on this connection's address; the client learns the port. */
@@ -165,6 +168,7 @@ static void describe(const struct server *s, struct rdp_msg_accept *a)
 	a->numa_node = s->dev->numa_node;
 	a->cpu = sched_getcpu();
 	rdp_place_to_accept(&s->place, a);
+	rdp_stage_to_accept(s->conn, s->ops, &s->p, a);
 }
 
 static int setup(struct server *s)
@@ -240,6 +244,8 @@ static int run_test(struct server *s)
 	int ret;
 
 	ret = rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->tail_bytes);
+	if (!ret)
+		ret = rdp_stage_fill(&run);
 	if (!ret && s->ops->prepare)
 		ret = s->ops->prepare(&run);
 	if (!ret)

@@ -386,11 +386,11 @@ static void md_runs(FILE *f, const struct test_run *t)
 				t[i].band_points);
 		else
 			fprintf(f, "-");
-		fprintf(f, " | [%s.json](%s.json), [%s.txt](%s.txt)%s%s%s |\n",
-			t[i].test, t[i].test, t[i].test, t[i].test,
-			t[i].plotted ? ", [" : "",
-			t[i].plotted ? t[i].test : "",
-			t[i].plotted ? ".svg]" : "");
+		fprintf(f, " | [%s.json](%s.json), [%s.txt](%s.txt)", t[i].test,
+			t[i].test, t[i].test, t[i].test);
+		if (t[i].plotted)
+			fprintf(f, ", [%s.svg](%s.svg)", t[i].test, t[i].test);
+		fprintf(f, " |\n");
 	}
 }
 

@@ -358,6 +358,7 @@ t_one_shot() {
 
 . "$HERE/failures.sh"
 . "$HERE/gpu.sh"
+. "$HERE/bounce.sh"
 . "$HERE/cm.sh"
 . "$HERE/accept.sh"
 . "$HERE/placement.sh"
@@ -374,7 +375,8 @@ main() {
 		t_accept_limits t_accept_compare t_accept_baseline t_accept_plot \
 		t_accept_sweep t_accept_record t_accept_rails \
 		t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
-		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo; do
+		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo \
+		t_bounce_fake; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	stop_server

@@ -238,10 +238,12 @@ static void assert_real(json_t *v, double want)
 static void test_top_level_order(void **state)
 {
 	static const char *const keys[] = {
-		"tool",	  "version",	"schema_version", "timestamp",
-		"client", "server",	"device",	  "peer_device",
-		"gid",	  "placement",	"memory",	  "path_mtu_bytes",
-		"clock",  "parameters", "results",
+		"tool",		  "version",	 "schema_version",
+		"timestamp",	  "client",	 "server",
+		"device",	  "peer_device", "gid",
+		"placement",	  "memory",	 "peer_memory",
+		"path_mtu_bytes", "clock",	 "parameters",
+		"results",
 	};
 	struct rdp_result bw = bw_result();
 	struct ctx c;
@@ -265,6 +267,10 @@ static void test_top_level_order(void **state)
 	assert_str(json_object_get(v, "type"), "host");
 	assert_str(json_object_get(v, "registration"), "host");
 	assert_true(json_is_null(json_object_get(v, "gpu")));
+	assert_true(json_is_false(json_object_get(v, "bounce")));
+	v = json_object_get(doc, "peer_memory");
+	assert_str(json_object_get(v, "type"), "host");
+	assert_true(json_is_null(json_object_get(v, "staging")));
 	assert_str(json_object_get(doc, "version"), PACKAGE_VERSION);
 	assert_int(json_object_get(doc, "schema_version"), 1);
 	assert_int(json_object_get(doc, "path_mtu_bytes"), 1024);

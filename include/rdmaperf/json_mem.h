@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* JSON of where each side's buffers are: GPU, host, staged (--bounce). */
+#ifndef RDMAPERF_JSON_MEM_H
+#define RDMAPERF_JSON_MEM_H
+
+#include <jansson.h>
+
+struct rdp_msg_accept;
+struct rdp_report_info;
+
+/* Add bounce and staging to this side's "memory" object (and the GPU a
+ * staged buffer stands for); 0, or -1 when mem is NULL or full. */
+int rdp_json_memory_stage(json_t *mem, const struct rdp_report_info *in);
+
+/* The server's memory as its ACCEPT tells it; NULL on allocation failure. */
+json_t *rdp_json_peer_memory(const struct rdp_msg_accept *a);
+
+#endif /* RDMAPERF_JSON_MEM_H */

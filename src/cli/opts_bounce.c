@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* --bounce on client and server: GPU data staged through host buffers. */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rdmaperf/stage.h>
+
+#include "opts_int.h"
+
+int rdp_cli_apply_bounce(struct rdp_opts *o, int id, const char *arg, char *err,
+			 size_t len)
+{
+	(void)arg;
+	(void)err;
+	(void)len;
+	if (id != OPT_BOUNCE)
+		return 1;
+	o->mem.bounce = 1;
+	return 0;
+}
+
+int rdp_cli_check_bounce(const struct rdp_opts *o, char *err, size_t len)
+{
+	if (!o->mem.bounce)
+		return 0;
+	if (!o->mem.cuda[0])
+		return rdp_cli_bad(err, len,
+				   "--bounce stages GPU data through host "
+				   "memory: add --use_cuda=GPU");
+	/* The server learns each client's test later (session/server.c). */
+	if (o->bench && rdp_stage_check_test(o->bench, 1, err, len))
+		return -EINVAL;
+	return 0;
+}

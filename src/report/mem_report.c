@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Where both sides' buffers are, for the text header and the JSON: host,
+ * GPU registered with the NIC, or GPU staged through host (--bounce). */
+#include <stdio.h>
+#include <string.h>
+#include <jansson.h>
+
+#include <rdmaperf/devbuf.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/json_mem.h>
+#include <rdmaperf/mem.h>
+#include <rdmaperf/report.h>
+#include <rdmaperf/stage.h>
+
+/* The peer's enum values are not trusted: anything new reads as such. */
+static const char *peer_path_str(uint8_t path)
+{
+	return path <= RDP_MEM_PATH_PEERMEM
+		       ? rdp_mem_path_str((enum rdp_mem_path)path)
+		       : "unknown";
+}
+
+static const char *peer_path_id(uint8_t path)
+{
+	return path <= RDP_MEM_PATH_PEERMEM
+		       ? rdp_mem_path_id((enum rdp_mem_path)path)
+		       : "unknown";
+}
+
+static void local_line(FILE *f, const struct rdp_report_info *in)
+{
+	const struct rdp_conn *c = in->conn;
+	const struct rdp_stage *s = c->stage;
+	enum rdp_stage_role role;
+
+	if (!s) {
+		if (c->dev->mem)
+			rdp_devbuf_report(f, c);
+		else
+			fprintf(f, " Memory          : host\n");
+		return;
+	}
+	role = rdp_stage_role(in->ops, in->params, RDP_SIDE_CLIENT);
+	fprintf(f,
+		" Memory          : %s (%s), staged through host memory "
+		"(--bounce)\n",
+		s->mem->desc, s->mem->why);
+	fprintf(f, " Staging         : %s, %s\n", rdp_stage_role_str(role),
+		s->pinned ? "host buffer page-locked for the copies"
+			  : s->pin_note);
+}
+
+static void peer_line(FILE *f, const struct rdp_msg_accept *a)
+{
+	switch (a->mem_kind) {
+	case RDP_MEM_KIND_HOST:
+		fprintf(f, " Peer memory     : host\n");
+		break;
+	case RDP_MEM_KIND_GPU:
+		fprintf(f, " Peer memory     : %s, registered by %s\n",
+			a->mem_gpu, peer_path_str(a->mem_path));
+		break;
+	case RDP_MEM_KIND_GPU_STAGED:
+		fprintf(f,
+			" Peer memory     : %s, staged through host memory "
+			"(--bounce): %s\n",
+			a->mem_gpu,
+			rdp_stage_role_str((enum rdp_stage_role)a->mem_stage));
+		break;
+	default:
+		fprintf(f, " Peer memory     : unknown to this rdmaperf\n");
+	}
+}
+
+void rdp_report_memory(FILE *f, const struct rdp_report_info *in)
+{
+	const struct rdp_conn *c = in->conn;
+	int peer_host = !in->peer || in->peer->mem_kind == RDP_MEM_KIND_HOST;
+
+	/* Host memory on both sides, the common case, needs no lines. */
+	if (!c->dev->mem && !c->stage && peer_host)
+		return;
+	local_line(f, in);
+	if (in->peer)
+		peer_line(f, in->peer);
+}
+
+/* Peer text is NUL-terminated by the codec but may not be UTF-8. */
+static json_t *peer_text(const char *s)
+{
+	char clean[RDP_WIRE_GPU_MAX];
+	size_t i;
+	json_t *v;
+
+	if (!s[0])
+		return json_null();
+	v = json_string(s);
+	if (v)
+		return v;
+	for (i = 0; s[i] && i < sizeof(clean) - 1; i++)
+		clean[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	clean[i] = '\0';
+	return json_string(clean);
+}
+
+int rdp_json_memory_stage(json_t *mem, const struct rdp_report_info *in)
+{
+	const struct rdp_stage *s = in->conn->stage;
+	enum rdp_stage_role role;
+	int err = !mem;
+
+	if (err)
+		return -1;
+	err |= json_object_set_new(mem, "bounce", json_boolean(s != NULL));
+	if (!s) {
+		err |= json_object_set_new(mem, "staging", json_null());
+		err |= json_object_set_new(mem, "pinned", json_null());
+		return err ? -1 : 0;
+	}
+	role = rdp_stage_role(in->ops, in->params, RDP_SIDE_CLIENT);
+	/* The data is on the GPU; the NIC registered the host buffer. */
+	err |= json_object_set_new(mem, "type", json_string(s->mem->ops->name));
+	err |= json_object_set_new(mem, "gpu", json_string(s->mem->desc));
+	err |= json_object_set_new(mem, "gpu_bus_id",
+				   json_string(s->mem->bus_id));
+	err |= json_object_set_new(mem, "staging",
+				   json_string(rdp_stage_role_id(role)));
+	err |= json_object_set_new(mem, "pinned", json_boolean(s->pinned));
+	return err ? -1 : 0;
+}
+
+static const char *kind_id(uint8_t kind)
+{
+	switch (kind) {
+	case RDP_MEM_KIND_HOST:
+		return "host";
+	case RDP_MEM_KIND_GPU:
+	case RDP_MEM_KIND_GPU_STAGED:
+		return "cuda";
+	default:
+		return "unknown";
+	}
+}
+
+json_t *rdp_json_peer_memory(const struct rdp_msg_accept *a)
+{
+	int staged = a && a->mem_kind == RDP_MEM_KIND_GPU_STAGED;
+	json_t *o;
+	int err;
+
+	if (!a)
+		return json_null();
+	o = json_object();
+	err = !o;
+	if (err)
+		return NULL;
+	err |= json_object_set_new(o, "type",
+				   json_string(kind_id(a->mem_kind)));
+	err |= json_object_set_new(o, "gpu", peer_text(a->mem_gpu));
+	err |= json_object_set_new(o, "gpu_bus_id", peer_text(a->mem_bus_id));
+	err |= json_object_set_new(o, "registration",
+				   json_string(peer_path_id(a->mem_path)));
+	err |= json_object_set_new(o, "bounce", json_boolean(staged));
+	err |= json_object_set_new(
+		o, "staging",
+		staged ? json_string(rdp_stage_role_id(
+				 (enum rdp_stage_role)a->mem_stage))
+		       : json_null());
+	if (!err)
+		return o;
+	json_decref(o);
+	return NULL;
+}
