@@ -79,6 +79,31 @@ sanitizer_pass() {
 	count_check "$dir" "asan+ubsan" "$rc"
 }
 
+# The same sources configured without CUDA: they must build, and the unit
+# tests (the GPU option's refusal included) must pass.
+no_cuda_pass() {
+	local dir=$top/build-nocuda rc log p f
+	echo "== build without CUDA (--without-cuda): unit tests"
+	rm -rf "$dir" && mkdir -p "$dir"
+	git ls-files -z | xargs -0 cp --parents -t "$dir"
+	if ! (cd "$dir" && ./autogen.sh >/dev/null 2>&1 &&
+		./configure -q --without-cuda --enable-werror &&
+		grep -q '#undef HAVE_CUDA' config.h &&
+		make -s -j"$(nproc)" >/dev/null); then
+		echo "build without CUDA failed"; add 0 1 0; return
+	fi
+	# shellcheck disable=SC2016 # make expands it
+	(cd "$dir" && make -s check TESTS='$(unit_tests)' >/dev/null 2>&1)
+	rc=$?
+	for log in "$dir"/tests/unit/test_*.log; do
+		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+		echo "$(basename "$log" .log): ${p:-0} passed, ${f:-0} failed"
+		add "${p:-0}" "${f:-0}" 0
+	done
+	[[ $rc -eq 0 ]] || { echo "unit tests failed without CUDA"; add 0 1 0; }
+}
+
 fuzz_pass() {
 	echo "== fuzz (libFuzzer, ${RDP_FUZZ_SECONDS:-60} s per target)"
 	local out rc
@@ -96,6 +121,7 @@ make -s check >/dev/null 2>&1
 count_check "$top" "build" $?
 format_check
 if [[ ${RDP_QUICK:-0} != 1 ]]; then
+	no_cuda_pass
 	sanitizer_pass
 	fuzz_pass
 fi

@@ -55,6 +55,9 @@ struct rdp_stage {
  * rdp_dev_use_mem(). On failure, logged, *dev is closed and NULL.
  */
 int rdp_dev_use_gpu(struct rdp_dev **dev, const struct rdp_mem_opts *mo);
+/* The server checks its GPU once at start, as it will use it: 0, or the
+ * -errno (logged). */
+int rdp_gpu_probe(const struct rdp_mem_opts *mo, const char *dev, int port);
 
 /* conn->stage for a connection on a staging device: the GPU twin of
  * conn->buf, the host buffer page-locked when the driver can. Logs. */

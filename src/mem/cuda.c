@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <infiniband/verbs.h>
 
 #include <rdmaperf/cuda.h>
@@ -17,6 +18,7 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
 #include <rdmaperf/sysfs.h>
+#include <rdmaperf/topo.h>
 
 #ifdef HAVE_CUDA
 #include <cuda.h>
@@ -96,6 +98,28 @@ static void list_gpus(char (*ids)[RDP_GPU_SPEC_MAX], int n, char *buf,
 					i ? ", " : "", i, ids[i]);
 }
 
+/* --use_cuda=auto: hwloc's view first (switch, host bridge, node). */
+static int nearest_by_topology(const char *nic, char (*ids)[RDP_GPU_SPEC_MAX],
+			       int n, struct rdp_mem *m)
+{
+	char bus[RDP_GPU_SPEC_MAX];
+	enum rdp_topo_dist dist;
+	int i;
+
+	if (rdp_topo_nearest_gpu(NULL, nic, bus, sizeof(bus), &dist) ||
+	    dist == RDP_DIST_UNKNOWN)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!strcasecmp(ids[i], bus)) {
+			snprintf(m->why, sizeof(m->why),
+				 "nearest to %s in the hwloc topology (%s)",
+				 nic, rdp_topo_dist_str(dist));
+			return i;
+		}
+	}
+	return -1;
+}
+
 /* The GPU the spec names, among n with these bus ids. */
 static int choose(const struct rdp_gpu_spec *spec, const char *nic,
 		  char (*ids)[RDP_GPU_SPEC_MAX], int n, struct rdp_mem *m,
@@ -107,6 +131,9 @@ static int choose(const struct rdp_gpu_spec *spec, const char *nic,
 
 	list_gpus(ids, n, list, sizeof(list));
 	if (spec->kind == RDP_GPU_AUTO) {
+		i = nearest_by_topology(nic, ids, n, m);
+		if (i >= 0)
+			return i;
 		rdp_sysfs_init(&fs, NULL);
 		return rdp_gpu_nearest(&fs, nic,
 				       (const char(*)[RDP_GPU_SPEC_MAX])ids,

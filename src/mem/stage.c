@@ -35,6 +35,20 @@ int rdp_dev_use_gpu(struct rdp_dev **dev, const struct rdp_mem_opts *mo)
 	return 0;
 }
 
+int rdp_gpu_probe(const struct rdp_mem_opts *mo, const char *dev_name, int port)
+{
+	struct rdp_dev *dev = NULL;
+	int ret;
+
+	if (!mo->cuda[0])
+		return 0;
+	ret = rdp_dev_open(dev_name, port, &dev);
+	if (!ret)
+		ret = rdp_dev_use_gpu(&dev, mo);
+	rdp_dev_close(dev); /* NULL after a failure */
+	return ret;
+}
+
 static uint8_t *map_bytes(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,

@@ -470,7 +470,7 @@ int rdp_server_loop(const struct rdp_opts *o, int once)
 	/* A client that vanishes mid-write must not kill the server. */
 	signal(SIGPIPE, SIG_IGN);
 	/* --use_cuda without a driver or GPU: say so now, not per client. */
-	ret = rdp_mem_probe(o->mem.cuda, o->conn.dev, o->conn.ib_port);
+	ret = rdp_gpu_probe(&o->mem, o->conn.dev, o->conn.ib_port);
 	if (ret)
 		return rdp_exit_code(ret);
 	if (!acc || start_acceptor(acc, o))

@@ -71,7 +71,7 @@ t_bounce_fake() {
 	begin "--bounce: the server pinned and released every host buffer"
 	grep -q "pinned [1-9]" "$WORK/server-stats" "$WORK/client-stats" &&
 		{ fail "a host buffer left registered"; return; }
-	grep -q "data on $MEM_GPU.*staged through host buffers" \
+	grep -Eq "data on $MEM_GPU.*staged through host buffers" \
 		"$WORK/bounce-server.log" && pass || fail "not in its log"
 }
 

@@ -23,6 +23,13 @@ expect_fail() {
 	pass
 }
 
+# wait_log_more PATTERN BEFORE SECONDS: until the server log holds more
+# lines matching PATTERN than BEFORE (a count taken before the fault).
+wait_log_more() {
+	local pat=$1 before=$2 secs=$3
+	run_limited "$secs" bash -c "until [ \$(grep -c -- '$pat' '$WORK/server.log') -gt $before ]; do sleep 0.2; done"
+}
+
 # wait_exit PID: wait for it; ELAPSED is the seconds since T_KILL.
 wait_exit() {
 	wait "$1"
@@ -177,7 +184,7 @@ t_fail_truncated() {
 
 # Server killed during a bandwidth run; client killed during a latency run.
 t_fail_kills() {
-	local port=$((PORT + 3)) spid cpid rc
+	local port=$((PORT + 3)) spid cpid rc before
 	begin "server killed during write_bw: client fails within its timeout"
 	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" >"$WORK/s3.log" 2>&1 &
 	spid=$!
@@ -197,6 +204,7 @@ t_fail_kills() {
 			"$WORK/out" && pass || fail "no cause in the client output" ;;
 	esac
 	begin "client killed during write_lat: server serves the next client"
+	before=$(grep -c 'write_lat: failed' "$WORK/server.log")
 	"$BUILD/rdmaperf" write_lat -D 30 -d "$DEV" -p "$PORT" "$ADDR" \
 		>"$WORK/killed.log" 2>&1 &
 	cpid=$!
@@ -204,7 +212,7 @@ t_fail_kills() {
 	kill -9 "$cpid"
 	wait "$cpid" 2>/dev/null
 	# The server notices the silence after its --cq-timeout (10 s).
-	run_limited 60 bash -c "until grep -q 'write_lat: failed' '$WORK/server.log'; do sleep 0.5; done" ||
+	wait_log_more 'write_lat: failed' "$before" 60 ||
 		{ fail "server did not give up on the dead client"; return; }
 	client write_lat -n 50 || { fail "next client: exit $?"; return; }
 	pass
@@ -238,16 +246,17 @@ t_fail_handshake_server() {
 # A client that sends its HELLO and dies before its test: the server
 # answers, notices the closed connection and serves the next client.
 t_fail_handshake_client() {
-	local cpid
+	local cpid before
 	begin "client killed during the handshake: server serves the next client"
 	mkdir -p "$WORK/seeds" && "$BUILD/tests/fuzz/make_seeds" "$WORK/seeds" ||
 		{ fail "cannot write a HELLO message"; return; }
+	before=$(grep -c 'left before sending its test' "$WORK/server.log")
 	bash -c "exec 3<>/dev/tcp/$ADDR/$PORT; cat '$WORK/seeds/hello' >&3; sleep 30" &
 	cpid=$!
 	sleep 1
 	kill -9 "$cpid"
 	wait "$cpid" 2>/dev/null
-	run_limited 20 bash -c "until grep -q 'left before sending its test' '$WORK/server.log'; do sleep 0.2; done" ||
+	wait_log_more 'left before sending its test' "$before" 20 ||
 		{ tail -n 5 "$WORK/server.log" >"$WORK/out"
 		  fail "the server did not report the client that left"; return; }
 	client write_bw -n 10 || { fail "next client: exit $?"; return; }
@@ -258,9 +267,10 @@ t_fail_handshake_client() {
 # within its --cq-timeout and says why; with the link back the server
 # serves again.
 t_fail_netdev_down() {
-	local netdev=${RDP_RXE_NETDEV0:-} cpid rc
+	local netdev=${RDP_RXE_NETDEV0:-} cpid rc before
 	begin "netdev down mid-run: the client fails in time and names the cause"
 	[ -n "$netdev" ] || { skip "no netdev known for $DEV"; return; }
+	before=$(grep -c 'write_bw: failed' "$WORK/server.log")
 	run_limited 60 "$BUILD/rdmaperf" write_bw -D 30 --cq-timeout 3 \
 		-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>&1 &
 	cpid=$!
@@ -277,7 +287,7 @@ t_fail_netdev_down() {
 	CUR="$CUR [error after $ELAPSED s]"
 	pass
 	begin "netdev back up: the server serves the next client"
-	run_limited 60 bash -c "until grep -q 'write_bw: failed' '$WORK/server.log'; do sleep 0.5; done" ||
+	wait_log_more 'write_bw: failed' "$before" 60 ||
 		{ fail "server did not give up on the broken run"; return; }
 	client write_bw -n 100 || { fail "next client: exit $?"; return; }
 	pass
