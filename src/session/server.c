@@ -461,9 +461,7 @@ static int start_acceptor(struct acceptor *a, const struct rdp_opts *o)
 
 int rdp_server_loop(const struct rdp_opts *o, int once)
 {
-	struct acceptor *acc = calloc(1, sizeof(*acc)); /* as long as the
-							  * process: its
-							  * thread never ends */
+	struct acceptor *acc;
 	struct rdp_oob oob;
 	int ret = 0;
 
@@ -473,8 +471,12 @@ int rdp_server_loop(const struct rdp_opts *o, int once)
 	ret = rdp_gpu_probe(&o->mem, o->conn.dev, o->conn.ib_port);
 	if (ret)
 		return rdp_exit_code(ret);
-	if (!acc || start_acceptor(acc, o))
+	/* As long as the process: its thread never ends. */
+	acc = calloc(1, sizeof(*acc));
+	if (!acc || start_acceptor(acc, o)) {
+		free(acc);
 		return RDP_EXIT_FAIL;
+	}
 	printf("rdmaperf-server listening on port %u%s\n", o->conn.tcp_port,
 	       once ? " (one test)" : "");
 	fflush(stdout);
