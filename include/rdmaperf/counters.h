@@ -51,6 +51,7 @@ struct rdp_ctr_pair {
 	int port;
 	int have_local; /* a snapshot pair was taken */
 	int have_peer;	/* the peer sent its deltas */
+	int same_port;	/* both ends on this host's one port: print once */
 	struct rdp_counters before;
 	struct rdp_counters after;
 	struct rdp_counters local;

@@ -312,6 +312,15 @@ static int measure(struct client *c, struct rdp_result *res)
 	return ret;
 }
 
+/* The server is this host (one address at both ends) on this very port. */
+static int same_port(const struct client *c)
+{
+	return c->oob.have_local_ipv4 && c->oob.have_peer_ipv4 &&
+	       c->oob.local_ipv4.s_addr == c->oob.peer_ipv4.s_addr &&
+	       !strcmp(c->peer.device, c->dev->name) &&
+	       c->peer.port == c->dev->port.num;
+}
+
 /* One point of the matrix: parameters, fresh QPs, the run, its row. */
 static int run_point(struct client *c, int first, int group,
 		     struct rdp_result *res)
@@ -351,6 +360,7 @@ static int run_point(struct client *c, int first, int group,
 		res->bw_peak_gbps = res->rx_bw_peak_gbps = 0;
 	if (!ret)
 		rdp_report_row(c->text, &c->info, res);
+	c->ctr.same_port = same_port(c);
 	if (!ret)
 		rdp_report_counters(c->text, &c->ctr);
 	if (!ret && res->bidir)

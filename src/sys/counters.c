@@ -221,6 +221,12 @@ static void print_warnings(FILE *f, const char *where,
 
 void rdp_report_counters(FILE *f, const struct rdp_ctr_pair *p)
 {
+	/* One port seen from both ends holds the same numbers twice. */
+	if (p->same_port && p->have_local && p->have_peer) {
+		print_side(f, "Counters", &p->local);
+		print_warnings(f, "on this port (both ends)", &p->local);
+		return;
+	}
 	if (p->have_local)
 		print_side(f, "Counters here", &p->local);
 	if (p->have_peer)
