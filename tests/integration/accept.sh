@@ -91,7 +91,7 @@ t_accept_compare() {
 		>"$WORK/out" 2>&1 || { fail "35% tolerance: exit $?"; return; }
 	pass
 	begin "compare: unreadable input is exit 2 with one line"
-	expect_fail 2 "compare: .*/nothing.json" 5 \
+	expect_fail 2 "compare: .*/nothing.json" 10 \
 		"$BUILD/rdmaperf" compare "$base" "$WORK/nothing.json"
 }
 
@@ -138,7 +138,7 @@ t_accept_plot() {
 		{ fail "$(cat "$WORK/why")"; return; }
 	pass
 	begin "plot without gnuplot: exit 77 and how to install it"
-	RDP_GNUPLOT=/nonexistent/gnuplot expect_fail 77 "install gnuplot.*gnuplot-nox" 5 \
+	RDP_GNUPLOT=/nonexistent/gnuplot expect_fail 77 "install gnuplot.*gnuplot-nox" 10 \
 		"$BUILD/rdmaperf" plot "$doc" -o "$svg"
 }
 
@@ -247,6 +247,6 @@ t_accept_rails() {
 		{ fail "[SUM] is not the sum of the rails"; return; }
 	pass
 	begin "rails: a device list without as many hosts is a usage error"
-	expect_fail 2 "as many hosts as devices" 5 "$BUILD/rdmaperf" write_bw \
+	expect_fail 2 "as many hosts as devices" 10 "$BUILD/rdmaperf" write_bw \
 		-d "$RDP_RXE_DEV0,$RDP_RXE_DEV1" -p "$port" "$RDP_RXE_ADDR0"
 }

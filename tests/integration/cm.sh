@@ -77,7 +77,7 @@ t_cm_restarts() {
 
 t_cm_usage() {
 	begin "-R with -m: usage error naming the route's MTU"
-	expect_fail 2 "-m does not apply with -R" 5 \
+	expect_fail 2 "-m does not apply with -R" 10 \
 		"$BUILD/rdmaperf" write_bw -R -m 1024 "$ADDR"
 	begin "-R with a device that is not the address's: names both"
 	if [ -z "${RDP_RXE_DEV1:-}" ]; then

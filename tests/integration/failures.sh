@@ -40,9 +40,9 @@ wait_exit() {
 
 t_fail_usage() {
 	begin "bad flag value: usage error, exit 2"
-	expect_fail 2 "-s needs a value, a list" 5 "$BUILD/rdmaperf" write_bw -s 12X "$ADDR"
+	expect_fail 2 "-s needs a value, a list" 10 "$BUILD/rdmaperf" write_bw -s 12X "$ADDR"
 	begin "unknown option: exit 2"
-	expect_fail 2 "unknown option --frobnicate" 5 \
+	expect_fail 2 "unknown option --frobnicate" 10 \
 		"$BUILD/rdmaperf" write_bw --frobnicate "$ADDR"
 }
 

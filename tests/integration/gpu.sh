@@ -139,6 +139,6 @@ t_gpu_fake_failures() {
 		"$BUILD/rdmaperf" write_bw --use_cuda=86:00.0 -d "$DEV" \
 		-p 18699 "$ADDR"
 	begin "--use_cuda with a malformed value: usage error"
-	expect_fail 2 "--use_cuda gpu0: give a GPU number" 5 \
+	expect_fail 2 "--use_cuda gpu0: give a GPU number" 10 \
 		"$BUILD/rdmaperf" write_bw --use_cuda=gpu0 "$ADDR"
 }

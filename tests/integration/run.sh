@@ -221,7 +221,7 @@ t_busy() {
 		-p "$PORT" "$ADDR" >"$WORK/first.log" 2>&1 &
 	first=$!
 	sleep 2
-	expect_fail 1 "server busy: a test from .* is running|server busy: a test from" 5 \
+	expect_fail 1 "server busy: a test from .* is running|server busy: a test from" 10 \
 		"$BUILD/rdmaperf" write_bw -n 10 -d "$DEV" -p "$PORT" "$ADDR"
 	wait "$first"
 	rc=$?
@@ -264,7 +264,7 @@ t_margin() {
 		pass
 	done
 	begin "-f without a long enough -D: usage error"
-	expect_fail 2 "-f needs -D longer than twice the margin" 5 \
+	expect_fail 2 "-f needs -D longer than twice the margin" 10 \
 		"$BUILD/rdmaperf" write_bw -D 2 -f 1 "$ADDR"
 }
 
@@ -283,7 +283,7 @@ t_bidir() {
 		pass
 	done
 	begin "-b on a test that cannot: usage error"
-	expect_fail 2 "-b applies to write_bw and read_bw" 5 \
+	expect_fail 2 "-b applies to write_bw and read_bw" 10 \
 		"$BUILD/rdmaperf" send_bw -b "$ADDR"
 }
 
