@@ -23,8 +23,6 @@ struct rdp_dev;
  * "" host memory). On failure, logged, *dev is closed and NULL.
  */
 int rdp_dev_use_mem(struct rdp_dev **dev, const char *spec);
-/* The server checks its GPU once at start: 0, or the -errno (logged). */
-int rdp_mem_probe(const char *spec, const char *dev, int port);
 
 /* conn->buf on conn->dev->mem, its host copy, and the MR (access flags as
  * for host memory). Logs one line, with the diagnosis, on failure. */

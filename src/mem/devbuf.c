@@ -97,20 +97,6 @@ int rdp_dev_use_mem(struct rdp_dev **dev, const char *spec)
 	return 0;
 }
 
-int rdp_mem_probe(const char *spec, const char *dev_name, int port)
-{
-	struct rdp_dev *dev = NULL;
-	int ret;
-
-	if (!spec || !*spec)
-		return 0;
-	ret = rdp_dev_open(dev_name, port, &dev);
-	if (!ret)
-		ret = rdp_dev_use_mem(&dev, spec);
-	rdp_dev_close(dev); /* NULL after a failure */
-	return ret;
-}
-
 int rdp_devbuf_create(struct rdp_conn *conn, int access)
 {
 	struct rdp_mem *m = conn->dev->mem;
