@@ -20,9 +20,14 @@
 #define WRID_COUNT_MASK ((1ull << WRID_QP_SHIFT) - 1)
 #define SAMPLE_GRID_MAX 65536
 #define IDLE_CHECK_MASK 0xfffu
+/* Inlined even where the compiler would rather share one copy. */
+#define HOT_INLINE inline __attribute__((always_inline))
 
-/* Loop variants, picked once at setup; each is a constant in its caller,
- * so the compiler builds every variant without the others' work. */
+/* Loop variants, picked once at setup. The loop body and everything it
+ * calls per work request are always inlined into one function per
+ * variant, where the variant is a constant: each is compiled without the
+ * others' work (tests/check-hotloop.sh reads the object code to keep it
+ * so). */
 enum bw_variant {
 	BW_PLAIN,
 	BW_ATOMIC,    /* operands per work request */
@@ -187,8 +192,8 @@ static int setup(const struct rdp_run *run, struct bw_state *st,
 
 /* How many work requests the next chain on b holds: what the window
  * allows, at most one batch. */
-static inline uint64_t next_chain(const struct bw_state *st,
-				  const struct bw_qp *b)
+static HOT_INLINE uint64_t next_chain(const struct bw_state *st,
+				      const struct bw_qp *b)
 {
 	uint64_t room = st->window - (b->posted - b->completed);
 	uint64_t left = b->limit - b->posted;
@@ -198,8 +203,8 @@ static inline uint64_t next_chain(const struct bw_state *st,
 }
 
 /* Post the next chain: one doorbell per chain. */
-static inline int post_window(struct bw_state *st, struct bw_qp *b,
-			      const enum bw_variant v)
+static HOT_INLINE int post_window(struct bw_state *st, struct bw_qp *b,
+				  const enum bw_variant v)
 {
 	uint64_t n = next_chain(st, b);
 	struct ibv_send_wr *bad;
@@ -232,8 +237,8 @@ static inline int post_window(struct bw_state *st, struct bw_qp *b,
 }
 
 /* Retire completions; returns how many, or -EIO on a failed one. */
-static inline int reap(struct rdp_run *run, struct bw_state *st,
-		       struct ibv_wc *wc, const enum bw_variant v)
+static HOT_INLINE int reap(struct rdp_run *run, struct bw_state *st,
+			   struct ibv_wc *wc, const enum bw_variant v)
 {
 	int n = ibv_poll_cq(run->conn->cq, POLL_BATCH, wc);
 	int i, ret;
@@ -282,8 +287,8 @@ static int stalled(struct rdp_run *run, const struct bw_state *st)
 	return -ETIMEDOUT;
 }
 
-static inline int post_all(struct rdp_run *run, struct bw_state *st,
-			   const enum bw_variant v)
+static HOT_INLINE int post_all(struct rdp_run *run, struct bw_state *st,
+			       const enum bw_variant v)
 {
 	uint32_t q;
 	int ret;
@@ -309,8 +314,8 @@ static inline int post_all(struct rdp_run *run, struct bw_state *st,
 
 /* The timed loop: post, poll, sample. Mode differences are data
  * (target_msgs, end_cycles, sample_step), not branches. */
-static inline int timed_loop(struct rdp_run *run, struct bw_state *st,
-			     const enum bw_variant v)
+static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
+				 const enum bw_variant v)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	uint64_t now, progress, next_sample = 0;
