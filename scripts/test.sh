@@ -1,45 +1,78 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The whole test suite: install, build, unit tests (cmocka), integration
-# tests on a real Soft-RoCE device, format check, the same unit and
-# integration tests again in an ASan+UBSan build, and a short fuzzing run.
+# The whole test suite: install, build, unit tests (cmocka, through the TAP
+# driver), integration tests on a real Soft-RoCE device, format check,
+# make distcheck, a build without CUDA, the same tests again in an
+# ASan+UBSan build, and a short fuzzing run. Only the Soft-RoCE tier (and
+# installing packages) needs root; without root it is counted skipped.
 # Ends with one line "N passed, N failed, N skipped" over individual cases.
-# RDP_QUICK=1 skips the sanitizer build and the fuzzing.
+# RDP_QUICK=1 skips distcheck, the other builds and the fuzzing.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
 
-scripts/install-deps.sh >/dev/null || { echo "dependency install failed"; exit 1; }
+if [[ $(id -u) -eq 0 ]]; then
+	scripts/install-deps.sh >/dev/null || { echo "dependency install failed"; exit 1; }
+else
+	echo "not root: dependencies not installed (scripts/install-deps.sh needs" \
+		"root); the Soft-RoCE tier needs root and is counted skipped"
+fi
 scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 pass=0 fail=0 skip=0
 add() { pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3)); }
 
-# Counts from the logs of one `make check` in directory $1; $2 labels them.
-count_check() {
-	local dir=$1 label=$2 rc=$3 log p f s line
-	echo "== $label: unit tests (cmocka)"
-	for log in "$dir"/tests/unit/test_*.log; do
-		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-		echo "$(basename "$log" .log): ${p:-0} passed, ${f:-0} failed"
-		add "${p:-0}" "${f:-0}" 0
-		[[ -n $p || -n $f ]] || { echo "  no result in $log"; add 0 1 0; }
+# Cases of each test's .trs file (automake's record: one :test-result: line
+# per TAP case of a unit test, one for a script test). XFAIL counts as
+# passed, XPASS and ERROR as failed.
+count_trs() {
+	local trs p f s
+	for trs in "$@"; do
+		[[ -f $trs ]] || continue
+		p=$(grep -cE '^:test-result: (PASS|XFAIL)' "$trs")
+		f=$(grep -cE '^:test-result: (FAIL|XPASS|ERROR)' "$trs")
+		s=$(grep -cE '^:test-result: SKIP' "$trs")
+		echo "$(basename "$trs" .trs): $p passed, $f failed, $s skipped"
+		add "$p" "$f" "$s"
+		((p + f + s > 0)) || { echo "  no result in $trs"; add 0 1 0; }
 	done
-	echo "== $label: integration tests (Soft-RoCE)"
-	log=$dir/tests/integration/softroce.log
+}
+
+# Every test of one `make check` in directory $1 but the Soft-RoCE suite.
+count_fast() {
+	local trs=()
+	mapfile -t trs < <(find "$1/tests" -name '*.trs' ! -name softroce.trs | sort)
+	((${#trs[@]} > 0)) || { echo "no test results under $1/tests"; add 0 1 0; }
+	count_trs "${trs[@]}"
+}
+
+# The Soft-RoCE suite reports its own cases in a closing line of its log.
+count_softroce() {
+	local log=$1/tests/integration/softroce.log line p f s
+	echo "== $2: integration tests (Soft-RoCE, needs root)"
+	if grep -q '^:test-result: SKIP' "$1/tests/integration/softroce.trs" 2>/dev/null; then
+		grep -m1 '^SKIP' "$log"
+		add 0 0 1
+		return
+	fi
 	cat "$log" 2>/dev/null
 	line=$(grep -E '^integration: [0-9]+ passed' "$log" 2>/dev/null | tail -1)
 	if [[ -n $line ]]; then
 		read -r p f s < <(echo "$line" | sed -E 's/^integration: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/')
 		add "$p" "$f" "$s"
-	elif grep -q '^SKIP' "$log" 2>/dev/null; then
-		add 0 0 1
 	else
 		echo "the integration suite did not report (test bed failure?)"
 		add 0 1 0
 	fi
-	if [[ $rc -ne 0 && $fail -eq 0 ]]; then
+}
+
+# Counts from one `make check` in directory $1; $2 labels them.
+count_check() {
+	local dir=$1 label=$2 rc=$3 before=$fail
+	echo "== $label: unit and object-code tests"
+	count_fast "$dir"
+	count_softroce "$dir" "$label"
+	if [[ $rc -ne 0 && $fail -eq $before ]]; then
 		echo "make check failed without a failing case: see $dir/test-suite.log"
 		add 0 1 0
 	fi
@@ -82,7 +115,7 @@ sanitizer_pass() {
 # The same sources configured without CUDA: they must build, and the unit
 # tests (the GPU option's refusal included) must pass.
 no_cuda_pass() {
-	local dir=$top/build-nocuda rc log p f
+	local dir=$top/build-nocuda rc
 	echo "== build without CUDA (--without-cuda): unit tests"
 	rm -rf "$dir" && mkdir -p "$dir"
 	git ls-files -z | xargs -0 cp --parents -t "$dir"
@@ -95,13 +128,21 @@ no_cuda_pass() {
 	# shellcheck disable=SC2016 # make expands it
 	(cd "$dir" && make -s check TESTS='$(unit_tests)' >/dev/null 2>&1)
 	rc=$?
-	for log in "$dir"/tests/unit/test_*.log; do
-		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-		echo "$(basename "$log" .log): ${p:-0} passed, ${f:-0} failed"
-		add "${p:-0}" "${f:-0}" 0
-	done
+	count_trs "$dir"/tests/unit/*.trs
 	[[ $rc -eq 0 ]] || { echo "unit tests failed without CUDA"; add 0 1 0; }
+}
+
+# The release tarball builds and passes its tests apart from the tree
+# (the Soft-RoCE suite skips there: it ran in the main build).
+distcheck_pass() {
+	local log=$top/distcheck.log
+	echo "== make distcheck (at most ${RDP_DISTCHECK_SECONDS:-1200} s)"
+	if timeout "${RDP_DISTCHECK_SECONDS:-1200}" make -s distcheck >"$log" 2>&1; then
+		grep -E 'archives ready for distribution' -A1 "$log" | tail -1
+		add 1 0 0
+	else
+		echo "distcheck failed, see $log:"; tail -n 20 "$log"; add 0 1 0
+	fi
 }
 
 fuzz_pass() {
@@ -121,6 +162,7 @@ make -s check >/dev/null 2>&1
 count_check "$top" "build" $?
 format_check
 if [[ ${RDP_QUICK:-0} != 1 ]]; then
+	distcheck_pass
 	no_cuda_pass
 	sanitizer_pass
 	fuzz_pass

@@ -23,21 +23,7 @@
 #include <rdmaperf/report.h>
 #include <rdmaperf/stage.h>
 
-#define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
-#define ARGC(...)                                                              \
-	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
-#define CLIENT(o, err, ...)                                                    \
-	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
-#define SERVER(o, err, ...)                                                    \
-	rdp_opts_parse_server(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
-
-static void expect_in(const char *text, const char *want)
-{
-	if (!strstr(text, want))
-		fail_msg("'%s' lacks '%s'", text, want);
-}
+#include "unit.h"
 
 static void test_opts_accepted(void **state)
 {

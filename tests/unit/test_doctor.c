@@ -22,20 +22,7 @@
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/wire.h>
 
-#ifndef RDP_FIXTURES_DIR
-#define RDP_FIXTURES_DIR "tests/fixtures"
-#endif
-
-static void fixture_fs(const char *name, struct rdp_sysfs *fs)
-{
-	const char *env = getenv("RDP_FIXTURES");
-	char root[PATH_MAX];
-
-	assert_true(snprintf(root, sizeof(root), "%s/%s",
-			     env && *env ? env : RDP_FIXTURES_DIR,
-			     name) < (int)sizeof(root));
-	rdp_sysfs_init(fs, root);
-}
+#include "unit.h"
 
 static struct rdp_doctor doc;
 
@@ -52,26 +39,7 @@ static void run(const char *fixture, const char *dev, uint32_t active,
 	rdp_doctor_local(&fs, dev, 1, &v, ipv4 ? &a : NULL, &doc);
 }
 
-/* The check exists, has the verdict, and its value holds each text. */
-static const struct rdp_check *expect(const char *id, enum rdp_verdict v,
-				      const char *value_has)
-{
-	const struct rdp_check *c = rdp_doctor_find(&doc, id);
-
-	assert_non_null(c);
-	if (c->verdict != v)
-		fail_msg("%s: %s (%s), expected %s", id,
-			 rdp_verdict_str(c->verdict), c->value,
-			 rdp_verdict_str(v));
-	if (value_has && !strstr(c->value, value_has))
-		fail_msg("%s: value '%s' lacks '%s'", id, c->value, value_has);
-	/* Anything but PASS says what to try; a PASS carries no fix. */
-	if (v == RDP_WARN || v == RDP_FAIL)
-		assert_true(c->fix[0]);
-	if (v == RDP_PASS)
-		assert_false(c->fix[0]);
-	return c;
-}
+#define expect(id, v, value_has) expect_verdict(&doc, id, v, value_has, NULL)
 
 static void fix_has(const struct rdp_check *c, const char *text)
 {

@@ -21,9 +21,7 @@
 #include <rdmaperf/gid.h>
 #include <rdmaperf/sysfs.h>
 
-#ifndef RDP_FIXTURES_DIR
-#define RDP_FIXTURES_DIR "tests/fixtures"
-#endif
+#include "unit.h"
 
 #define TAB_CAP	 64
 #define BAD_PORT "/sys/class/infiniband/bad0/ports/1"
@@ -32,22 +30,6 @@ struct table {
 	struct rdp_gid_entry e[TAB_CAP];
 	size_t n;
 };
-
-static const char *fixtures_dir(void)
-{
-	const char *env = getenv("RDP_FIXTURES");
-
-	return env && *env ? env : RDP_FIXTURES_DIR;
-}
-
-static void fixture_fs(const char *name, struct rdp_sysfs *fs)
-{
-	char root[PATH_MAX];
-
-	assert_true(snprintf(root, sizeof(root), "%s/%s", fixtures_dir(),
-			     name) < (int)sizeof(root));
-	rdp_sysfs_init(fs, root);
-}
 
 static void load(const char *fixture, const char *dev, int eth, struct table *t)
 {

@@ -15,16 +15,11 @@
 #include <rdmaperf/limits.h>
 #include <rdmaperf/opts.h>
 
+#include "unit.h"
+
 #define EPS 1e-9
 #define IB  IBV_LINK_LAYER_INFINIBAND
 #define ETH IBV_LINK_LAYER_ETHERNET
-
-#define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
-#define ARGC(...)                                                              \
-	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
-#define CLIENT(o, err, ...)                                                    \
-	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
 
 /* IB codes: speed SDR 1 .. NDR 128; width 1x=1 4x=2 8x=4 12x=8 2x=16. */
 static void test_line_rate_ib(void **state)

@@ -12,12 +12,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/opts.h>
 
-#define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
-#define ARGC(...)                                                              \
-	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
-#define CLIENT(o, err, ...)                                                    \
-	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
+#include "unit.h"
 
 static void test_size_suffixes(void **state)
 {

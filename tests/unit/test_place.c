@@ -21,20 +21,7 @@
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/wire.h>
 
-#ifndef RDP_FIXTURES_DIR
-#define RDP_FIXTURES_DIR "tests/fixtures"
-#endif
-
-static void fixture_fs(const char *name, struct rdp_sysfs *fs)
-{
-	const char *env = getenv("RDP_FIXTURES");
-	char root[PATH_MAX];
-
-	assert_true(snprintf(root, sizeof(root), "%s/%s",
-			     env && *env ? env : RDP_FIXTURES_DIR,
-			     name) < (int)sizeof(root));
-	rdp_sysfs_init(fs, root);
-}
+#include "unit.h"
 
 static void list_is(const cpu_set_t *set, const char *want)
 {

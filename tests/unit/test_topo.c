@@ -23,29 +23,11 @@
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/topo.h>
 
-#ifndef RDP_FIXTURES_DIR
-#define RDP_FIXTURES_DIR "tests/fixtures"
-#endif
-
-static const char *fixtures(void)
-{
-	const char *env = getenv("RDP_FIXTURES");
-
-	return env && *env ? env : RDP_FIXTURES_DIR;
-}
-
-static void fixture_fs(const char *name, struct rdp_sysfs *fs)
-{
-	char root[PATH_MAX];
-
-	assert_true(snprintf(root, sizeof(root), "%s/%s", fixtures(), name) <
-		    (int)sizeof(root));
-	rdp_sysfs_init(fs, root);
-}
+#include "unit.h"
 
 static void xml_path(const char *name, char *buf, size_t len)
 {
-	assert_true(snprintf(buf, len, "%s/topo/%s", fixtures(), name) <
+	assert_true(snprintf(buf, len, "%s/topo/%s", fixtures_dir(), name) <
 		    (int)len);
 }
 
@@ -255,27 +237,8 @@ static void doctor_on(const char *xml_name, const char *dev)
 	assert_ptr_equal(doc.topo, &rep);
 }
 
-static const struct rdp_check *expect(const char *id, enum rdp_verdict v,
-				      const char *value_has,
-				      const char *fix_has)
-{
-	const struct rdp_check *c = rdp_doctor_find(&doc, id);
-
-	assert_non_null(c);
-	if (c->verdict != v)
-		fail_msg("%s: %s (%s), expected %s", id,
-			 rdp_verdict_str(c->verdict), c->value,
-			 rdp_verdict_str(v));
-	if (value_has && !strstr(c->value, value_has))
-		fail_msg("%s: value '%s' lacks '%s'", id, c->value, value_has);
-	if (fix_has && !strstr(c->fix, fix_has))
-		fail_msg("%s: fix '%s' lacks '%s'", id, c->fix, fix_has);
-	if (v == RDP_WARN || v == RDP_FAIL)
-		assert_true(c->fix[0]);
-	if (v == RDP_PASS)
-		assert_false(c->fix[0]);
-	return c;
-}
+#define expect(id, v, value_has, fix_has)                                      \
+	expect_verdict(&doc, id, v, value_has, fix_has)
 
 static void test_doctor_topo_verdicts(void **state)
 {
