@@ -8,7 +8,7 @@
 # Ends with one line "N passed, N failed, N skipped" over individual cases.
 # RDP_QUICK=1 skips distcheck, the other builds and the fuzzing.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 
 if [[ $(id -u) -eq 0 ]]; then

@@ -29,7 +29,7 @@ shared='timed_loop|post_all|post_window|reap|next_chain'
 status=0
 generic=$(grep -oE "^[0-9a-f]+ <($shared)(\.[a-z0-9.]+)?>:" <<<"$dis")
 if [[ -n $generic ]]; then
-	echo "FAIL: out-of-line copies of the per-request code:" $generic
+	echo "FAIL: out-of-line copies of the per-request code:" "$(tr "\n" " " <<<"$generic")"
 	status=1
 fi
 for v in "${variants[@]}"; do
@@ -46,7 +46,7 @@ for v in "${variants[@]}"; do
 		grep -oE "<[^>]*>" | tr -d '<>' |
 		grep -E "^($shared)" | grep -vE "^$v(\.|$)" | sort -u)
 	if [[ -n $bad ]]; then
-		echo "FAIL: $v branches to shared code:" $bad
+		echo "FAIL: $v branches to shared code:" "$(tr "\n" " " <<<"$bad")"
 		status=1
 	else
 		echo "ok: $v is its own loop ($(wc -l <<<"$body") instructions)"

@@ -106,7 +106,7 @@ static void test_duration_clears_iters(void **state)
 }
 
 /* Each rejected line yields -EINVAL and a message naming the problem. */
-static void expect_reject(const char *needle, int argc, char **argv)
+static void reject_argv(const char *needle, int argc, char **argv)
 {
 	struct rdp_opts o;
 	char err[256] = "";
@@ -118,37 +118,29 @@ static void expect_reject(const char *needle, int argc, char **argv)
 		fail_msg("error '%s' does not mention '%s'", err, needle);
 }
 
+/* The client refuses the command line, naming NEEDLE in its error. */
+#define expect_reject(needle, ...)                                             \
+	reject_argv(needle, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
+
 static void test_rejections(void **state)
 {
 	(void)state;
-	expect_reject("twice", ARGC("write_bw", "-s", "1", "-s", "2"),
-		      ARGV("write_bw", "-s", "1", "-s", "2"));
-	expect_reject("exclude", ARGC("write_bw", "-n", "5", "-D", "2"),
-		      ARGV("write_bw", "-n", "5", "-D", "2"));
-	expect_reject("exclude", ARGC("write_bw", "-D", "2", "-n", "5"),
-		      ARGV("write_bw", "-D", "2", "-n", "5"));
-	expect_reject("-q", ARGC("write_bw", "-q", "0"),
-		      ARGV("write_bw", "-q", "0"));
-	expect_reject("-n", ARGC("write_bw", "-n", "ten"),
-		      ARGV("write_bw", "-n", "ten"));
-	expect_reject("-m", ARGC("write_bw", "-m", "1000"),
-		      ARGV("write_bw", "-m", "1000"));
-	expect_reject("unknown test 'nope'", ARGC("nope"), ARGV("nope"));
-	expect_reject("write_lat", ARGC("nope"), ARGV("nope"));
-	expect_reject("name the test", 1,
-		      (char **)(const char *[]){ "rdmaperf", NULL });
-	expect_reject("unknown option", ARGC("write_bw", "--bogus"),
-		      ARGV("write_bw", "--bogus"));
-	expect_reject("unknown option -z", ARGC("write_bw", "-z"),
-		      ARGV("write_bw", "-z"));
-	expect_reject("needs a value", ARGC("write_bw", "-s"),
-		      ARGV("write_bw", "-s"));
-	expect_reject("unexpected argument", ARGC("write_bw", "a", "b"),
-		      ARGV("write_bw", "a", "b"));
-	expect_reject("one QP", ARGC("write_lat", "-q", "2"),
-		      ARGV("write_lat", "-q", "2"));
-	expect_reject("1..1G", ARGC("write_bw", "-s", "2G"),
-		      ARGV("write_bw", "-s", "2G"));
+	expect_reject("twice", "write_bw", "-s", "1", "-s", "2");
+	expect_reject("exclude", "write_bw", "-n", "5", "-D", "2");
+	expect_reject("exclude", "write_bw", "-D", "2", "-n", "5");
+	expect_reject("-q", "write_bw", "-q", "0");
+	expect_reject("-n", "write_bw", "-n", "ten");
+	expect_reject("-m", "write_bw", "-m", "1000");
+	expect_reject("unknown test 'nope'", "nope");
+	expect_reject("write_lat", "nope");
+	reject_argv("name the test", 1,
+		    (char **)(const char *[]){ "rdmaperf", NULL });
+	expect_reject("unknown option", "write_bw", "--bogus");
+	expect_reject("unknown option -z", "write_bw", "-z");
+	expect_reject("needs a value", "write_bw", "-s");
+	expect_reject("unexpected argument", "write_bw", "a", "b");
+	expect_reject("one QP", "write_lat", "-q", "2");
+	expect_reject("1..1G", "write_bw", "-s", "2G");
 }
 
 static void test_lists(void **state)
@@ -217,16 +209,11 @@ static void test_matrix_options(void **state)
 	assert_int_equal(o.params.num_qps, 1);
 	assert_int_equal(CLIENT(&o, err, "atomic_bw", "h"), RDP_PARSE_OK);
 	assert_int_equal(o.params.size_bytes, 8);
-	expect_reject("exclude", ARGC("write_bw", "-a", "-s", "64"),
-		      ARGV("write_bw", "-a", "-s", "64"));
-	expect_reject("one QP", ARGC("send_lat", "-q", "1,2"),
-		      ARGV("send_lat", "-q", "1,2"));
-	expect_reject("8 bytes", ARGC("atomic_lat", "-s", "8,16"),
-		      ARGV("atomic_lat", "-s", "8,16"));
-	expect_reject("range", ARGC("write_bw", "-s", "64:8"),
-		      ARGV("write_bw", "-s", "64:8"));
-	expect_reject("FETCH_AND_ADD", ARGC("atomic_bw", "-A", "SWAP"),
-		      ARGV("atomic_bw", "-A", "SWAP"));
+	expect_reject("exclude", "write_bw", "-a", "-s", "64");
+	expect_reject("one QP", "send_lat", "-q", "1,2");
+	expect_reject("8 bytes", "atomic_lat", "-s", "8,16");
+	expect_reject("range", "write_bw", "-s", "64:8");
+	expect_reject("FETCH_AND_ADD", "atomic_bw", "-A", "SWAP");
 }
 
 static void test_perftest_flags(void **state)
@@ -270,36 +257,20 @@ static void test_perftest_flags(void **state)
 	assert_true(o.report.interval_s == 0.5);
 	assert_int_equal(CLIENT(&o, err, "read_lat", "-H", "h"), RDP_PARSE_OK);
 	assert_int_equal(o.report.histogram, 1);
-	expect_reject("-b applies", ARGC("atomic_bw", "-b"),
-		      ARGV("atomic_bw", "-b"));
-	expect_reject("-H applies", ARGC("write_bw", "-H"),
-		      ARGV("write_bw", "-H"));
-	expect_reject("duration mode", ARGC("write_bw", "--interval", "1"),
-		      ARGV("write_bw", "--interval", "1"));
-	expect_reject("twice the margin",
-		      ARGC("write_bw", "-D", "2", "-f", "1"),
-		      ARGV("write_bw", "-D", "2", "-f", "1"));
-	expect_reject("same byte", ARGC("write_bw", "-T", "1", "--tclass", "2"),
-		      ARGV("write_bw", "-T", "1", "--tclass", "2"));
-	expect_reject("-u", ARGC("write_bw", "-u", "32"),
-		      ARGV("write_bw", "-u", "32"));
-	expect_reject("-S", ARGC("write_bw", "-S", "16"),
-		      ARGV("write_bw", "-S", "16"));
-	expect_reject("-l", ARGC("write_bw", "-l", "0"),
-		      ARGV("write_bw", "-l", "0"));
-	expect_reject("-w needs", ARGC("write_bw", "-w", "fast"),
-		      ARGV("write_bw", "-w", "fast"));
-	expect_reject("-w needs", ARGC("write_bw", "-w", "-1"),
-		      ARGV("write_bw", "-w", "-1"));
-	expect_reject("bandwidth tests", ARGC("write_lat", "-w", "1"),
-		      ARGV("write_lat", "-w", "1"));
-	expect_reject("does not fit", ARGC("write_bw", "--output", "latency"),
-		      ARGV("write_bw", "--output", "latency"));
-	expect_reject("use bandwidth", ARGC("write_bw", "--output", "all"),
-		      ARGV("write_bw", "--output", "all"));
-	expect_reject("stdout",
-		      ARGC("write_bw", "--output", "bandwidth", "--json"),
-		      ARGV("write_bw", "--output", "bandwidth", "--json"));
+	expect_reject("-b applies", "atomic_bw", "-b");
+	expect_reject("-H applies", "write_bw", "-H");
+	expect_reject("duration mode", "write_bw", "--interval", "1");
+	expect_reject("twice the margin", "write_bw", "-D", "2", "-f", "1");
+	expect_reject("same byte", "write_bw", "-T", "1", "--tclass", "2");
+	expect_reject("-u", "write_bw", "-u", "32");
+	expect_reject("-S", "write_bw", "-S", "16");
+	expect_reject("-l", "write_bw", "-l", "0");
+	expect_reject("-w needs", "write_bw", "-w", "fast");
+	expect_reject("-w needs", "write_bw", "-w", "-1");
+	expect_reject("bandwidth tests", "write_lat", "-w", "1");
+	expect_reject("does not fit", "write_bw", "--output", "latency");
+	expect_reject("use bandwidth", "write_bw", "--output", "all");
+	expect_reject("stdout", "write_bw", "--output", "bandwidth", "--json");
 }
 
 static void test_server_line(void **state)
