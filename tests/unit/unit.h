@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the unit tests share: command lines typed once, the fixture trees
- * (fake sysfs roots) and checks of texts and doctor verdicts.
+ * (fake sysfs roots) and checks of texts and doctor verdicts. Each test
+ * program runs one cmocka group: `make check` reads its TAP output
+ * (CMOCKA_MESSAGE_OUTPUT=TAP), which allows one plan per program.
  */
 #ifndef RDMAPERF_TESTS_UNIT_H
 #define RDMAPERF_TESTS_UNIT_H
