@@ -4,21 +4,15 @@
 
 BASELINE_TOL=60%
 
-# The JSON at $1 answers the jq filter $2 with "true".
-jq_true() {
-	[ "$(jq -r "$2" "$1" 2>/dev/null)" = true ]
-}
-
 t_accept_limits() {
 	local doc=$WORK/lim.json
 	begin "--min-bw above the link: exit 1, every failing point named and marked"
 	client write_bw -s 4K,64K -n 100 --min-bw 1000 --json-file "$doc"
 	[ $? -eq 1 ] || { fail "exit code is not 1"; return; }
-	expect_in "$WORK/out" \
+	expect_out \
 		"4096 B x 1 QP\\(s\\): .* below the limit of 1000.000 Gb/s \\(--min-bw\\)" \
 		"65536 B x 1 QP\\(s\\): .* below the limit of 1000.000 Gb/s" \
-		"^   \\^ FAIL .*--min-bw" "Limits +: FAIL \\(2 of 2 points fail\\)" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+		"^   \\^ FAIL .*--min-bw" "Limits +: FAIL \\(2 of 2 points fail\\)" || return
 	jq_true "$doc" '.verdict.pass == false and .verdict.failed_points == 2
 		and .verdict.limits.min_bw_gbps == 1000
 		and ([.results[].thresholds.failed[0].limit] == ["min_bw", "min_bw"])' ||
@@ -51,8 +45,7 @@ t_accept_limits() {
 	begin "--min-bw as a share of the line rate; % of line rate in text and JSON"
 	client write_bw -s 64K -n 100 --min-bw 0.001% --json-file "$doc" ||
 		{ fail "exit $?"; return; }
-	expect_in "$WORK/out" "Line rate +: [0-9.]+ Gb/s \\(" "LineRate\\[%\\]" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	expect_out "Line rate +: [0-9.]+ Gb/s \\(" "LineRate\\[%\\]" || return
 	jq_true "$doc" '.device.line_rate_gbps > 0
 		and (.results[0].line_rate_pct - 100 * .results[0].bw_avg_gbps
 		     / .device.line_rate_gbps | fabs) < 1e-6
@@ -63,8 +56,7 @@ t_accept_limits() {
 	begin "--max-lat p99 below the figure: exit 1 naming the percentile"
 	client write_lat -s 2 -n 100 --max-lat p99=1ns
 	[ $? -eq 1 ] || { fail "exit code is not 1"; return; }
-	expect_in "$WORK/out" "2 B x 1 QP\\(s\\): p99 latency .* above the limit of 0.001 us" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	expect_out "2 B x 1 QP\\(s\\): p99 latency .* above the limit of 0.001 us" || return
 	pass
 	begin "--max-lat p50 far above the figure: exit 0"
 	client write_lat -s 2 -n 100 --max-lat p50=10s,p99=100000ms
@@ -84,9 +76,8 @@ t_accept_compare() {
 	jq '.results[1].bw_avg_gbps *= 0.7' "$base" >"$drop"
 	run_limited 10 "$BUILD/rdmaperf" compare "$base" "$drop" >"$WORK/out" 2>&1
 	[ $? -eq 1 ] || { fail "30% drop not an exit 1"; return; }
-	expect_in "$WORK/out" "^ write_bw +65536 +1 +bw_avg_gbps .* -30.0%  REGRESSION" \
-		"^ write_bw +4096 .* ok$" "1 regression\\(s\\) beyond 5.0%.*FAIL" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	expect_out "^ write_bw +65536 +1 +bw_avg_gbps .* -30.0%  REGRESSION" \
+		"^ write_bw +4096 .* ok$" "1 regression\\(s\\) beyond 5.0%.*FAIL" || return
 	run_limited 10 "$BUILD/rdmaperf" compare "$base" "$drop" --tolerance 35% \
 		>"$WORK/out" 2>&1 || { fail "35% tolerance: exit $?"; return; }
 	pass
@@ -103,7 +94,7 @@ t_accept_baseline() {
 	[ -f "$base" ] || { fail "no baseline at $base"; return; }
 	# The baseline was taken with a plain build; instrumented code would
 	# be compared with figures it cannot match.
-	if grep -q -- '-fsanitize' "$BUILD/Makefile" 2>/dev/null; then
+	if sanitizer_build; then
 		skip "sanitizer build: the baseline is for a plain build"
 		return
 	fi
@@ -127,15 +118,13 @@ t_accept_plot() {
 		{ fail "exit $?"; return; }
 	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' \
 		"$svg" 2>"$WORK/out" || { fail "not well-formed XML"; return; }
-	expect_in "$svg" "<svg" "message size" "bandwidth \\[Gb/s\\]" \
-		"write_bw, 1 QP" "write_bw, 2 QPs" "acceptance band" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	expect_file "$svg" "<svg" "message size" "bandwidth \\[Gb/s\\]" \
+		"write_bw, 1 QP" "write_bw, 2 QPs" "acceptance band" || return
 	pass
 	begin "--plot on a latency run draws the percentiles"
 	rm -f "$svg"
 	client write_lat -s 2,64 -n 100 --plot "$svg" || { fail "exit $?"; return; }
-	expect_in "$svg" "latency \\[us\\]" "p99.9" >"$WORK/why" ||
-		{ fail "$(cat "$WORK/why")"; return; }
+	expect_file "$svg" "latency \\[us\\]" "p99.9" || return
 	pass
 	begin "plot without gnuplot: exit 77 and how to install it"
 	RDP_GNUPLOT=/nonexistent/gnuplot expect_fail 77 "install gnuplot.*gnuplot-nox" 10 \
@@ -149,9 +138,8 @@ t_accept_sweep() {
 	run_limited "$LIMIT" script -qfec "$BUILD/rdmaperf write_lat -s 2,16,64 \
 		-n 50 -d $DEV -p $PORT $ADDR >/dev/null" /dev/null \
 		</dev/null >"$WORK/out" 2>&1 || { fail "exit $?"; return; }
-	expect_in "$WORK/out" "point 1 of 3: 2 B x 1 QP, 00:0[0-9] elapsed, ETA --:--" \
-		"point 3 of 3: 64 B x 1 QP, [0-9:]+ elapsed, ETA [0-9]" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	expect_out "point 1 of 3: 2 B x 1 QP, 00:0[0-9] elapsed, ETA --:--" \
+		"point 3 of 3: 64 B x 1 QP, [0-9:]+ elapsed, ETA [0-9]" || return
 	pass
 	begin "no progress line when stderr is not a terminal"
 	client write_lat -s 2,16 -n 50 || { fail "exit $?"; return; }
@@ -172,8 +160,7 @@ t_accept_sweep() {
 		and (.adaptive.stable == (.adaptive.change_pct != null
 		     and .adaptive.change_pct <= 5))] | all' ||
 		{ fail "adaptive keys wrong: $(jq -c '[.results[].adaptive]' "$doc")"; return; }
-	expect_in "$WORK/out" "adaptive: [0-9]+ batch" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	expect_out "adaptive: [0-9]+ batch" || return
 	pass
 }
 
@@ -185,12 +172,11 @@ t_accept_record() {
 		--time-per-point 0.5 --band 0.0001-150 >"$WORK/out" 2>&1
 	rc=$?
 	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
-	expect_in "$dir/accept.md" "^# Acceptance record: $DEV to $ADDR" \
+	expect_file "$dir/accept.md" "^# Acceptance record: $DEV to $ADDR" \
 		"^\\| Verdict \\| \\*\\*PASS\\*\\* \\|" \
 		"^\\| write_bw \\| 2 \\| 65536 \\| [0-9.]+ \\| [0-9.]+ \\| in band \\|" \
 		"^\\| read_bw \\| 1 \\| 4096 \\| " "^\\| send_lat \\| 2 \\| " \
-		"^\\| write_lat \\| 0 \\| - \\| \\[write_lat.json\\]" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+		"^\\| write_lat \\| 0 \\| - \\| \\[write_lat.json\\]" || return
 	for t in write_bw read_bw write_lat read_lat send_lat; do
 		jq -e '.results | length > 0' "$dir/$t.json" >/dev/null ||
 			{ fail "no results in $t.json"; return; }
@@ -206,9 +192,8 @@ t_accept_record() {
 		--time-per-point 0.3 --band 140-150 >"$WORK/out" 2>&1
 	rc=$?
 	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
-	expect_in "$dir/accept.md" "\\*\\*FAIL\\*\\*" "\\*\\*below\\*\\*" \
-		"\\| write_bw \\| 0 \\| 1 of 1 below" >"$WORK/why" ||
-		{ fail "$(cat "$WORK/why")"; return; }
+	expect_file "$dir/accept.md" "\\*\\*FAIL\\*\\*" "\\*\\*below\\*\\*" \
+		"\\| write_bw \\| 0 \\| 1 of 1 below" || return
 	pass
 	begin "accept: a bad size list is a usage error at once"
 	expect_fail 2 "-s needs a value" 30 "$BUILD/rdmaperf" accept "$ADDR" \
@@ -236,11 +221,10 @@ t_accept_rails() {
 	kill "$s0" "$s1" 2>/dev/null
 	wait "$s0" "$s1" 2>/dev/null
 	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
-	expect_in "$WORK/out" "== rail 0: $RDP_RXE_DEV0 to $RDP_RXE_ADDR0, exit 0 ==" \
+	expect_out "== rail 0: $RDP_RXE_DEV0 to $RDP_RXE_ADDR0, exit 0 ==" \
 		"== rail 1: $RDP_RXE_DEV1 to $RDP_RXE_ADDR1, exit 0 ==" \
 		"Local device +: $RDP_RXE_DEV1 port" \
-		"^ 65536 +1 +$RDP_RXE_DEV0 +[0-9.]+" "^ 65536 +1 +\\[SUM\\] +[0-9.]+" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+		"^ 65536 +1 +$RDP_RXE_DEV0 +[0-9.]+" "^ 65536 +1 +\\[SUM\\] +[0-9.]+" || return
 	# The sum is the sum of the rails' rows.
 	awk '$1 == 65536 && NF == 5 && $3 !~ /^[0-9.]+$/ { if ($3 == "[SUM]") s = $4; else t += $4 }
 		END { exit !(s > 0 && (s - t) ^ 2 < 1e-4) }' "$WORK/out" ||

@@ -50,6 +50,41 @@ expect_in() {
 	done
 }
 
+# expect_file FILE PATTERN...: as expect_in, and a failing case names the
+# missing pattern (the caller returns: `expect_file ... || return`).
+expect_file() {
+	expect_in "$@" >"$WORK/why" || { fail "$(cat "$WORK/why")"; return 1; }
+}
+
+# expect_out PATTERN...: expect_file on the last command's output.
+expect_out() {
+	expect_file "$WORK/out" "$@"
+}
+
+# expect_jq FILE FILTER...: jq -e on a file: every filter must hold.
+expect_jq() {
+	local f=$1 q
+	shift
+	for q in "$@"; do
+		jq -e "$q" "$f" >/dev/null 2>&1 || { echo "jq: $q does not hold"; return 1; }
+	done
+}
+
+# expect_json FILE FILTER...: as expect_jq, failing the case.
+expect_json() {
+	expect_jq "$@" >"$WORK/why" || { fail "$(cat "$WORK/why")"; return 1; }
+}
+
+# The JSON at $1 answers the jq filter $2 with "true".
+jq_true() {
+	[ "$(jq -r "$2" "$1" 2>/dev/null)" = true ]
+}
+
+# The binaries under test were built with --enable-sanitizers.
+sanitizer_build() {
+	grep -q '^RDP_SAN_CFLAGS = .*-fsanitize' "$BUILD/Makefile" 2>/dev/null
+}
+
 # Start a persistent server on a port; its pid in SERVER_PID.
 start_server() {
 	local port=$1 log=$2

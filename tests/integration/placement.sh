@@ -2,20 +2,11 @@
 # rdmaperf doctor, placement and port counters on a real rxe device.
 # Sourced by run.sh: uses its client(), DEV, ADDR, PORT, WORK and BUILD.
 
-# jq -e on a file: every filter must hold.
-expect_jq() {
-	local f=$1 q
-	shift
-	for q in "$@"; do
-		jq -e "$q" "$f" >/dev/null 2>&1 || { echo "jq: $q does not hold"; return 1; }
-	done
-}
-
 t_place_doctor() {
 	begin "doctor -d DEV --json: valid document, verdicts from the device"
 	run_limited 30 "$BUILD/rdmaperf" doctor -d "$DEV" --json >"$WORK/out" 2>"$WORK/err" ||
 		{ fail "exit $?: $(cat "$WORK/err")"; return; }
-	expect_jq "$WORK/out" '.command == "doctor"' ".device == \"$DEV\"" \
+	expect_json "$WORK/out" '.command == "doctor"' ".device == \"$DEV\"" \
 		'.link_layer == "Ethernet"' \
 		'.checks[] | select(.id == "port_state") | .verdict == "PASS"' \
 		'.checks[] | select(.id == "gid") | .verdict == "PASS"' \
@@ -26,15 +17,13 @@ t_place_doctor() {
 		"[.gid_table[] | select(.used)] | length == 1" \
 		".gid_table[] | select(.used) | .ipv4 == \"$ADDR\" and .type == \"RoCE v2\"" \
 		'.summary.fail == 0 and .summary.ok and .peer == null' \
-		'(.summary.pass + .summary.warn + .summary.skip) == (.checks | length)' \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+		'(.summary.pass + .summary.warn + .summary.skip) == (.checks | length)' || return
 	pass
 	begin "doctor text: one line per check and the GID table"
 	run_limited 30 "$BUILD/rdmaperf" doctor -d "$DEV" >"$WORK/out" 2>&1 ||
 		{ fail "exit $?"; return; }
-	expect_in "$WORK/out" "^ PASS  Port state +ACTIVE, physical LinkUp" \
-		"<- used by rdmaperf" "Summary: [0-9]+ PASS, [0-9]+ WARN, 0 FAIL" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	expect_out "^ PASS  Port state +ACTIVE, physical LinkUp" \
+		"<- used by rdmaperf" "Summary: [0-9]+ PASS, [0-9]+ WARN, 0 FAIL" || return
 	pass
 }
 
@@ -43,13 +32,12 @@ t_place_doctor_pair() {
 	run_limited 60 "$BUILD/rdmaperf" doctor -d "$DEV" -p "$PORT" --json \
 		"$ADDR" >"$WORK/out" 2>"$WORK/err" ||
 		{ fail "exit $?: $(cat "$WORK/err")"; return; }
-	expect_jq "$WORK/out" ".peer.device == \"$DEV\"" \
+	expect_json "$WORK/out" ".peer.device == \"$DEV\"" \
 		'.peer.gid_type == "RoCE v2"' \
 		'.checks[] | select(.id == "peer") | .verdict == "PASS"' \
 		'.checks[] | select(.id == "pair_mtu") | .verdict == "PASS"' \
 		'.checks[] | select(.id == "pair_gid_type") | .verdict == "PASS"' \
-		'.checks[] | select(.id == "rdma_exchange") | .verdict == "PASS" and (.value | test("median [0-9.]+ us"))' \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+		'.checks[] | select(.id == "rdma_exchange") | .verdict == "PASS" and (.value | test("median [0-9.]+ us"))' || return
 	# The server ran the exchange as a test and checked its data.
 	grep -q "write_lat, 2 B, 1 QP(s): done, data ok" "$WORK/server.log" ||
 		{ fail "the server did not serve the exchange"; return; }
@@ -58,9 +46,9 @@ t_place_doctor_pair() {
 	run_limited 60 "$BUILD/rdmaperf" doctor -d "$DEV" -p $((PORT + 7)) \
 		--oob-timeout 2 --json "$ADDR" >"$WORK/out" 2>/dev/null
 	[ $? -eq 1 ] || { fail "exit code is not 1"; return; }
-	expect_jq "$WORK/out" '.checks[] | select(.id == "peer") | .verdict == "FAIL" and (.fix | test("rdmaperf-server"))' \
+	expect_json "$WORK/out" '.checks[] | select(.id == "peer") | .verdict == "FAIL" and (.fix | test("rdmaperf-server"))' \
 		'.checks[] | select(.id == "rdma_exchange") | .verdict == "SKIP"' \
-		'.summary.ok == false' >"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+		'.summary.ok == false' || return
 	pass
 	begin "doctor: bad device exits 77, bad option exits 2"
 	run_limited 10 "$BUILD/rdmaperf" doctor -d nosuchdev >"$WORK/out" 2>&1
@@ -77,23 +65,21 @@ t_place_json() {
 	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -s 65536 -n 100 --json \
 		-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>"$WORK/err" ||
 		{ fail "exit $?: $(cat "$WORK/err")"; return; }
-	expect_jq "$WORK/out" '.placement.local.mode | type == "string"' \
+	expect_json "$WORK/out" '.placement.local.mode | type == "string"' \
 		'.placement.peer.mode | type == "string"' \
 		'.placement.local | has("cross_numa") and has("cpus") and has("nic_numa_node")' \
 		'.placement.peer.cpus | length > 0' \
 		'.results[0].counters.local.hw_counters.sent_pkts > 0' \
 		'.results[0].counters.peer.hw_counters.sent_pkts > 0' \
 		'.results[0].counters.local.hw_counters.rcvd_pkts > 0' \
-		'.results[0].counters.peer | has("port_counters")' \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+		'.results[0].counters.peer | has("port_counters")' || return
 	pass
 	begin "text report: placement lines and non-zero counter deltas"
 	client write_bw -s 65536 -n 100 || { fail "exit $?"; return; }
 	# Client and server share one port here: its counters are printed
 	# once (the JSON above still carries both sides).
-	expect_in "$WORK/out" "^ Placement +: CPUs " "^ Peer placement +: CPUs " \
-		"^ Counters +: .*sent_pkts \\+[1-9]" >"$WORK/why" ||
-		{ fail "$(cat "$WORK/why")"; return; }
+	expect_out "^ Placement +: CPUs " "^ Peer placement +: CPUs " \
+		"^ Counters +: .*sent_pkts \\+[1-9]" || return
 	grep -Eq "^ Counters (here|peer)" "$WORK/out" &&
 		{ fail "one port's counters printed twice"; return; }
 	# Only non-zero deltas are printed.
@@ -108,10 +94,9 @@ t_place_cpu() {
 	run_limited "$LIMIT" "$BUILD/rdmaperf" write_lat -n 100 --cpu 1 \
 		--json-file "$WORK/p.json" -d "$DEV" -p "$PORT" "$ADDR" \
 		>"$WORK/out" 2>&1 || { fail "exit $?"; return; }
-	expect_in "$WORK/out" "Local host .*running on CPU 1$" "Placement +: CPUs 1, .*\\(--cpu" \
-		>"$WORK/why" && expect_jq "$WORK/p.json" \
-		'.placement.local.mode == "cpu" and .placement.local.cpus == "1"' \
-		>>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+	expect_out "Local host .*running on CPU 1$" "Placement +: CPUs 1, .*\\(--cpu" || return
+	expect_json "$WORK/p.json" \
+		'.placement.local.mode == "cpu" and .placement.local.cpus == "1"' || return
 	pass
 	begin "--cpu/--numa that do not exist: one line, exit 2"
 	cpus=$(nproc)
@@ -144,10 +129,9 @@ t_place_cpu() {
 	run_limited "$LIMIT" "$BUILD/rdmaperf" write_lat -n 50 --cpu "$cpu" \
 		--json-file "$WORK/x.json" -d "$DEV" -p "$PORT" "$ADDR" \
 		>"$WORK/out" 2>&1 || { fail "exit $?"; return; }
-	expect_in "$WORK/out" "not all on NUMA node $nic of the NIC" \
-		>"$WORK/why" && expect_jq "$WORK/x.json" \
-		'.placement.local.cross_numa == true' >>"$WORK/why" ||
-		{ fail "$(cat "$WORK/why")"; return; }
+	expect_out "not all on NUMA node $nic of the NIC" || return
+	expect_json "$WORK/x.json" \
+		'.placement.local.cross_numa == true' || return
 	pass
 }
 

@@ -36,10 +36,9 @@ t_topo_doctor_text() {
 	begin "doctor text: PCIe path, GPUs near NIC and C-states lines"
 	run_limited 30 "$BUILD/rdmaperf" doctor -d "$DEV" >"$WORK/out" 2>&1 ||
 		{ fail "exit $?"; return; }
-	expect_in "$WORK/out" "^ (PASS|WARN|SKIP)  PCIe path  " \
+	expect_out "^ (PASS|WARN|SKIP)  PCIe path  " \
 		"^ (PASS|WARN|SKIP)  GPUs near NIC  " \
-		"^ (PASS|WARN|SKIP)  C-states  " \
-		>"$WORK/why" || { fail "$(cat "$WORK/why")"; return; }
+		"^ (PASS|WARN|SKIP)  C-states  " || return
 	pass
 }
 
