@@ -2,6 +2,7 @@
 /*
  * Test loops. Each is one file exporting one const struct rdp_bench_ops;
  * registry.c holds the only list of them.
+ * Layer: bench
  */
 #ifndef RDMAPERF_BENCH_H
 #define RDMAPERF_BENCH_H

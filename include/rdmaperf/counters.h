@@ -3,6 +3,7 @@
  * Port counters and hw_counters of the device port, snapshot before and
  * after each test point; the deltas show loss and congestion the figures
  * alone hide. A counter a driver lacks is simply absent.
+ * Layer: sys
  */
 #ifndef RDMAPERF_COUNTERS_H
 #define RDMAPERF_COUNTERS_H

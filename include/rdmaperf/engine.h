@@ -2,6 +2,7 @@
 /*
  * The verbs engine shared by client and server: device and port, PD, MR on
  * the benchmark buffer, CQ, RC QPs through RESET->INIT->RTR->RTS.
+ * Layer: engine
  */
 #ifndef RDMAPERF_ENGINE_H
 #define RDMAPERF_ENGINE_H
@@ -17,6 +18,7 @@
 struct rdp_sysfs;
 struct rdp_cm;
 struct rdp_stage;
+struct rdp_mem_buf;
 
 struct rdp_port_info {
 	uint8_t num;
@@ -38,8 +40,9 @@ struct rdp_dev {
 	struct rdp_port_info port;
 	int numa_node;		      /* -1 unknown */
 	struct ibv_context **cm_list; /* -R: librdmacm's, owning ctx */
-	struct rdp_mem *mem;   /* --use_cuda: buffers in GPU memory, owned */
-	struct rdp_mem *stage; /* --bounce: GPU data staged via host, owned */
+	/* Where the buffers of its connections come from: set by the
+	 * caller before rdp_conn_create(), owned, closed with the device. */
+	struct rdp_mem *mem;
 };
 
 /*
@@ -100,11 +103,12 @@ struct rdp_conn {
 	struct rdp_gid_choice gid;
 	int have_gid;
 	struct ibv_pd *pd;
-	void *buf;
+	struct rdp_mem_buf *mb; /* the registered buffer, from dev->mem */
+	void *buf;		/* mb->ptr */
 	size_t buf_bytes;
 	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
-	struct ibv_mr *mr;
-	int mr_access; /* IBV_ACCESS_* granted on the buffer */
+	struct ibv_mr *mr; /* mb->mr */
+	int mr_access;	   /* IBV_ACCESS_* granted on the buffer */
 	struct ibv_cq *cq;
 	int cq_depth;
 	struct ibv_qp **qps;
@@ -117,11 +121,8 @@ struct rdp_conn {
 	uint32_t path_mtu_bytes;
 	struct ibv_qp_init_attr qp_init; /* the shape of every QP */
 	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
-	/* GPU buffers (dev->mem): a host copy the CPU fills and checks */
-	void *shadow;
-	enum rdp_mem_path mem_path;
-	char mem_note[160];	 /* why DMA-BUF was not used, or "" */
-	struct rdp_stage *stage; /* --bounce: the GPU twin of buf, or NULL */
+	/* --bounce: the GPU twin of buf, made and freed above the engine */
+	struct rdp_stage *stage;
 };
 
 struct rdp_conn_cfg {

@@ -2,6 +2,7 @@
 /*
  * Command lines of rdmaperf and rdmaperf-server: one option table each,
  * strict numbers with K/M/G suffixes, usage generated from the table.
+ * Layer: cli
  */
 #ifndef RDMAPERF_OPTS_H
 #define RDMAPERF_OPTS_H

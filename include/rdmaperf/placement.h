@@ -3,6 +3,7 @@
  * Where the benchmark runs: the CPUs and memory node near the NIC by
  * default, the user's --cpu/--numa when given, an affinity set from
  * outside (taskset, numactl) left alone, nothing with --no-pin.
+ * Layer: sys
  */
 #ifndef RDMAPERF_PLACEMENT_H
 #define RDMAPERF_PLACEMENT_H

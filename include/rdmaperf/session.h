@@ -2,6 +2,7 @@
 /*
  * One benchmark session between a client and a server: the OOB handshake,
  * resources, the test loop, the data check and the report.
+ * Layer: session
  */
 #ifndef RDMAPERF_SESSION_H
 #define RDMAPERF_SESSION_H

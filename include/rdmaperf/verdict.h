@@ -2,6 +2,7 @@
 /*
  * A run's verdict: the thresholds applied to every point as it completes,
  * failing points marked in the report, the outcome in the JSON document.
+ * Layer: report
  */
 #ifndef RDMAPERF_VERDICT_H
 #define RDMAPERF_VERDICT_H

@@ -2,6 +2,7 @@
 /*
  * Out-of-band message codec: header + fields written one by one, big-endian,
  * through a bounds-checked cursor. Never raw structs on the wire.
+ * Layer: oob
  *
  *   client                                   server
  *     | --- TCP connect ---------------------> |

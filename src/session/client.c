@@ -110,7 +110,7 @@ static int connect_qps(struct client *c)
 	int ret;
 
 	rdp_path_from_params(p, &path);
-	ret = rdp_conn_create(c->dev, &cfg, &c->conn);
+	ret = rdp_session_conn_create(c->dev, &cfg, &c->conn);
 	if (!ret && cfg.defer_qps)
 		ret = cm_connect(c, why, sizeof(why));
 	if (ret)
@@ -282,7 +282,7 @@ static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
 	int ret = 0;
 
 	if (again) {
-		rdp_conn_destroy(c->conn);
+		rdp_session_conn_destroy(c->conn);
 		c->conn = NULL;
 		c->p.iters = iters;
 		ret = send_params(c);
@@ -378,7 +378,7 @@ static int run_point(struct client *c, int first, int group,
 		rdp_verdict_point(&c->verdict, c->text, res, c->json);
 	if (!ret)
 		rdp_sweep_report(&c->adapt, c->text, c->json);
-	rdp_conn_destroy(c->conn);
+	rdp_session_conn_destroy(c->conn);
 	c->conn = NULL;
 	return ret;
 }
@@ -484,7 +484,7 @@ int rdp_session_client(const struct rdp_opts *o)
 	else
 		ret = rdp_dev_open(o->conn.dev, o->conn.ib_port, &c.dev);
 	if (!ret)
-		ret = rdp_dev_use_gpu(&c.dev, &o->mem);
+		ret = rdp_session_use_mem(&c.dev, &o->mem);
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);
@@ -518,7 +518,7 @@ int rdp_session_client(const struct rdp_opts *o)
 	 * ERROR from the peer (-ECANCELED) needs no echo. */
 	if (ret && ret != -ECANCELED && rdp_last_error()[0])
 		rdp_oob_send_error(&c.oob, ret, rdp_last_error());
-	rdp_conn_destroy(c.conn);
+	rdp_session_conn_destroy(c.conn);
 	rdp_oob_close(&c.oob);
 	rdp_dev_close(c.dev);
 	rdp_json_free(c.json);
