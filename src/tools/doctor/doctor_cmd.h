@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The doctor's command: its options and the pair checks with a server. */
-#ifndef RDMAPERF_TOOLS_DOCTOR_INT_H
-#define RDMAPERF_TOOLS_DOCTOR_INT_H
+#ifndef RDMAPERF_DOCTOR_CMD_H
+#define RDMAPERF_DOCTOR_CMD_H
 
 #include <stdint.h>
 #include <netinet/in.h>
@@ -55,4 +55,4 @@ struct json_t *doctor_topo_json(const struct rdp_topo_report *r);
 int doctor_print_json(const struct doctor_opts *o, const struct rdp_doctor *doc,
 		      const struct doctor_peer *peer);
 
-#endif /* RDMAPERF_TOOLS_DOCTOR_INT_H */
+#endif /* RDMAPERF_DOCTOR_CMD_H */

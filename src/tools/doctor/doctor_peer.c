@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../session/session_int.h"
-#include "doctor_int.h"
+#include "../../session/session_int.h"
+#include "doctor_cmd.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 

@@ -11,7 +11,7 @@
 #include <arpa/inet.h>
 #include <infiniband/verbs.h>
 
-#include "doctor_int.h"
+#include "doctor_cmd.h"
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>

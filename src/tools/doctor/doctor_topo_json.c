@@ -6,7 +6,7 @@
 #include <rdmaperf/placement.h>
 #include <rdmaperf/topo.h>
 
-#include "doctor_int.h"
+#include "doctor_cmd.h"
 
 static json_t *str_or_null(const char *s)
 {

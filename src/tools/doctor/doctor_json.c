@@ -6,7 +6,7 @@
 #include <arpa/inet.h>
 #include <jansson.h>
 
-#include "doctor_int.h"
+#include "doctor_cmd.h"
 #include <rdmaperf/engine.h>
 
 static json_t *str_or_null(const char *s)
