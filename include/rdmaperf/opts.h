@@ -14,6 +14,7 @@
 
 #include <rdmaperf/limits.h>
 #include <rdmaperf/params.h>
+#include <rdmaperf/placement.h>
 
 struct rdp_bench_ops;
 
@@ -78,13 +79,6 @@ struct rdp_mem_opts {
 };
 
 /* --cpu, --numa, --no-pin (sys/placement): both sides. */
-struct rdp_place_opts {
-	char cpus[256]; /* --cpu LIST, "" when not given */
-	int have_numa;	/* --numa given */
-	int numa_node;
-	int no_pin;
-};
-
 struct rdp_opts {
 	const struct rdp_bench_ops *bench;
 	struct rdp_params params; /* the first point; others differ in size

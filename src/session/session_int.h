@@ -43,8 +43,7 @@ int rdp_session_use_mem(struct rdp_dev **dev, const struct rdp_mem_opts *mo);
 int rdp_session_gpu_probe(const struct rdp_mem_opts *mo, const char *dev,
 			  int port);
 /* A connection on dev->mem, with its staging twin on staged memory. */
-int rdp_session_conn_create(struct rdp_dev *dev,
-			    const struct rdp_conn_cfg *cfg,
+int rdp_session_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			    struct rdp_conn **out);
 /* Accepts NULL and a half-built connection. */
 void rdp_session_conn_destroy(struct rdp_conn *conn);
