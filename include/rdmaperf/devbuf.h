@@ -13,7 +13,7 @@
 struct rdp_conn;
 struct rdp_run;
 struct rdp_bench_ops;
-struct rdp_msg_result;
+struct rdp_data_check;
 
 /* A copy of conn the CPU can write: for GPU buffers, over the host copy. */
 void rdp_devbuf_view(const struct rdp_conn *conn, struct rdp_conn *view);
@@ -27,7 +27,7 @@ int rdp_devbuf_pull(const struct rdp_conn *conn, struct rdp_conn *view);
  * first. 0 when the test has no check. A failed copy is a failed check.
  */
 int rdp_devbuf_verify(const struct rdp_run *run, uint64_t count,
-		      struct rdp_msg_result *r);
+		      struct rdp_data_check *r);
 
 /* Tests whose loop polls the buffer with the CPU cannot use GPU memory:
  * -EINVAL with one line in why. */

@@ -13,7 +13,7 @@
 
 #include <rdmaperf/gid.h>
 #include <rdmaperf/mem.h>
-#include <rdmaperf/wire.h>
+#include <rdmaperf/qp_info.h>
 
 struct rdp_sysfs;
 struct rdp_cm;
@@ -88,8 +88,8 @@ struct rdp_qp_cfg {
 void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
 		      struct ibv_qp_attr *attr, int *mask);
 void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
-		     const struct rdp_msg_qp_info *remote,
-		     struct ibv_qp_attr *attr, int *mask);
+		     const struct rdp_qp_info *remote, struct ibv_qp_attr *attr,
+		     int *mask);
 void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
 		     int *mask);
 
@@ -117,7 +117,7 @@ struct rdp_conn {
 	uint8_t max_rd_atomic; /* READ/atomic in flight per QP, as initiator */
 	uint8_t max_dest_rd_atomic; /* ... and as responder */
 	uint32_t max_inline_bytes;
-	struct rdp_msg_qp_info *remote; /* per QP, once exchanged */
+	struct rdp_qp_info *remote; /* per QP, once exchanged */
 	uint32_t path_mtu_bytes;
 	struct ibv_qp_init_attr qp_init; /* the shape of every QP */
 	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
@@ -158,7 +158,7 @@ static inline uint8_t *rdp_conn_rx(const struct rdp_conn *c, uint32_t qp)
 
 /* Describe local QP i for the peer. */
 void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
-			 struct rdp_msg_qp_info *info);
+			 struct rdp_qp_info *info);
 
 /*
  * Check the peer's QP_INFO against ours (GID type, MTU), then move every QP
@@ -172,8 +172,7 @@ struct rdp_path_opts {
 	uint8_t timeout; /* ACK timeout exponent */
 };
 
-int rdp_conn_connect(struct rdp_conn *conn,
-		     const struct rdp_msg_qp_info *remote,
+int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
 		     const struct rdp_path_opts *path, char *errtext,
 		     size_t errlen);
 

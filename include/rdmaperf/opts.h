@@ -78,7 +78,6 @@ struct rdp_mem_opts {
 	int bounce;    /* --bounce: stage each message through host memory */
 };
 
-/* --cpu, --numa, --no-pin (sys/placement): both sides. */
 struct rdp_opts {
 	const struct rdp_bench_ops *bench;
 	struct rdp_params params; /* the first point; others differ in size
@@ -88,7 +87,7 @@ struct rdp_opts {
 	struct rdp_report_opts report;
 	struct rdp_accept_opts accept;
 	struct rdp_mem_opts mem;
-	struct rdp_place_opts place;
+	struct rdp_place_opts place; /* --cpu, --numa, --no-pin: both sides */
 };
 
 enum rdp_parse_status {

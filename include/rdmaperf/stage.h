@@ -69,7 +69,7 @@ int rdp_stage_fill(const struct rdp_run *run);
 /* run->ops->verify on the GPU twin (a side that stages in) or on the
  * host buffer (a passive side). */
 int rdp_stage_verify(const struct rdp_run *run, uint64_t count,
-		     struct rdp_msg_result *r);
+		     struct rdp_data_check *r);
 
 /* "copied GPU->host before each post": what a role does, for people;
  * "gpu_to_host", "host_to_gpu" or "none" for JSON. */

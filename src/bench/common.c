@@ -80,7 +80,7 @@ int rdp_bench_wc_error(struct rdp_run *run, const void *wcp)
 }
 
 /* Every receive slot holds the peer's pattern, less the flag bytes. */
-static int check_rx(const struct rdp_run *run, struct rdp_msg_result *r)
+static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
 {
 	const struct rdp_params *p = run->params;
 	const struct rdp_conn *conn = run->conn;
@@ -104,21 +104,21 @@ static int check_rx(const struct rdp_run *run, struct rdp_msg_result *r)
 }
 
 int rdp_verify_server_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_msg_result *r)
+			 struct rdp_data_check *r)
 {
 	(void)count;
 	return run->side == RDP_SIDE_SERVER ? check_rx(run, r) : 0;
 }
 
 int rdp_verify_client_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_msg_result *r)
+			 struct rdp_data_check *r)
 {
 	(void)count;
 	return run->side == RDP_SIDE_CLIENT ? check_rx(run, r) : 0;
 }
 
 int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
-		       struct rdp_msg_result *r)
+		       struct rdp_data_check *r)
 {
 	(void)count;
 	return check_rx(run, r);

@@ -32,7 +32,7 @@ int rdp_devbuf_pull(const struct rdp_conn *conn, struct rdp_conn *view)
 }
 
 int rdp_devbuf_verify(const struct rdp_run *run, uint64_t count,
-		      struct rdp_msg_result *r)
+		      struct rdp_data_check *r)
 {
 	struct rdp_run host_run = *run;
 	struct rdp_conn view;

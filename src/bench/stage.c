@@ -166,7 +166,7 @@ int rdp_stage_fill(const struct rdp_run *run)
 }
 
 int rdp_stage_verify(const struct rdp_run *run, uint64_t count,
-		     struct rdp_msg_result *r)
+		     struct rdp_data_check *r)
 {
 	const struct rdp_stage *s = run->conn->stage;
 	struct rdp_run gpu_run = *run;

@@ -296,7 +296,7 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 }
 
 void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
-			 struct rdp_msg_qp_info *info)
+			 struct rdp_qp_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->qpn = conn->qps[i]->qp_num;
@@ -314,8 +314,8 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 	info->rd_atomic = conn->max_dest_rd_atomic;
 }
 
-static int check_peer(const struct rdp_conn *conn,
-		      const struct rdp_msg_qp_info *r, char *err, size_t len)
+static int check_peer(const struct rdp_conn *conn, const struct rdp_qp_info *r,
+		      char *err, size_t len)
 {
 	const struct rdp_gid_entry *g = &conn->gid.entry;
 
@@ -396,8 +396,7 @@ static int qp_to_rts(struct rdp_conn *conn, uint32_t i,
 	return 0;
 }
 
-int rdp_conn_connect(struct rdp_conn *conn,
-		     const struct rdp_msg_qp_info *remote,
+int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
 		     const struct rdp_path_opts *path, char *err, size_t len)
 {
 	uint32_t i, mtu;

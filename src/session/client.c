@@ -104,7 +104,7 @@ static int connect_qps(struct client *c)
 						     : NULL,
 		.defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM),
 	};
-	struct rdp_msg_qp_info *remote;
+	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	char why[RDP_WIRE_TEXT_MAX];
 	int ret;
@@ -134,7 +134,7 @@ static int check_data(struct client *c, const struct rdp_run *run,
 		      const struct rdp_msg_result *srv, struct rdp_result *res)
 {
 	const struct rdp_bench_ops *ops = c->o->bench;
-	struct rdp_msg_result mine = { 0 };
+	struct rdp_data_check mine = { 0 };
 
 	if (srv->status) {
 		rdp_err("data check failed on the server at %llu B x %u QPs "
@@ -469,9 +469,25 @@ static void check_cpu_freq(const struct rdp_opts *o)
 			 gov);
 }
 
+/* The run's thresholds: -w and -y are the same checks under perftest's
+ * letters, folded into --min-bw and --min-msgrate. */
+static void limits_from(const struct rdp_opts *o, struct rdp_limits *lim)
+{
+	*lim = o->accept.limits;
+	if (o->report.limit_bw_gbps > lim->min_bw_gbps) {
+		lim->min_bw_gbps = o->report.limit_bw_gbps;
+		lim->bw_opt = "-w";
+	}
+	if (o->report.limit_msgrate_mpps > lim->min_msgrate_mpps) {
+		lim->min_msgrate_mpps = o->report.limit_msgrate_mpps;
+		lim->msgrate_opt = "-y";
+	}
+}
+
 int rdp_session_client(const struct rdp_opts *o)
 {
 	struct client c = { .o = o, .oob = { .fd = -1 }, .text = stdout };
+	struct rdp_limits lim;
 	int ret;
 
 	ret = rdp_clock_calibrate(&c.clk);
@@ -493,7 +509,9 @@ int rdp_session_client(const struct rdp_opts *o)
 		rdp_dev_close(c.dev);
 		return RDP_EXIT_USAGE;
 	}
-	if (rdp_verdict_init(&c.verdict, o, c.dev)) {
+	limits_from(o, &lim);
+	if (rdp_verdict_init(&c.verdict, &lim, o->bench->kind == RDP_BENCH_BW,
+			     c.dev)) {
 		rdp_dev_close(c.dev);
 		return RDP_EXIT_USAGE;
 	}

@@ -3,6 +3,7 @@
  * in RESULT, the server's placement in ACCEPT. */
 #include <stdio.h>
 
+#include <rdmaperf/bench.h>
 #include <rdmaperf/counters.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/session.h>
@@ -10,6 +11,8 @@
 
 _Static_assert(RDP_COUNTER_NAME_MAX == RDP_WIRE_COUNTER_NAME_MAX,
 	       "a counter name must fit the wire as it is");
+_Static_assert(RDP_ERRTEXT_MAX == RDP_WIRE_TEXT_MAX,
+	       "a failure's cause must fit an ERROR message as it is");
 
 static void put_one(const struct rdp_counter *c, struct rdp_msg_result *r)
 {

@@ -210,7 +210,7 @@ static int setup(struct server *s)
 
 static int connect_qps(struct server *s)
 {
-	struct rdp_msg_qp_info *remote;
+	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	int ret;
 
@@ -239,6 +239,7 @@ static int run_test(struct server *s)
 			&s->clk, (uint64_t)s->o->conn.cq_timeout_ms),
 	};
 	struct rdp_msg msg = { .type = RDP_MSG_RESULT };
+	struct rdp_data_check chk = { 0 };
 	struct rdp_result res = { 0 };
 	uint64_t count = 0;
 	int ret;
@@ -261,7 +262,10 @@ static int run_test(struct server *s)
 		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0, &count);
 	if (ret)
 		return ret;
-	rdp_devbuf_verify(&run, count, &msg.u.result);
+	rdp_devbuf_verify(&run, count, &chk);
+	msg.u.result.status = chk.status;
+	msg.u.result.checked_bytes = chk.checked_bytes;
+	msg.u.result.bad_offset = chk.bad_offset;
 	rdp_ctr_end(&s->ctr);
 	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
 	if (s->p.flags & RDP_PARAM_BIDIR) {

@@ -200,7 +200,7 @@ static void test_copy_in_and_verify(void **state)
 {
 	struct fix *f = *state;
 	struct rdp_stage *s = f->conn.stage;
-	struct rdp_msg_result r = { 0 };
+	struct rdp_data_check r = { 0 };
 	uint32_t q;
 
 	f->run.ops = rdp_bench_find("read_bw");

@@ -63,7 +63,7 @@ static int connect_qp(struct probe *pr)
 		.local_ipv4 = pr->oob.have_local_ipv4 ? &pr->oob.local_ipv4
 						      : NULL,
 	};
-	struct rdp_msg_qp_info remote;
+	struct rdp_qp_info remote;
 	struct rdp_path_opts path;
 	int ret;
 
