@@ -114,9 +114,9 @@ static int exchange(struct probe *pr)
 	return ret;
 }
 
-void doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
-			const struct rdp_doctor_verbs *verbs,
-			const struct doctor_peer *pe)
+void rdp_doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
+			    const struct rdp_doctor_verbs *verbs,
+			    const struct doctor_peer *pe)
 {
 	struct rdp_check *c;
 
@@ -184,7 +184,8 @@ static void probe_rdma(struct probe *pr)
 			 rdp_last_error());
 }
 
-void doctor_probe_peer(const struct doctor_opts *o, struct doctor_peer *peer)
+void rdp_doctor_probe_peer(const struct doctor_opts *o,
+			   struct doctor_peer *peer)
 {
 	struct probe pr = { .o = o, .peer = peer, .oob = { .fd = -1 } };
 	int ret;

@@ -92,7 +92,7 @@ static json_t *gpus_arr(const struct rdp_topo_report *r)
 	return NULL;
 }
 
-json_t *doctor_topo_json(const struct rdp_topo_report *r)
+json_t *rdp_doctor_topo_json(const struct rdp_topo_report *r)
 {
 	json_t *o;
 	int err = 0;
