@@ -163,11 +163,14 @@ void rdp_doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
 
 static void probe_rdma(struct probe *pr)
 {
+	const struct rdp_mem_opts host = { .cuda = "" };
 	int ret;
 
 	ret = rdp_clock_calibrate(&pr->clk);
 	if (!ret)
 		ret = rdp_dev_open(pr->o->dev, pr->o->port, &pr->dev);
+	if (!ret) /* the probe's buffer is host memory */
+		ret = rdp_session_use_mem(&pr->dev, &host);
 	if (ret) {
 		snprintf(pr->peer->why, sizeof(pr->peer->why), "%s",
 			 rdp_last_error()[0] ? rdp_last_error()
