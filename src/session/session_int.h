@@ -20,8 +20,7 @@ void rdp_path_from_params(const struct rdp_params *p,
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p);
 int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn,
 		      int expose_tx);
-int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n,
-		      struct rdp_qp_info *out);
+int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n, struct rdp_qp_info *out);
 /* Exchange SYNC(phase): the sender first, the other side answers. */
 int rdp_sync(struct rdp_oob *oob, uint32_t phase, int send_first,
 	     int timeout_ms, uint64_t *count);
