@@ -283,7 +283,7 @@ static json_t *memory_obj(const struct rdp_conn *c)
 		rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_GPU ? c->dev->mem
 								 : NULL;
 	enum rdp_mem_path path = c->mb ? c->mb->path : RDP_MEM_PATH_HOST;
-	const char *note = c->mb ? c->mb->note : "";
+	int have_note = c->mb && c->mb->note[0];
 	json_t *o = json_object();
 	int err = !o;
 
@@ -297,7 +297,7 @@ static json_t *memory_obj(const struct rdp_conn *c)
 	err |= json_object_set_new(o, "registration",
 				   json_string(rdp_mem_path_id(path)));
 	err |= json_object_set_new(o, "dmabuf_note",
-				   note[0] ? TEXT(note) : json_null());
+				   have_note ? TEXT(c->mb->note) : json_null());
 	return done(o, err);
 }
 
