@@ -2,6 +2,7 @@
 /*
  * Test loops. Each is one file exporting one const struct rdp_bench_ops;
  * registry.c holds the only list of them.
+ * Layer: bench
  */
 #ifndef RDMAPERF_BENCH_H
 #define RDMAPERF_BENCH_H
@@ -11,10 +12,19 @@
 
 #include <rdmaperf/params.h>
 #include <rdmaperf/stats.h>
-#include <rdmaperf/wire.h>
 
 struct rdp_conn;
 struct rdp_clock;
+
+/* A failure's cause for the peer: what an ERROR message carries. */
+#define RDP_ERRTEXT_MAX 256
+
+/* What a data check found. */
+struct rdp_data_check {
+	int32_t status; /* 0 data ok, else -errno */
+	uint64_t checked_bytes;
+	uint64_t bad_offset; /* first mismatch, when status != 0 */
+};
 
 enum rdp_bench_kind {
 	RDP_BENCH_BW,
@@ -50,11 +60,11 @@ struct rdp_run {
 	const struct rdp_clock *clk;
 	uint64_t stall_cycles; /* no progress for this long: give up */
 	enum rdp_side side;
-	int oob_fd;		  /* readable when the peer sent DONE */
-	uint64_t posted;	  /* client: operations posted, all QPs */
-	uint64_t interval_cycles; /* --interval, 0: none */
-	uint64_t margin_cycles;	  /* -f: left out at both ends of -D */
-	char errtext[RDP_WIRE_TEXT_MAX]; /* cause of a failure, for the peer */
+	int oob_fd;		       /* readable when the peer sent DONE */
+	uint64_t posted;	       /* client: operations posted, all QPs */
+	uint64_t interval_cycles;      /* --interval, 0: none */
+	uint64_t margin_cycles;	       /* -f: left out at both ends of -D */
+	char errtext[RDP_ERRTEXT_MAX]; /* cause of a failure, for the peer */
 };
 
 #define RDP_HIST_BUCKETS 20
@@ -109,7 +119,7 @@ struct rdp_bench_ops {
 	 * count is what the client posted. 0, or -EILSEQ with r filled.
 	 */
 	int (*verify)(const struct rdp_run *run, uint64_t count,
-		      struct rdp_msg_result *r);
+		      struct rdp_data_check *r);
 };
 
 const struct rdp_bench_ops *rdp_bench_find(const char *name);
@@ -132,10 +142,10 @@ int rdp_bench_wc_error(struct rdp_run *run, const void *wc);
 /* verify() building blocks: the peer's pattern in our receive slots, on
  * the server only, the client only, or both. */
 int rdp_verify_server_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_msg_result *r);
+			 struct rdp_data_check *r);
 int rdp_verify_client_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_msg_result *r);
+			 struct rdp_data_check *r);
 int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
-		       struct rdp_msg_result *r);
+		       struct rdp_data_check *r);
 
 #endif /* RDMAPERF_BENCH_H */

@@ -2,6 +2,7 @@
 /*
  * Timestamps for the timed loops: a cycle counter read inline, calibrated
  * once against CLOCK_MONOTONIC_RAW; nanoseconds are computed afterwards.
+ * Layer: sys
  */
 #ifndef RDMAPERF_CLOCK_H
 #define RDMAPERF_CLOCK_H

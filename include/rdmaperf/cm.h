@@ -4,6 +4,7 @@
  * (address and route resolution, connect/accept, disconnect) instead of by
  * hand. The TCP channel still carries parameters, buffers and results.
  * Every wait has a deadline; a rejected or unanswered connect says why.
+ * Layer: engine
  */
 #ifndef RDMAPERF_CM_H
 #define RDMAPERF_CM_H

@@ -3,6 +3,7 @@
  * rdmaperf compare: a results document against a baseline, point by
  * point (test, size, QP count); a regression is bandwidth down or latency
  * up by more than the tolerance.
+ * Layer: cli
  */
 #ifndef RDMAPERF_COMPARE_H
 #define RDMAPERF_COMPARE_H

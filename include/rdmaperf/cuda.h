@@ -4,6 +4,7 @@
  * with and without a GPU driver. Own types with the driver's ABI, so the
  * loader compiles without the toolkit (src/mem/cuda.c checks them against
  * cuda.h when the toolkit is there).
+ * Layer: mem
  */
 #ifndef RDMAPERF_CUDA_H
 #define RDMAPERF_CUDA_H

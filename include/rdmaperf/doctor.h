@@ -3,6 +3,7 @@
  * Preflight checks of one device port: every verdict is computed from what
  * struct rdp_sysfs reads (fixture trees in the tests) plus the few figures
  * only verbs know, which the caller passes in.
+ * Layer: cli
  */
 #ifndef RDMAPERF_DOCTOR_H
 #define RDMAPERF_DOCTOR_H

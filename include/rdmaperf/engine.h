@@ -2,6 +2,7 @@
 /*
  * The verbs engine shared by client and server: device and port, PD, MR on
  * the benchmark buffer, CQ, RC QPs through RESET->INIT->RTR->RTS.
+ * Layer: engine
  */
 #ifndef RDMAPERF_ENGINE_H
 #define RDMAPERF_ENGINE_H
@@ -12,11 +13,12 @@
 
 #include <rdmaperf/gid.h>
 #include <rdmaperf/mem.h>
-#include <rdmaperf/wire.h>
+#include <rdmaperf/qp_info.h>
 
 struct rdp_sysfs;
 struct rdp_cm;
 struct rdp_stage;
+struct rdp_mem_buf;
 
 struct rdp_port_info {
 	uint8_t num;
@@ -38,8 +40,9 @@ struct rdp_dev {
 	struct rdp_port_info port;
 	int numa_node;		      /* -1 unknown */
 	struct ibv_context **cm_list; /* -R: librdmacm's, owning ctx */
-	struct rdp_mem *mem;   /* --use_cuda: buffers in GPU memory, owned */
-	struct rdp_mem *stage; /* --bounce: GPU data staged via host, owned */
+	/* Where the buffers of its connections come from: set by the
+	 * caller before rdp_conn_create(), owned, closed with the device. */
+	struct rdp_mem *mem;
 };
 
 /*
@@ -85,8 +88,8 @@ struct rdp_qp_cfg {
 void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
 		      struct ibv_qp_attr *attr, int *mask);
 void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
-		     const struct rdp_msg_qp_info *remote,
-		     struct ibv_qp_attr *attr, int *mask);
+		     const struct rdp_qp_info *remote, struct ibv_qp_attr *attr,
+		     int *mask);
 void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
 		     int *mask);
 
@@ -100,11 +103,12 @@ struct rdp_conn {
 	struct rdp_gid_choice gid;
 	int have_gid;
 	struct ibv_pd *pd;
-	void *buf;
+	struct rdp_mem_buf *mb; /* the registered buffer, from dev->mem */
+	void *buf;		/* mb->ptr */
 	size_t buf_bytes;
 	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
-	struct ibv_mr *mr;
-	int mr_access; /* IBV_ACCESS_* granted on the buffer */
+	struct ibv_mr *mr; /* mb->mr */
+	int mr_access;	   /* IBV_ACCESS_* granted on the buffer */
 	struct ibv_cq *cq;
 	int cq_depth;
 	struct ibv_qp **qps;
@@ -113,15 +117,12 @@ struct rdp_conn {
 	uint8_t max_rd_atomic; /* READ/atomic in flight per QP, as initiator */
 	uint8_t max_dest_rd_atomic; /* ... and as responder */
 	uint32_t max_inline_bytes;
-	struct rdp_msg_qp_info *remote; /* per QP, once exchanged */
+	struct rdp_qp_info *remote; /* per QP, once exchanged */
 	uint32_t path_mtu_bytes;
 	struct ibv_qp_init_attr qp_init; /* the shape of every QP */
 	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
-	/* GPU buffers (dev->mem): a host copy the CPU fills and checks */
-	void *shadow;
-	enum rdp_mem_path mem_path;
-	char mem_note[160];	 /* why DMA-BUF was not used, or "" */
-	struct rdp_stage *stage; /* --bounce: the GPU twin of buf, or NULL */
+	/* --bounce: the GPU twin of buf, made and freed above the engine */
+	struct rdp_stage *stage;
 };
 
 struct rdp_conn_cfg {
@@ -157,7 +158,7 @@ static inline uint8_t *rdp_conn_rx(const struct rdp_conn *c, uint32_t qp)
 
 /* Describe local QP i for the peer. */
 void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
-			 struct rdp_msg_qp_info *info);
+			 struct rdp_qp_info *info);
 
 /*
  * Check the peer's QP_INFO against ours (GID type, MTU), then move every QP
@@ -171,8 +172,7 @@ struct rdp_path_opts {
 	uint8_t timeout; /* ACK timeout exponent */
 };
 
-int rdp_conn_connect(struct rdp_conn *conn,
-		     const struct rdp_msg_qp_info *remote,
+int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
 		     const struct rdp_path_opts *path, char *errtext,
 		     size_t errlen);
 

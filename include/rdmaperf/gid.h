@@ -2,6 +2,7 @@
 /*
  * GID table reading and selection. On RoCE the GID decides the protocol
  * version and the source IP; a wrong index is the classic silent failure.
+ * Layer: engine
  */
 #ifndef RDMAPERF_GID_H
 #define RDMAPERF_GID_H

@@ -4,6 +4,7 @@
  * (--use_cuda), how its memory is registered (DMA-BUF first, then the peer
  * memory path), and why registration failed. Pure logic over injectable
  * verbs calls and sysfs trees, so the tests drive every branch.
+ * Layer: mem
  */
 #ifndef RDMAPERF_GPU_H
 #define RDMAPERF_GPU_H

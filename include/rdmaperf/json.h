@@ -2,6 +2,7 @@
 /*
  * Machine-readable results: one JSON document per invocation, holding the
  * run's context once and one results[] entry per measured point.
+ * Layer: report
  */
 #ifndef RDMAPERF_JSON_H
 #define RDMAPERF_JSON_H

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* JSON of where each side's buffers are: GPU, host, staged (--bounce). */
+/*
+ * JSON of where each side's buffers are: GPU, host, staged (--bounce).
+ * Layer: report
+ */
 #ifndef RDMAPERF_JSON_MEM_H
 #define RDMAPERF_JSON_MEM_H
 

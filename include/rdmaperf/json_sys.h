@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* JSON pieces for what the host and the port did: placement and counter
- * deltas, shared by the JSON report. */
+/*
+ * JSON pieces for what the host and the port did: placement and counter
+ * deltas, shared by the JSON report.
+ * Layer: report
+ */
 #ifndef RDMAPERF_JSON_SYS_H
 #define RDMAPERF_JSON_SYS_H
 

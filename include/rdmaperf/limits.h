@@ -2,6 +2,7 @@
 /*
  * The line rate of a port (speed x width) and the pass/fail thresholds a
  * run applies to every point: --min-bw, --min-msgrate, --max-lat.
+ * Layer: report
  */
 #ifndef RDMAPERF_LIMITS_H
 #define RDMAPERF_LIMITS_H

@@ -2,6 +2,7 @@
 /*
  * Diagnostics on stderr: one lowercase line per failure, prefixed with the
  * program name, logged once where the failure is first detected.
+ * Layer: sys
  */
 #ifndef RDMAPERF_LOG_H
 #define RDMAPERF_LOG_H

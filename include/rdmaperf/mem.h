@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Memory types for benchmark buffers, one const ops table each. */
+/*
+ * Memory types for benchmark buffers (host, CUDA, staged), one const ops
+ * table each, implemented whole; the buffers registered with the NIC.
+ * Layer: mem
+ */
 #ifndef RDMAPERF_MEM_H
 #define RDMAPERF_MEM_H
 
@@ -15,7 +19,15 @@ enum rdp_mem_path {
 	RDP_MEM_PATH_PEERMEM,  /* ibv_reg_mr on a GPU address (peer memory) */
 };
 
-/* A device memory type opened for this process: a GPU and its context. */
+/* Where a side's data lives (ACCEPT tells the client the server's). */
+enum rdp_mem_kind {
+	RDP_MEM_KIND_HOST = 0,
+	RDP_MEM_KIND_GPU,	 /* GPU buffers registered with the NIC */
+	RDP_MEM_KIND_GPU_STAGED, /* --bounce */
+};
+
+/* A memory type opened for this process: for a GPU, the GPU and its
+ * context. */
 struct rdp_mem {
 	const struct rdp_mem_ops *ops;
 	void *state;	/* the type's own: driver, device, context */
@@ -24,31 +36,34 @@ struct rdp_mem {
 	char bus_id[32];
 };
 
+/*
+ * Every memory type fills every member. Buffers are zeroed; alloc(),
+ * to_dev() and to_host() log their own failures, reg() its diagnosis.
+ */
 struct rdp_mem_ops {
 	const char *name;
-	/* Host memory: page-aligned, zeroed; numa_node < 0: no preference. */
-	int (*alloc)(size_t bytes, int numa_node, void **out);
-	void (*free)(void *ptr, size_t bytes);
-	/*
-	 * Device memory (NULL for host memory). open() picks the device for
-	 * the NIC named nic from spec (--use_cuda) and fills m; errors go to
-	 * err as one line. Buffers are zeroed; reg() logs its own diagnosis.
-	 */
+	enum rdp_mem_kind kind;
+	int cpu_readable; /* the CPU may read buffers (inline sends) */
+	/* Pick the memory for the NIC named nic from spec (--use_cuda) and
+	 * fill m; errors go to err as one line. */
 	int (*open)(struct rdp_mem *m, const char *spec, const char *nic,
 		    char *err, size_t len);
 	void (*close)(struct rdp_mem *m);
-	int (*dev_alloc)(struct rdp_mem *m, size_t bytes, void **out);
-	void (*dev_free)(struct rdp_mem *m, void *ptr, size_t bytes);
+	/* numa_node < 0: no preference; device memory ignores it. */
+	int (*alloc)(struct rdp_mem *m, size_t bytes, int numa_node,
+		     void **out);
+	void (*free)(struct rdp_mem *m, void *ptr, size_t bytes);
 	int (*reg)(struct rdp_mem *m, struct ibv_pd *pd, void *ptr,
 		   size_t bytes, int access, const char *nic,
 		   struct ibv_mr **out, enum rdp_mem_path *path, char *note,
 		   size_t note_len);
+	/* Copies between a host buffer and one of this memory. */
 	int (*to_dev)(struct rdp_mem *m, void *dst, const void *src,
 		      size_t bytes);
 	int (*to_host)(struct rdp_mem *m, void *dst, const void *src,
 		       size_t bytes);
-	/* --bounce: page-lock a host buffer for copies, so they run at the
-	 * bus's speed; why gets the driver's words when it cannot. */
+	/* Page-lock a host buffer for copies, so they run at the bus's
+	 * speed; why gets the driver's words when it cannot. */
 	int (*host_pin)(struct rdp_mem *m, void *ptr, size_t bytes, char *why,
 			size_t len);
 	void (*host_unpin)(struct rdp_mem *m, void *ptr);
@@ -56,16 +71,53 @@ struct rdp_mem_ops {
 
 extern const struct rdp_mem_ops rdp_mem_host;
 extern const struct rdp_mem_ops rdp_mem_cuda; /* -ENOSYS when not built */
+/* --bounce: host buffers for the NIC, the data on the GPU spec names. */
+extern const struct rdp_mem_ops rdp_mem_staged;
 
 /*
- * Open the device memory spec names (--use_cuda) for the NIC nic; logs one
- * line on failure: -ENOSYS not built in, -ENODEV no driver or no such
- * GPU. Close accepts NULL.
+ * Open memory of type ops for the NIC nic; spec names the GPU
+ * (--use_cuda) for GPU types. Logs one line on failure: -ENOSYS not
+ * built in, -ENODEV no driver or no such GPU. Close accepts NULL.
  */
-int rdp_mem_open(const char *spec, const char *nic, struct rdp_mem **out);
+int rdp_mem_open(const struct rdp_mem_ops *ops, const char *spec,
+		 const char *nic, struct rdp_mem **out);
 void rdp_mem_close(struct rdp_mem *m);
+/* The kind of m; a connection made without one (a fake engine's) is on
+ * host memory. */
+static inline enum rdp_mem_kind rdp_mem_kind_of(const struct rdp_mem *m)
+{
+	return m ? m->ops->kind : RDP_MEM_KIND_HOST;
+}
+
+/* Where the data of m lives: the GPU behind staged memory, else m. */
+struct rdp_mem *rdp_mem_data(struct rdp_mem *m);
+
 /* "DMA-BUF", for people; "dmabuf", for JSON. */
 const char *rdp_mem_path_str(enum rdp_mem_path path);
 const char *rdp_mem_path_id(enum rdp_mem_path path);
+
+/* A buffer registered with the NIC, of any memory type. */
+struct rdp_mem_buf {
+	struct rdp_mem *mem;
+	void *ptr;  /* what the NIC reads and writes */
+	void *host; /* what the CPU reads and writes: ptr, or a host
+			     * copy of device memory */
+	size_t bytes;
+	struct ibv_mr *mr;
+	int access; /* IBV_ACCESS_* granted */
+	enum rdp_mem_path path;
+	char note[160]; /* why DMA-BUF was not used, or "" */
+};
+
+/* bytes of m near numa_node, registered on pd with access for the NIC
+ * nic. Logs one line, with the diagnosis, on failure. */
+int rdp_mem_buf_create(struct rdp_mem *m, struct ibv_pd *pd, size_t bytes,
+		       int numa_node, int access, const char *nic,
+		       struct rdp_mem_buf **out);
+/* Deregisters and frees; accepts NULL and a half-built buffer. */
+void rdp_mem_buf_destroy(struct rdp_mem_buf *b);
+/* b->host from b->ptr, and back; 0 without a copy to make. */
+int rdp_mem_buf_pull(const struct rdp_mem_buf *b);
+int rdp_mem_buf_push(const struct rdp_mem_buf *b);
 
 #endif /* RDMAPERF_MEM_H */

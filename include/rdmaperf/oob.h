@@ -2,6 +2,7 @@
 /*
  * Out-of-band channel over TCP: connect/accept with timeouts, and whole
  * messages sent and received through the wire codec, each with a deadline.
+ * Layer: oob
  */
 #ifndef RDMAPERF_OOB_H
 #define RDMAPERF_OOB_H

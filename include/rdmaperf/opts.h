@@ -2,6 +2,7 @@
 /*
  * Command lines of rdmaperf and rdmaperf-server: one option table each,
  * strict numbers with K/M/G suffixes, usage generated from the table.
+ * Layer: cli
  */
 #ifndef RDMAPERF_OPTS_H
 #define RDMAPERF_OPTS_H
@@ -13,6 +14,7 @@
 
 #include <rdmaperf/limits.h>
 #include <rdmaperf/params.h>
+#include <rdmaperf/placement.h>
 
 struct rdp_bench_ops;
 
@@ -76,14 +78,6 @@ struct rdp_mem_opts {
 	int bounce;    /* --bounce: stage each message through host memory */
 };
 
-/* --cpu, --numa, --no-pin (sys/placement): both sides. */
-struct rdp_place_opts {
-	char cpus[256]; /* --cpu LIST, "" when not given */
-	int have_numa;	/* --numa given */
-	int numa_node;
-	int no_pin;
-};
-
 struct rdp_opts {
 	const struct rdp_bench_ops *bench;
 	struct rdp_params params; /* the first point; others differ in size
@@ -93,7 +87,7 @@ struct rdp_opts {
 	struct rdp_report_opts report;
 	struct rdp_accept_opts accept;
 	struct rdp_mem_opts mem;
-	struct rdp_place_opts place;
+	struct rdp_place_opts place; /* --cpu, --numa, --no-pin: both sides */
 };
 
 enum rdp_parse_status {

@@ -2,6 +2,7 @@
 /*
  * Test parameters: what the client decides and sends to the server, so the
  * server needs no matching flags.
+ * Layer: bench
  */
 #ifndef RDMAPERF_PARAMS_H
 #define RDMAPERF_PARAMS_H

@@ -3,6 +3,7 @@
  * Where the benchmark runs: the CPUs and memory node near the NIC by
  * default, the user's --cpu/--numa when given, an affinity set from
  * outside (taskset, numactl) left alone, nothing with --no-pin.
+ * Layer: sys
  */
 #ifndef RDMAPERF_PLACEMENT_H
 #define RDMAPERF_PLACEMENT_H
@@ -11,8 +12,14 @@
 #include <stddef.h>
 
 struct rdp_sysfs;
-struct rdp_place_opts;
-struct rdp_msg_accept;
+
+/* Where the user asked to run (--cpu, --numa, --no-pin). */
+struct rdp_place_opts {
+	char cpus[256]; /* --cpu LIST, "" when not given */
+	int have_numa;	/* --numa given */
+	int numa_node;
+	int no_pin;
+};
 
 /* "0-3,8,10-11" into set; -EINVAL on bad syntax, -ERANGE past CPU_SETSIZE. */
 int rdp_cpulist_parse(const char *text, cpu_set_t *set);
@@ -75,10 +82,6 @@ int rdp_place_self_dev(const struct rdp_place_opts *o, const char *dev,
 		       int nic_node, struct rdp_placement *out);
 
 const char *rdp_place_mode_str(enum rdp_place_mode mode);
-
-/* The placement fields of a server's ACCEPT. */
-void rdp_place_to_accept(const struct rdp_placement *pl,
-			 struct rdp_msg_accept *a);
 
 /* The node a CPU belongs to, from <root>/sys/devices/system/node; -1. */
 int rdp_place_node_of_cpu(const struct rdp_sysfs *fs, int cpu);

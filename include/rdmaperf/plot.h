@@ -4,6 +4,7 @@
  * generated script): bandwidth vs size, one line per test and QP count,
  * the acceptance band of the line rate shaded; latency percentiles vs
  * size.
+ * Layer: report
  */
 #ifndef RDMAPERF_PLOT_H
 #define RDMAPERF_PLOT_H

@@ -3,6 +3,7 @@
  * Multi-rail: -d DEV0,DEV1 with HOST0,HOST1 runs the same bandwidth test
  * on every device pair at once, one child rdmaperf per rail pinned to its
  * device's NUMA node, then prints each rail's report and a [SUM] table.
+ * Layer: session
  */
 #ifndef RDMAPERF_RAILS_H
 #define RDMAPERF_RAILS_H

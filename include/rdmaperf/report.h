@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Text report: header block and perftest-style result table. */
+/*
+ * Text report: header block and perftest-style result table.
+ * Layer: report
+ */
 #ifndef RDMAPERF_REPORT_H
 #define RDMAPERF_REPORT_H
 
@@ -43,5 +46,8 @@ void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,
 		      const struct rdp_result *res);
 /* Placement of this side and the peer's, for the header (text_sys.c). */
 void rdp_report_placement(FILE *f, const struct rdp_report_info *info);
+/* The header's memory lines, this side and the peer's; nothing when both
+ * use host memory. */
+void rdp_report_memory(FILE *f, const struct rdp_report_info *in);
 
 #endif /* RDMAPERF_REPORT_H */

@@ -5,35 +5,24 @@
  * the side that owns it, inside the timed loop: what a host-staged path
  * costs next to GPUDirect RDMA. The passive side of a one-sided test has
  * no message to stage.
+ * Layer: bench
  */
 #ifndef RDMAPERF_STAGE_H
 #define RDMAPERF_STAGE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include <rdmaperf/bench.h>
 
 struct rdp_conn;
-struct rdp_dev;
 struct rdp_mem;
-struct rdp_mem_opts;
-struct rdp_msg_accept;
-struct rdp_report_info;
 
 /* What one side copies in one test. */
 enum rdp_stage_role {
 	RDP_STAGE_NONE = 0, /* passive: no message passes through this side */
 	RDP_STAGE_OUT,	    /* GPU -> host before each post (WRITE, SEND) */
 	RDP_STAGE_IN,	    /* host -> GPU after each completion (READ, recv) */
-};
-
-/* Where a side's data lives, as ACCEPT tells the client. */
-enum rdp_mem_kind {
-	RDP_MEM_KIND_HOST = 0,
-	RDP_MEM_KIND_GPU,	 /* GPU buffers registered with the NIC */
-	RDP_MEM_KIND_GPU_STAGED, /* --bounce */
 };
 
 /* The GPU side of one connection's buffer: same layout as conn->buf. */
@@ -49,18 +38,8 @@ struct rdp_stage {
 	char pin_note[128]; /* why it is not, or "" */
 };
 
-/*
- * Messages of the device's connections are staged through host memory on
- * the GPU spec names (--use_cuda with --bounce); NULL spec: direct, as
- * rdp_dev_use_mem(). On failure, logged, *dev is closed and NULL.
- */
-int rdp_dev_use_gpu(struct rdp_dev **dev, const struct rdp_mem_opts *mo);
-/* The server checks its GPU once at start, as it will use it: 0, or the
- * -errno (logged). */
-int rdp_gpu_probe(const struct rdp_mem_opts *mo, const char *dev, int port);
-
-/* conn->stage for a connection on a staging device: the GPU twin of
- * conn->buf, the host buffer page-locked when the driver can. Logs. */
+/* conn->stage for a connection on staged memory (dev->mem): the GPU twin
+ * of conn->buf, the host buffer page-locked when the driver can. Logs. */
 int rdp_stage_create(struct rdp_conn *conn, size_t msg_bytes);
 /* Accepts NULL and a half-built stage; clears conn->stage. */
 void rdp_stage_destroy(struct rdp_conn *conn);
@@ -90,20 +69,11 @@ int rdp_stage_fill(const struct rdp_run *run);
 /* run->ops->verify on the GPU twin (a side that stages in) or on the
  * host buffer (a passive side). */
 int rdp_stage_verify(const struct rdp_run *run, uint64_t count,
-		     struct rdp_msg_result *r);
-
-/* The server's memory for the client's report. */
-void rdp_stage_to_accept(const struct rdp_conn *conn,
-			 const struct rdp_bench_ops *ops,
-			 const struct rdp_params *p, struct rdp_msg_accept *a);
+		     struct rdp_data_check *r);
 
 /* "copied GPU->host before each post": what a role does, for people;
  * "gpu_to_host", "host_to_gpu" or "none" for JSON. */
 const char *rdp_stage_role_str(enum rdp_stage_role role);
 const char *rdp_stage_role_id(enum rdp_stage_role role);
-
-/* The header's memory lines, this side and the peer's; nothing when both
- * use host memory. */
-void rdp_report_memory(FILE *f, const struct rdp_report_info *in);
 
 #endif /* RDMAPERF_STAGE_H */

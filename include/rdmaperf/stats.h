@@ -2,6 +2,7 @@
 /*
  * Statistics computed after the timed region: latency percentiles and
  * moments from every sample, bandwidth average and peak from samples.
+ * Layer: bench
  */
 #ifndef RDMAPERF_STATS_H
 #define RDMAPERF_STATS_H

@@ -3,6 +3,7 @@
  * Sweeps: a progress line on a terminal, and adaptive iterations per point
  * (--time-per-point): batches of doubling length until two in a row agree
  * within the target relative error, or the time runs out.
+ * Layer: session
  */
 #ifndef RDMAPERF_SWEEP_H
 #define RDMAPERF_SWEEP_H

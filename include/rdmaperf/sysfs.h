@@ -2,6 +2,7 @@
 /*
  * All sysfs/procfs reading goes through here. The root directory is
  * injectable so the logic above it is tested against fixture trees.
+ * Layer: sys
  */
 #ifndef RDMAPERF_SYSFS_H
 #define RDMAPERF_SYSFS_H

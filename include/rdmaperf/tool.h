@@ -2,6 +2,7 @@
 /*
  * Subcommands of rdmaperf that are not a test (doctor, compare, plot,
  * accept): one const table each, listed in src/tools/registry.c.
+ * Layer: cli
  */
 #ifndef RDMAPERF_TOOL_H
 #define RDMAPERF_TOOL_H

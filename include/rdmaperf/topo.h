@@ -3,6 +3,7 @@
  * The host's topology through hwloc: which CPUs and GPUs are near a NIC and
  * the PCIe path from the NIC up to its host bridge. Loaded from this host
  * or from an XML file (hwloc's own format), so the tests use fixtures.
+ * Layer: sys
  */
 #ifndef RDMAPERF_TOPO_H
 #define RDMAPERF_TOPO_H

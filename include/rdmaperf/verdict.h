@@ -2,6 +2,7 @@
 /*
  * A run's verdict: the thresholds applied to every point as it completes,
  * failing points marked in the report, the outcome in the JSON document.
+ * Layer: report
  */
 #ifndef RDMAPERF_VERDICT_H
 #define RDMAPERF_VERDICT_H
@@ -11,7 +12,6 @@
 
 #include <rdmaperf/limits.h>
 
-struct rdp_opts;
 struct rdp_dev;
 struct rdp_json;
 struct rdp_result;
@@ -24,9 +24,10 @@ struct rdp_verdict {
 	size_t n_failed; /* points with at least one failed criterion */
 };
 
-/* -EINVAL (logged) when a percentage is asked of a port without a rate. */
-int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_opts *o,
-		     const struct rdp_dev *dev);
+/* The limits lim for a bandwidth test (is_bw) or a latency test on dev;
+ * -EINVAL (logged) when a percentage is asked of a port without a rate. */
+int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_limits *lim,
+		     int is_bw, const struct rdp_dev *dev);
 
 /*
  * After one point: failures logged on stderr naming the point, marked

@@ -2,6 +2,7 @@
 /*
  * Out-of-band message codec: header + fields written one by one, big-endian,
  * through a bounds-checked cursor. Never raw structs on the wire.
+ * Layer: oob
  *
  *   client                                   server
  *     | --- TCP connect ---------------------> |
@@ -34,6 +35,7 @@
 #include <stdint.h>
 
 #include <rdmaperf/params.h>
+#include <rdmaperf/qp_info.h>
 
 #define RDP_WIRE_MAGIC		  0x52445046u /* "RDPF" */
 #define RDP_WIRE_VERSION	  1
@@ -100,19 +102,6 @@ struct rdp_msg_accept {
 	char mem_bus_id[RDP_WIRE_NAME_MAX]; /* "0000:3b:00.0", "" host */
 };
 
-struct rdp_msg_qp_info {
-	uint32_t qpn;
-	uint32_t psn;
-	uint8_t gid[16];
-	uint8_t gid_type; /* enum rdp_gid_type */
-	uint16_t lid;
-	uint32_t mtu_bytes; /* sender's active MTU */
-	uint32_t rkey;
-	uint64_t addr; /* remote-accessible buffer for this QP */
-	uint64_t len_bytes;
-	uint8_t rd_atomic; /* READ/atomic the sender accepts as responder */
-};
-
 struct rdp_msg_sync {
 	uint32_t phase; /* enum rdp_sync_phase */
 	uint64_t count; /* DONE: operations the client posted, all QPs */
@@ -150,7 +139,7 @@ struct rdp_msg {
 		struct rdp_msg_hello hello;
 		struct rdp_params params;
 		struct rdp_msg_accept accept;
-		struct rdp_msg_qp_info qp_info;
+		struct rdp_qp_info qp_info;
 		struct rdp_msg_sync sync;
 		struct rdp_msg_result result;
 		struct rdp_msg_error error;

@@ -67,6 +67,6 @@ int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
 
 /* verify() for atomics: the remote counters add up to what was posted. */
 int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
-		      struct rdp_msg_result *r);
+		      struct rdp_data_check *r);
 
 #endif /* RDMAPERF_BENCH_INT_H */

@@ -71,7 +71,7 @@ static void setup_wr(struct ibv_send_wr *wr, struct ibv_sge *sge,
 		     const struct rdp_run *run, uint32_t q, enum rdp_verb verb)
 {
 	const struct rdp_conn *conn = run->conn;
-	const struct rdp_msg_qp_info *r = &conn->remote[q];
+	const struct rdp_qp_info *r = &conn->remote[q];
 	int cas = !!(run->params->flags & RDP_PARAM_CAS);
 
 	wr->sg_list = sge;

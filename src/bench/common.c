@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Helpers shared by the test loops: data patterns, bandwidth results and
- * work completion errors. Nothing here runs inside a timed region. */
+/* Helpers shared by the test loops: data patterns, bandwidth results, work
+ * completion errors and the size check every test applies. Nothing here
+ * runs inside a timed region. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+
+#include "bench_int.h"
 
 /* A pattern that differs per seed, QP and side, and per byte position,
  * so data landing in the wrong slot or at the wrong offset is caught. */
@@ -80,7 +83,7 @@ int rdp_bench_wc_error(struct rdp_run *run, const void *wcp)
 }
 
 /* Every receive slot holds the peer's pattern, less the flag bytes. */
-static int check_rx(const struct rdp_run *run, struct rdp_msg_result *r)
+static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
 {
 	const struct rdp_params *p = run->params;
 	const struct rdp_conn *conn = run->conn;
@@ -104,21 +107,21 @@ static int check_rx(const struct rdp_run *run, struct rdp_msg_result *r)
 }
 
 int rdp_verify_server_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_msg_result *r)
+			 struct rdp_data_check *r)
 {
 	(void)count;
 	return run->side == RDP_SIDE_SERVER ? check_rx(run, r) : 0;
 }
 
 int rdp_verify_client_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_msg_result *r)
+			 struct rdp_data_check *r)
 {
 	(void)count;
 	return run->side == RDP_SIDE_CLIENT ? check_rx(run, r) : 0;
 }
 
 int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
-		       struct rdp_msg_result *r)
+		       struct rdp_data_check *r)
 {
 	(void)count;
 	return check_rx(run, r);
@@ -129,4 +132,16 @@ void rdp_result_clear(struct rdp_result *res)
 	free(res->interval_bytes);
 	res->interval_bytes = NULL;
 	res->n_intervals = 0;
+}
+
+int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
+		   size_t len)
+{
+	if (p->size_bytes == 0 || p->size_bytes > (1ull << 30)) {
+		snprintf(why, len,
+			 "%s needs a message size of 1 byte to 1 GiB (-s)",
+			 test);
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -125,18 +125,6 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 	return ret;
 }
 
-int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
-		   size_t len)
-{
-	if (p->size_bytes == 0 || p->size_bytes > (1ull << 30)) {
-		snprintf(why, len,
-			 "%s needs a message size of 1 byte to 1 GiB (-s)",
-			 test);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
 		     size_t len)
 {
@@ -149,7 +137,7 @@ int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
 
 /* Counters are 64-bit; some NICs keep them big-endian: accept either. */
 int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
-		      struct rdp_msg_result *r)
+		      struct rdp_data_check *r)
 {
 	uint64_t host = 0, swapped = 0, v;
 	uint32_t q;
@@ -181,7 +169,7 @@ static void rtt_setup(const struct rdp_run *run, struct rtt *t,
 		      enum rdp_verb verb)
 {
 	const struct rdp_conn *conn = run->conn;
-	const struct rdp_msg_qp_info *r = &conn->remote[0];
+	const struct rdp_qp_info *r = &conn->remote[0];
 	int cas = !!(run->params->flags & RDP_PARAM_CAS);
 
 	memset(t, 0, sizeof(*t));

@@ -15,7 +15,7 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 
 /* With -b both sides wrote (or read) into each other's memory. */
 static int verify(const struct rdp_run *run, uint64_t count,
-		  struct rdp_msg_result *r)
+		  struct rdp_data_check *r)
 {
 	if (run->params->flags & RDP_PARAM_BIDIR)
 		return rdp_verify_both_rx(run, count, r);

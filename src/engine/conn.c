@@ -5,15 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <rdmaperf/cm.h>
-#include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
-#include <rdmaperf/stage.h>
 #include <rdmaperf/sysfs.h>
 
 #define RDP_GID_TABLE_MAX 4096
@@ -76,70 +73,33 @@ int rdp_conn_adopt_gid(struct rdp_conn *conn, int index)
 	return ret;
 }
 
-static void memlock_hint(char *buf, size_t len)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
-		snprintf(buf, len, "unlimited");
-	else
-		snprintf(buf, len, "%llu KiB",
-			 (unsigned long long)rl.rlim_cur / 1024);
-}
-
-static int register_buffer(struct rdp_conn *conn)
-{
-	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		     IBV_ACCESS_REMOTE_READ;
-	char lim[32];
-	int ret;
-
-	if (conn->dev->attr.atomic_cap != IBV_ATOMIC_NONE)
-		access |= IBV_ACCESS_REMOTE_ATOMIC;
-	if (conn->dev->mem)
-		return rdp_devbuf_create(conn, access);
-	conn->mr = ibv_reg_mr(conn->pd, conn->buf, conn->buf_bytes, access);
-	if (conn->mr) {
-		conn->mr_access = access;
-		return 0;
-	}
-	ret = errno ? -errno : -ENOMEM;
-	memlock_hint(lim, sizeof(lim));
-	if (ret == -ENOMEM || ret == -EPERM || ret == -EAGAIN)
-		rdp_err("register %zu bytes on %s: %s; the locked-memory "
-			"limit is %s: raise it (ulimit -l unlimited, "
-			"LimitMEMLOCK= for services, IPC_LOCK in containers)",
-			conn->buf_bytes, conn->dev->name, strerror(-ret), lim);
-	else
-		rdp_err("register %zu bytes on %s: %s", conn->buf_bytes,
-			conn->dev->name, strerror(-ret));
-	return ret;
-}
-
 static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t slot = cfg->msg_bytes ? cfg->msg_bytes : 1;
+	struct rdp_dev *dev = conn->dev;
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		     IBV_ACCESS_REMOTE_READ;
 	int ret;
 
+	if (!dev->mem) {
+		rdp_err("%s: no memory type chosen for its buffers", dev->name);
+		return -EINVAL;
+	}
+	if (dev->attr.atomic_cap != IBV_ATOMIC_NONE)
+		access |= IBV_ACCESS_REMOTE_ATOMIC;
 	/* Cache-line aligned slots keep QPs from sharing lines. */
 	conn->slot_bytes = (slot + 63) & ~(size_t)63;
 	conn->buf_bytes = (size_t)cfg->num_qps * 2 * conn->slot_bytes;
 	conn->buf_bytes = (conn->buf_bytes + page - 1) & ~(page - 1);
-	if (conn->dev->mem)
-		return register_buffer(conn); /* allocates on the GPU */
-	ret = rdp_mem_host.alloc(conn->buf_bytes, conn->dev->numa_node,
-				 &conn->buf);
-	if (ret) {
-		rdp_err("allocate %zu bytes of host memory: %s",
-			conn->buf_bytes, strerror(-ret));
+	ret = rdp_mem_buf_create(dev->mem, conn->pd, conn->buf_bytes,
+				 dev->numa_node, access, dev->name, &conn->mb);
+	if (ret)
 		return ret;
-	}
-	ret = register_buffer(conn);
-	/* --bounce: the data's GPU twin, staged through this buffer */
-	if (!ret && conn->dev->stage)
-		ret = rdp_stage_create(conn, cfg->msg_bytes);
-	return ret;
+	conn->buf = conn->mb->ptr;
+	conn->mr = conn->mb->mr;
+	conn->mr_access = access;
+	return 0;
 }
 
 /* The QP shape every QP of this connection gets, also through RDMA CM. */
@@ -157,7 +117,8 @@ static void qp_template(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	ia->cap.max_send_sge = 1;
 	ia->cap.max_recv_sge = 1;
 	/* Inline sends read the buffer with the CPU: not GPU memory. */
-	ia->cap.max_inline_data = conn->dev->mem ? 0 : cfg->inline_bytes;
+	ia->cap.max_inline_data =
+		conn->dev->mem->ops->cpu_readable ? cfg->inline_bytes : 0;
 }
 
 static struct ibv_qp *create_qp(struct rdp_conn *conn)
@@ -325,13 +286,7 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 			ibv_destroy_qp(conn->qps[i]);
 	if (conn->cq)
 		ibv_destroy_cq(conn->cq);
-	if (conn->mr)
-		ibv_dereg_mr(conn->mr);
-	rdp_stage_destroy(conn);
-	if (conn->dev->mem)
-		rdp_devbuf_destroy(conn);
-	else
-		rdp_mem_host.free(conn->buf, conn->buf_bytes);
+	rdp_mem_buf_destroy(conn->mb);
 	if (conn->pd)
 		ibv_dealloc_pd(conn->pd);
 	free(conn->qps);
@@ -341,7 +296,7 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 }
 
 void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
-			 struct rdp_msg_qp_info *info)
+			 struct rdp_qp_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->qpn = conn->qps[i]->qp_num;
@@ -359,8 +314,8 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 	info->rd_atomic = conn->max_dest_rd_atomic;
 }
 
-static int check_peer(const struct rdp_conn *conn,
-		      const struct rdp_msg_qp_info *r, char *err, size_t len)
+static int check_peer(const struct rdp_conn *conn, const struct rdp_qp_info *r,
+		      char *err, size_t len)
 {
 	const struct rdp_gid_entry *g = &conn->gid.entry;
 
@@ -441,8 +396,7 @@ static int qp_to_rts(struct rdp_conn *conn, uint32_t i,
 	return 0;
 }
 
-int rdp_conn_connect(struct rdp_conn *conn,
-		     const struct rdp_msg_qp_info *remote,
+int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
 		     const struct rdp_path_opts *path, char *err, size_t len)
 {
 	uint32_t i, mtu;

@@ -329,7 +329,6 @@ void rdp_dev_close(struct rdp_dev *dev)
 	if (!dev)
 		return;
 	rdp_mem_close(dev->mem); /* GPU buffers are gone with their conns */
-	rdp_mem_close(dev->stage);
 	if (dev->cm_list)
 		rdma_free_devices(dev->cm_list); /* the context is its */
 	else if (dev->ctx)

@@ -19,8 +19,8 @@ void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
 }
 
 void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
-		     const struct rdp_msg_qp_info *remote,
-		     struct ibv_qp_attr *attr, int *mask)
+		     const struct rdp_qp_info *remote, struct ibv_qp_attr *attr,
+		     int *mask)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->qp_state = IBV_QPS_RTR;

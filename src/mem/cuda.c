@@ -248,7 +248,8 @@ static int set_ctx(struct cuda_state *st)
 	return rdp_cuda_errno(r);
 }
 
-static int cuda_alloc(struct rdp_mem *m, size_t bytes, void **out)
+static int cuda_alloc(struct rdp_mem *m, size_t bytes, int numa_node,
+		      void **out)
 {
 	struct cuda_state *st = m->state;
 	char text[160];
@@ -256,6 +257,7 @@ static int cuda_alloc(struct rdp_mem *m, size_t bytes, void **out)
 	rdp_cu_result r;
 	int one = 1, ret = set_ctx(st);
 
+	(void)numa_node; /* the GPU's memory is where the GPU is */
 	if (ret)
 		return ret;
 	r = st->cu->mem_alloc(&p, bytes);
@@ -400,10 +402,11 @@ static void cuda_host_unpin(struct rdp_mem *m, void *ptr)
 
 const struct rdp_mem_ops rdp_mem_cuda = {
 	.name = "cuda",
+	.kind = RDP_MEM_KIND_GPU,
 	.open = cuda_open,
 	.close = cuda_close,
-	.dev_alloc = cuda_alloc,
-	.dev_free = cuda_free,
+	.alloc = cuda_alloc,
+	.free = cuda_free,
 	.reg = cuda_reg,
 	.to_dev = cuda_to_dev,
 	.to_host = cuda_to_host,
@@ -431,10 +434,80 @@ static void cuda_close(struct rdp_mem *m)
 	(void)m;
 }
 
+/* Never called: open() fails, so no buffer of this type exists. */
+static int cuda_alloc(struct rdp_mem *m, size_t bytes, int numa_node,
+		      void **out)
+{
+	(void)m;
+	(void)bytes;
+	(void)numa_node;
+	(void)out;
+	return -ENOSYS;
+}
+
+static void cuda_free(struct rdp_mem *m, void *ptr, size_t bytes)
+{
+	(void)m;
+	(void)ptr;
+	(void)bytes;
+}
+
+static int cuda_reg(struct rdp_mem *m, struct ibv_pd *pd, void *ptr,
+		    size_t bytes, int access, const char *nic,
+		    struct ibv_mr **out, enum rdp_mem_path *path, char *note,
+		    size_t note_len)
+{
+	(void)m;
+	(void)pd;
+	(void)ptr;
+	(void)bytes;
+	(void)access;
+	(void)nic;
+	(void)out;
+	(void)path;
+	(void)note;
+	(void)note_len;
+	return -ENOSYS;
+}
+
+static int cuda_copy(struct rdp_mem *m, void *dst, const void *src,
+		     size_t bytes)
+{
+	(void)m;
+	(void)dst;
+	(void)src;
+	(void)bytes;
+	return -ENOSYS;
+}
+
+static int cuda_host_pin(struct rdp_mem *m, void *ptr, size_t bytes, char *why,
+			 size_t len)
+{
+	(void)m;
+	(void)ptr;
+	(void)bytes;
+	snprintf(why, len, "built without GPU support");
+	return -ENOSYS;
+}
+
+static void cuda_host_unpin(struct rdp_mem *m, void *ptr)
+{
+	(void)m;
+	(void)ptr;
+}
+
 const struct rdp_mem_ops rdp_mem_cuda = {
 	.name = "cuda",
+	.kind = RDP_MEM_KIND_GPU,
 	.open = cuda_open,
 	.close = cuda_close,
+	.alloc = cuda_alloc,
+	.free = cuda_free,
+	.reg = cuda_reg,
+	.to_dev = cuda_copy,
+	.to_host = cuda_copy,
+	.host_pin = cuda_host_pin,
+	.host_unpin = cuda_host_unpin,
 };
 
 #endif /* HAVE_CUDA */

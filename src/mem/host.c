@@ -2,22 +2,50 @@
 /* Host memory: page-aligned anonymous mappings, optionally on a NUMA node. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <infiniband/verbs.h>
 #include <numa.h>
 #include <numaif.h>
 
+#include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
 
-static int host_alloc(size_t bytes, int numa_node, void **out)
+static int host_open(struct rdp_mem *m, const char *spec, const char *nic,
+		     char *err, size_t len)
+{
+	(void)spec;
+	(void)nic;
+	(void)err;
+	(void)len;
+	snprintf(m->desc, sizeof(m->desc), "host");
+	return 0;
+}
+
+static void host_close(struct rdp_mem *m)
+{
+	(void)m;
+}
+
+static int host_alloc(struct rdp_mem *m, size_t bytes, int numa_node,
+		      void **out)
 {
 	void *p;
+	int ret;
 
+	(void)m;
 	if (!bytes)
 		return -EINVAL;
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		rdp_err("allocate %zu bytes of host memory: %s", bytes,
+			strerror(-ret));
+		return ret;
+	}
 	if (numa_node >= 0 && numa_available() >= 0) {
 		unsigned long mask = 1ul << numa_node;
 
@@ -30,14 +58,92 @@ static int host_alloc(size_t bytes, int numa_node, void **out)
 	return 0;
 }
 
-static void host_free(void *ptr, size_t bytes)
+static void host_free(struct rdp_mem *m, void *ptr, size_t bytes)
 {
+	(void)m;
 	if (ptr)
 		munmap(ptr, bytes);
 }
 
+static void memlock_hint(char *buf, size_t len)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		snprintf(buf, len, "unlimited");
+	else
+		snprintf(buf, len, "%llu KiB",
+			 (unsigned long long)rl.rlim_cur / 1024);
+}
+
+static int host_reg(struct rdp_mem *m, struct ibv_pd *pd, void *ptr,
+		    size_t bytes, int access, const char *nic,
+		    struct ibv_mr **out, enum rdp_mem_path *path, char *note,
+		    size_t note_len)
+{
+	struct ibv_mr *mr;
+	char lim[32];
+	int ret;
+
+	(void)m;
+	(void)note_len;
+	mr = ibv_reg_mr(pd, ptr, bytes, access);
+	if (mr) {
+		*out = mr;
+		*path = RDP_MEM_PATH_HOST;
+		note[0] = '\0';
+		return 0;
+	}
+	ret = errno ? -errno : -ENOMEM;
+	memlock_hint(lim, sizeof(lim));
+	if (ret == -ENOMEM || ret == -EPERM || ret == -EAGAIN)
+		rdp_err("register %zu bytes on %s: %s; the locked-memory "
+			"limit is %s: raise it (ulimit -l unlimited, "
+			"LimitMEMLOCK= for services, IPC_LOCK in containers)",
+			bytes, nic, strerror(-ret), lim);
+	else
+		rdp_err("register %zu bytes on %s: %s", bytes, nic,
+			strerror(-ret));
+	return ret;
+}
+
+/* Host "device" memory is the host buffer itself: copies are memcpy. */
+static int host_copy(struct rdp_mem *m, void *dst, const void *src,
+		     size_t bytes)
+{
+	(void)m;
+	memcpy(dst, src, bytes);
+	return 0;
+}
+
+static int host_pin(struct rdp_mem *m, void *ptr, size_t bytes, char *why,
+		    size_t len)
+{
+	(void)m;
+	(void)ptr;
+	(void)bytes;
+	(void)why;
+	(void)len;
+	return 0; /* nothing to copy by DMA */
+}
+
+static void host_unpin(struct rdp_mem *m, void *ptr)
+{
+	(void)m;
+	(void)ptr;
+}
+
 const struct rdp_mem_ops rdp_mem_host = {
 	.name = "host",
+	.kind = RDP_MEM_KIND_HOST,
+	.cpu_readable = 1,
+	.open = host_open,
+	.close = host_close,
 	.alloc = host_alloc,
 	.free = host_free,
+	.reg = host_reg,
+	.to_dev = host_copy,
+	.to_host = host_copy,
+	.host_pin = host_pin,
+	.host_unpin = host_unpin,
 };

@@ -307,7 +307,7 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)
 {
-	const struct rdp_msg_qp_info *q = &m->u.qp_info;
+	const struct rdp_qp_info *q = &m->u.qp_info;
 
 	put_u32(c, q->qpn);
 	put_u32(c, q->psn);
@@ -323,7 +323,7 @@ static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)
 
 static void dec_qp_info(struct rcur *c, struct rdp_msg *m)
 {
-	struct rdp_msg_qp_info *q = &m->u.qp_info;
+	struct rdp_qp_info *q = &m->u.qp_info;
 
 	q->qpn = get_u32(c);
 	q->psn = get_u32(c);

@@ -277,7 +277,13 @@ static json_t *params_obj(const struct rdp_params *p)
 /* Where the buffers are and how the NIC reaches them. */
 static json_t *memory_obj(const struct rdp_conn *c)
 {
-	const struct rdp_mem *m = c->dev->mem;
+	/* Staged memory (--bounce) registers host buffers: its GPU is in
+	 * the staging object. */
+	const struct rdp_mem *m =
+		rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_GPU ? c->dev->mem
+								 : NULL;
+	enum rdp_mem_path path = c->mb ? c->mb->path : RDP_MEM_PATH_HOST;
+	int have_note = c->mb && c->mb->note[0];
 	json_t *o = json_object();
 	int err = !o;
 
@@ -289,10 +295,9 @@ static json_t *memory_obj(const struct rdp_conn *c)
 	err |= json_object_set_new(o, "gpu_bus_id",
 				   m ? TEXT(m->bus_id) : json_null());
 	err |= json_object_set_new(o, "registration",
-				   json_string(rdp_mem_path_id(c->mem_path)));
+				   json_string(rdp_mem_path_id(path)));
 	err |= json_object_set_new(o, "dmabuf_note",
-				   c->mem_note[0] ? TEXT(c->mem_note)
-						  : json_null());
+				   have_note ? TEXT(c->mb->note) : json_null());
 	return done(o, err);
 }
 

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <jansson.h>
 
-#include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/json_mem.h>
 #include <rdmaperf/mem.h>
@@ -27,6 +26,17 @@ static const char *peer_path_id(uint8_t path)
 		       : "unknown";
 }
 
+/* GPU buffers registered with the NIC: which GPU, and how. */
+static void gpu_line(FILE *f, const struct rdp_conn *c)
+{
+	const struct rdp_mem *m = c->dev->mem;
+
+	fprintf(f, " Memory          : %s (%s), registered by %s\n", m->desc,
+		m->why, rdp_mem_path_str(c->mb->path));
+	if (c->mb->note[0])
+		fprintf(f, " DMA-BUF         : not used: %s\n", c->mb->note);
+}
+
 static void local_line(FILE *f, const struct rdp_report_info *in)
 {
 	const struct rdp_conn *c = in->conn;
@@ -34,8 +44,8 @@ static void local_line(FILE *f, const struct rdp_report_info *in)
 	enum rdp_stage_role role;
 
 	if (!s) {
-		if (c->dev->mem)
-			rdp_devbuf_report(f, c);
+		if (rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_GPU)
+			gpu_line(f, c);
 		else
 			fprintf(f, " Memory          : host\n");
 		return;
@@ -78,7 +88,7 @@ void rdp_report_memory(FILE *f, const struct rdp_report_info *in)
 	int peer_host = !in->peer || in->peer->mem_kind == RDP_MEM_KIND_HOST;
 
 	/* Host memory on both sides, the common case, needs no lines. */
-	if (!c->dev->mem && !c->stage && peer_host)
+	if (rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_HOST && peer_host)
 		return;
 	local_line(f, in);
 	if (in->peer)

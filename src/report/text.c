@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include <rdmaperf/clock.h>
-#include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/limits.h>
 #include <rdmaperf/report.h>

@@ -104,13 +104,13 @@ static int connect_qps(struct client *c)
 						     : NULL,
 		.defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM),
 	};
-	struct rdp_msg_qp_info *remote;
+	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	char why[RDP_WIRE_TEXT_MAX];
 	int ret;
 
 	rdp_path_from_params(p, &path);
-	ret = rdp_conn_create(c->dev, &cfg, &c->conn);
+	ret = rdp_session_conn_create(c->dev, &cfg, &c->conn);
 	if (!ret && cfg.defer_qps)
 		ret = cm_connect(c, why, sizeof(why));
 	if (ret)
@@ -134,7 +134,7 @@ static int check_data(struct client *c, const struct rdp_run *run,
 		      const struct rdp_msg_result *srv, struct rdp_result *res)
 {
 	const struct rdp_bench_ops *ops = c->o->bench;
-	struct rdp_msg_result mine = { 0 };
+	struct rdp_data_check mine = { 0 };
 
 	if (srv->status) {
 		rdp_err("data check failed on the server at %llu B x %u QPs "
@@ -282,7 +282,7 @@ static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
 	int ret = 0;
 
 	if (again) {
-		rdp_conn_destroy(c->conn);
+		rdp_session_conn_destroy(c->conn);
 		c->conn = NULL;
 		c->p.iters = iters;
 		ret = send_params(c);
@@ -378,7 +378,7 @@ static int run_point(struct client *c, int first, int group,
 		rdp_verdict_point(&c->verdict, c->text, res, c->json);
 	if (!ret)
 		rdp_sweep_report(&c->adapt, c->text, c->json);
-	rdp_conn_destroy(c->conn);
+	rdp_session_conn_destroy(c->conn);
 	c->conn = NULL;
 	return ret;
 }
@@ -469,9 +469,25 @@ static void check_cpu_freq(const struct rdp_opts *o)
 			 gov);
 }
 
+/* The run's thresholds: -w and -y are the same checks under perftest's
+ * letters, folded into --min-bw and --min-msgrate. */
+static void limits_from(const struct rdp_opts *o, struct rdp_limits *lim)
+{
+	*lim = o->accept.limits;
+	if (o->report.limit_bw_gbps > lim->min_bw_gbps) {
+		lim->min_bw_gbps = o->report.limit_bw_gbps;
+		lim->bw_opt = "-w";
+	}
+	if (o->report.limit_msgrate_mpps > lim->min_msgrate_mpps) {
+		lim->min_msgrate_mpps = o->report.limit_msgrate_mpps;
+		lim->msgrate_opt = "-y";
+	}
+}
+
 int rdp_session_client(const struct rdp_opts *o)
 {
 	struct client c = { .o = o, .oob = { .fd = -1 }, .text = stdout };
+	struct rdp_limits lim;
 	int ret;
 
 	ret = rdp_clock_calibrate(&c.clk);
@@ -484,7 +500,7 @@ int rdp_session_client(const struct rdp_opts *o)
 	else
 		ret = rdp_dev_open(o->conn.dev, o->conn.ib_port, &c.dev);
 	if (!ret)
-		ret = rdp_dev_use_gpu(&c.dev, &o->mem);
+		ret = rdp_session_use_mem(&c.dev, &o->mem);
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);
@@ -493,7 +509,9 @@ int rdp_session_client(const struct rdp_opts *o)
 		rdp_dev_close(c.dev);
 		return RDP_EXIT_USAGE;
 	}
-	if (rdp_verdict_init(&c.verdict, o, c.dev)) {
+	limits_from(o, &lim);
+	if (rdp_verdict_init(&c.verdict, &lim, o->bench->kind == RDP_BENCH_BW,
+			     c.dev)) {
 		rdp_dev_close(c.dev);
 		return RDP_EXIT_USAGE;
 	}
@@ -518,7 +536,7 @@ int rdp_session_client(const struct rdp_opts *o)
 	 * ERROR from the peer (-ECANCELED) needs no echo. */
 	if (ret && ret != -ECANCELED && rdp_last_error()[0])
 		rdp_oob_send_error(&c.oob, ret, rdp_last_error());
-	rdp_conn_destroy(c.conn);
+	rdp_session_conn_destroy(c.conn);
 	rdp_oob_close(&c.oob);
 	rdp_dev_close(c.dev);
 	rdp_json_free(c.json);

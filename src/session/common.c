@@ -77,8 +77,7 @@ int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn,
 	return 0;
 }
 
-int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n,
-		      struct rdp_msg_qp_info *out)
+int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n, struct rdp_qp_info *out)
 {
 	struct rdp_msg msg;
 	uint32_t i;

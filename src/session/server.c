@@ -132,7 +132,7 @@ static int open_device(struct server *s)
 	if (!ret)
 		ret = rdp_place_self_dev(&s->o->place, s->dev->name,
 					 s->dev->numa_node, &s->place);
-	return ret ? ret : rdp_dev_use_gpu(&s->dev, &s->o->mem);
+	return ret ? ret : rdp_session_use_mem(&s->dev, &s->o->mem);
 }
 
 /* -R: listen on this connection's address; the client learns the port. */
@@ -168,7 +168,7 @@ static void describe(const struct server *s, struct rdp_msg_accept *a)
 	a->numa_node = s->dev->numa_node;
 	a->cpu = sched_getcpu();
 	rdp_place_to_accept(&s->place, a);
-	rdp_stage_to_accept(s->conn, s->ops, &s->p, a);
+	rdp_session_mem_to_accept(s->conn, s->ops, &s->p, a);
 }
 
 static int setup(struct server *s)
@@ -191,7 +191,7 @@ static int setup(struct server *s)
 
 	ret = open_device(s);
 	if (!ret)
-		ret = rdp_conn_create(s->dev, &cfg, &s->conn);
+		ret = rdp_session_conn_create(s->dev, &cfg, &s->conn);
 	if (!ret && cfg.defer_qps)
 		ret = cm_listen(s, a);
 	if (ret)
@@ -210,7 +210,7 @@ static int setup(struct server *s)
 
 static int connect_qps(struct server *s)
 {
-	struct rdp_msg_qp_info *remote;
+	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	int ret;
 
@@ -239,6 +239,7 @@ static int run_test(struct server *s)
 			&s->clk, (uint64_t)s->o->conn.cq_timeout_ms),
 	};
 	struct rdp_msg msg = { .type = RDP_MSG_RESULT };
+	struct rdp_data_check chk = { 0 };
 	struct rdp_result res = { 0 };
 	uint64_t count = 0;
 	int ret;
@@ -261,7 +262,10 @@ static int run_test(struct server *s)
 		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0, &count);
 	if (ret)
 		return ret;
-	rdp_devbuf_verify(&run, count, &msg.u.result);
+	rdp_devbuf_verify(&run, count, &chk);
+	msg.u.result.status = chk.status;
+	msg.u.result.checked_bytes = chk.checked_bytes;
+	msg.u.result.bad_offset = chk.bad_offset;
 	rdp_ctr_end(&s->ctr);
 	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
 	if (s->p.flags & RDP_PARAM_BIDIR) {
@@ -293,7 +297,7 @@ static int serve_point(struct server *s, const struct rdp_params *p)
 		ret = connect_qps(s);
 	if (!ret)
 		ret = run_test(s);
-	rdp_conn_destroy(s->conn);
+	rdp_session_conn_destroy(s->conn);
 	s->conn = NULL;
 	if (!ret)
 		printf("client %s: %s, %llu B, %u QP(s): done, data ok\n",
@@ -354,7 +358,7 @@ int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
 		printf("client %s: %s: failed (%s)\n", oob->peer,
 		       s.p.test[0] ? s.p.test : "handshake", strerror(-ret));
 	fflush(stdout);
-	rdp_conn_destroy(s.conn);
+	rdp_session_conn_destroy(s.conn);
 	rdp_dev_close(s.dev);
 	return ret;
 }
@@ -468,7 +472,7 @@ int rdp_server_loop(const struct rdp_opts *o, int once)
 	/* A client that vanishes mid-write must not kill the server. */
 	signal(SIGPIPE, SIG_IGN);
 	/* --use_cuda without a driver or GPU: say so now, not per client. */
-	ret = rdp_gpu_probe(&o->mem, o->conn.dev, o->conn.ib_port);
+	ret = rdp_session_gpu_probe(&o->mem, o->conn.dev, o->conn.ib_port);
 	if (ret)
 		return rdp_exit_code(ret);
 	/* As long as the process: its thread never ends. */

@@ -10,10 +10,8 @@
 #include <numa.h>
 
 #include <rdmaperf/log.h>
-#include <rdmaperf/opts.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/sysfs.h>
-#include <rdmaperf/wire.h>
 
 #define NODE_DIR "/sys/devices/system/node"
 
@@ -271,13 +269,4 @@ int rdp_place_self_near(const struct rdp_place_opts *o, int nic_node,
 						       : "taskset/numactl");
 	}
 	return 0;
-}
-
-void rdp_place_to_accept(const struct rdp_placement *pl,
-			 struct rdp_msg_accept *a)
-{
-	a->place_mode = (uint8_t)pl->mode;
-	a->cross_numa = (uint8_t)pl->cross_numa;
-	a->place_node = pl->node;
-	rdp_cpulist_format(&pl->cpus, a->cpus, sizeof(a->cpus));
 }

@@ -82,13 +82,13 @@ int main(int argc, char **argv)
 	void *p = NULL;
 	int ret, failed = 0;
 
-	ret = rdp_mem_open(spec, "none", &m);
+	ret = rdp_mem_open(&rdp_mem_cuda, spec, "none", &m);
 	if (ret == -ENODEV || ret == -ENOSYS)
 		return 77;
 	if (ret)
 		return 1;
 	printf("ok   open: %s\n", m->desc);
-	if (m->ops->dev_alloc(m, BYTES, &p)) {
+	if (m->ops->alloc(m, BYTES, -1, &p)) {
 		rdp_mem_close(m);
 		return 1;
 	}
@@ -96,7 +96,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)(uintptr_t)p);
 	failed |= dmabuf_export(p);
 	failed |= round_trip(m, p);
-	m->ops->dev_free(m, p, BYTES);
+	m->ops->free(m, p, BYTES);
 	rdp_mem_close(m);
 	return failed;
 }

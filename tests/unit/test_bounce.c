@@ -127,7 +127,8 @@ static int fix_setup(void **state)
 	assert_non_null(f);
 	setenv("RDP_CUDA_LIBRARY", RDP_FAKE_CUDA, 1);
 	unsetenv("RDP_FAKE_CUDA_PIN");
-	assert_int_equal(rdp_mem_open("0", "rxe0", &f->dev.stage), 0);
+	assert_int_equal(
+		rdp_mem_open(&rdp_mem_staged, "0", "rxe0", &f->dev.mem), 0);
 	f->conn.dev = &f->dev;
 	f->conn.num_qps = 2;
 	f->conn.slot_bytes = SLOT;
@@ -151,7 +152,7 @@ static int fix_teardown(void **state)
 	rdp_stage_destroy(&f->conn);
 	assert_null(f->conn.stage);
 	munmap(f->conn.buf, 4096);
-	rdp_mem_close(f->dev.stage);
+	rdp_mem_close(f->dev.mem);
 	free(f);
 	return 0;
 }
@@ -185,7 +186,7 @@ static void test_copy_in_and_verify(void **state)
 {
 	struct fix *f = *state;
 	struct rdp_stage *s = f->conn.stage;
-	struct rdp_msg_result r = { 0 };
+	struct rdp_data_check r = { 0 };
 	uint32_t q;
 
 	f->run.ops = rdp_bench_find("read_bw");
@@ -239,7 +240,8 @@ static void test_pin_refused(void **state)
 	rdp_clear_error();
 	f = calloc(1, sizeof(*f));
 	assert_non_null(f);
-	assert_int_equal(rdp_mem_open("0", "rxe0", &f->dev.stage), 0);
+	assert_int_equal(
+		rdp_mem_open(&rdp_mem_staged, "0", "rxe0", &f->dev.mem), 0);
 	f->conn.dev = &f->dev;
 	f->conn.buf_bytes = 4096;
 	f->conn.slot_bytes = SLOT;
@@ -277,6 +279,7 @@ static void test_report_lines(void **state)
 		.peer = &peer,
 	};
 	struct rdp_stage *s = f->conn.stage;
+	struct rdp_mem host = { .ops = &rdp_mem_host }, *staged = f->dev.mem;
 	char *t;
 
 	t = report(&in);
@@ -303,10 +306,12 @@ static void test_report_lines(void **state)
 	free(t);
 	/* Host memory on both sides: no lines, as before GPUs. */
 	f->conn.stage = NULL;
+	f->dev.mem = &host;
 	peer.mem_kind = RDP_MEM_KIND_HOST;
 	t = report(&in);
 	assert_string_equal(t, "");
 	free(t);
+	f->dev.mem = staged;
 	f->conn.stage = s;
 }
 

@@ -31,7 +31,7 @@ static void expect_open_fails(const char *spec, int want, const char *msg)
 	struct rdp_mem *m = NULL;
 
 	rdp_clear_error();
-	assert_int_equal(rdp_mem_open(spec, "rxe0", &m), want);
+	assert_int_equal(rdp_mem_open(&rdp_mem_cuda, spec, "rxe0", &m), want);
 	assert_null(m);
 	if (!strstr(rdp_last_error(), msg))
 		fail_msg("'%s' lacks '%s'", rdp_last_error(), msg);
@@ -71,12 +71,12 @@ static void test_which_gpu(void **state)
 			  "no GPU 5; present: 0: 0000:3b:00.0, 1: "
 			  "0000:af:00.0");
 	expect_open_fails("0000:86:00.0", -ENODEV, "no GPU at 0000:86:00.0");
-	assert_int_equal(rdp_mem_open("af:00.0", "rxe0", &m), 0);
+	assert_int_equal(rdp_mem_open(&rdp_mem_cuda, "af:00.0", "rxe0", &m), 0);
 	assert_string_equal(m->bus_id, "0000:af:00.0");
 	assert_non_null(strstr(m->desc, "GPU 1 "));
 	rdp_mem_close(m);
 	/* rxe0 has no PCI device: auto falls back to GPU 0, and says so. */
-	assert_int_equal(rdp_mem_open("auto", "rxe0", &m), 0);
+	assert_int_equal(rdp_mem_open(&rdp_mem_cuda, "auto", "rxe0", &m), 0);
 	assert_non_null(strstr(m->desc, "GPU 0 "));
 	assert_string_equal(m->why, "rxe0 is not a PCI device: GPU 0");
 	rdp_mem_close(m);
@@ -90,8 +90,8 @@ static void test_alloc_copy(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(rdp_mem_open("0", "rxe0", &m), 0);
-	assert_int_equal(m->ops->dev_alloc(m, sizeof(in), &p), 0);
+	assert_int_equal(rdp_mem_open(&rdp_mem_cuda, "0", "rxe0", &m), 0);
+	assert_int_equal(m->ops->alloc(m, sizeof(in), -1, &p), 0);
 	/* Zeroed, though fresh fake memory is not. */
 	assert_int_equal(m->ops->to_host(m, out, p, sizeof(out)), 0);
 	for (i = 0; i < sizeof(out); i++)
@@ -105,10 +105,10 @@ static void test_alloc_copy(void **state)
 	assert_int_equal(m->ops->to_host(m, out, (uint8_t *)p + 4096,
 					 sizeof(out)),
 			 -EINVAL);
-	m->ops->dev_free(m, p, sizeof(in));
+	m->ops->free(m, p, sizeof(in));
 	setenv("RDP_FAKE_CUDA_ALLOC", "oom", 1);
 	rdp_clear_error();
-	assert_int_equal(m->ops->dev_alloc(m, 1 << 20, &p), -ENOMEM);
+	assert_int_equal(m->ops->alloc(m, 1 << 20, -1, &p), -ENOMEM);
 	assert_non_null(strstr(rdp_last_error(), "CUDA_ERROR_OUT_OF_MEMORY"));
 	assert_non_null(strstr(rdp_last_error(), "lower -s or -q"));
 	rdp_mem_close(m);

@@ -19,6 +19,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/cuda.h>
 #include <rdmaperf/gpu.h>
+#include <rdmaperf/mem.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/sysfs.h>
 
@@ -392,6 +393,64 @@ static void test_errno(void **state)
 	assert_int_equal(rdp_cuda_errno(999), -EIO);
 }
 
+/* Every memory type fills its whole table: callers never test for NULL. */
+static void test_mem_tables_whole(void **state)
+{
+	const struct rdp_mem_ops *const types[] = { &rdp_mem_host,
+						    &rdp_mem_cuda,
+						    &rdp_mem_staged };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		const struct rdp_mem_ops *t = types[i];
+
+		assert_non_null(t->name);
+		assert_non_null(t->open);
+		assert_non_null(t->close);
+		assert_non_null(t->alloc);
+		assert_non_null(t->free);
+		assert_non_null(t->reg);
+		assert_non_null(t->to_dev);
+		assert_non_null(t->to_host);
+		assert_non_null(t->host_pin);
+		assert_non_null(t->host_unpin);
+	}
+	assert_int_equal(rdp_mem_host.kind, RDP_MEM_KIND_HOST);
+	assert_int_equal(rdp_mem_cuda.kind, RDP_MEM_KIND_GPU);
+	assert_int_equal(rdp_mem_staged.kind, RDP_MEM_KIND_GPU_STAGED);
+	assert_false(rdp_mem_cuda.cpu_readable);
+	assert_true(rdp_mem_staged.cpu_readable);
+}
+
+/* Host memory through the table: zeroed, copies are plain, no pinning. */
+static void test_mem_host(void **state)
+{
+	uint8_t in[64], out[64];
+	struct rdp_mem *m = NULL;
+	char why[64] = "";
+	uint8_t *p = NULL;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(rdp_mem_open(&rdp_mem_host, "", "rxe0", &m), 0);
+	assert_ptr_equal(rdp_mem_data(m), m);
+	assert_string_equal(m->desc, "host");
+	assert_int_equal(m->ops->alloc(m, 4096, -1, (void **)&p), 0);
+	for (i = 0; i < 4096; i++)
+		assert_int_equal(p[i], 0);
+	memset(in, 0x5a, sizeof(in));
+	assert_int_equal(m->ops->to_dev(m, p, in, sizeof(in)), 0);
+	assert_int_equal(m->ops->to_host(m, out, p, sizeof(out)), 0);
+	assert_memory_equal(in, out, sizeof(in));
+	assert_int_equal(m->ops->host_pin(m, p, 4096, why, sizeof(why)), 0);
+	m->ops->host_unpin(m, p);
+	assert_int_equal(m->ops->alloc(m, 0, -1, (void **)&p), -EINVAL);
+	m->ops->free(m, p, 4096);
+	rdp_mem_close(m);
+	rdp_mem_close(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +463,8 @@ int main(void)
 		cmocka_unit_test(test_diagnosis),
 		cmocka_unit_test(test_loader),
 		cmocka_unit_test(test_errno),
+		cmocka_unit_test(test_mem_tables_whole),
+		cmocka_unit_test(test_mem_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

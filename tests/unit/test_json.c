@@ -17,6 +17,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/json.h>
+#include <rdmaperf/mem.h>
 #include <rdmaperf/report.h>
 
 #define EPS 1e-9
@@ -375,6 +376,38 @@ static void test_no_gid_unknowns_null(void **state)
 	json_decref(doc);
 }
 
+/* The memory object reads the connection's registered buffer: a GPU
+ * buffer names its GPU, its registration path and the whole DMA-BUF note;
+ * a connection without one (a fake engine's) is host memory. */
+static void test_memory(void **state)
+{
+	static const char note[] = "rxe0 refused the DMA-BUF region: the "
+				   "kernel or driver lacks dma-buf support";
+	struct rdp_mem gpu = { .ops = &rdp_mem_cuda,
+			       .desc = "GPU 0 Fake",
+			       .bus_id = "0000:3b:00.0" };
+	struct rdp_mem_buf mb = { .mem = &gpu, .path = RDP_MEM_PATH_PEERMEM };
+	struct ctx c;
+	json_t *doc;
+
+	(void)state;
+	ctx_init(&c);
+	doc = roundtrip(&c, NULL, NULL);
+	assert_str(path(doc, "memory", "type"), "host");
+	assert_str(path(doc, "memory", "registration"), "host");
+	assert_true(json_is_null(path(doc, "memory", "dmabuf_note")));
+	json_decref(doc);
+	snprintf(mb.note, sizeof(mb.note), "%s", note);
+	c.dev.mem = &gpu;
+	c.conn.mb = &mb;
+	doc = roundtrip(&c, NULL, NULL);
+	assert_str(path(doc, "memory", "type"), "cuda");
+	assert_str(path(doc, "memory", "gpu_bus_id"), "0000:3b:00.0");
+	assert_str(path(doc, "memory", "registration"), "peermem");
+	assert_str(path(doc, "memory", "dmabuf_note"), note);
+	json_decref(doc);
+}
+
 static void test_parameters(void **state)
 {
 	struct ctx c;
@@ -554,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_hosts_and_devices),
 		cmocka_unit_test(test_no_gid_unknowns_null),
+		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_parameters),
 		cmocka_unit_test(test_results),
 		cmocka_unit_test(test_round_trip_and_guards),

@@ -19,6 +19,7 @@
 #include <rdmaperf/opts.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/sysfs.h>
+#include <rdmaperf/session.h>
 #include <rdmaperf/wire.h>
 
 #include "unit.h"

@@ -28,7 +28,7 @@ static const struct rdp_qp_cfg roce_cfg = {
 	.min_rnr_timer = 12,
 };
 
-static void remote_info(struct rdp_msg_qp_info *r)
+static void remote_info(struct rdp_qp_info *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->qpn = 0x1a2;
@@ -57,7 +57,7 @@ static void test_init(void **state)
 
 static void test_rtr_roce(void **state)
 {
-	struct rdp_msg_qp_info r;
+	struct rdp_qp_info r;
 	struct ibv_qp_attr a;
 	int mask;
 
@@ -88,7 +88,7 @@ static void test_rtr_roce(void **state)
 static void test_rtr_ib_lid(void **state)
 {
 	struct rdp_qp_cfg cfg = roce_cfg;
-	struct rdp_msg_qp_info r;
+	struct rdp_qp_info r;
 	struct ibv_qp_attr a;
 	int mask;
 

@@ -102,7 +102,7 @@ static void make_accept(struct rdp_msg *m, int variant)
 
 static void make_qp_info(struct rdp_msg *m, int variant)
 {
-	struct rdp_msg_qp_info *q = &m->u.qp_info;
+	struct rdp_qp_info *q = &m->u.qp_info;
 	int i;
 
 	memset(m, 0, sizeof(*m));
@@ -185,7 +185,7 @@ static size_t body_size(uint16_t type)
 	case RDP_MSG_ACCEPT:
 		return sizeof(struct rdp_msg_accept);
 	case RDP_MSG_QP_INFO:
-		return sizeof(struct rdp_msg_qp_info);
+		return sizeof(struct rdp_qp_info);
 	case RDP_MSG_SYNC:
 		return sizeof(struct rdp_msg_sync);
 	case RDP_MSG_RESULT:

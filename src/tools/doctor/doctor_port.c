@@ -14,7 +14,7 @@
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/wire.h>
 
-#include "doctor_int.h"
+#include "doctor_checks.h"
 
 #define IBDEV "/sys/class/infiniband/%s"
 #define PORT  IBDEV "/ports/%d"

@@ -12,7 +12,7 @@
 #include <rdmaperf/placement.h>
 #include <rdmaperf/sysfs.h>
 
-#include "doctor_int.h"
+#include "doctor_checks.h"
 
 #define IBDEV "/sys/class/infiniband/%s"
 #define PORT  IBDEV "/ports/%d"

@@ -1,53 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* --bounce: GPU data moved through registered host buffers, one CUDA copy
- * per message on the side that owns it (the loops in bench/ call in). */
+/* --bounce: GPU data moved through registered host buffers, one copy per
+ * message on the side that owns it (the loops call in). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
-#include <rdmaperf/opts.h>
 #include <rdmaperf/stage.h>
-
-int rdp_dev_use_gpu(struct rdp_dev **dev, const struct rdp_mem_opts *mo)
-{
-	struct rdp_mem *m;
-	int ret;
-
-	if (!mo->bounce || !mo->cuda[0])
-		return rdp_dev_use_mem(dev, mo->cuda);
-	if ((*dev)->stage)
-		return 0;
-	ret = rdp_mem_open(mo->cuda, (*dev)->name, &m);
-	if (ret) {
-		rdp_dev_close(*dev);
-		*dev = NULL;
-		return ret;
-	}
-	(*dev)->stage = m;
-	rdp_info("%s: data on %s, %s, staged through host buffers (--bounce)",
-		 (*dev)->name, m->desc, m->why);
-	return 0;
-}
-
-int rdp_gpu_probe(const struct rdp_mem_opts *mo, const char *dev_name, int port)
-{
-	struct rdp_dev *dev = NULL;
-	int ret;
-
-	if (!mo->cuda[0])
-		return 0;
-	ret = rdp_dev_open(dev_name, port, &dev);
-	if (!ret)
-		ret = rdp_dev_use_gpu(&dev, mo);
-	rdp_dev_close(dev); /* NULL after a failure */
-	return ret;
-}
 
 static uint8_t *map_bytes(size_t bytes)
 {
@@ -76,7 +39,7 @@ static void pin(struct rdp_stage *s)
 
 int rdp_stage_create(struct rdp_conn *conn, size_t msg_bytes)
 {
-	struct rdp_mem *m = conn->dev->stage;
+	struct rdp_mem *m = rdp_mem_data(conn->dev->mem);
 	struct rdp_stage *s;
 	void *gpu = NULL;
 	int ret;
@@ -97,7 +60,7 @@ int rdp_stage_create(struct rdp_conn *conn, size_t msg_bytes)
 			s->bytes, strerror(-ret));
 		return ret;
 	}
-	ret = m->ops->dev_alloc(m, s->bytes, &gpu); /* logs */
+	ret = m->ops->alloc(m, s->bytes, -1, &gpu); /* logs */
 	if (ret)
 		return ret;
 	s->gpu = gpu;
@@ -114,7 +77,7 @@ void rdp_stage_destroy(struct rdp_conn *conn)
 	if (s->pinned)
 		s->mem->ops->host_unpin(s->mem, s->host);
 	if (s->gpu)
-		s->mem->ops->dev_free(s->mem, s->gpu, s->bytes);
+		s->mem->ops->free(s->mem, s->gpu, s->bytes);
 	if (s->shadow)
 		munmap(s->shadow, s->bytes);
 	free(s);
@@ -203,7 +166,7 @@ int rdp_stage_fill(const struct rdp_run *run)
 }
 
 int rdp_stage_verify(const struct rdp_run *run, uint64_t count,
-		     struct rdp_msg_result *r)
+		     struct rdp_data_check *r)
 {
 	const struct rdp_stage *s = run->conn->stage;
 	struct rdp_run gpu_run = *run;
@@ -253,27 +216,4 @@ const char *rdp_stage_role_id(enum rdp_stage_role role)
 	default:
 		return "unknown";
 	}
-}
-
-void rdp_stage_to_accept(const struct rdp_conn *conn,
-			 const struct rdp_bench_ops *ops,
-			 const struct rdp_params *p, struct rdp_msg_accept *a)
-{
-	const struct rdp_mem *m = conn->dev->stage;
-
-	a->mem_kind = RDP_MEM_KIND_HOST;
-	a->mem_path = (uint8_t)conn->mem_path;
-	if (conn->stage) {
-		a->mem_kind = RDP_MEM_KIND_GPU_STAGED;
-		a->mem_stage = (uint8_t)rdp_stage_role(ops, p, RDP_SIDE_SERVER);
-	} else if (conn->dev->mem) {
-		m = conn->dev->mem;
-		a->mem_kind = RDP_MEM_KIND_GPU;
-	}
-	if (a->mem_kind == RDP_MEM_KIND_HOST)
-		return;
-	snprintf(a->mem_gpu, sizeof(a->mem_gpu), "%.*s",
-		 (int)sizeof(a->mem_gpu) - 1, m->desc);
-	snprintf(a->mem_bus_id, sizeof(a->mem_bus_id), "%.*s",
-		 (int)sizeof(a->mem_bus_id) - 1, m->bus_id);
 }

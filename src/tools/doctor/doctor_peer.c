@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../session/session_int.h"
-#include "doctor_int.h"
+#include "../../session/session_int.h"
+#include "doctor_cmd.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 
@@ -63,7 +63,7 @@ static int connect_qp(struct probe *pr)
 		.local_ipv4 = pr->oob.have_local_ipv4 ? &pr->oob.local_ipv4
 						      : NULL,
 	};
-	struct rdp_msg_qp_info remote;
+	struct rdp_qp_info remote;
 	struct rdp_path_opts path;
 	int ret;
 
@@ -114,9 +114,9 @@ static int exchange(struct probe *pr)
 	return ret;
 }
 
-void doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
-			const struct rdp_doctor_verbs *verbs,
-			const struct doctor_peer *pe)
+void rdp_doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
+			    const struct rdp_doctor_verbs *verbs,
+			    const struct doctor_peer *pe)
 {
 	struct rdp_check *c;
 
@@ -163,11 +163,14 @@ void doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
 
 static void probe_rdma(struct probe *pr)
 {
+	const struct rdp_mem_opts host = { .cuda = "" };
 	int ret;
 
 	ret = rdp_clock_calibrate(&pr->clk);
 	if (!ret)
 		ret = rdp_dev_open(pr->o->dev, pr->o->port, &pr->dev);
+	if (!ret) /* the probe's buffer is host memory */
+		ret = rdp_session_use_mem(&pr->dev, &host);
 	if (ret) {
 		snprintf(pr->peer->why, sizeof(pr->peer->why), "%s",
 			 rdp_last_error()[0] ? rdp_last_error()
@@ -184,7 +187,8 @@ static void probe_rdma(struct probe *pr)
 			 rdp_last_error());
 }
 
-void doctor_probe_peer(const struct doctor_opts *o, struct doctor_peer *peer)
+void rdp_doctor_probe_peer(const struct doctor_opts *o,
+			   struct doctor_peer *peer)
 {
 	struct probe pr = { .o = o, .peer = peer, .oob = { .fd = -1 } };
 	int ret;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Check groups of the doctor, shared between its two files. */
-#ifndef RDMAPERF_DOCTOR_INT_H
-#define RDMAPERF_DOCTOR_INT_H
+/* Check groups of the doctor, shared by the files that compute them. */
+#ifndef RDMAPERF_DOCTOR_CHECKS_H
+#define RDMAPERF_DOCTOR_CHECKS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,4 +26,4 @@ void rdp_doctor_check_cstates(const struct rdp_sysfs *fs,
 void rdp_doctor_check_rdma_cm(const struct rdp_sysfs *fs,
 			      struct rdp_doctor *doc);
 
-#endif /* RDMAPERF_DOCTOR_INT_H */
+#endif /* RDMAPERF_DOCTOR_CHECKS_H */

@@ -10,7 +10,7 @@
 #include <rdmaperf/placement.h>
 #include <rdmaperf/sysfs.h>
 
-#include "doctor_int.h"
+#include "doctor_checks.h"
 
 /* Above this exit latency a state is deep: C1 and C1E stay below it,
  * C6 and package states are far above. */

@@ -11,7 +11,7 @@
 #include <arpa/inet.h>
 #include <infiniband/verbs.h>
 
-#include "doctor_int.h"
+#include "doctor_cmd.h"
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
@@ -238,15 +238,15 @@ static int doctor_main(int argc, char **argv)
 	query_verbs(o.dev, o.port, &verbs);
 	/* With HOST first: the GID the tests pick depends on our address. */
 	if (o.host[0])
-		doctor_probe_peer(&o, &peer);
+		rdp_doctor_probe_peer(&o, &peer);
 	rdp_doctor_local(&fs, o.dev, o.port, &verbs,
 			 peer.have_local_ipv4 ? &peer.local_ipv4 : NULL, &doc);
 	rdp_topo_report_read(&fs, NULL, o.dev, &topo);
 	rdp_doctor_check_topo(&doc, &topo);
 	if (o.host[0])
-		doctor_pair_checks(&o, &doc, &verbs, &peer);
+		rdp_doctor_pair_checks(&o, &doc, &verbs, &peer);
 	if (o.json)
-		ret = doctor_print_json(&o, &doc, o.host[0] ? &peer : NULL);
+		ret = rdp_doctor_print_json(&o, &doc, o.host[0] ? &peer : NULL);
 	else
 		print_text(&doc);
 	if (ret)

@@ -6,7 +6,7 @@
 #include <rdmaperf/placement.h>
 #include <rdmaperf/topo.h>
 
-#include "doctor_int.h"
+#include "doctor_cmd.h"
 
 static json_t *str_or_null(const char *s)
 {
@@ -92,7 +92,7 @@ static json_t *gpus_arr(const struct rdp_topo_report *r)
 	return NULL;
 }
 
-json_t *doctor_topo_json(const struct rdp_topo_report *r)
+json_t *rdp_doctor_topo_json(const struct rdp_topo_report *r)
 {
 	json_t *o;
 	int err = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The doctor's command: its options and the pair checks with a server. */
-#ifndef RDMAPERF_TOOLS_DOCTOR_INT_H
-#define RDMAPERF_TOOLS_DOCTOR_INT_H
+#ifndef RDMAPERF_DOCTOR_CMD_H
+#define RDMAPERF_DOCTOR_CMD_H
 
 #include <stdint.h>
 #include <netinet/in.h>
@@ -37,22 +37,24 @@ struct doctor_peer {
  * Reach the server: HELLO, PARAMS for a 2-byte write_lat and its ACCEPT,
  * then that write_lat over RDMA. peer says how far it went.
  */
-void doctor_probe_peer(const struct doctor_opts *o, struct doctor_peer *peer);
+void rdp_doctor_probe_peer(const struct doctor_opts *o,
+			   struct doctor_peer *peer);
 
 /* The pair checks (reachability, MTU, GID type, RDMA exchange) into doc. */
-void doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
-			const struct rdp_doctor_verbs *verbs,
-			const struct doctor_peer *peer);
+void rdp_doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
+			    const struct rdp_doctor_verbs *verbs,
+			    const struct doctor_peer *peer);
 
 struct json_t;
 struct rdp_topo_report;
 
 /* The "topology" object of the JSON document; null when r is NULL or not
  * loaded, NULL when out of memory. */
-struct json_t *doctor_topo_json(const struct rdp_topo_report *r);
+struct json_t *rdp_doctor_topo_json(const struct rdp_topo_report *r);
 
 /* The --json document on stdout; 0 or -errno. */
-int doctor_print_json(const struct doctor_opts *o, const struct rdp_doctor *doc,
-		      const struct doctor_peer *peer);
+int rdp_doctor_print_json(const struct doctor_opts *o,
+			  const struct rdp_doctor *doc,
+			  const struct doctor_peer *peer);
 
-#endif /* RDMAPERF_TOOLS_DOCTOR_INT_H */
+#endif /* RDMAPERF_DOCTOR_CMD_H */

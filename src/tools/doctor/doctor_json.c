@@ -6,7 +6,7 @@
 #include <arpa/inet.h>
 #include <jansson.h>
 
-#include "doctor_int.h"
+#include "doctor_cmd.h"
 #include <rdmaperf/engine.h>
 
 static json_t *str_or_null(const char *s)
@@ -128,8 +128,9 @@ static json_t *summary_obj(const struct rdp_doctor *doc)
 	return NULL;
 }
 
-int doctor_print_json(const struct doctor_opts *o, const struct rdp_doctor *doc,
-		      const struct doctor_peer *peer)
+int rdp_doctor_print_json(const struct doctor_opts *o,
+			  const struct rdp_doctor *doc,
+			  const struct doctor_peer *peer)
 {
 	json_t *root = json_object();
 	int err = !root;
@@ -152,7 +153,7 @@ int doctor_print_json(const struct doctor_opts *o, const struct rdp_doctor *doc,
 	err |= json_object_set_new(root, "local_cpus",
 				   str_or_null(doc->local_cpus));
 	err |= json_object_set_new(root, "topology",
-				   doctor_topo_json(doc->topo));
+				   rdp_doctor_topo_json(doc->topo));
 	err |= json_object_set_new(root, "checks", checks_arr(doc));
 	err |= json_object_set_new(root, "gid_table", gids_arr(doc));
 	err |= json_object_set_new(root, "peer",

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Which memory a side's buffers use (--use_cuda, --bounce), and the
+ * connections made on it: the memory type meets the test here. */
+#include <stdio.h>
+
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/mem.h>
+#include <rdmaperf/stage.h>
+#include <rdmaperf/wire.h>
+
+#include "session_int.h"
+
+static const struct rdp_mem_ops *mem_type(const struct rdp_mem_opts *mo)
+{
+	if (!mo->cuda[0])
+		return &rdp_mem_host;
+	return mo->bounce ? &rdp_mem_staged : &rdp_mem_cuda;
+}
+
+int rdp_session_use_mem(struct rdp_dev **dev, const struct rdp_mem_opts *mo)
+{
+	const struct rdp_mem_ops *ops = mem_type(mo);
+	struct rdp_mem *m;
+	int ret;
+
+	if ((*dev)->mem)
+		return 0;
+	ret = rdp_mem_open(ops, mo->cuda, (*dev)->name, &m);
+	if (ret) {
+		rdp_dev_close(*dev);
+		*dev = NULL;
+		return ret;
+	}
+	(*dev)->mem = m;
+	if (ops->kind == RDP_MEM_KIND_GPU)
+		rdp_info("%s: buffers on %s, %s", (*dev)->name, m->desc,
+			 m->why);
+	else if (ops->kind == RDP_MEM_KIND_GPU_STAGED)
+		rdp_info("%s: data on %s, %s, staged through host buffers "
+			 "(--bounce)",
+			 (*dev)->name, m->desc, m->why);
+	return 0;
+}
+
+int rdp_session_gpu_probe(const struct rdp_mem_opts *mo, const char *dev_name,
+			  int port)
+{
+	struct rdp_dev *dev = NULL;
+	int ret;
+
+	if (!mo->cuda[0])
+		return 0;
+	ret = rdp_dev_open(dev_name, port, &dev);
+	if (!ret)
+		ret = rdp_session_use_mem(&dev, mo);
+	rdp_dev_close(dev); /* NULL after a failure */
+	return ret;
+}
+
+int rdp_session_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
+			    struct rdp_conn **out)
+{
+	struct rdp_conn *conn;
+	int ret;
+
+	ret = rdp_conn_create(dev, cfg, &conn);
+	if (ret)
+		return ret;
+	/* --bounce: the data's GPU twin, staged through conn's buffer */
+	if (rdp_mem_kind_of(dev->mem) == RDP_MEM_KIND_GPU_STAGED) {
+		ret = rdp_stage_create(conn, cfg->msg_bytes);
+		if (ret) {
+			rdp_session_conn_destroy(conn);
+			return ret;
+		}
+	}
+	*out = conn;
+	return 0;
+}
+
+void rdp_session_conn_destroy(struct rdp_conn *conn)
+{
+	rdp_stage_destroy(conn);
+	rdp_conn_destroy(conn);
+}
+
+void rdp_session_mem_to_accept(const struct rdp_conn *conn,
+			       const struct rdp_bench_ops *ops,
+			       const struct rdp_params *p,
+			       struct rdp_msg_accept *a)
+{
+	const struct rdp_mem *m = conn->dev->mem;
+
+	a->mem_kind = (uint8_t)m->ops->kind;
+	a->mem_path = (uint8_t)conn->mb->path;
+	if (m->ops->kind == RDP_MEM_KIND_GPU_STAGED)
+		a->mem_stage = (uint8_t)rdp_stage_role(ops, p, RDP_SIDE_SERVER);
+	if (m->ops->kind == RDP_MEM_KIND_HOST)
+		return;
+	snprintf(a->mem_gpu, sizeof(a->mem_gpu), "%.*s",
+		 (int)sizeof(a->mem_gpu) - 1, m->desc);
+	snprintf(a->mem_bus_id, sizeof(a->mem_bus_id), "%.*s",
+		 (int)sizeof(a->mem_bus_id) - 1, m->bus_id);
+}
