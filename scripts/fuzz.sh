@@ -14,7 +14,7 @@ cflags=(-std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined
 # The whole library, instrumented, so the option parser runs with every
 # option group it dispatches to; the decoder needs only the codec.
 lib=(src/*/*.c)
-clang "${cflags[@]}" tests/fuzz/fuzz_wire.c src/oob/wire.c src/cli/params.c \
+clang "${cflags[@]}" tests/fuzz/fuzz_wire.c src/oob/wire.c \
 	-o "$out/fuzz_wire"
 clang "${cflags[@]}" tests/fuzz/fuzz_opts.c "${lib[@]}" -libverbs -lrdmacm \
 	-lnuma -lhwloc -ljansson -ldl -lm -o "$out/fuzz_opts"

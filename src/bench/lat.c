@@ -128,7 +128,7 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
 		   size_t len)
 {
-	if (p->size_bytes == 0 || p->size_bytes > (1ull << 30)) {
+	if (p->size_bytes == 0 || p->size_bytes > RDP_MSG_MAX_BYTES) {
 		snprintf(why, len,
 			 "%s needs a message size of 1 byte to 1 GiB (-s)",
 			 test);

@@ -24,7 +24,7 @@ int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_opts *o,
 	char link[32];
 
 	memset(v, 0, sizeof(*v));
-	v->lim = o->accept.limits;
+	v->lim = o->limits.limits;
 	v->is_bw = o->bench->kind == RDP_BENCH_BW;
 	/* -w and -y are the same checks under perftest's letters. */
 	if (o->report.limit_bw_gbps > v->lim.min_bw_gbps) {
