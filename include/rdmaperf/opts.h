@@ -188,6 +188,9 @@ const char *rdp_cli_spelling(const struct rdp_cli_opt *d, char *buf,
 /* A value in [min, max], the option named on failure. */
 int rdp_cli_num(const char *opt, const char *arg, uint64_t min, uint64_t max,
 		uint64_t *v, char *err, size_t len);
+/* Seconds as a decimal number in [lo, hi], the option named on failure. */
+int rdp_cli_seconds(const char *opt, const char *arg, double lo, double hi,
+		    double *out, char *err, size_t len);
 /* One line in err; returns -EINVAL. */
 int rdp_cli_bad(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Subcommands of rdmaperf that are not a test (doctor, compare, plot,
- * accept): one const table each, listed in src/tools/registry.c.
+ * certify): one const table each, listed in src/tools/registry.c.
  */
 #ifndef RDMAPERF_TOOL_H
 #define RDMAPERF_TOOL_H

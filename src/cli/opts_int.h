@@ -45,9 +45,6 @@ rdp_cli_set_fn rdp_cli_set_no_pin;
 /* --use_cuda (opts_mem.c). */
 rdp_cli_set_fn rdp_cli_set_use_cuda;
 
-/* Seconds as a decimal number in [lo, hi], the option named on failure. */
-int rdp_cli_seconds(const char *opt, const char *arg, double lo, double hi,
-		    double *out, char *err, size_t len);
 
 /* Rules across options, once all are parsed. */
 int rdp_cli_check_limits(struct rdp_opts *o, char *err, size_t len);

@@ -7,13 +7,13 @@
 extern const struct rdp_tool rdp_tool_doctor;
 extern const struct rdp_tool rdp_tool_compare;
 extern const struct rdp_tool rdp_tool_plot;
-extern const struct rdp_tool rdp_tool_accept;
+extern const struct rdp_tool rdp_tool_certify;
 
 static const struct rdp_tool *const tools[] = {
 	&rdp_tool_doctor,
 	&rdp_tool_compare,
 	&rdp_tool_plot,
-	&rdp_tool_accept,
+	&rdp_tool_certify,
 	NULL,
 };
 
