@@ -34,7 +34,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "TCP port of the server (rdmaperf-server: to listen on)" },
 	{ "bind", 0, "ADDR", S, .set = rdp_cli_set_bind,
 	  .help = "listen on this address only (default: all)" },
-	{ "max-memory", 0, "SIZE", S, .set = rdp_cli_set_max_memory,
+	{ "max-memory", 0, "SIZE", S, FIELD(conn.max_memory_bytes),
+	  .def = 4ll << 30, .set = rdp_cli_set_max_memory,
 	  .help = "refuse tests whose buffers need more than SIZE (default 4G)" },
 	/* What to run */
 	{ "size", 's', "LIST", PEER, FIELD(params.size_bytes),

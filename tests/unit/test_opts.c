@@ -459,10 +459,17 @@ static void test_table_unique(void **state)
 /* Defaults come from the rows; the server's check takes them. */
 static void test_table_defaults(void **state)
 {
+	static struct rdp_opts o;
 	struct rdp_params p;
 	char err[256];
 
 	(void)state;
+	assert_int_equal(
+		rdp_opts_parse_server(1, ARGV(NULL), &o, err, sizeof(err)), 0);
+	assert_int_equal(o.conn.max_memory_bytes, 4ull << 30);
+	assert_int_equal(o.conn.oob_timeout_ms, 5000);
+	assert_int_equal(o.conn.gid_index, -1);
+	assert_int_equal(o.conn.tcp_port, 18515);
 	rdp_params_defaults(&p);
 	assert_int_equal(p.tx_depth, 128);
 	assert_int_equal(p.qp_timeout, 14);
