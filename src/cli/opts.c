@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Option tables for rdmaperf and rdmaperf-server: perftest's letters and
- * meanings, strict numbers, duplicates rejected, usage from the table. */
+/* rdmaperf's and rdmaperf-server's command lines: strict numbers, the
+ * setters of the table's rows (table.c), the rules across options. */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -176,17 +176,27 @@ int rdp_cli_set_max_memory(void *base, const struct rdp_cli_opt *d,
 	return 0;
 }
 
+/* 1073741824 as 1G, 4096 as 4096: how a range reads in an error. */
+static const char *size_text(uint64_t v, char *buf, size_t len)
+{
+	if (v >= (1u << 30) && !(v & ((1u << 30) - 1)))
+		snprintf(buf, len, "%" PRIu64 "G", v >> 30);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
 static int list_error(int ret, const struct rdp_cli_opt *d, const char *arg,
 		      char *err, size_t len)
 {
-	char opt[40];
+	char opt[40], hi[24];
 
 	rdp_cli_spelling(d, opt, sizeof(opt));
 	if (ret == -ERANGE)
 		return rdp_cli_bad(err, len,
 				   "%s %s is out of range: use %" PRIu64 "..%s",
 				   opt, arg, d->min,
-				   d->max == RDP_MSG_MAX_BYTES ? "1G" : "4096");
+				   size_text(d->max, hi, sizeof(hi)));
 	if (ret == -E2BIG)
 		return rdp_cli_bad(err, len, "%s %s: more than %d points", opt,
 				   arg, RDP_MAX_POINTS);

@@ -82,7 +82,7 @@ static int apply(void *base, const struct rdp_cli_opt *d, const char *arg,
 	default:
 		break;
 	}
-	if (d->bit)
+	if (d->bit) /* rows of rdp_cli_opts only: base is struct rdp_opts */
 		((struct rdp_opts *)base)->params.flags |= d->bit;
 	return d->set ? d->set(base, d, arg, err, len) : 0;
 }
