@@ -6,9 +6,12 @@
 #ifndef RDMAPERF_TOOL_H
 #define RDMAPERF_TOOL_H
 
+struct rdp_cli_table;
+
 struct rdp_tool {
 	const char *name;
-	const char *summary; /* one line for --help */
+	const char *summary;		  /* one line for --help */
+	const struct rdp_cli_table *opts; /* its options, NULL: none */
 	/* argv[0] is the subcommand's name; returns enum rdp_exit. */
 	int (*main)(int argc, char **argv);
 };

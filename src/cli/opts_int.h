@@ -45,7 +45,6 @@ rdp_cli_set_fn rdp_cli_set_no_pin;
 /* --use_cuda (opts_mem.c). */
 rdp_cli_set_fn rdp_cli_set_use_cuda;
 
-
 /* Rules across options, once all are parsed. */
 int rdp_cli_check_limits(struct rdp_opts *o, char *err, size_t len);
 /* Memory types: the tests GPU memory cannot serve. */

@@ -516,5 +516,6 @@ static int certify_main(int argc, char **argv)
 const struct rdp_tool rdp_tool_certify = {
 	.name = "certify",
 	.summary = "run the certification matrix and write a one-page record",
+	.opts = &certify_table,
 	.main = certify_main,
 };

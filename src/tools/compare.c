@@ -158,7 +158,7 @@ bad:
 }
 
 static const struct rdp_cli_opt rows[] = {
-	{ "tolerance", 't', "PCT%", RDP_CLI_TOOL, .set = set_tol,
+	{ "tolerance", 0, "PCT%", RDP_CLI_TOOL, .set = set_tol,
 	  .help = "a point may be worse by this much (default 5%)" },
 	{ "help", 'h', NULL, RDP_CLI_TOOL, .type = RDP_CLI_HELP,
 	  .help = "show this help" },
@@ -250,5 +250,6 @@ const struct rdp_tool rdp_tool_compare = {
 	.name = "compare",
 	.summary = "compare a results JSON with a baseline; exit 1 on a "
 		   "regression",
+	.opts = &compare_table,
 	.main = compare_main,
 };

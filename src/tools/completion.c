@@ -11,16 +11,18 @@
 #include <rdmaperf/tool.h>
 
 /* The words of one command's options: --name and -l. */
-static void words(FILE *f, unsigned int side)
+static void words(FILE *f, const struct rdp_cli_table *t)
 {
+	const struct rdp_cli_opt *d;
 	size_t i;
 
-	for (i = 0; i < rdp_cli_n_opts; i++) {
-		if (!(rdp_cli_opts[i].sides & side))
+	for (i = 0; i < t->n; i++) {
+		d = &t->opts[i];
+		if (!(d->sides & t->side))
 			continue;
-		fprintf(f, " --%s", rdp_cli_opts[i].name);
-		if (rdp_cli_opts[i].letter)
-			fprintf(f, " -%c", rdp_cli_opts[i].letter);
+		fprintf(f, " --%s", d->name);
+		if (d->letter)
+			fprintf(f, " -%c", d->letter);
 	}
 }
 
@@ -38,16 +40,22 @@ void rdp_cli_completion_bash(FILE *f)
 		fprintf(f, "%s ", (*b)->name);
 	for (t = rdp_tool_all(); *t; t++)
 		fprintf(f, "%s ", (*t)->name);
-	fprintf(f, "--help --version\"\n\telif [ \"${COMP_WORDS[1]}\" = "
-		   "doctor ]; then\n\t\twords=\"");
-	words(f, RDP_CLI_DOCTOR);
-	fprintf(f, "\"\n\telse\n\t\twords=\"");
-	words(f, RDP_CLI_CLIENT);
-	fprintf(f, "\"\n\tfi\n"
+	fprintf(f, "--help --version\"\n\telse\n\t\tcase "
+		   "\"${COMP_WORDS[1]}\" in\n");
+	for (t = rdp_tool_all(); *t; t++) {
+		if (!(*t)->opts)
+			continue;
+		fprintf(f, "\t\t%s) words=\"", (*t)->name);
+		words(f, (*t)->opts);
+		fprintf(f, "\" ;;\n");
+	}
+	fprintf(f, "\t\t*) words=\"");
+	words(f, &rdp_cli_client);
+	fprintf(f, "\" ;;\n\t\tesac\n\tfi\n"
 		   "\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n}\n"
 		   "_rdmaperf_server() {\n"
 		   "\tCOMPREPLY=($(compgen -W \"");
-	words(f, RDP_CLI_SERVER);
+	words(f, &rdp_cli_server);
 	fprintf(f, "\" -- \"${COMP_WORDS[COMP_CWORD]}\"))\n}\n"
 		   "complete -F _rdmaperf rdmaperf\n"
 		   "complete -F _rdmaperf_server rdmaperf-server\n");

@@ -183,5 +183,6 @@ const struct rdp_tool rdp_tool_doctor = {
 	.name = "doctor",
 	.summary = "check a device port and the host for what makes RDMA "
 		   "slow or fail",
+	.opts = &rdp_cli_doctor,
 	.main = doctor_main,
 };

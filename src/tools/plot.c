@@ -93,5 +93,6 @@ static int plot_main(int argc, char **argv)
 const struct rdp_tool rdp_tool_plot = {
 	.name = "plot",
 	.summary = "draw a results JSON as an SVG with gnuplot",
+	.opts = &plot_table,
 	.main = plot_main,
 };

@@ -13,6 +13,7 @@
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/tool.h>
 
 #define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
 #define ARGC(...)                                                              \
@@ -509,6 +510,82 @@ static void test_usage_from_table(void **state)
 	free(buf);
 }
 
+/* A letter means one thing in every command: a subcommand's -X, when
+ * rdmaperf has -X too, is the same option. */
+static void test_tool_letters(void **state)
+{
+	const struct rdp_tool *const *t;
+	size_t i, k;
+
+	(void)state;
+	for (t = rdp_tool_all(); *t; t++) {
+		if (!(*t)->opts)
+			continue;
+		for (i = 0; i < (*t)->opts->n; i++) {
+			const struct rdp_cli_opt *d = &(*t)->opts->opts[i];
+
+			for (k = 0; d->letter && k < rdp_cli_n_opts; k++)
+				if (rdp_cli_opts[k].letter == d->letter &&
+				    (rdp_cli_opts[k].sides & RDP_CLI_CLIENT) &&
+				    strcmp(rdp_cli_opts[k].name, d->name))
+					fail_msg("%s -%c is --%s, rdmaperf's "
+						 "is --%s",
+						 (*t)->name, d->letter, d->name,
+						 rdp_cli_opts[k].name);
+		}
+	}
+}
+
+static int tool(const char *name, int argc, char **argv)
+{
+	return rdp_tool_find(name)->main(argc, argv);
+}
+
+/* Subcommands: strict values and unknown options are usage errors. */
+static void test_tool_usage_errors(void **state)
+{
+	(void)state;
+	assert_null(rdp_tool_find("accept"));
+	assert_int_equal(tool("compare", 4, ARGV("--tolerance", "5x", "a")), 2);
+	assert_int_equal(tool("compare", 4, ARGV("--tolerance", "100%", "a")),
+			 2);
+	assert_int_equal(
+		tool("compare", 5,
+		     ARGV("--tolerance", "5", "--tolerance", "6", "a")),
+		2);
+	assert_int_equal(tool("plot", 4, ARGV("a.json", "-o", "x.svg")), 2);
+	assert_int_equal(tool("certify", 4, ARGV("host", "--band", "90")), 2);
+	assert_int_equal(tool("certify", 4, ARGV("host", "--band", "95-90")),
+			 2);
+	assert_int_equal(tool("certify", 4, ARGV("host", "-p", "0")), 2);
+	assert_int_equal(
+		tool("certify", 4, ARGV("host", "--time-per-point", "0")), 2);
+	assert_int_equal(tool("certify", 3, ARGV("host", "-o")), 2);
+	assert_int_equal(tool("doctor", 3, ARGV("-i", "255")), 2);
+	assert_int_equal(tool("doctor", 2, ARGV("--help")), 0);
+}
+
+/* The completion script lists each command's options from its table. */
+static void test_completion(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	rdp_cli_completion_bash(f);
+	fclose(f);
+	assert_non_null(strstr(buf, " --outstanding -o "));
+	assert_non_null(strstr(buf, "certify) words=\" --ib-dev -d --port -p "
+				    "--dir "));
+	assert_non_null(strstr(buf, "plot) words=\" --svg --help -h\""));
+	assert_non_null(strstr(buf, "complete -F _rdmaperf_server "
+				    "rdmaperf-server"));
+	assert_non_null(strstr(buf, "words=\"write_bw write_lat "));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +603,9 @@ int main(void)
 		cmocka_unit_test(test_table_unique),
 		cmocka_unit_test(test_table_defaults),
 		cmocka_unit_test(test_usage_from_table),
+		cmocka_unit_test(test_tool_letters),
+		cmocka_unit_test(test_tool_usage_errors),
+		cmocka_unit_test(test_completion),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
