@@ -542,6 +542,28 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 	return rdp_cli_check_bounce(o, err, errlen) ? -EINVAL : 0;
 }
 
+/* A field of width bytes, as the table's store wrote it. */
+static uint64_t load(const unsigned char *f, size_t width)
+{
+	uint32_t v32;
+	uint16_t v16;
+	uint64_t v;
+
+	switch (width) {
+	case 2:
+		memcpy(&v16, f, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, f, 4);
+		return v32;
+	case 8:
+		memcpy(&v, f, 8);
+		return v;
+	default:
+		return *f;
+	}
+}
+
 /* Parameters a client sent: each is its option's default or in range. */
 int rdp_cli_check_params(const struct rdp_params *p, char *err, size_t len)
 {
@@ -552,13 +574,13 @@ int rdp_cli_check_params(const struct rdp_params *p, char *err, size_t len)
 
 	for (i = 0; i < rdp_cli_n_opts; i++) {
 		d = &rdp_cli_opts[i];
-		if (!(d->sides & RDP_CLI_PEER) || !d->width)
+		if (!(d->sides & RDP_CLI_PEER) || !d->width ||
+		    d->off < offsetof(struct rdp_opts, params) ||
+		    d->off - offsetof(struct rdp_opts, params) >= sizeof(*p))
 			continue;
-		v = 0;
-		memcpy(&v,
-		       (const unsigned char *)p +
-			       (d->off - offsetof(struct rdp_opts, params)),
-		       d->width);
+		v = load((const unsigned char *)p +
+				 (d->off - offsetof(struct rdp_opts, params)),
+			 d->width);
 		if (v == (uint64_t)d->def || (v >= d->min && v <= d->max))
 			continue;
 		return rdp_cli_bad(err, len,
