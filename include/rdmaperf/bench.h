@@ -26,6 +26,10 @@ struct rdp_data_check {
 	uint64_t bad_offset; /* first mismatch, when status != 0 */
 };
 
+/* The largest message any test sends: the client's -s range, the
+ * server's check and each test's validate all use it. */
+#define RDP_MSG_MAX_BYTES (1ull << 30)
+
 enum rdp_bench_kind {
 	RDP_BENCH_BW,
 	RDP_BENCH_LAT

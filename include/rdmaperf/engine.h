@@ -146,6 +146,13 @@ int rdp_conn_adopt_gid(struct rdp_conn *conn, int index);
 void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 		       uint32_t max_inline_bytes);
 
+/* A message's slot in the buffer: cache-line aligned, so QPs never share
+ * a line. Two slots per QP make a buffer. */
+static inline uint64_t rdp_slot_bytes(uint64_t msg_bytes)
+{
+	return (msg_bytes + 63) & ~63ull;
+}
+
 static inline uint8_t *rdp_conn_tx(const struct rdp_conn *c, uint32_t qp)
 {
 	return (uint8_t *)c->buf + (size_t)qp * 2 * c->slot_bytes;

@@ -64,8 +64,8 @@ struct rdp_matrix {
 	size_t n_qps;
 };
 
-/* Acceptance runs: thresholds per point, plots, adaptive sweeps. */
-struct rdp_accept_opts {
+/* Thresholds per point, plots, adaptive sweeps. */
+struct rdp_limit_opts {
 	struct rdp_limits limits; /* --min-bw, --min-msgrate, --max-lat */
 	char plot_file[PATH_MAX]; /* --plot: "" none */
 	double time_per_point_s;  /* --time-per-point, 0: fixed -n */
@@ -78,17 +78,125 @@ struct rdp_mem_opts {
 	int bounce;    /* --bounce: stage each message through host memory */
 };
 
+/* The server's check of received parameters (rdp_cli_check_params). */
+typedef int rdp_params_check_fn(const struct rdp_params *p, char *err,
+				size_t len);
+
 struct rdp_opts {
 	const struct rdp_bench_ops *bench;
+	rdp_params_check_fn *check_params; /* set by the parser */
 	struct rdp_params params; /* the first point; others differ in size
 				   * and QP count only */
 	struct rdp_matrix matrix;
 	struct rdp_conn_opts conn;
 	struct rdp_report_opts report;
-	struct rdp_accept_opts accept;
+	struct rdp_limit_opts limits;
 	struct rdp_mem_opts mem;
 	struct rdp_place_opts place; /* --cpu, --numa, --no-pin: both sides */
 };
+
+/*
+ * One row per option: its names, the commands that take it, its range,
+ * default and unit, and where its value goes. The parsers, the server's
+ * check of received parameters, --help and shell completion all read it.
+ */
+enum rdp_cli_side {
+	RDP_CLI_CLIENT = 1u << 0, /* rdmaperf TEST */
+	RDP_CLI_SERVER = 1u << 1, /* rdmaperf-server */
+	RDP_CLI_PEER = 1u << 2,	  /* sent to the server, which checks it */
+	RDP_CLI_DOCTOR = 1u << 3, /* rdmaperf doctor */
+	RDP_CLI_TOOL = 1u << 4,	  /* a subcommand's own table */
+};
+
+enum rdp_cli_type {
+	RDP_CLI_CUSTOM = 0, /* ->set does all the work */
+	RDP_CLI_UINT,	    /* a whole number in [min, max] */
+	RDP_CLI_ON,	    /* a flag: the int field becomes 1 */
+	RDP_CLI_TEXT,	    /* the argument itself, a const char * field */
+	RDP_CLI_HELP,
+	RDP_CLI_VERSION,
+};
+
+struct rdp_cli_opt;
+
+/* base: the struct being filled; 0, or -EINVAL with one line in err. */
+typedef int rdp_cli_set_fn(void *base, const struct rdp_cli_opt *d,
+			   const char *arg, char *err, size_t len);
+
+struct rdp_cli_opt {
+	const char *name;   /* long name */
+	int letter;	    /* 0: long only */
+	const char *arg;    /* NULL: a flag */
+	unsigned int sides; /* enum rdp_cli_side */
+	enum rdp_cli_type type;
+	size_t off;	     /* the field in base */
+	size_t width;	     /* its size in bytes: 1, 2, 4 or 8 */
+	uint64_t min, max;   /* RDP_CLI_UINT, and the server's check */
+	int64_t def;	     /* stored before parsing, times scale; --help
+			     * shows it when inside [min, max] */
+	uint32_t scale;	     /* field = value * scale (0: 1) */
+	uint32_t bit;	     /* also set this rdp_param_flags bit */
+	rdp_cli_set_fn *set; /* after the type's own work, if any */
+	const char *help;
+};
+
+/* Two options that exclude each other, by long name. */
+struct rdp_cli_pair {
+	const char *a, *b;
+	const char *why; /* the error line */
+};
+
+/* A command's rows and what --help says around them. */
+struct rdp_cli_table {
+	const struct rdp_cli_opt *opts;
+	size_t n;
+	unsigned int side; /* the rows of this command: enum rdp_cli_side */
+	const char *synopsis;
+	void (*more_help)(FILE *f); /* after the options, or NULL */
+	const struct rdp_cli_pair *excludes;
+	size_t n_excludes;
+};
+
+/* rdmaperf's, rdmaperf-server's and doctor's options, in --help order. */
+extern const struct rdp_cli_opt rdp_cli_opts[];
+extern const size_t rdp_cli_n_opts;
+/* Those rows, seen by each command. */
+extern const struct rdp_cli_table rdp_cli_client;
+extern const struct rdp_cli_table rdp_cli_server;
+extern const struct rdp_cli_table rdp_cli_doctor;
+/* What doctor --help adds below the options (tools/doctor.c). */
+void rdp_cli_doctor_help(FILE *f);
+
+/* Defaults of the table's rows for side into base. */
+void rdp_cli_defaults(const struct rdp_cli_table *t, void *base);
+/* The test parameters a fresh client starts from: the client's defaults. */
+void rdp_params_defaults(struct rdp_params *p);
+/*
+ * Options of t into base; positional arguments stay in argv[optind..].
+ * Returns enum rdp_parse_status, or -EINVAL with one line in err.
+ */
+int rdp_cli_parse(const struct rdp_cli_table *t, int argc, char **argv,
+		  void *base, char *err, size_t len);
+void rdp_cli_usage(FILE *f, const struct rdp_cli_table *t);
+/* The option name as the user wrote it: "-o" or "--tclass". */
+const char *rdp_cli_spelling(const struct rdp_cli_opt *d, char *buf,
+			     size_t len);
+/* A value in [min, max], the option named on failure. */
+int rdp_cli_num(const char *opt, const char *arg, uint64_t min, uint64_t max,
+		uint64_t *v, char *err, size_t len);
+/* Seconds as a decimal number in [lo, hi], the option named on failure. */
+int rdp_cli_seconds(const char *opt, const char *arg, double lo, double hi,
+		    double *out, char *err, size_t len);
+/* One line in err; returns -EINVAL. */
+int rdp_cli_bad(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * The server's check of a client's parameters, from the same rows: a
+ * value is its default or inside the option's range.
+ */
+int rdp_cli_check_params(const struct rdp_params *p, char *err, size_t len);
+/* A bash completion script for rdmaperf and rdmaperf-server. */
+void rdp_cli_completion_bash(FILE *f);
 
 enum rdp_parse_status {
 	RDP_PARSE_OK = 0,

@@ -40,7 +40,4 @@ struct rdp_params {
 	uint32_t flags;	       /* enum rdp_param_flags */
 };
 
-/* Defaults a fresh client starts from. */
-void rdp_params_defaults(struct rdp_params *p);
-
 #endif /* RDMAPERF_PARAMS_H */

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Subcommands of rdmaperf that are not a test (doctor, compare, plot,
- * accept): one const table each, listed in src/tools/registry.c.
+ * certify): one const table each, listed in src/tools/registry.c.
  * Layer: cli
  */
 #ifndef RDMAPERF_TOOL_H
 #define RDMAPERF_TOOL_H
 
+struct rdp_cli_table;
+
 struct rdp_tool {
 	const char *name;
-	const char *summary; /* one line for --help */
+	const char *summary;		  /* one line for --help */
+	const struct rdp_cli_table *opts; /* its options, NULL: none */
 	/* argv[0] is the subcommand's name; returns enum rdp_exit. */
 	int (*main)(int argc, char **argv);
 };

@@ -137,7 +137,7 @@ void rdp_result_clear(struct rdp_result *res)
 int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
 		   size_t len)
 {
-	if (p->size_bytes == 0 || p->size_bytes > (1ull << 30)) {
+	if (p->size_bytes == 0 || p->size_bytes > RDP_MSG_MAX_BYTES) {
 		snprintf(why, len,
 			 "%s needs a message size of 1 byte to 1 GiB (-s)",
 			 test);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Option tables for rdmaperf and rdmaperf-server: perftest's letters and
- * meanings, strict numbers, duplicates rejected, usage from the table. */
+/* rdmaperf's and rdmaperf-server's command lines: strict numbers, the
+ * setters of the table's rows (table.c), the rules across options. */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +13,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/tool.h>
 
 #include "opts_int.h"
 
@@ -88,20 +89,6 @@ int rdp_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static void defaults(struct rdp_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	rdp_params_defaults(&o->params);
-	o->params.warmup_iters = 100;
-	o->conn.ib_port = 1;
-	o->conn.gid_index = -1;
-	o->conn.tcp_port = RDP_DEFAULT_PORT;
-	o->conn.oob_timeout_ms = 5000;
-	o->conn.connect_timeout_ms = 10000;
-	o->conn.max_memory_bytes = 4ull << 30;
-	o->conn.cq_timeout_ms = 10000;
-}
-
 int rdp_cli_bad(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -130,71 +117,86 @@ int rdp_cli_num(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	return 0;
 }
 
-static int apply_conn(struct rdp_opts *o, int id, const char *arg, char *err,
-		      size_t len)
+int rdp_cli_seconds(const char *opt, const char *arg, double lo, double hi,
+		    double *out, char *err, size_t len)
 {
-	struct rdp_conn_opts *c = &o->conn;
-	uint64_t v = 0;
-	int ret = 0;
-
-	switch (id) {
-	case OPT_DEV:
-		if (strlen(arg) >= sizeof(c->dev))
-			return rdp_cli_bad(err, len,
-					   "-d %s: device name too long", arg);
-		snprintf(c->dev, sizeof(c->dev), "%s", arg);
-		return 0;
-	case OPT_MAX_MEMORY:
-		if (rdp_parse_size(arg, &v) || v < (1u << 20))
-			return rdp_cli_bad(err, len,
-					   "--max-memory needs a size of at "
-					   "least 1M like 512M or 8G, not '%s'",
-					   arg);
-		c->max_memory_bytes = v;
-		return 0;
-	case OPT_BIND:
-		if (strlen(arg) >= sizeof(c->bind))
-			return rdp_cli_bad(err, len, "--bind %s: too long",
-					   arg);
-		snprintf(c->bind, sizeof(c->bind), "%s", arg);
-		return 0;
-	case OPT_IB_PORT:
-		ret = rdp_cli_num("-i", arg, 1, 254, &v, err, len);
-		c->ib_port = (int)v;
-		break;
-	case OPT_GID:
-		ret = rdp_cli_num("-x", arg, 0, 65535, &v, err, len);
-		c->gid_index = (int)v;
-		break;
-	case OPT_PORT:
-		ret = rdp_cli_num("-p", arg, 1, 65535, &v, err, len);
-		c->tcp_port = (uint16_t)v;
-		break;
-	case OPT_OOB_TIMEOUT:
-		ret = rdp_cli_num("--oob-timeout", arg, 1, 3600, &v, err, len);
-		c->oob_timeout_ms = (int)v * 1000;
-		break;
-	case OPT_CQ_TIMEOUT:
-		ret = rdp_cli_num("--cq-timeout", arg, 1, 3600, &v, err, len);
-		c->cq_timeout_ms = (int)v * 1000;
-		break;
-	case OPT_CONNECT_TIMEOUT:
-		ret = rdp_cli_num("--connect-timeout", arg, 1, 3600, &v, err,
-				  len);
-		c->connect_timeout_ms = (int)v * 1000;
-		break;
-	default:
-		return 1; /* not a connection option */
-	}
-	return ret;
+	if (rdp_parse_double(arg, out) || *out < lo || *out > hi)
+		return rdp_cli_bad(err, len,
+				   "%s needs seconds from %g to %g, not '%s'",
+				   opt, lo, hi, arg);
+	return 0;
 }
 
-static int list_error(int ret, const char *opt, const char *arg,
-		      const char *range, char *err, size_t len)
+static int text(char *dst, size_t size, const char *arg, const char *what,
+		char *err, size_t len)
 {
+	if (!*arg || strlen(arg) >= size)
+		return rdp_cli_bad(err, len, "%s", what);
+	snprintf(dst, size, "%s", arg);
+	return 0;
+}
+
+int rdp_cli_set_dev(void *base, const struct rdp_cli_opt *d, const char *arg,
+		    char *err, size_t len)
+{
+	struct rdp_conn_opts *c = &((struct rdp_opts *)base)->conn;
+
+	(void)d;
+	if (strlen(arg) >= sizeof(c->dev))
+		return rdp_cli_bad(err, len, "-d %s: device name too long",
+				   arg);
+	snprintf(c->dev, sizeof(c->dev), "%s", arg);
+	return 0;
+}
+
+int rdp_cli_set_bind(void *base, const struct rdp_cli_opt *d, const char *arg,
+		     char *err, size_t len)
+{
+	struct rdp_conn_opts *c = &((struct rdp_opts *)base)->conn;
+
+	(void)d;
+	if (strlen(arg) >= sizeof(c->bind))
+		return rdp_cli_bad(err, len, "--bind %s: too long", arg);
+	snprintf(c->bind, sizeof(c->bind), "%s", arg);
+	return 0;
+}
+
+int rdp_cli_set_max_memory(void *base, const struct rdp_cli_opt *d,
+			   const char *arg, char *err, size_t len)
+{
+	uint64_t v = 0;
+
+	(void)d;
+	if (rdp_parse_size(arg, &v) || v < (1u << 20))
+		return rdp_cli_bad(err, len,
+				   "--max-memory needs a size of at least 1M "
+				   "like 512M or 8G, not '%s'",
+				   arg);
+	((struct rdp_opts *)base)->conn.max_memory_bytes = v;
+	return 0;
+}
+
+/* 1073741824 as 1G, 4096 as 4096: how a range reads in an error. */
+static const char *size_text(uint64_t v, char *buf, size_t len)
+{
+	if (v >= (1u << 30) && !(v & ((1u << 30) - 1)))
+		snprintf(buf, len, "%" PRIu64 "G", v >> 30);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+static int list_error(int ret, const struct rdp_cli_opt *d, const char *arg,
+		      char *err, size_t len)
+{
+	char opt[40], hi[24];
+
+	rdp_cli_spelling(d, opt, sizeof(opt));
 	if (ret == -ERANGE)
-		return rdp_cli_bad(err, len, "%s %s is out of range: use %s",
-				   opt, arg, range);
+		return rdp_cli_bad(err, len,
+				   "%s %s is out of range: use %" PRIu64 "..%s",
+				   opt, arg, d->min,
+				   size_text(d->max, hi, sizeof(hi)));
 	if (ret == -E2BIG)
 		return rdp_cli_bad(err, len, "%s %s: more than %d points", opt,
 				   arg, RDP_MAX_POINTS);
@@ -204,44 +206,131 @@ static int list_error(int ret, const char *opt, const char *arg,
 			   opt, arg);
 }
 
-static int apply_size(struct rdp_matrix *m, const char *arg, char *err,
-		      size_t len)
+int rdp_cli_set_sizes(void *base, const struct rdp_cli_opt *d, const char *arg,
+		      char *err, size_t len)
 {
-	int ret = rdp_parse_list(arg, 1, 1, 1ull << 30, m->sizes,
+	struct rdp_matrix *m = &((struct rdp_opts *)base)->matrix;
+	int ret = rdp_parse_list(arg, 1, d->min, d->max, m->sizes,
 				 RDP_MAX_POINTS, &m->n_sizes);
 
-	return ret ? list_error(ret, "-s", arg, "1..1G", err, len) : 0;
+	return ret ? list_error(ret, d, arg, err, len) : 0;
 }
 
-static int apply_qps(struct rdp_matrix *m, const char *arg, char *err,
-		     size_t len)
+int rdp_cli_set_qps(void *base, const struct rdp_cli_opt *d, const char *arg,
+		    char *err, size_t len)
 {
-	int ret = rdp_parse_list(arg, 0, 1, 4096, m->qps, RDP_MAX_POINTS,
+	struct rdp_matrix *m = &((struct rdp_opts *)base)->matrix;
+	int ret = rdp_parse_list(arg, 0, d->min, d->max, m->qps, RDP_MAX_POINTS,
 				 &m->n_qps);
 
-	return ret ? list_error(ret, "-q", arg, "1..4096", err, len) : 0;
+	return ret ? list_error(ret, d, arg, err, len) : 0;
 }
 
 /* -a: every power of two from 2 B to 8 MiB. */
-static void all_sizes(struct rdp_matrix *m)
+int rdp_cli_set_all(void *base, const struct rdp_cli_opt *d, const char *arg,
+		    char *err, size_t len)
 {
+	struct rdp_matrix *m = &((struct rdp_opts *)base)->matrix;
 	uint64_t v;
 
+	(void)d;
+	(void)arg;
+	(void)err;
+	(void)len;
 	m->n_sizes = 0;
 	for (v = 2; v <= (8u << 20); v *= 2)
 		m->sizes[m->n_sizes++] = v;
+	return 0;
 }
 
-static int apply_output(struct rdp_report_opts *r, const char *arg, char *err,
-			size_t len)
+/* After the range check: the MTU is a power of two. */
+int rdp_cli_set_mtu(void *base, const struct rdp_cli_opt *d, const char *arg,
+		    char *err, size_t len)
+{
+	uint32_t v = ((struct rdp_opts *)base)->params.mtu_bytes;
+
+	(void)d;
+	if (v & (v - 1))
+		return rdp_cli_bad(err, len,
+				   "-m %s: the MTU is one of 256, 512, 1024, "
+				   "2048, 4096",
+				   arg);
+	return 0;
+}
+
+int rdp_cli_set_atomic(void *base, const struct rdp_cli_opt *d, const char *arg,
+		       char *err, size_t len)
+{
+	struct rdp_params *p = &((struct rdp_opts *)base)->params;
+
+	(void)d;
+	if (!strcmp(arg, "CMP_AND_SWAP"))
+		p->flags |= RDP_PARAM_CAS;
+	else if (strcmp(arg, "FETCH_AND_ADD"))
+		return rdp_cli_bad(err, len,
+				   "-A %s: use FETCH_AND_ADD or CMP_AND_SWAP",
+				   arg);
+	return 0;
+}
+
+int rdp_cli_set_margin(void *base, const struct rdp_cli_opt *d, const char *arg,
+		       char *err, size_t len)
+{
+	(void)d;
+	if (rdp_parse_double(arg, &((struct rdp_opts *)base)->report.margin_s))
+		return rdp_cli_bad(err, len,
+				   "-f needs seconds like 1 or 0.5, not '%s'",
+				   arg);
+	return 0;
+}
+
+int rdp_cli_set_interval(void *base, const struct rdp_cli_opt *d,
+			 const char *arg, char *err, size_t len)
+{
+	(void)d;
+	return rdp_cli_seconds("--interval", arg, 0.01, 3600,
+			       &((struct rdp_opts *)base)->report.interval_s,
+			       err, len);
+}
+
+int rdp_cli_set_limit_bw(void *base, const struct rdp_cli_opt *d,
+			 const char *arg, char *err, size_t len)
+{
+	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
+
+	(void)d;
+	if (rdp_parse_double(arg, &r->limit_bw_gbps))
+		return rdp_cli_bad(err, len,
+				   "-w needs Gb/s like 90 or 12.5, not '%s'",
+				   arg);
+	return 0;
+}
+
+int rdp_cli_set_limit_msgrate(void *base, const struct rdp_cli_opt *d,
+			      const char *arg, char *err, size_t len)
+{
+	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
+
+	(void)d;
+	if (rdp_parse_double(arg, &r->limit_msgrate_mpps))
+		return rdp_cli_bad(err, len,
+				   "-y needs Mpps like 10 or 0.5, not '%s'",
+				   arg);
+	return 0;
+}
+
+int rdp_cli_set_output(void *base, const struct rdp_cli_opt *d, const char *arg,
+		       char *err, size_t len)
 {
 	static const char *const names[] = { "", "bandwidth", "message_rate",
 					     "latency" };
 	size_t i;
 
+	(void)d;
 	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!strcmp(arg, names[i])) {
-			r->output = (enum rdp_output)i;
+			((struct rdp_opts *)base)->report.output =
+				(enum rdp_output)i;
 			return 0;
 		}
 	}
@@ -250,284 +339,14 @@ static int apply_output(struct rdp_report_opts *r, const char *arg, char *err,
 		arg);
 }
 
-/* Options that shape the report only; the server never sees them. */
-static int apply_report(struct rdp_report_opts *r, int id, const char *arg,
-			char *err, size_t len)
+int rdp_cli_set_json_file(void *base, const struct rdp_cli_opt *d,
+			  const char *arg, char *err, size_t len)
 {
-	switch (id) {
-	case OPT_GBITS:
-		r->gbits = 1;
-		return 0;
-	case OPT_JSON:
-		r->json = 1;
-		return 0;
-	case OPT_NO_PEAK:
-		r->no_peak = 1;
-		return 0;
-	case OPT_HISTOGRAM:
-		r->histogram = 1;
-		return 0;
-	case OPT_MARGIN:
-		if (rdp_parse_double(arg, &r->margin_s))
-			return rdp_cli_bad(err, len,
-					   "-f needs seconds like 1 or 0.5, "
-					   "not '%s'",
-					   arg);
-		return 0;
-	case OPT_INTERVAL:
-		if (rdp_parse_double(arg, &r->interval_s) ||
-		    r->interval_s < 0.01 || r->interval_s > 3600)
-			return rdp_cli_bad(err, len,
-					   "--interval needs seconds from "
-					   "0.01 to 3600, not '%s'",
-					   arg);
-		return 0;
-	case OPT_LIMIT_BW:
-		if (rdp_parse_double(arg, &r->limit_bw_gbps))
-			return rdp_cli_bad(err, len,
-					   "-w needs Gb/s like 90 or 12.5, "
-					   "not '%s'",
-					   arg);
-		return 0;
-	case OPT_LIMIT_MSGRATE:
-		if (rdp_parse_double(arg, &r->limit_msgrate_mpps))
-			return rdp_cli_bad(err, len,
-					   "-y needs Mpps like 10 or 0.5, "
-					   "not '%s'",
-					   arg);
-		return 0;
-	case OPT_OUTPUT:
-		return apply_output(r, arg, err, len);
-	case OPT_JSON_FILE:
-		if (!*arg || strlen(arg) >= sizeof(r->json_file))
-			return rdp_cli_bad(err, len,
-					   "--json-file needs a file name");
-		snprintf(r->json_file, sizeof(r->json_file), "%s", arg);
-		return 0;
-	case OPT_FREQ:
-		r->no_freq_check = 1;
-		return 0;
-	default:
-		return 1;
-	}
-}
+	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
 
-static int apply_test(struct rdp_opts *o, int id, const char *arg, char *err,
-		      size_t len)
-{
-	struct rdp_params *p = &o->params;
-	uint64_t v = 0;
-	int ret;
-
-	switch (id) {
-	case OPT_SIZE:
-		return apply_size(&o->matrix, arg, err, len);
-	case OPT_ALL_SIZES:
-		all_sizes(&o->matrix);
-		return 0;
-	case OPT_ITERS:
-		ret = rdp_cli_num("-n", arg, 1, 1ull << 40, &v, err, len);
-		p->iters = v;
-		return ret;
-	case OPT_DURATION:
-		ret = rdp_cli_num("-D", arg, 1, 86400, &v, err, len);
-		p->duration_s = (uint32_t)v;
-		return ret;
-	case OPT_QPS:
-		return apply_qps(&o->matrix, arg, err, len);
-	case OPT_TX_DEPTH:
-		ret = rdp_cli_num("-t", arg, 1, 65536, &v, err, len);
-		p->tx_depth = (uint32_t)v;
-		return ret;
-	case OPT_CQ_MOD:
-		ret = rdp_cli_num("-Q", arg, 1, 65536, &v, err, len);
-		p->cq_mod = (uint32_t)v;
-		return ret;
-	case OPT_MTU:
-		ret = rdp_cli_num("-m", arg, 256, 4096, &v, err, len);
-		if (!ret && (v & (v - 1)))
-			return rdp_cli_bad(err, len,
-					   "-m %s: the MTU is one of 256, "
-					   "512, 1024, 2048, 4096",
-					   arg);
-		p->mtu_bytes = (uint32_t)v;
-		return ret;
-	case OPT_TCLASS:
-		ret = rdp_cli_num("--tclass", arg, 0, 255, &v, err, len);
-		p->tclass = (uint32_t)v;
-		p->flags |= RDP_PARAM_TOS;
-		return ret;
-	case OPT_WARMUP:
-		ret = rdp_cli_num("--warmup", arg, 0, 1u << 30, &v, err, len);
-		p->warmup_iters = (uint32_t)v;
-		return ret;
-	case OPT_SEED:
-		ret = rdp_cli_num("--seed", arg, 0, UINT32_MAX, &v, err, len);
-		p->seed = (uint32_t)v;
-		return ret;
-	case OPT_RX_DEPTH:
-		ret = rdp_cli_num("-r", arg, 1, 65536, &v, err, len);
-		p->rx_depth = (uint32_t)v;
-		return ret;
-	case OPT_OUTSTANDING:
-		ret = rdp_cli_num("-o", arg, 1, 255, &v, err, len);
-		p->outstanding = (uint32_t)v;
-		return ret;
-	case OPT_ATOMIC:
-		if (!strcmp(arg, "CMP_AND_SWAP"))
-			p->flags |= RDP_PARAM_CAS;
-		else if (strcmp(arg, "FETCH_AND_ADD"))
-			return rdp_cli_bad(
-				err, len,
-				"-A %s: use FETCH_AND_ADD or CMP_AND_SWAP",
-				arg);
-		return 0;
-	case OPT_INLINE:
-		ret = rdp_cli_num("-I", arg, 0, 4096, &v, err, len);
-		p->inline_bytes = (uint32_t)v;
-		return ret;
-	case OPT_POST_LIST:
-		ret = rdp_cli_num("-l", arg, 1, 32, &v, err, len);
-		p->post_list = (uint32_t)v;
-		return ret;
-	case OPT_QP_TIMEOUT:
-		ret = rdp_cli_num("-u", arg, 0, 31, &v, err, len);
-		p->qp_timeout = (uint32_t)v;
-		return ret;
-	case OPT_SL:
-		ret = rdp_cli_num("-S", arg, 0, 15, &v, err, len);
-		p->sl = (uint32_t)v;
-		return ret;
-	case OPT_TOS:
-		ret = rdp_cli_num("-T", arg, 0, 255, &v, err, len);
-		p->tclass = (uint32_t)v;
-		p->flags |= RDP_PARAM_TOS;
-		return ret;
-	case OPT_GRH:
-		p->flags |= RDP_PARAM_GRH;
-		return 0;
-	case OPT_RDMA_CM:
-		p->flags |= RDP_PARAM_RDMA_CM;
-		return 0;
-	case OPT_BIDIR:
-		p->flags |= RDP_PARAM_BIDIR;
-		return 0;
-	default:
-		return apply_report(&o->report, id, arg, err, len);
-	}
-}
-
-/* Every option group; each takes its own ids and passes on the rest. */
-static rdp_cli_apply_fn *const groups[] = {
-	apply_conn,	   apply_test,		rdp_cli_apply_accept,
-	rdp_cli_apply_mem, rdp_cli_apply_place, rdp_cli_apply_bounce,
-};
-
-static int apply_group(struct rdp_opts *o, int id, const char *arg, char *err,
-		       size_t len)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
-		ret = groups[i](o, id, arg, err, len);
-		if (ret != 1)
-			return ret;
-	}
-	return rdp_cli_bad(err, len, "unhandled option");
-}
-
-static const char *opt_name(const struct opt_def *t, size_t n, int id)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (t[i].id == id)
-			return t[i].name;
-	return "?";
-}
-
-static void build_getopt(const struct opt_def *t, size_t n, struct option *lo,
-			 char *so)
-{
-	size_t i, k = 0;
-
-	so[k++] = ':'; /* report a missing value as ':' */
-	for (i = 0; i < n; i++) {
-		lo[i] = (struct option){ t[i].name,
-					 t[i].arg ? required_argument
-						  : no_argument,
-					 NULL, t[i].id };
-		if (t[i].id < 256) {
-			so[k++] = (char)t[i].id;
-			if (t[i].arg)
-				so[k++] = ':';
-		}
-	}
-	lo[n] = (struct option){ 0 };
-	so[k] = '\0';
-}
-
-static int getopt_failure(int c, char **argv, char *err, size_t len)
-{
-	const char *opt = argv[optind - 1];
-
-	if (c == ':')
-		return rdp_cli_bad(err, len, "option %s needs a value", opt);
-	if (optopt)
-		return rdp_cli_bad(err, len, "unknown option -%c (see --help)",
-				   optopt);
-	return rdp_cli_bad(err, len, "unknown option %s (see --help)", opt);
-}
-
-/* Walk the options; positional arguments are left in argv[optind..]. */
-static int parse_table(int argc, char **argv, const struct opt_def *t, size_t n,
-		       struct rdp_opts *o, char *err, size_t len,
-		       void (*help)(FILE *f))
-{
-	struct option lo[RDP_CLI_MAX_OPTS + 1];
-	char so[2 * RDP_CLI_MAX_OPTS + 2];
-	unsigned char seen[512] = { 0 };
-	int c, ret;
-
-	build_getopt(t, n, lo, so);
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return getopt_failure(c, argv, err, len);
-		if (seen[c]++)
-			return rdp_cli_bad(err, len, "option --%s given twice",
-					   opt_name(t, n, c));
-		if (c == OPT_HELP) {
-			help(stdout);
-			return RDP_PARSE_EXIT;
-		}
-		if (c == OPT_VERSION) {
-			printf("%s %s\n", program_invocation_short_name,
-			       PACKAGE_VERSION);
-			return RDP_PARSE_EXIT;
-		}
-		ret = apply_group(o, c, optarg, err, len);
-		if (ret)
-			return ret;
-		if (c == OPT_ITERS && seen[OPT_DURATION])
-			return rdp_cli_bad(err, len,
-					   "-n and -D exclude each other");
-		if (c == OPT_DURATION && seen[OPT_ITERS])
-			return rdp_cli_bad(err, len,
-					   "-n and -D exclude each other");
-		if ((c == OPT_TOS && seen[OPT_TCLASS]) ||
-		    (c == OPT_TCLASS && seen[OPT_TOS]))
-			return rdp_cli_bad(err, len,
-					   "-T and --tclass set the same byte: "
-					   "give one");
-		if ((c == OPT_SIZE && seen[OPT_ALL_SIZES]) ||
-		    (c == OPT_ALL_SIZES && seen[OPT_SIZE]))
-			return rdp_cli_bad(err, len,
-					   "-a and -s exclude each other");
-	}
-	return RDP_PARSE_OK;
+	(void)d;
+	return text(r->json_file, sizeof(r->json_file), arg,
+		    "--json-file needs a file name", err, len);
 }
 
 /* Every point of the matrix must be runnable, not just the first. */
@@ -613,7 +432,7 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		p->cq_mod = p->tx_depth;
 	if (o->bench->kind == RDP_BENCH_LAT && p->cq_mod > p->tx_depth / 2)
 		p->cq_mod = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
-	if (rdp_cli_check_accept(o, err, len))
+	if (rdp_cli_check_limits(o, err, len))
 		return -EINVAL;
 	if (rdp_cli_check_bounce(o, err, len) || rdp_cli_check_mem(o, err, len))
 		return -EINVAL;
@@ -632,14 +451,52 @@ static int list_tests(char *err, size_t len, const char *what)
 	return -EINVAL;
 }
 
+void rdp_cli_client_help(FILE *f)
+{
+	const struct rdp_bench_ops *const *b;
+	const struct rdp_tool *const *t;
+
+	fprintf(f, "\nTests:");
+	for (b = rdp_bench_all(); *b; b++)
+		fprintf(f, " %s", (*b)->name);
+	fprintf(f, "\n");
+	if (*rdp_tool_all())
+		fprintf(f, "\nOther commands (rdmaperf COMMAND --help):\n");
+	for (t = rdp_tool_all(); *t; t++)
+		fprintf(f, "  %-10s %s\n", (*t)->name, (*t)->summary);
+}
+
+void rdp_opts_usage_client(FILE *f)
+{
+	rdp_cli_usage(f, &rdp_cli_client);
+}
+
+void rdp_opts_usage_server(FILE *f)
+{
+	rdp_cli_usage(f, &rdp_cli_server);
+}
+
+static int parse_side(const struct rdp_cli_table *side, int argc, char **argv,
+		      struct rdp_opts *o, char *err, size_t len)
+{
+	struct rdp_cli_table t = *side;
+
+	memset(o, 0, sizeof(*o));
+	/* Both sides start from every default: a one-shot server is a
+	 * client's command line. */
+	t.side = RDP_CLI_CLIENT | RDP_CLI_SERVER;
+	rdp_cli_defaults(&t, o);
+	o->check_params = rdp_cli_check_params;
+	t.side = side->side;
+	return rdp_cli_parse(&t, argc, argv, o, err, len);
+}
+
 int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
 			  size_t errlen)
 {
 	int ret, npos;
 
-	defaults(o);
-	ret = parse_table(argc, argv, rdp_cli_client_table, rdp_cli_n_client, o,
-			  err, errlen, rdp_opts_usage_client);
+	ret = parse_side(&rdp_cli_client, argc, argv, o, err, errlen);
 	if (ret)
 		return ret;
 	npos = argc - optind;
@@ -673,9 +530,7 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 {
 	int ret;
 
-	defaults(o);
-	ret = parse_table(argc, argv, rdp_cli_server_table, rdp_cli_n_server, o,
-			  err, errlen, rdp_opts_usage_server);
+	ret = parse_side(&rdp_cli_server, argc, argv, o, err, errlen);
 	if (ret)
 		return ret;
 	if (optind < argc)
@@ -685,4 +540,55 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 				   "client",
 				   argv[optind]);
 	return rdp_cli_check_bounce(o, err, errlen) ? -EINVAL : 0;
+}
+
+/* A field of width bytes, as the table's store wrote it. */
+static uint64_t load(const unsigned char *f, size_t width)
+{
+	uint32_t v32;
+	uint16_t v16;
+	uint64_t v;
+
+	switch (width) {
+	case 2:
+		memcpy(&v16, f, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, f, 4);
+		return v32;
+	case 8:
+		memcpy(&v, f, 8);
+		return v;
+	default:
+		return *f;
+	}
+}
+
+/* Parameters a client sent: each is its option's default or in range. */
+int rdp_cli_check_params(const struct rdp_params *p, char *err, size_t len)
+{
+	const struct rdp_cli_opt *d;
+	char opt[40];
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < rdp_cli_n_opts; i++) {
+		d = &rdp_cli_opts[i];
+		if (!(d->sides & RDP_CLI_PEER) || !d->width ||
+		    d->off < offsetof(struct rdp_opts, params) ||
+		    d->off - offsetof(struct rdp_opts, params) >= sizeof(*p))
+			continue;
+		v = load((const unsigned char *)p +
+				 (d->off - offsetof(struct rdp_opts, params)),
+			 d->width);
+		if (v == (uint64_t)d->def || (v >= d->min && v <= d->max))
+			continue;
+		return rdp_cli_bad(err, len,
+				   "refused: %s %" PRIu64
+				   " is beyond this server's limits: it "
+				   "takes %" PRIu64 "..%" PRIu64,
+				   rdp_cli_spelling(d, opt, sizeof(opt)), v,
+				   d->min, d->max);
+	}
+	return 0;
 }

@@ -1,23 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* --bounce on client and server: GPU data staged through host buffers. */
+/* --bounce on client and server: GPU data staged through host buffers
+ * (the flag itself is a table row). */
 #include <errno.h>
 #include <stdio.h>
 
 #include <rdmaperf/stage.h>
 
 #include "opts_int.h"
-
-int rdp_cli_apply_bounce(struct rdp_opts *o, int id, const char *arg, char *err,
-			 size_t len)
-{
-	(void)arg;
-	(void)err;
-	(void)len;
-	if (id != OPT_BOUNCE)
-		return 1;
-	o->mem.bounce = 1;
-	return 0;
-}
 
 int rdp_cli_check_bounce(const struct rdp_opts *o, char *err, size_t len)
 {

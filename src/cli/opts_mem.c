@@ -9,13 +9,13 @@
 
 #include "opts_int.h"
 
-int rdp_cli_apply_mem(struct rdp_opts *o, int id, const char *arg, char *err,
-		      size_t len)
+int rdp_cli_set_use_cuda(void *base, const struct rdp_cli_opt *d,
+			 const char *arg, char *err, size_t len)
 {
+	struct rdp_opts *o = base;
 	struct rdp_gpu_spec spec;
 
-	if (id != OPT_USE_CUDA)
-		return 1;
+	(void)d;
 	/* Checked here so a typo is a usage error, not a driver error. */
 	if (rdp_gpu_spec_parse(arg, &spec))
 		return rdp_cli_bad(err, len,

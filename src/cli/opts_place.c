@@ -7,40 +7,48 @@
 
 #include "opts_int.h"
 
-int rdp_cli_apply_place(struct rdp_opts *o, int id, const char *arg, char *err,
-			size_t len)
+/* At most one of them: each setter checks after its own work. */
+static int one_only(const struct rdp_place_opts *p, char *err, size_t len)
 {
-	struct rdp_place_opts *p = &o->place;
-	cpu_set_t set;
-	uint64_t v = 0;
-	int ret;
-
-	switch (id) {
-	case OPT_CPU:
-		if (strlen(arg) >= sizeof(p->cpus) ||
-		    rdp_cpulist_parse(arg, &set))
-			return rdp_cli_bad(err, len,
-					   "--cpu needs CPUs like 3 or "
-					   "0-3,8, not '%s'",
-					   arg);
-		snprintf(p->cpus, sizeof(p->cpus), "%s", arg);
-		break;
-	case OPT_NUMA:
-		ret = rdp_cli_num("--numa", arg, 0, 1023, &v, err, len);
-		if (ret)
-			return ret;
-		p->have_numa = 1;
-		p->numa_node = (int)v;
-		break;
-	case OPT_NO_PIN:
-		p->no_pin = 1;
-		break;
-	default:
-		return 1;
-	}
 	if (p->no_pin + !!p->cpus[0] + p->have_numa > 1)
 		return rdp_cli_bad(err, len,
 				   "--cpu, --numa and --no-pin exclude each "
 				   "other: give one");
 	return 0;
+}
+
+int rdp_cli_set_cpu(void *base, const struct rdp_cli_opt *d, const char *arg,
+		    char *err, size_t len)
+{
+	struct rdp_place_opts *p = &((struct rdp_opts *)base)->place;
+	cpu_set_t set;
+
+	(void)d;
+	if (strlen(arg) >= sizeof(p->cpus) || rdp_cpulist_parse(arg, &set))
+		return rdp_cli_bad(err, len,
+				   "--cpu needs CPUs like 3 or 0-3,8, not "
+				   "'%s'",
+				   arg);
+	snprintf(p->cpus, sizeof(p->cpus), "%s", arg);
+	return one_only(p, err, len);
+}
+
+/* After the table stored the node. */
+int rdp_cli_set_numa(void *base, const struct rdp_cli_opt *d, const char *arg,
+		     char *err, size_t len)
+{
+	struct rdp_place_opts *p = &((struct rdp_opts *)base)->place;
+
+	(void)d;
+	(void)arg;
+	p->have_numa = 1;
+	return one_only(p, err, len);
+}
+
+int rdp_cli_set_no_pin(void *base, const struct rdp_cli_opt *d, const char *arg,
+		       char *err, size_t len)
+{
+	(void)d;
+	(void)arg;
+	return one_only(&((struct rdp_opts *)base)->place, err, len);
 }

@@ -1,142 +1,196 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The option tables of rdmaperf and rdmaperf-server, and the usage text
- * generated from them. */
-#include <stdio.h>
+/* The one option table of rdmaperf, rdmaperf-server and rdmaperf doctor:
+ * a row per option, from which parsers, checks and help are made. */
+#include <stddef.h>
 
 #include "opts_int.h"
 #include <rdmaperf/bench.h>
-#include <rdmaperf/tool.h>
+#include <rdmaperf/params.h>
 
-/* Options a test client takes, then the server's. */
+#define FIELD(m)                                                               \
+	.off = offsetof(struct rdp_opts, m),                                   \
+	.width = sizeof(((struct rdp_opts *)0)->m)
+#define UINT(m, lo, hi, d)                                                     \
+	.type = RDP_CLI_UINT, FIELD(m), .min = (lo), .max = (hi), .def = (d)
+#define ON(m)	      .type = RDP_CLI_ON, FIELD(m)
+#define PARAM_FLAG(b) .type = RDP_CLI_CUSTOM, .bit = (b)
+
+#define C    RDP_CLI_CLIENT
+#define S    RDP_CLI_SERVER
+#define PEER (RDP_CLI_CLIENT | RDP_CLI_PEER)
+#define DOC  RDP_CLI_DOCTOR
+
 /* clang-format off */
-const struct opt_def rdp_cli_client_table[] = {
-	{ "ib-dev", OPT_DEV, "DEV", "RDMA device (default: first with an active port)" },
-	{ "ib-port", OPT_IB_PORT, "PORT", "device port (default 1)" },
-	{ "gid-index", OPT_GID, "N", "GID index (default: the RoCE v2 GID of the connection's address)" },
-	{ "port", OPT_PORT, "PORT", "TCP port of the server (default 18515)" },
-	{ "size", OPT_SIZE, "LIST", "message sizes: 4K, 64,4K,1M or 2:8M:x2 (default: 64K bandwidth, 2 latency, 8 atomics)" },
-	{ "all", OPT_ALL_SIZES, NULL, "sizes 2 B to 8 MiB in powers of two" },
-	{ "iters", OPT_ITERS, "N", "iterations per QP (default 1000)" },
-	{ "duration", OPT_DURATION, "SEC", "run for SEC seconds instead of -n" },
-	{ "qp", OPT_QPS, "LIST", "QP counts, e.g. 1,2,4,8, bandwidth tests (default 1)" },
-	{ "tx-depth", OPT_TX_DEPTH, "N", "work requests in flight per QP (default 128)" },
-	{ "cq-mod", OPT_CQ_MOD, "N", "signal one send in N (default 100)" },
-	{ "rx-depth", OPT_RX_DEPTH, "N", "receives kept posted per QP, SEND tests (default 512)" },
-	{ "outstanding", OPT_OUTSTANDING, "N", "READ/atomic operations in flight per QP (default: device limit)" },
-	{ "atomic_type", OPT_ATOMIC, "TYPE", "FETCH_AND_ADD (default) or CMP_AND_SWAP" },
-	{ "mtu", OPT_MTU, "BYTES", "path MTU 256..4096 (default: smaller active MTU)" },
-	{ "tclass", OPT_TCLASS, "N", "traffic class of the GRH (RoCE: DSCP << 2 | ECN)" },
-	{ "tos", OPT_TOS, "N", "type of service of RoCE v2 packets (same byte as --tclass)" },
-	{ "sl", OPT_SL, "N", "service level 0..15 (default 0)" },
-	{ "qp-timeout", OPT_QP_TIMEOUT, "N", "ACK timeout 4.096 us * 2^N, 0..31 (default 14)" },
-	{ "inline_size", OPT_INLINE, "BYTES", "send messages up to BYTES inline (default 220)" },
-	{ "post_list", OPT_POST_LIST, "N", "chain up to N work requests per post, 1..32 (default 32)" },
-	{ "warmup", OPT_WARMUP, "N", "latency: round trips run before measuring (default 100)" },
-	{ "seed", OPT_SEED, "N", "data pattern seed (default 1)" },
-	{ "grh", OPT_GRH, NULL, "InfiniBand: route with a GRH" },
-	{ "rdma_cm", OPT_RDMA_CM, NULL, "connect the QPs through RDMA CM (librdmacm)" },
-	{ "bidirectional", OPT_BIDIR, NULL, "both sides send at once (write_bw, read_bw); TX and RX reported" },
-	{ "report_gbits", OPT_GBITS, NULL, "bandwidth in Gb/s (default MiB/s)" },
-	{ "noPeak", OPT_NO_PEAK, NULL, "do not compute peak bandwidth" },
-	{ "margin", OPT_MARGIN, "SEC", "with -D: leave SEC seconds out at both ends (default 0)" },
-	{ "interval", OPT_INTERVAL, "SEC", "with -D: bandwidth of every SEC seconds, after the run" },
-	{ "histogram", OPT_HISTOGRAM, NULL, "latency: print the distribution of the samples" },
-	{ "limit_bw", OPT_LIMIT_BW, "GBPS", "fail (exit 1) when a point's average is below GBPS Gb/s" },
-	{ "limit_msgrate", OPT_LIMIT_MSGRATE, "MPPS", "fail when a point's message rate is below MPPS" },
-	{ "min-bw", OPT_MIN_BW, "GBPS|PCT%", "fail (exit 1) when a point's average is below GBPS Gb/s or PCT% of the line rate" },
-	{ "min-msgrate", OPT_MIN_MSGRATE, "MPPS", "fail when a point's message rate is below MPPS" },
-	{ "max-lat", OPT_MAX_LAT, "STAT=TIME", "fail when a latency figure is above TIME, e.g. p99=5us or p50=2us,p99.9=20us" },
-	{ "plot", OPT_PLOT, "FILE", "also draw the results to FILE (SVG, with gnuplot)" },
-	{ "time-per-point", OPT_TIME_PER_POINT, "SEC", "repeat each point in batches until stable, for at most SEC" },
-	{ "target-error", OPT_TARGET_ERROR, "PCT", "with --time-per-point: stop a point at this relative error (default 1)" },
-	{ "output", OPT_OUTPUT, "WHAT", "print only bandwidth, message_rate or latency, one line per point" },
-	{ "json", OPT_JSON, NULL, "print the results as one JSON document instead of the table" },
-	{ "json-file", OPT_JSON_FILE, "FILE", "also write the JSON document to FILE" },
-	{ "CPU-freq", OPT_FREQ, NULL, "do not warn about CPU frequency scaling" },
-	{ "oob-timeout", OPT_OOB_TIMEOUT, "SEC", "message timeout (default 5)" },
-	{ "connect-timeout", OPT_CONNECT_TIMEOUT, "SEC", "keep retrying to connect for SEC, TCP and RDMA CM (default 10)" },
-	{ "cq-timeout", OPT_CQ_TIMEOUT, "SEC", "give up when no completion arrives for SEC (default 10)" },
-	{ "cpu", OPT_CPU, "LIST", "run on these CPUs, e.g. 4 or 0-3,8 (default: CPUs of the NIC's NUMA node)" },
-	{ "numa", OPT_NUMA, "NODE", "run on and allocate from this NUMA node (default: the NIC's)" },
-	{ "no-pin", OPT_NO_PIN, NULL, "leave CPU and memory placement to the system" },
-	{ "use_cuda", OPT_USE_CUDA, "GPU", "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
-	{ "bounce", OPT_BOUNCE, NULL, "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
-	{ "help", OPT_HELP, NULL, "show this help" },
-	{ "version", OPT_VERSION, NULL, "show the version" },
-};
-
-const struct opt_def rdp_cli_server_table[] = {
-	{ "ib-dev", OPT_DEV, "DEV", "RDMA device (default: first with an active port)" },
-	{ "ib-port", OPT_IB_PORT, "PORT", "device port (default 1)" },
-	{ "gid-index", OPT_GID, "N", "GID index (default: the RoCE v2 GID of the connection's address)" },
-	{ "port", OPT_PORT, "PORT", "TCP port to listen on (default 18515)" },
-	{ "bind", OPT_BIND, "ADDR", "listen on this address only (default: all)" },
-	{ "max-memory", OPT_MAX_MEMORY, "SIZE", "refuse tests whose buffers need more than SIZE (default 4G)" },
-	{ "oob-timeout", OPT_OOB_TIMEOUT, "SEC", "message timeout (default 5)" },
-	{ "cq-timeout", OPT_CQ_TIMEOUT, "SEC", "give up when no completion arrives for SEC (default 10)" },
-	{ "connect-timeout", OPT_CONNECT_TIMEOUT, "SEC", "-R clients: wait SEC for their RDMA CM connections (default 10)" },
-	{ "cpu", OPT_CPU, "LIST", "run on these CPUs, e.g. 4 or 0-3,8 (default: CPUs of the NIC's NUMA node)" },
-	{ "numa", OPT_NUMA, "NODE", "run on and allocate from this NUMA node (default: the NIC's)" },
-	{ "no-pin", OPT_NO_PIN, NULL, "leave CPU and memory placement to the system" },
-	{ "use_cuda", OPT_USE_CUDA, "GPU", "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
-	{ "bounce", OPT_BOUNCE, NULL, "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
-	{ "help", OPT_HELP, NULL, "show this help" },
-	{ "version", OPT_VERSION, NULL, "show the version" },
+const struct rdp_cli_opt rdp_cli_opts[] = {
+	/* Connection */
+	{ "ib-dev", 'd', "DEV", C | S | DOC, .set = rdp_cli_set_dev,
+	  .help = "RDMA device (default: first with an active port)" },
+	{ "ib-port", 'i', "PORT", C | S | DOC, UINT(conn.ib_port, 1, 254, 1),
+	  .help = "device port" },
+	{ "gid-index", 'x', "N", C | S, UINT(conn.gid_index, 0, 65535, -1),
+	  .help = "GID index (default: the RoCE v2 GID of the connection's address)" },
+	{ "port", 'p', "PORT", C | S | DOC,
+	  UINT(conn.tcp_port, 1, 65535, RDP_DEFAULT_PORT),
+	  .help = "TCP port of the server (rdmaperf-server: to listen on)" },
+	{ "bind", 0, "ADDR", S, .set = rdp_cli_set_bind,
+	  .help = "listen on this address only (default: all)" },
+	{ "max-memory", 0, "SIZE", S, FIELD(conn.max_memory_bytes),
+	  .def = 4ll << 30, .set = rdp_cli_set_max_memory,
+	  .help = "refuse tests whose buffers need more than SIZE (default 4G)" },
+	/* What to run */
+	{ "size", 's', "LIST", PEER, FIELD(params.size_bytes),
+	  .min = 1, .max = RDP_MSG_MAX_BYTES, .def = 65536,
+	  .set = rdp_cli_set_sizes,
+	  .help = "message sizes: 4K, 64,4K,1M or 2:8M:x2 (default: 64K bandwidth, 2 latency, 8 atomics)" },
+	{ "all", 'a', NULL, C, .set = rdp_cli_set_all,
+	  .help = "sizes 2 B to 8 MiB in powers of two" },
+	{ "iters", 'n', "N", C, UINT(params.iters, 1, 1ull << 40, 1000),
+	  .help = "iterations per QP" },
+	{ "duration", 'D', "SEC", PEER, UINT(params.duration_s, 1, 86400, 0),
+	  .help = "run for SEC seconds instead of -n" },
+	{ "qp", 'q', "LIST", PEER, FIELD(params.num_qps), .min = 1,
+	  .max = 4096, .def = 1, .set = rdp_cli_set_qps,
+	  .help = "QP counts, e.g. 1,2,4,8, bandwidth tests (default 1)" },
+	{ "tx-depth", 't', "N", PEER, UINT(params.tx_depth, 1, 65536, 128),
+	  .help = "work requests in flight per QP" },
+	{ "cq-mod", 'Q', "N", PEER, UINT(params.cq_mod, 1, 65536, 100),
+	  .help = "signal one send in N" },
+	{ "rx-depth", 'r', "N", PEER, UINT(params.rx_depth, 1, 65536, 512),
+	  .help = "receives kept posted per QP, SEND tests" },
+	{ "outstanding", 'o', "N", PEER, UINT(params.outstanding, 1, 255, 0),
+	  .help = "READ/atomic operations in flight per QP (default: device limit)" },
+	{ "atomic_type", 'A', "TYPE", C, .set = rdp_cli_set_atomic,
+	  .help = "FETCH_AND_ADD (default) or CMP_AND_SWAP" },
+	{ "mtu", 'm', "BYTES", PEER, UINT(params.mtu_bytes, 256, 4096, 0),
+	  .set = rdp_cli_set_mtu,
+	  .help = "path MTU (default: smaller active MTU)" },
+	{ "tclass", 0, "N", PEER, UINT(params.tclass, 0, 255, 0),
+	  .bit = RDP_PARAM_TOS,
+	  .help = "traffic class of the GRH (RoCE: DSCP << 2 | ECN)" },
+	{ "tos", 'T', "N", PEER, UINT(params.tclass, 0, 255, 0),
+	  .bit = RDP_PARAM_TOS,
+	  .help = "type of service of RoCE v2 packets (same byte as --tclass)" },
+	{ "sl", 'S', "N", PEER, UINT(params.sl, 0, 15, 0),
+	  .help = "service level" },
+	{ "qp-timeout", 'u', "N", PEER, UINT(params.qp_timeout, 0, 31, 14),
+	  .help = "ACK timeout 4.096 us * 2^N" },
+	{ "inline_size", 'I', "BYTES", PEER, UINT(params.inline_bytes, 0, 4096, 220),
+	  .help = "send messages up to BYTES inline" },
+	{ "post_list", 'l', "N", PEER, UINT(params.post_list, 1, 32, 32),
+	  .help = "chain up to N work requests per post" },
+	{ "warmup", 0, "N", PEER, UINT(params.warmup_iters, 0, 1u << 30, 100),
+	  .help = "latency: round trips run before measuring" },
+	{ "seed", 0, "N", PEER, UINT(params.seed, 0, UINT32_MAX, 1),
+	  .help = "data pattern seed" },
+	{ "grh", 0, NULL, C, PARAM_FLAG(RDP_PARAM_GRH),
+	  .help = "InfiniBand: route with a GRH" },
+	{ "rdma_cm", 'R', NULL, C, PARAM_FLAG(RDP_PARAM_RDMA_CM),
+	  .help = "connect the QPs through RDMA CM (librdmacm)" },
+	{ "bidirectional", 'b', NULL, C, PARAM_FLAG(RDP_PARAM_BIDIR),
+	  .help = "both sides send at once (write_bw, read_bw); TX and RX reported" },
+	/* Report */
+	{ "report_gbits", 0, NULL, C, ON(report.gbits),
+	  .help = "bandwidth in Gb/s (default MiB/s)" },
+	{ "noPeak", 'N', NULL, C, ON(report.no_peak),
+	  .help = "do not compute peak bandwidth" },
+	{ "margin", 'f', "SEC", C, .set = rdp_cli_set_margin,
+	  .help = "with -D: leave SEC seconds out at both ends (default 0)" },
+	{ "interval", 0, "SEC", C, .set = rdp_cli_set_interval,
+	  .help = "with -D: bandwidth of every SEC seconds, after the run" },
+	{ "histogram", 'H', NULL, C, ON(report.histogram),
+	  .help = "latency: print the distribution of the samples" },
+	{ "limit_bw", 'w', "GBPS", C, .set = rdp_cli_set_limit_bw,
+	  .help = "fail (exit 1) when a point's average is below GBPS Gb/s" },
+	{ "limit_msgrate", 'y', "MPPS", C, .set = rdp_cli_set_limit_msgrate,
+	  .help = "fail when a point's message rate is below MPPS" },
+	{ "min-bw", 0, "GBPS|PCT%", C, .set = rdp_cli_set_min_bw,
+	  .help = "fail (exit 1) when a point's average is below GBPS Gb/s or PCT% of the line rate" },
+	{ "min-msgrate", 0, "MPPS", C, .set = rdp_cli_set_min_msgrate,
+	  .help = "fail when a point's message rate is below MPPS" },
+	{ "max-lat", 0, "STAT=TIME", C, .set = rdp_cli_set_max_lat,
+	  .help = "fail when a latency figure is above TIME, e.g. p99=5us or p50=2us,p99.9=20us" },
+	{ "plot", 0, "FILE", C, .set = rdp_cli_set_plot,
+	  .help = "also draw the results to FILE (SVG, with gnuplot)" },
+	{ "time-per-point", 0, "SEC", C, .set = rdp_cli_set_time_per_point,
+	  .help = "repeat each point in batches until stable, for at most SEC" },
+	{ "target-error", 0, "PCT", C, .set = rdp_cli_set_target_error,
+	  .help = "with --time-per-point: stop a point at this relative error (default 1)" },
+	{ "output", 0, "WHAT", C, .set = rdp_cli_set_output,
+	  .help = "print only bandwidth, message_rate or latency, one line per point" },
+	{ "json", 0, NULL, C | DOC, ON(report.json),
+	  .help = "print the results as one JSON document instead of the table" },
+	{ "json-file", 0, "FILE", C, .set = rdp_cli_set_json_file,
+	  .help = "also write the JSON document to FILE" },
+	{ "CPU-freq", 'F', NULL, C, ON(report.no_freq_check),
+	  .help = "do not warn about CPU frequency scaling" },
+	/* Timeouts */
+	{ "oob-timeout", 0, "SEC", C | S | DOC,
+	  UINT(conn.oob_timeout_ms, 1, 3600, 5), .scale = 1000,
+	  .help = "message timeout" },
+	{ "connect-timeout", 0, "SEC", C | S,
+	  UINT(conn.connect_timeout_ms, 1, 3600, 10), .scale = 1000,
+	  .help = "keep retrying to connect for SEC, TCP and RDMA CM (server: wait for -R clients)" },
+	{ "cq-timeout", 0, "SEC", C | S,
+	  UINT(conn.cq_timeout_ms, 1, 3600, 10), .scale = 1000,
+	  .help = "give up when no completion arrives for SEC" },
+	/* Placement and memory */
+	{ "cpu", 0, "LIST", C | S, .set = rdp_cli_set_cpu,
+	  .help = "run on these CPUs, e.g. 4 or 0-3,8 (default: CPUs of the NIC's NUMA node)" },
+	{ "numa", 0, "NODE", C | S, UINT(place.numa_node, 0, 1023, -1),
+	  .set = rdp_cli_set_numa,
+	  .help = "run on and allocate from this NUMA node (default: the NIC's)" },
+	{ "no-pin", 0, NULL, C | S, ON(place.no_pin), .set = rdp_cli_set_no_pin,
+	  .help = "leave CPU and memory placement to the system" },
+	{ "use_cuda", 0, "GPU", C | S, .set = rdp_cli_set_use_cuda,
+	  .help = "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
+	{ "bounce", 0, NULL, C | S, ON(mem.bounce),
+	  .help = "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
+	{ "help", 'h', NULL, C | S | DOC, .type = RDP_CLI_HELP,
+	  .help = "show this help" },
+	{ "version", 'V', NULL, C | S, .type = RDP_CLI_VERSION,
+	  .help = "show the version" },
 };
 /* clang-format on */
 
-const size_t rdp_cli_n_client =
-	sizeof(rdp_cli_client_table) / sizeof(rdp_cli_client_table[0]);
-const size_t rdp_cli_n_server =
-	sizeof(rdp_cli_server_table) / sizeof(rdp_cli_server_table[0]);
-_Static_assert(sizeof(rdp_cli_client_table) / sizeof(struct opt_def) <=
-		       RDP_CLI_MAX_OPTS,
+#define N_OPTS (sizeof(rdp_cli_opts) / sizeof(rdp_cli_opts[0]))
+const size_t rdp_cli_n_opts = N_OPTS;
+_Static_assert(N_OPTS <= RDP_CLI_MAX_OPTS,
 	       "raise RDP_CLI_MAX_OPTS: getopt tables are sized by it");
 
-static void usage(FILE *f, const char *synopsis, const struct opt_def *t,
-		  size_t n)
-{
-	char left[48];
-	size_t i;
+static const struct rdp_cli_pair excludes[] = {
+	{ "iters", "duration", "-n and -D exclude each other" },
+	{ "tos", "tclass", "-T and --tclass set the same byte: give one" },
+	{ "size", "all", "-a and -s exclude each other" },
+};
 
-	fprintf(f, "%s\n\nOptions:\n", synopsis);
-	for (i = 0; i < n; i++) {
-		if (t[i].id < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", t[i].id,
-				 t[i].name, t[i].arg ? "=" : "",
-				 t[i].arg ? t[i].arg : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", t[i].name,
-				 t[i].arg ? "=" : "", t[i].arg ? t[i].arg : "");
-		fprintf(f, "  %-26s %s\n", left, t[i].help);
-	}
-}
+const struct rdp_cli_table rdp_cli_client = {
+	.opts = rdp_cli_opts,
+	.n = N_OPTS,
+	.side = RDP_CLI_CLIENT,
+	.synopsis = "Usage: rdmaperf TEST [options] [HOST]\n"
+		    "  With HOST, run TEST against an rdmaperf server there;\n"
+		    "  without, serve one client and exit.",
+	.more_help = rdp_cli_client_help,
+	.excludes = excludes,
+	.n_excludes = sizeof(excludes) / sizeof(excludes[0]),
+};
 
-void rdp_opts_usage_client(FILE *f)
-{
-	const struct rdp_bench_ops *const *b;
-	const struct rdp_tool *const *t;
+const struct rdp_cli_table rdp_cli_server = {
+	.opts = rdp_cli_opts,
+	.n = N_OPTS,
+	.side = RDP_CLI_SERVER,
+	.synopsis = "Usage: rdmaperf-server [options]\n"
+		    "  Serve rdmaperf clients one after another; each brings "
+		    "its test parameters.",
+};
 
-	usage(f,
-	      "Usage: rdmaperf TEST [options] [HOST]\n"
-	      "  With HOST, run TEST against an rdmaperf server there;\n"
-	      "  without, serve one client and exit.",
-	      rdp_cli_client_table, rdp_cli_n_client);
-	fprintf(f, "\nTests:");
-	for (b = rdp_bench_all(); *b; b++)
-		fprintf(f, " %s", (*b)->name);
-	fprintf(f, "\n");
-	if (*rdp_tool_all())
-		fprintf(f, "\nOther commands (rdmaperf COMMAND --help):\n");
-	for (t = rdp_tool_all(); *t; t++)
-		fprintf(f, "  %-10s %s\n", (*t)->name, (*t)->summary);
-}
-
-void rdp_opts_usage_server(FILE *f)
-{
-	usage(f,
-	      "Usage: rdmaperf-server [options]\n"
-	      "  Serve rdmaperf clients one after another; each brings "
-	      "its test parameters.",
-	      rdp_cli_server_table, rdp_cli_n_server);
-}
+const struct rdp_cli_table rdp_cli_doctor = {
+	.opts = rdp_cli_opts,
+	.n = N_OPTS,
+	.side = RDP_CLI_DOCTOR,
+	.synopsis =
+		"Usage: rdmaperf doctor [options] [HOST]\n"
+		"  Check one device port for what makes RDMA slow or fail;\n"
+		"  with HOST (a running rdmaperf-server), check the pair too.",
+	.more_help = rdp_cli_doctor_help,
+};

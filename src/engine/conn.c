@@ -89,7 +89,7 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	if (dev->attr.atomic_cap != IBV_ATOMIC_NONE)
 		access |= IBV_ACCESS_REMOTE_ATOMIC;
 	/* Cache-line aligned slots keep QPs from sharing lines. */
-	conn->slot_bytes = (slot + 63) & ~(size_t)63;
+	conn->slot_bytes = (size_t)rdp_slot_bytes(slot);
 	conn->buf_bytes = (size_t)cfg->num_qps * 2 * conn->slot_bytes;
 	conn->buf_bytes = (conn->buf_bytes + page - 1) & ~(page - 1);
 	ret = rdp_mem_buf_create(dev->mem, conn->pd, conn->buf_bytes,

@@ -297,7 +297,7 @@ static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
  * stable (sweep.c). */
 static int measure(struct client *c, struct rdp_result *res)
 {
-	const struct rdp_accept_opts *a = &c->o->accept;
+	const struct rdp_limit_opts *a = &c->o->limits;
 	int ret;
 
 	rdp_progress_show(&c->prog, c->p.size_bytes, c->p.num_qps);
@@ -372,7 +372,7 @@ static int run_point(struct client *c, int first, int group,
 	if (!ret)
 		print_figure(c, res);
 	if (!ret && (o->report.json || o->report.json_file[0] ||
-		     o->accept.plot_file[0]))
+		     o->limits.plot_file[0]))
 		ret = add_json(c, res);
 	if (!ret)
 		rdp_verdict_point(&c->verdict, c->text, res, c->json);
@@ -426,7 +426,7 @@ static int session(struct client *c)
 			c->p.size_bytes = m->sizes[i];
 			c->p.num_qps = (uint32_t)m->qps[k];
 			c->p.iters = rdp_sweep_first(
-				c->o->accept.time_per_point_s,
+				c->o->limits.time_per_point_s,
 				c->o->params.iters, m->sizes[i], m->qps[k]);
 			ret = run_point(c, n == 0, i == 0, &res[n]);
 			n += !ret;
@@ -438,9 +438,9 @@ static int session(struct client *c)
 		failed = rdp_verdict_finish(&c->verdict, c->text, c->json);
 	if (!ret)
 		ret = write_json(c);
-	if (!ret && c->o->accept.plot_file[0])
+	if (!ret && c->o->limits.plot_file[0])
 		ret = rdp_plot_file(rdp_json_root(c->json),
-				    c->o->accept.plot_file);
+				    c->o->limits.plot_file);
 	if (!ret && failed)
 		ret = -ERANGE;
 	for (i = 0; i < m->n_sizes * m->n_qps; i++)
@@ -473,7 +473,7 @@ static void check_cpu_freq(const struct rdp_opts *o)
  * letters, folded into --min-bw and --min-msgrate. */
 static void limits_from(const struct rdp_opts *o, struct rdp_limits *lim)
 {
-	*lim = o->accept.limits;
+	*lim = o->limits.limits;
 	if (o->report.limit_bw_gbps > lim->min_bw_gbps) {
 		lim->min_bw_gbps = o->report.limit_bw_gbps;
 		lim->bw_opt = "-w";

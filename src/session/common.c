@@ -56,7 +56,7 @@ void rdp_path_from_params(const struct rdp_params *p,
 
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)
 {
-	uint64_t bytes = ((p->size_bytes + 63) & ~63ull) * 2 * p->num_qps;
+	uint64_t bytes = rdp_slot_bytes(p->size_bytes) * 2 * p->num_qps;
 
 	return o->conn.oob_timeout_ms + (int)(bytes >> 28) * 2000;
 }

@@ -23,11 +23,6 @@
 #include <rdmaperf/placement.h>
 #include <rdmaperf/stage.h>
 
-/* Limits on what a client may ask for: protect the server's host. */
-#define MAX_MSG_BYTES (1ull << 30)
-#define MAX_QPS	      4096u
-#define MAX_DEPTH     65536u
-
 struct server {
 	const struct rdp_opts *o;
 	struct rdp_oob *oob;
@@ -44,7 +39,7 @@ struct server {
 static int check_params(struct server *s)
 {
 	const struct rdp_params *p = &s->p;
-	uint64_t slot = (p->size_bytes + 63) & ~63ull;
+	uint64_t slot = rdp_slot_bytes(p->size_bytes);
 
 	s->ops = rdp_bench_find(p->test);
 	if (!s->ops) {
@@ -54,19 +49,9 @@ static int check_params(struct server *s)
 			   p->test);
 		return -EINVAL;
 	}
-	if (p->size_bytes > MAX_MSG_BYTES || p->num_qps == 0 ||
-	    p->num_qps > MAX_QPS || p->tx_depth == 0 ||
-	    p->tx_depth > MAX_DEPTH || p->cq_mod == 0 ||
-	    p->rx_depth > MAX_DEPTH ||
-	    ((s->ops->flags & RDP_BENCH_RECV) && p->rx_depth == 0)) {
-		rdp_errbuf(s->why, sizeof(s->why),
-			   "refused: %llu B x %u QPs at depth %u/%u (-t/-r) "
-			   "is beyond this server's limits (1 GiB messages, "
-			   "%u QPs, depth %u)",
-			   (unsigned long long)p->size_bytes, p->num_qps,
-			   p->tx_depth, p->rx_depth, MAX_QPS, MAX_DEPTH);
+	/* The option table's ranges: what a client may ask for. */
+	if (s->o->check_params && s->o->check_params(p, s->why, sizeof(s->why)))
 		return -E2BIG;
-	}
 	/* Two slots per QP: what the buffer of this point will take. */
 	if (slot * 2 * p->num_qps > s->o->conn.max_memory_bytes) {
 		rdp_errbuf(
@@ -81,15 +66,6 @@ static int check_params(struct server *s)
 			(unsigned long long)(s->o->conn.max_memory_bytes >>
 					     20));
 		return -E2BIG;
-	}
-	if (p->outstanding > 255 || p->inline_bytes > 4096 ||
-	    p->post_list == 0 || p->qp_timeout > 31 || p->sl > 15) {
-		rdp_errbuf(s->why, sizeof(s->why),
-			   "refused: QP options out of range (-o %u, -I %u, "
-			   "-l %u, -u %u, -S %u)",
-			   p->outstanding, p->inline_bytes, p->post_list,
-			   p->qp_timeout, p->sl);
-		return -EINVAL;
 	}
 	if ((p->flags & RDP_PARAM_BIDIR) &&
 	    !(s->ops->flags & RDP_BENCH_BIDIR)) {

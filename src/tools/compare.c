@@ -14,6 +14,7 @@
 
 #include <rdmaperf/compare.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/opts.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
 
@@ -130,33 +131,53 @@ int rdp_compare_docs(json_t *base, json_t *cur, double tol, FILE *out,
 	return 0;
 }
 
-static void usage(FILE *f)
+/* A percentage from 0 to below 100, "5" or "5%". */
+static int set_tol(void *base, const struct rdp_cli_opt *d, const char *arg,
+		   char *err, size_t len)
 {
-	fprintf(f,
-		"Usage: rdmaperf compare BASELINE.json NEW.json "
-		"[--tolerance PCT%%]\n"
-		"  Compare each point of NEW with the same test, size and QP "
-		"count in BASELINE:\n"
-		"  average bandwidth for bandwidth tests, median latency for "
-		"latency tests.\n"
-		"  Exit 1 when a point is worse by more than the tolerance "
-		"(default 5%%)\n"
-		"  or missing from NEW; 2 for unreadable input.\n");
-}
-
-static int parse_tol(const char *s, double *tol)
-{
-	char *end;
+	char num[32];
+	size_t n = strlen(arg);
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || (*end && strcmp(end, "%")) || !(v >= 0) ||
-	    v >= 100 || (*s < '0' || *s > '9'))
-		return -EINVAL;
-	*tol = v / 100;
+	(void)d;
+	if (n && arg[n - 1] == '%')
+		n--;
+	if (n >= sizeof(num))
+		goto bad;
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	if (rdp_parse_double(num, &v) || v >= 100)
+		goto bad;
+	*(double *)base = v / 100;
 	return 0;
+bad:
+	return rdp_cli_bad(err, len,
+			   "--tolerance needs a percentage from 0 to below "
+			   "100 like 5%% or 20, not '%s'",
+			   arg);
 }
+
+static const struct rdp_cli_opt rows[] = {
+	{ "tolerance", 0, "PCT%", RDP_CLI_TOOL, .set = set_tol,
+	  .help = "a point may be worse by this much (default 5%)" },
+	{ "help", 'h', NULL, RDP_CLI_TOOL, .type = RDP_CLI_HELP,
+	  .help = "show this help" },
+};
+
+static const struct rdp_cli_table compare_table = {
+	.opts = rows,
+	.n = sizeof(rows) / sizeof(rows[0]),
+	.side = RDP_CLI_TOOL,
+	.synopsis = "Usage: rdmaperf compare BASELINE.json NEW.json "
+		    "[--tolerance PCT%]\n"
+		    "  Compare each point of NEW with the same test, size and "
+		    "QP count in BASELINE:\n"
+		    "  average bandwidth for bandwidth tests, median latency "
+		    "for latency tests.\n"
+		    "  Exit 1 when a point is worse by more than the tolerance "
+		    "or missing from NEW;\n"
+		    "  2 for unreadable input.",
+};
 
 static json_t *load(const char *path)
 {
@@ -183,32 +204,14 @@ static json_t *load(const char *path)
 
 static int parse_args(int argc, char **argv, double *tol)
 {
-	static const struct option lo[] = {
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
+	char err[256];
+	int ret;
 
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":t:h", lo, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 1;
-		}
-		if (c == 't' && !parse_tol(optarg, tol))
-			continue;
-		if (c == 't')
-			rdp_err("--tolerance needs a percentage from 0 to "
-				"below 100 like 5%% or 20, not '%s'",
-				optarg);
-		else
-			rdp_err("compare: unknown option or missing value "
-				"'%s' (see --help)",
-				argv[optind - 1]);
-		return -EINVAL;
-	}
+	ret = rdp_cli_parse(&compare_table, argc, argv, tol, err, sizeof(err));
+	if (ret < 0)
+		rdp_err("compare: %s", err);
+	if (ret)
+		return ret;
 	if (argc - optind != 2) {
 		rdp_err("compare needs two files: BASELINE.json NEW.json "
 			"(see --help)");
@@ -247,5 +250,6 @@ const struct rdp_tool rdp_tool_compare = {
 	.name = "compare",
 	.summary = "compare a results JSON with a baseline; exit 1 on a "
 		   "regression",
+	.opts = &compare_table,
 	.main = compare_main,
 };

@@ -11,50 +11,45 @@
 #include <jansson.h>
 
 #include <rdmaperf/log.h>
+#include <rdmaperf/opts.h>
 #include <rdmaperf/plot.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: rdmaperf plot RESULTS.json -o OUT.svg\n"
-		"  Draw bandwidth vs message size (one line per test and QP "
-		"count, the\n"
-		"  acceptance band of the line rate shaded) and latency "
-		"percentiles vs\n"
-		"  size with gnuplot. Exit 77 when gnuplot is not installed "
-		"(Debian:\n"
-		"  gnuplot-nox); RDP_GNUPLOT names another gnuplot binary.\n");
-}
+static const struct rdp_cli_opt rows[] = {
+	{ "svg", 0, "FILE", RDP_CLI_TOOL, .type = RDP_CLI_TEXT, .off = 0,
+	  .width = sizeof(const char *), .help = "the SVG to write" },
+	{ "help", 'h', NULL, RDP_CLI_TOOL, .type = RDP_CLI_HELP,
+	  .help = "show this help" },
+};
 
+static const struct rdp_cli_table plot_table = {
+	.opts = rows,
+	.n = sizeof(rows) / sizeof(rows[0]),
+	.side = RDP_CLI_TOOL,
+	.synopsis = "Usage: rdmaperf plot RESULTS.json --svg=OUT.svg\n"
+		    "  Draw bandwidth vs message size (one line per test and "
+		    "QP count, the\n"
+		    "  band of the line rate shaded) and latency percentiles "
+		    "vs\n"
+		    "  size with gnuplot. Exit 77 when gnuplot is not "
+		    "installed (Debian:\n"
+		    "  gnuplot-nox); RDP_GNUPLOT names another gnuplot binary.",
+};
+
+/* out: the --svg file, the only field the table fills. */
 static int parse_args(int argc, char **argv, const char **out)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
+	char err[256];
+	int ret;
 
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 1;
-		}
-		if (c == 'o' && *optarg) {
-			*out = optarg;
-			continue;
-		}
-		rdp_err("plot: unknown option or missing value '%s' (see "
-			"--help)",
-			argv[optind - 1]);
-		return -EINVAL;
-	}
+	ret = rdp_cli_parse(&plot_table, argc, argv, out, err, sizeof(err));
+	if (ret < 0)
+		rdp_err("plot: %s", err);
+	if (ret)
+		return ret;
 	if (argc - optind != 1 || !*out) {
-		rdp_err("plot needs one results file and -o OUT.svg (see "
+		rdp_err("plot needs one results file and --svg=OUT.svg (see "
 			"--help)");
 		return -EINVAL;
 	}
@@ -98,5 +93,6 @@ static int plot_main(int argc, char **argv)
 const struct rdp_tool rdp_tool_plot = {
 	.name = "plot",
 	.summary = "draw a results JSON as an SVG with gnuplot",
+	.opts = &plot_table,
 	.main = plot_main,
 };

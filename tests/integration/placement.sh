@@ -55,7 +55,7 @@ t_place_doctor_pair() {
 	[ $? -eq 77 ] && grep -q "device 'nosuchdev' not found" "$WORK/out" ||
 		{ fail "no device: not 77 with the cause"; return; }
 	run_limited 10 "$BUILD/rdmaperf" doctor -i 0 >"$WORK/out" 2>&1
-	[ $? -eq 2 ] && grep -q -- "-i needs a number" "$WORK/out" ||
+	[ $? -eq 2 ] && grep -q -- "-i 0 is out of range: use 1..254" "$WORK/out" ||
 		{ fail "bad -i: not 2 with the cause"; return; }
 	pass
 }

@@ -354,7 +354,7 @@ t_one_shot() {
 . "$HERE/gpu.sh"
 . "$HERE/bounce.sh"
 . "$HERE/cm.sh"
-. "$HERE/accept.sh"
+. "$HERE/limits.sh"
 . "$HERE/placement.sh"
 . "$HERE/topo.sh"
 
@@ -366,8 +366,8 @@ main() {
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin \
-		t_accept_limits t_accept_compare t_accept_baseline t_accept_plot \
-		t_accept_sweep t_accept_record t_accept_rails \
+		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
+		t_limits_sweep t_certify_record t_limits_rails \
 		t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
 		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo \
 		t_bounce_fake; do

@@ -220,18 +220,18 @@ static void test_cli(void **state)
 	assert_int_equal(CLIENT(&o, err, "write_bw", "--min-bw", "85%",
 				"--min-msgrate", "0.5", "h"),
 			 0);
-	assert_float_equal(o.accept.limits.min_bw_pct, 85.0, EPS);
-	assert_float_equal(o.accept.limits.min_msgrate_mpps, 0.5, EPS);
+	assert_float_equal(o.limits.limits.min_bw_pct, 85.0, EPS);
+	assert_float_equal(o.limits.limits.min_msgrate_mpps, 0.5, EPS);
 	assert_int_equal(
 		CLIENT(&o, err, "write_lat", "--max-lat", "p99=5us", "h"), 0);
-	assert_int_equal(o.accept.limits.n_lat, 1);
+	assert_int_equal(o.limits.limits.n_lat, 1);
 	assert_int_equal(CLIENT(&o, err, "write_bw", "-a", "--time-per-point",
 				"0.5", "h"),
 			 0);
-	assert_float_equal(o.accept.target_rel_err, 0.01, EPS);
+	assert_float_equal(o.limits.target_rel_err, 0.01, EPS);
 	assert_int_equal(CLIENT(&o, err, "write_bw", "--plot", "x.svg", "h"),
 			 0);
-	assert_string_equal(o.accept.plot_file, "x.svg");
+	assert_string_equal(o.limits.plot_file, "x.svg");
 
 	assert_int_equal(CLIENT(&o, err, "write_lat", "--min-bw", "1", "h"),
 			 -EINVAL);

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Command-line parsing: accepted forms, rejected forms, one clear line. */
+#include <ctype.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/tool.h>
 
 #include "unit.h"
 
@@ -301,6 +304,254 @@ static void test_server_line(void **state)
 	assert_non_null(strstr(err, "from each client"));
 }
 
+/* The long names and letters an OPTIONS section lists after .TP lines. */
+#define MAN_MAX 128
+
+struct man_opt {
+	char name[40];
+	int letter;
+};
+
+/* "\-\-cq\-mod" at s: the name with its escapes removed. */
+static const char *man_word(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (*s && n + 1 < len) {
+		if (s[0] == '\\' && s[1] == '-') {
+			out[n++] = '-';
+			s += 2;
+		} else if (isalnum((unsigned char)*s) || *s == '_') {
+			out[n++] = *s++;
+		} else {
+			break;
+		}
+	}
+	out[n] = '\0';
+	return s;
+}
+
+static size_t man_options(const char *file, struct man_opt *o, size_t cap)
+{
+	char path[512], line[512], prev[512] = "";
+	const char *p;
+	size_t n = 0;
+	int in = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/../../man/%s", RDP_FIXTURES_DIR, file);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, ".SH ", 4))
+			in = !strncmp(line, ".SH OPTIONS", 11);
+		if (in && !strncmp(prev, ".TP", 3) && line[0] == '.' &&
+		    (p = strstr(line, "\\-\\-")) && n < cap) {
+			man_word(p + 4, o[n].name, sizeof(o[n].name));
+			o[n].letter = !strncmp(line + 3, " \\-", 3) &&
+						      line[6] != '\\'
+					      ? line[6]
+					      : 0;
+			n++;
+		}
+		snprintf(prev, sizeof(prev), "%s", line);
+	}
+	fclose(f);
+	return n;
+}
+
+/* Every row of side in the man page, with its letter; nothing more. */
+static void check_man(const char *file, unsigned int side)
+{
+	struct man_opt man[MAN_MAX];
+	size_t n = man_options(file, man, MAN_MAX), i, k, rows = 0;
+	int found;
+
+	for (i = 0; i < rdp_cli_n_opts; i++) {
+		const struct rdp_cli_opt *d = &rdp_cli_opts[i];
+
+		if (!(d->sides & side))
+			continue;
+		rows++;
+		for (found = 0, k = 0; k < n && !found; k++)
+			found = !strcmp(man[k].name, d->name);
+		if (!found)
+			fail_msg("%s lacks --%s", file, d->name);
+		if (man[k - 1].letter != d->letter)
+			fail_msg("%s: --%s has letter '%c', the table '%c'",
+				 file, d->name, man[k - 1].letter ?: ' ',
+				 d->letter ?: ' ');
+	}
+	for (k = 0; k < n; k++) {
+		for (found = 0, i = 0; i < rdp_cli_n_opts && !found; i++)
+			found = (rdp_cli_opts[i].sides & side) &&
+				!strcmp(man[k].name, rdp_cli_opts[i].name);
+		if (!found)
+			fail_msg("%s lists --%s, which the table lacks", file,
+				 man[k].name);
+	}
+	assert_int_equal(n, rows);
+}
+
+static void test_man_pages(void **state)
+{
+	(void)state;
+	check_man("rdmaperf.1", RDP_CLI_CLIENT);
+	check_man("rdmaperf-server.1", RDP_CLI_SERVER);
+}
+
+/* Within one command, a name or a letter means one option. */
+static void test_table_unique(void **state)
+{
+	static const unsigned int sides[] = { RDP_CLI_CLIENT, RDP_CLI_SERVER,
+					      RDP_CLI_DOCTOR };
+	size_t s, i, k;
+
+	(void)state;
+	for (s = 0; s < sizeof(sides) / sizeof(sides[0]); s++)
+		for (i = 0; i < rdp_cli_n_opts; i++)
+			for (k = i + 1; k < rdp_cli_n_opts; k++) {
+				const struct rdp_cli_opt *a = &rdp_cli_opts[i],
+							 *b = &rdp_cli_opts[k];
+
+				if (!(a->sides & b->sides & sides[s]))
+					continue;
+				assert_string_not_equal(a->name, b->name);
+				if (a->letter)
+					assert_int_not_equal(a->letter,
+							     b->letter);
+			}
+}
+
+/* Defaults come from the rows; the server's check takes them. */
+static void test_table_defaults(void **state)
+{
+	static struct rdp_opts o;
+	struct rdp_params p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(
+		rdp_opts_parse_server(1, ARGV(NULL), &o, err, sizeof(err)), 0);
+	assert_int_equal(o.conn.max_memory_bytes, 4ull << 30);
+	assert_int_equal(o.conn.oob_timeout_ms, 5000);
+	assert_int_equal(o.conn.gid_index, -1);
+	assert_int_equal(o.conn.tcp_port, 18515);
+	rdp_params_defaults(&p);
+	assert_int_equal(p.tx_depth, 128);
+	assert_int_equal(p.qp_timeout, 14);
+	assert_int_equal(p.inline_bytes, 220);
+	assert_int_equal(rdp_cli_check_params(&p, err, sizeof(err)), 0);
+	p.outstanding = 0; /* the default: the device's limit */
+	assert_int_equal(rdp_cli_check_params(&p, err, sizeof(err)), 0);
+	p.outstanding = 256;
+	assert_int_equal(rdp_cli_check_params(&p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "-o 256"));
+	assert_non_null(strstr(err, "1..255"));
+	p.outstanding = 255;
+	p.size_bytes = RDP_MSG_MAX_BYTES + 1;
+	assert_int_equal(rdp_cli_check_params(&p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "-s "));
+	p.size_bytes = RDP_MSG_MAX_BYTES;
+	p.num_qps = 0;
+	assert_int_equal(rdp_cli_check_params(&p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "-q 0"));
+}
+
+/* --help is the table: every client row, its default and range. */
+static void test_usage_from_table(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	rdp_opts_usage_client(f);
+	fclose(f);
+	assert_non_null(strstr(buf, "-u, --qp-timeout=N"));
+	assert_non_null(strstr(buf, "(0..31, default 14)"));
+	assert_non_null(strstr(buf, "(1..255)"));
+	assert_null(strstr(buf, "--bind"));
+	free(buf);
+}
+
+/* A letter means one thing in every command: a subcommand's -X, when
+ * rdmaperf has -X too, is the same option. */
+static void test_tool_letters(void **state)
+{
+	const struct rdp_tool *const *t;
+	size_t i, k;
+
+	(void)state;
+	for (t = rdp_tool_all(); *t; t++) {
+		if (!(*t)->opts)
+			continue;
+		for (i = 0; i < (*t)->opts->n; i++) {
+			const struct rdp_cli_opt *d = &(*t)->opts->opts[i];
+
+			for (k = 0; d->letter && k < rdp_cli_n_opts; k++)
+				if (rdp_cli_opts[k].letter == d->letter &&
+				    (rdp_cli_opts[k].sides & RDP_CLI_CLIENT) &&
+				    strcmp(rdp_cli_opts[k].name, d->name))
+					fail_msg("%s -%c is --%s, rdmaperf's "
+						 "is --%s",
+						 (*t)->name, d->letter, d->name,
+						 rdp_cli_opts[k].name);
+		}
+	}
+}
+
+static int tool(const char *name, int argc, char **argv)
+{
+	return rdp_tool_find(name)->main(argc, argv);
+}
+
+/* Subcommands: strict values and unknown options are usage errors. */
+static void test_tool_usage_errors(void **state)
+{
+	(void)state;
+	assert_null(rdp_tool_find("accept"));
+	assert_int_equal(tool("compare", 4, ARGV("--tolerance", "5x", "a")), 2);
+	assert_int_equal(tool("compare", 4, ARGV("--tolerance", "100%", "a")),
+			 2);
+	assert_int_equal(
+		tool("compare", 5,
+		     ARGV("--tolerance", "5", "--tolerance", "6", "a")),
+		2);
+	assert_int_equal(tool("plot", 4, ARGV("a.json", "-o", "x.svg")), 2);
+	assert_int_equal(tool("certify", 4, ARGV("host", "--band", "90")), 2);
+	assert_int_equal(tool("certify", 4, ARGV("host", "--band", "95-90")),
+			 2);
+	assert_int_equal(tool("certify", 4, ARGV("host", "-p", "0")), 2);
+	assert_int_equal(
+		tool("certify", 4, ARGV("host", "--time-per-point", "0")), 2);
+	assert_int_equal(tool("certify", 3, ARGV("host", "-o")), 2);
+	assert_int_equal(tool("doctor", 3, ARGV("-i", "255")), 2);
+	assert_int_equal(tool("doctor", 2, ARGV("--help")), 0);
+}
+
+/* The completion script lists each command's options from its table. */
+static void test_completion(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	rdp_cli_completion_bash(f);
+	fclose(f);
+	assert_non_null(strstr(buf, " --outstanding -o "));
+	assert_non_null(strstr(buf, "certify) words=\" --ib-dev -d --port -p "
+				    "--dir "));
+	assert_non_null(strstr(buf, "plot) words=\" --svg --help -h\""));
+	assert_non_null(strstr(buf, "complete -F _rdmaperf_server "
+				    "rdmaperf-server"));
+	assert_non_null(strstr(buf, "words=\"write_bw write_lat "));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +565,13 @@ int main(void)
 		cmocka_unit_test(test_matrix_options),
 		cmocka_unit_test(test_perftest_flags),
 		cmocka_unit_test(test_server_line),
+		cmocka_unit_test(test_man_pages),
+		cmocka_unit_test(test_table_unique),
+		cmocka_unit_test(test_table_defaults),
+		cmocka_unit_test(test_usage_from_table),
+		cmocka_unit_test(test_tool_letters),
+		cmocka_unit_test(test_tool_usage_errors),
+		cmocka_unit_test(test_completion),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

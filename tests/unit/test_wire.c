@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include <rdmaperf/opts.h>
 #include <rdmaperf/params.h>
 #include <rdmaperf/wire.h>
 
@@ -270,7 +271,7 @@ static void test_params_defaults(void **state)
 	assert_int_equal(p.size_bytes, 65536);
 	assert_int_equal(p.iters, 1000);
 	assert_int_equal(p.duration_s, 0);
-	assert_int_equal(p.warmup_iters, 0);
+	assert_int_equal(p.warmup_iters, 100);
 	assert_int_equal(p.num_qps, 1);
 	assert_int_equal(p.tx_depth, 128);
 	assert_int_equal(p.cq_mod, 100);

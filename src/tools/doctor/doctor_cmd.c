@@ -20,111 +20,30 @@
 #include <rdmaperf/tool.h>
 #include <rdmaperf/topo.h>
 
-static void usage(FILE *f)
+void rdp_cli_doctor_help(FILE *f)
 {
-	fprintf(f,
-		"Usage: rdmaperf doctor [options] [HOST]\n"
-		"  Check one device port for what makes RDMA slow or fail;\n"
-		"  with HOST (a running rdmaperf-server), check the pair too.\n"
-		"\nOptions:\n"
-		"  -d, --ib-dev=DEV       device (default: first with an "
-		"active port)\n"
-		"  -i, --ib-port=PORT     device port (default 1)\n"
-		"  -p, --port=PORT        TCP port of the server (default "
-		"%u)\n"
-		"      --oob-timeout=SEC  connect and message timeout "
-		"(default 5)\n"
-		"      --json             print the checks as one JSON "
-		"document\n"
-		"  -h, --help             show this help\n"
-		"\nExit status: 0 when no check FAILs, 1 otherwise, 77 "
-		"without a device.\n",
-		RDP_DEFAULT_PORT);
-}
-
-enum {
-	OPT_D_JSON = 256,
-	OPT_D_TIMEOUT
-};
-
-static int num_arg(const char *opt, const char *arg, uint64_t max, uint64_t *v)
-{
-	if (rdp_parse_uint(arg, 1, max, v)) {
-		rdp_err("%s needs a number from 1 to %llu, not '%s'", opt,
-			(unsigned long long)max, arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int one_opt(struct doctor_opts *o, int c, const char *arg)
-{
-	uint64_t v;
-
-	switch (c) {
-	case 'd':
-		if (strlen(arg) >= sizeof(o->dev)) {
-			rdp_err("-d %s: device name too long", arg);
-			return -EINVAL;
-		}
-		snprintf(o->dev, sizeof(o->dev), "%s", arg);
-		return 0;
-	case 'i':
-		if (num_arg("-i", arg, 254, &v))
-			return -EINVAL;
-		o->port = (int)v;
-		return 0;
-	case 'p':
-		if (num_arg("-p", arg, 65535, &v))
-			return -EINVAL;
-		o->tcp_port = (uint16_t)v;
-		return 0;
-	case OPT_D_TIMEOUT:
-		if (num_arg("--oob-timeout", arg, 3600, &v))
-			return -EINVAL;
-		o->timeout_ms = (int)v * 1000;
-		return 0;
-	case OPT_D_JSON:
-		o->json = 1;
-		return 0;
-	case ':':
-		rdp_err("option %s needs a value", arg);
-		return -EINVAL;
-	default:
-		rdp_err("unknown option %s (see rdmaperf doctor --help)", arg);
-		return -EINVAL;
-	}
+	fprintf(f, "\nExit status: 0 when no check FAILs, 1 otherwise, 77 "
+		   "without a device.\n");
 }
 
 /* 0 to run, 1 when --help was printed, -EINVAL on a bad command line. */
 static int parse(int argc, char **argv, struct doctor_opts *o)
 {
-	static const struct option lo[] = {
-		{ "ib-dev", required_argument, NULL, 'd' },
-		{ "ib-port", required_argument, NULL, 'i' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "oob-timeout", required_argument, NULL, OPT_D_TIMEOUT },
-		{ "json", no_argument, NULL, OPT_D_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
+	static struct rdp_opts all; /* large: kept off the stack */
+	char err[256];
+	int ret;
 
+	memset(&all, 0, sizeof(all));
 	memset(o, 0, sizeof(*o));
-	o->port = 1;
-	o->tcp_port = RDP_DEFAULT_PORT;
-	o->timeout_ms = 5000;
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":d:i:p:h", lo, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 1;
-		}
-		if (one_opt(o, c,
-			    c == ':' || c == '?' ? argv[optind - 1] : optarg))
-			return -EINVAL;
+	rdp_cli_defaults(&rdp_cli_doctor, &all);
+	ret = rdp_cli_parse(&rdp_cli_doctor, argc, argv, &all, err,
+			    sizeof(err));
+	if (ret < 0) {
+		rdp_err("%s", err);
+		return -EINVAL;
 	}
+	if (ret == RDP_PARSE_EXIT)
+		return 1;
 	if (argc - optind > 1) {
 		rdp_err("unexpected argument '%s': give at most one HOST",
 			argv[optind + 1]);
@@ -137,6 +56,11 @@ static int parse(int argc, char **argv, struct doctor_opts *o)
 		}
 		snprintf(o->host, sizeof(o->host), "%s", argv[optind]);
 	}
+	snprintf(o->dev, sizeof(o->dev), "%s", all.conn.dev);
+	o->port = all.conn.ib_port;
+	o->tcp_port = all.conn.tcp_port;
+	o->timeout_ms = all.conn.oob_timeout_ms;
+	o->json = all.report.json;
 	return 0;
 }
 
@@ -259,5 +183,6 @@ const struct rdp_tool rdp_tool_doctor = {
 	.name = "doctor",
 	.summary = "check a device port and the host for what makes RDMA "
 		   "slow or fail",
+	.opts = &rdp_cli_doctor,
 	.main = doctor_main,
 };

@@ -201,6 +201,7 @@ void rdp_doctor_probe_peer(const struct doctor_opts *o,
 	pr.p.iters = PROBE_ITERS;
 	pr.p.tx_depth = 2;
 	pr.p.cq_mod = 1;
+	pr.p.warmup_iters = 0;
 	rdp_clear_error();
 	ret = rdp_oob_connect(o->host, o->tcp_port, o->timeout_ms, &pr.oob);
 	if (!ret) {

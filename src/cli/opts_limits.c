@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Options of acceptance runs: thresholds, plots and adaptive sweeps. */
+/* Thresholds a run must meet (--min-bw, --min-msgrate, --max-lat), plots
+ * and adaptive sweeps. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,62 +46,77 @@ static int max_lat(struct rdp_limits *l, const char *arg, char *err, size_t len)
 	return 0;
 }
 
-static int seconds(const char *opt, const char *arg, double lo, double hi,
-		   double *out, char *err, size_t len)
+int rdp_cli_set_min_bw(void *base, const struct rdp_cli_opt *d, const char *arg,
+		       char *err, size_t len)
 {
-	if (rdp_parse_double(arg, out) || *out < lo || *out > hi)
+	(void)d;
+	return min_bw(&((struct rdp_opts *)base)->limits.limits, arg, err, len);
+}
+
+int rdp_cli_set_min_msgrate(void *base, const struct rdp_cli_opt *d,
+			    const char *arg, char *err, size_t len)
+{
+	struct rdp_limits *l = &((struct rdp_opts *)base)->limits.limits;
+
+	(void)d;
+	if (rdp_parse_double(arg, &l->min_msgrate_mpps) ||
+	    l->min_msgrate_mpps <= 0)
 		return rdp_cli_bad(err, len,
-				   "%s needs seconds from %g to %g, not '%s'",
-				   opt, lo, hi, arg);
+				   "--min-msgrate needs Mpps above 0 like 10 "
+				   "or 0.5, not '%s'",
+				   arg);
+	l->msgrate_opt = "--min-msgrate";
 	return 0;
 }
 
-int rdp_cli_apply_accept(struct rdp_opts *o, int id, const char *arg, char *err,
-			 size_t len)
+int rdp_cli_set_max_lat(void *base, const struct rdp_cli_opt *d,
+			const char *arg, char *err, size_t len)
 {
-	struct rdp_accept_opts *a = &o->accept;
+	(void)d;
+	return max_lat(&((struct rdp_opts *)base)->limits.limits, arg, err,
+		       len);
+}
+
+int rdp_cli_set_plot(void *base, const struct rdp_cli_opt *d, const char *arg,
+		     char *err, size_t len)
+{
+	struct rdp_limit_opts *a = &((struct rdp_opts *)base)->limits;
+
+	(void)d;
+	if (!*arg || strlen(arg) >= sizeof(a->plot_file))
+		return rdp_cli_bad(err, len, "--plot needs a file name");
+	snprintf(a->plot_file, sizeof(a->plot_file), "%s", arg);
+	return 0;
+}
+
+int rdp_cli_set_time_per_point(void *base, const struct rdp_cli_opt *d,
+			       const char *arg, char *err, size_t len)
+{
+	(void)d;
+	return rdp_cli_seconds(
+		"--time-per-point", arg, 0.01, 3600,
+		&((struct rdp_opts *)base)->limits.time_per_point_s, err, len);
+}
+
+int rdp_cli_set_target_error(void *base, const struct rdp_cli_opt *d,
+			     const char *arg, char *err, size_t len)
+{
 	double pct;
 
-	switch (id) {
-	case OPT_MIN_BW:
-		return min_bw(&a->limits, arg, err, len);
-	case OPT_MIN_MSGRATE:
-		if (rdp_parse_double(arg, &a->limits.min_msgrate_mpps) ||
-		    a->limits.min_msgrate_mpps <= 0)
-			return rdp_cli_bad(err, len,
-					   "--min-msgrate needs Mpps above 0 "
-					   "like 10 or 0.5, not '%s'",
-					   arg);
-		a->limits.msgrate_opt = "--min-msgrate";
-		return 0;
-	case OPT_MAX_LAT:
-		return max_lat(&a->limits, arg, err, len);
-	case OPT_PLOT:
-		if (!*arg || strlen(arg) >= sizeof(a->plot_file))
-			return rdp_cli_bad(err, len,
-					   "--plot needs a file name");
-		snprintf(a->plot_file, sizeof(a->plot_file), "%s", arg);
-		return 0;
-	case OPT_TIME_PER_POINT:
-		return seconds("--time-per-point", arg, 0.01, 3600,
-			       &a->time_per_point_s, err, len);
-	case OPT_TARGET_ERROR:
-		if (rdp_parse_double(arg, &pct) || pct < 0.1 || pct > 50)
-			return rdp_cli_bad(err, len,
-					   "--target-error needs a percentage "
-					   "from 0.1 to 50, not '%s'",
-					   arg);
-		a->target_rel_err = pct / 100;
-		return 0;
-	default:
-		return 1;
-	}
+	(void)d;
+	if (rdp_parse_double(arg, &pct) || pct < 0.1 || pct > 50)
+		return rdp_cli_bad(err, len,
+				   "--target-error needs a percentage from "
+				   "0.1 to 50, not '%s'",
+				   arg);
+	((struct rdp_opts *)base)->limits.target_rel_err = pct / 100;
+	return 0;
 }
 
 /* Rules across options, once all are parsed. */
-int rdp_cli_check_accept(struct rdp_opts *o, char *err, size_t len)
+int rdp_cli_check_limits(struct rdp_opts *o, char *err, size_t len)
 {
-	struct rdp_accept_opts *a = &o->accept;
+	struct rdp_limit_opts *a = &o->limits;
 	const struct rdp_limits *l = &a->limits;
 	int bw = o->bench->kind == RDP_BENCH_BW;
 	struct rdp_params d;

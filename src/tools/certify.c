@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rdmaperf accept HOST: the standard acceptance matrix (write and read
+ * rdmaperf certify HOST: the standard certification matrix (write and read
  * bandwidth at 1 and 8 QPs over a size sweep, write/read/send latency at
  * small sizes), each run as a child rdmaperf with adaptive iterations and
  * its JSON kept, the band of the line rate applied to large messages, and
@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <jansson.h>
 
 #include <rdmaperf/log.h>
+#include <rdmaperf/opts.h>
 #include <rdmaperf/plot.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
@@ -31,7 +33,7 @@ extern char **environ;
  * message rate, not the link. */
 #define BAND_MIN_BYTES 65536
 
-struct accept_opts {
+struct certify_opts {
 	const char *host, *dev, *port, *dir;
 	const char *sizes, *lat_sizes, *qps, *tpp;
 	double band_lo, band_hi; /* fractions of the line rate */
@@ -50,109 +52,111 @@ static const char *const tests[] = { "write_bw", "read_bw", "write_lat",
 				     "read_lat", "send_lat" };
 #define N_TESTS (sizeof(tests) / sizeof(tests[0]))
 
-static void usage(FILE *f)
+static void more_help(FILE *f)
 {
 	fprintf(f,
-		"Usage: rdmaperf accept HOST [options]\n"
-		"  Run the acceptance matrix against an rdmaperf server on "
-		"HOST and write\n"
-		"  DIR/accept.md (one page, with plots), DIR/TEST.json and "
-		"DIR/TEST.txt.\n"
-		"  Exit 0 when every run completed and every bandwidth "
-		"point of %d B\n"
-		"  and up is within the band; 1 otherwise.\n\n"
-		"Options:\n"
-		"  -d, --ib-dev=DEV          RDMA device\n"
-		"  -p, --port=PORT           TCP port of the server\n"
-		"  -o, --output=DIR          where to write (default "
-		"accept-DATE-TIME)\n"
-		"      --sizes=LIST          bandwidth sizes (default "
-		"2:8M:x4)\n"
-		"      --lat-sizes=LIST      latency sizes (default "
-		"2,8,64,512)\n"
-		"      --qp=LIST             QP counts (default 1,8)\n"
-		"      --time-per-point=SEC  adaptive bound per point "
-		"(default 2)\n"
-		"      --band=LO-HI          band in %% of the line rate "
-		"(default 90-98.75)\n",
+		"\nExit 0 when every run completed and every bandwidth point "
+		"of %d B\nand up is within the band; 1 otherwise.\n",
 		BAND_MIN_BYTES);
 }
 
-static int parse_band(const char *s, struct accept_opts *a)
+/* LO-HI in percent of the line rate, two strict decimal numbers. */
+static int set_band(void *base, const struct rdp_cli_opt *d, const char *arg,
+		    char *err, size_t len)
 {
-	char *end;
+	struct certify_opts *a = base;
+	char lo[32];
+	const char *dash = strchr(arg, '-');
+	double l, h;
 
-	a->band_lo = strtod(s, &end) / 100;
-	if (end == s || *end != '-')
-		return -EINVAL;
-	s = end + 1;
-	a->band_hi = strtod(s, &end) / 100;
-	if (end == s || *end || !(a->band_lo > 0) ||
-	    !(a->band_hi >= a->band_lo) || a->band_hi > 1.5)
-		return -EINVAL;
+	(void)d;
+	if (!dash || (size_t)(dash - arg) >= sizeof(lo))
+		goto bad;
+	memcpy(lo, arg, (size_t)(dash - arg));
+	lo[dash - arg] = '\0';
+	if (rdp_parse_double(lo, &l) || rdp_parse_double(dash + 1, &h) ||
+	    !(l > 0) || h < l || h > 150)
+		goto bad;
+	a->band_lo = l / 100;
+	a->band_hi = h / 100;
 	return 0;
+bad:
+	return rdp_cli_bad(err, len,
+			   "--band needs LO-HI in %% of the line rate like "
+			   "90-98.75, not '%s'",
+			   arg);
 }
 
-static int parse_args(int argc, char **argv, struct accept_opts *a)
+static int set_tpp(void *base, const struct rdp_cli_opt *d, const char *arg,
+		   char *err, size_t len)
 {
-	static const struct option lo[] = {
-		{ "ib-dev", required_argument, NULL, 'd' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "sizes", required_argument, NULL, 's' },
-		{ "lat-sizes", required_argument, NULL, 'l' },
-		{ "qp", required_argument, NULL, 'q' },
-		{ "time-per-point", required_argument, NULL, 't' },
-		{ "band", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
+	double s;
 
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'd':
-			a->dev = optarg;
-			break;
-		case 'p':
-			a->port = optarg;
-			break;
-		case 'o':
-			a->dir = optarg;
-			break;
-		case 's':
-			a->sizes = optarg;
-			break;
-		case 'l':
-			a->lat_sizes = optarg;
-			break;
-		case 'q':
-			a->qps = optarg;
-			break;
-		case 't':
-			a->tpp = optarg;
-			break;
-		case 'b':
-			if (!parse_band(optarg, a))
-				break;
-			rdp_err("--band needs LO-HI in %% of the line rate "
-				"like 90-98.75, not '%s'",
-				optarg);
-			return -EINVAL;
-		default:
-			rdp_err("accept: unknown option or missing value '%s' "
-				"(see --help)",
-				argv[optind - 1]);
-			return -EINVAL;
-		}
-	}
+	(void)base;
+	(void)d;
+	return rdp_cli_seconds("--time-per-point", arg, 0.01, 3600, &s, err,
+			       len);
+}
+
+static int set_port(void *base, const struct rdp_cli_opt *d, const char *arg,
+		    char *err, size_t len)
+{
+	uint64_t v;
+
+	(void)base;
+	(void)d;
+	return rdp_cli_num("-p", arg, 1, 65535, &v, err, len);
+}
+
+#define TEXT(m)                                                                \
+	.type = RDP_CLI_TEXT, .off = offsetof(struct certify_opts, m),         \
+	.width = sizeof(const char *)
+#define T RDP_CLI_TOOL
+
+/* clang-format off */
+static const struct rdp_cli_opt rows[] = {
+	{ "ib-dev", 'd', "DEV", T, TEXT(dev), .help = "RDMA device" },
+	{ "port", 'p', "PORT", T, TEXT(port), .set = set_port,
+	  .help = "TCP port of the server" },
+	{ "dir", 0, "DIR", T, TEXT(dir),
+	  .help = "where to write (default certify-DATE-TIME)" },
+	{ "sizes", 0, "LIST", T, TEXT(sizes),
+	  .help = "bandwidth sizes (default 2:8M:x4)" },
+	{ "lat-sizes", 0, "LIST", T, TEXT(lat_sizes),
+	  .help = "latency sizes (default 2,8,64,512)" },
+	{ "qp", 0, "LIST", T, TEXT(qps), .help = "QP counts (default 1,8)" },
+	{ "time-per-point", 0, "SEC", T, TEXT(tpp), .set = set_tpp,
+	  .help = "adaptive bound per point (default 2)" },
+	{ "band", 0, "LO-HI", T, .set = set_band,
+	  .help = "band in % of the line rate (default 90-98.75)" },
+	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
+};
+/* clang-format on */
+
+static const struct rdp_cli_table certify_table = {
+	.opts = rows,
+	.n = sizeof(rows) / sizeof(rows[0]),
+	.side = RDP_CLI_TOOL,
+	.synopsis = "Usage: rdmaperf certify HOST [options]\n"
+		    "  Run the certification matrix against an rdmaperf server "
+		    "on HOST and write\n"
+		    "  DIR/certify.md (one page, with plots), DIR/TEST.json "
+		    "and DIR/TEST.txt.",
+	.more_help = more_help,
+};
+
+static int parse_args(int argc, char **argv, struct certify_opts *a)
+{
+	char err[256];
+	int ret;
+
+	ret = rdp_cli_parse(&certify_table, argc, argv, a, err, sizeof(err));
+	if (ret < 0)
+		rdp_err("certify: %s", err);
+	if (ret)
+		return ret;
 	if (argc - optind != 1) {
-		rdp_err("accept needs the server: rdmaperf accept HOST (see "
+		rdp_err("certify needs the server: rdmaperf certify HOST (see "
 			"--help)");
 		return -EINVAL;
 	}
@@ -170,7 +174,7 @@ static int path_in(char *buf, size_t len, const char *dir, const char *test,
 
 /* One child rdmaperf: its report to DIR/TEST.txt; returns its exit code,
  * or -errno when it could not start. */
-static int run_child(const struct accept_opts *a, struct test_run *t)
+static int run_child(const struct certify_opts *a, struct test_run *t)
 {
 	char json[PATH_MAX], txt[PATH_MAX];
 	const char *argv[24];
@@ -222,7 +226,7 @@ static int run_child(const struct accept_opts *a, struct test_run *t)
 }
 
 /* Large-message points against the band; counts into t. */
-static void apply_band(const struct accept_opts *a, struct test_run *t,
+static void apply_band(const struct certify_opts *a, struct test_run *t,
 		       double line)
 {
 	const json_t *e;
@@ -241,15 +245,15 @@ static void apply_band(const struct accept_opts *a, struct test_run *t,
 	}
 }
 
-static void run_test(const struct accept_opts *a, struct test_run *t)
+static void run_test(const struct certify_opts *a, struct test_run *t)
 {
 	char path[PATH_MAX];
 	double line;
 
-	fprintf(stderr, "accept: %s ...\n", t->test);
+	fprintf(stderr, "certify: %s ...\n", t->test);
 	t->rc = run_child(a, t);
 	if (t->rc < 0) {
-		rdp_err("accept: start %s: %s", t->test, strerror(-t->rc));
+		rdp_err("certify: start %s: %s", t->test, strerror(-t->rc));
 		return;
 	}
 	if (path_in(path, sizeof(path), a->dir, t->test, "json"))
@@ -273,13 +277,13 @@ static const char *str_at(const json_t *doc, const char *obj, const char *key)
 	return s ? s : "?";
 }
 
-static void md_context(FILE *f, const struct accept_opts *a, const json_t *d,
+static void md_context(FILE *f, const struct certify_opts *a, const json_t *d,
 		       int pass)
 {
 	const json_t *dev = json_object_get(d, "device");
 	double line = json_number_value(json_object_get(dev, "line_rate_gbps"));
 
-	fprintf(f, "# Acceptance record: %s to %s\n\n",
+	fprintf(f, "# Certification record: %s to %s\n\n",
 		str_at(d, "device", "name"), a->host);
 	fprintf(f, "| | |\n|---|---|\n");
 	fprintf(f, "| Verdict | **%s** |\n", pass ? "PASS" : "FAIL");
@@ -409,7 +413,7 @@ static void md_plots(FILE *f, const struct test_run *t)
 			fprintf(f, "![%s](%s.svg)\n", t[i].test, t[i].test);
 }
 
-static int write_record(const struct accept_opts *a, const struct test_run *t,
+static int write_record(const struct certify_opts *a, const struct test_run *t,
 			int pass)
 {
 	const json_t *d = first_doc(t);
@@ -419,18 +423,18 @@ static int write_record(const struct accept_opts *a, const struct test_run *t,
 	size_t i;
 	FILE *f;
 
-	if (path_in(path, sizeof(path), a->dir, "accept", "md"))
+	if (path_in(path, sizeof(path), a->dir, "certify", "md"))
 		return -ENAMETOOLONG;
 	f = fopen(path, "w");
 	if (!f) {
-		rdp_err("accept: open %s: %s", path, strerror(errno));
+		rdp_err("certify: open %s: %s", path, strerror(errno));
 		return -errno;
 	}
 	if (d)
 		md_context(f, a, d, pass);
 	else
 		fprintf(f,
-			"# Acceptance record: %s\n\n**FAIL**: no run "
+			"# Certification record: %s\n\n**FAIL**: no run "
 			"produced results.\n",
 			a->host);
 	fprintf(f, "## Bandwidth\n\n| Test | QPs | Bytes | Gb/s | %% of line "
@@ -447,36 +451,36 @@ static int write_record(const struct accept_opts *a, const struct test_run *t,
 	md_plots(f, t);
 	if (fclose(f))
 		return -EIO;
-	printf("accept: %s: %s\n", pass ? "PASS" : "FAIL", path);
+	printf("certify: %s: %s\n", pass ? "PASS" : "FAIL", path);
 	return 0;
 }
 
-static int make_dir(struct accept_opts *a, char *buf, size_t len)
+static int make_dir(struct certify_opts *a, char *buf, size_t len)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 
 	if (!a->dir) {
 		if (!localtime_r(&now, &tm) ||
-		    !strftime(buf, len, "accept-%Y%m%d-%H%M%S", &tm))
+		    !strftime(buf, len, "certify-%Y%m%d-%H%M%S", &tm))
 			return -EINVAL;
 		a->dir = buf;
 	}
 	if (mkdir(a->dir, 0755) && errno != EEXIST) {
-		rdp_err("accept: create %s: %s", a->dir, strerror(errno));
+		rdp_err("certify: create %s: %s", a->dir, strerror(errno));
 		return -errno;
 	}
 	return 0;
 }
 
-static int accept_main(int argc, char **argv)
+static int certify_main(int argc, char **argv)
 {
-	struct accept_opts a = { .sizes = "2:8M:x4",
-				 .lat_sizes = "2,8,64,512",
-				 .qps = "1,8",
-				 .tpp = "2",
-				 .band_lo = 0.90,
-				 .band_hi = 0.9875 };
+	struct certify_opts a = { .sizes = "2:8M:x4",
+				  .lat_sizes = "2,8,64,512",
+				  .qps = "1,8",
+				  .tpp = "2",
+				  .band_lo = 0.90,
+				  .band_hi = 0.9875 };
 	struct test_run t[N_TESTS];
 	char dir[64];
 	size_t i;
@@ -509,8 +513,9 @@ static int accept_main(int argc, char **argv)
 	return pass ? RDP_EXIT_OK : RDP_EXIT_FAIL;
 }
 
-const struct rdp_tool rdp_tool_accept = {
-	.name = "accept",
-	.summary = "run the acceptance matrix and write a one-page record",
-	.main = accept_main,
+const struct rdp_tool rdp_tool_certify = {
+	.name = "certify",
+	.summary = "run the certification matrix and write a one-page record",
+	.opts = &certify_table,
+	.main = certify_main,
 };

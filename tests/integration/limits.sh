@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Acceptance runs and CI regression: thresholds, line rate, compare, the
+# Thresholds, certification runs and CI regression: line rate, compare, the
 # Soft-RoCE baseline, plots. Sourced by run.sh.
 
 BASELINE_TOL=60%
 
-t_accept_limits() {
+t_thresholds() {
 	local doc=$WORK/lim.json
 	begin "--min-bw above the link: exit 1, every failing point named and marked"
 	client write_bw -s 4K,64K -n 100 --min-bw 1000 --json-file "$doc"
@@ -66,7 +66,7 @@ t_accept_limits() {
 	pass
 }
 
-t_accept_compare() {
+t_limits_compare() {
 	local base=$WORK/base.json drop=$WORK/drop.json
 	begin "compare: an identical run passes, a synthetic 30% drop is flagged"
 	client write_bw -s 4K,64K -n 200 --json-file "$base" || { fail "exit $?"; return; }
@@ -88,7 +88,7 @@ t_accept_compare() {
 
 # CI regression: a fresh short run against the committed Soft-RoCE
 # baseline, with a tolerance that absorbs emulation noise.
-t_accept_baseline() {
+t_limits_baseline() {
 	local doc=$WORK/fresh.json base=$HERE/../../bench-results/softroce-baseline.json
 	begin "CI: fresh run within $BASELINE_TOL of bench-results/softroce-baseline.json"
 	[ -f "$base" ] || { fail "no baseline at $base"; return; }
@@ -106,7 +106,7 @@ t_accept_baseline() {
 	pass
 }
 
-t_accept_plot() {
+t_limits_plot() {
 	local doc=$WORK/plot.json svg=$WORK/plot.svg
 	if ! command -v gnuplot >/dev/null; then
 		begin "plot"; skip "gnuplot not installed (gnuplot-nox)"; return
@@ -114,7 +114,7 @@ t_accept_plot() {
 	begin "plot: a valid SVG naming its axes, from a run's JSON"
 	client write_bw -s 4K,64K -q 1,2 -n 100 --json-file "$doc" ||
 		{ fail "exit $?"; return; }
-	run_limited 30 "$BUILD/rdmaperf" plot "$doc" -o "$svg" >"$WORK/out" 2>&1 ||
+	run_limited 30 "$BUILD/rdmaperf" plot "$doc" --svg "$svg" >"$WORK/out" 2>&1 ||
 		{ fail "exit $?"; return; }
 	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' \
 		"$svg" 2>"$WORK/out" || { fail "not well-formed XML"; return; }
@@ -128,10 +128,10 @@ t_accept_plot() {
 	pass
 	begin "plot without gnuplot: exit 77 and how to install it"
 	RDP_GNUPLOT=/nonexistent/gnuplot expect_fail 77 "install gnuplot.*gnuplot-nox" 10 \
-		"$BUILD/rdmaperf" plot "$doc" -o "$svg"
+		"$BUILD/rdmaperf" plot "$doc" --svg "$svg"
 }
 
-t_accept_sweep() {
+t_limits_sweep() {
 	local doc=$WORK/adapt.json
 	begin "a sweep on a terminal prints progress on stderr (point k of n, elapsed, ETA)"
 	# script(1) gives the client a terminal; the report goes elsewhere.
@@ -164,15 +164,15 @@ t_accept_sweep() {
 	pass
 }
 
-t_accept_record() {
-	local dir=$WORK/acc rc
-	begin "accept: the matrix runs, a one-page record with its JSON (and plots)"
-	run_limited 600 "$BUILD/rdmaperf" accept "$ADDR" -d "$DEV" -p "$PORT" \
-		-o "$dir" --sizes 4K,64K --lat-sizes 2 --qp 1,2 \
+t_certify_record() {
+	local dir=$WORK/cert rc
+	begin "certify: the matrix runs, a one-page record with its JSON (and plots)"
+	run_limited 600 "$BUILD/rdmaperf" certify "$ADDR" -d "$DEV" -p "$PORT" \
+		--dir "$dir" --sizes 4K,64K --lat-sizes 2 --qp 1,2 \
 		--time-per-point 0.5 --band 0.0001-150 >"$WORK/out" 2>&1
 	rc=$?
 	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
-	expect_file "$dir/accept.md" "^# Acceptance record: $DEV to $ADDR" \
+	expect_file "$dir/certify.md" "^# Certification record: $DEV to $ADDR" \
 		"^\\| Verdict \\| \\*\\*PASS\\*\\* \\|" \
 		"^\\| write_bw \\| 2 \\| 65536 \\| [0-9.]+ \\| [0-9.]+ \\| in band \\|" \
 		"^\\| read_bw \\| 1 \\| 4096 \\| " "^\\| send_lat \\| 2 \\| " \
@@ -182,26 +182,26 @@ t_accept_record() {
 			{ fail "no results in $t.json"; return; }
 	done
 	if command -v gnuplot >/dev/null; then
-		grep -q "^!\\[write_bw\\](write_bw.svg)" "$dir/accept.md" &&
+		grep -q "^!\\[write_bw\\](write_bw.svg)" "$dir/certify.md" &&
 			[ -s "$dir/write_bw.svg" ] || { fail "no plot"; return; }
 	fi
 	pass
-	begin "accept: a band above what the link gives fails, naming the points"
-	run_limited 600 "$BUILD/rdmaperf" accept "$ADDR" -d "$DEV" -p "$PORT" \
-		-o "$dir" --sizes 64K --lat-sizes 2 --qp 1 \
+	begin "certify: a band above what the link gives fails, naming the points"
+	run_limited 600 "$BUILD/rdmaperf" certify "$ADDR" -d "$DEV" -p "$PORT" \
+		--dir "$dir" --sizes 64K --lat-sizes 2 --qp 1 \
 		--time-per-point 0.3 --band 140-150 >"$WORK/out" 2>&1
 	rc=$?
 	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
-	expect_file "$dir/accept.md" "\\*\\*FAIL\\*\\*" "\\*\\*below\\*\\*" \
+	expect_file "$dir/certify.md" "\\*\\*FAIL\\*\\*" "\\*\\*below\\*\\*" \
 		"\\| write_bw \\| 0 \\| 1 of 1 below" || return
 	pass
-	begin "accept: a bad size list is a usage error at once"
-	expect_fail 2 "-s needs a value" 30 "$BUILD/rdmaperf" accept "$ADDR" \
-		-d "$DEV" -p "$PORT" -o "$dir" --sizes 12X
+	begin "certify: a bad size list is a usage error at once"
+	expect_fail 2 "-s needs a value" 30 "$BUILD/rdmaperf" certify "$ADDR" \
+		-d "$DEV" -p "$PORT" --dir "$dir" --sizes 12X
 }
 
 # Needs tests/softroce/rxe-run --devices 2.
-t_accept_rails() {
+t_limits_rails() {
 	local port=$((PORT + 7)) s0 s1 rc
 	begin "two rxe devices as two rails: per-rail rows and a [SUM] row"
 	if [ -z "${RDP_RXE_DEV1:-}" ]; then
