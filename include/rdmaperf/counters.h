@@ -13,8 +13,6 @@
 
 #include <rdmaperf/sysfs.h>
 
-struct rdp_msg_result;
-
 #define RDP_COUNTERS_MAX     160
 #define RDP_COUNTER_NAME_MAX 40
 
@@ -62,11 +60,7 @@ struct rdp_ctr_pair {
 void rdp_ctr_begin(struct rdp_ctr_pair *p, const char *dev, int port);
 /* Snapshot after it; local = the deltas. */
 void rdp_ctr_end(struct rdp_ctr_pair *p);
-/* Deltas into a RESULT, non-zero ones first when they do not all fit. */
-void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r);
-/* The peer's deltas from its RESULT. */
-void rdp_ctr_from_result(struct rdp_ctr_pair *p,
-			 const struct rdp_msg_result *r);
+/* To and from the wire: session/edge.c. */
 
 /* Text report: the non-zero deltas of both sides, then a warning line per
  * counter that points to loss or congestion. */

@@ -20,7 +20,6 @@ struct rdp_dev;
 struct rdp_mem;
 struct rdp_mem_opts;
 struct rdp_msg_accept;
-struct rdp_report_info;
 
 /* What one side copies in one test. */
 enum rdp_stage_role {
@@ -101,9 +100,5 @@ void rdp_stage_to_accept(const struct rdp_conn *conn,
  * "gpu_to_host", "host_to_gpu" or "none" for JSON. */
 const char *rdp_stage_role_str(enum rdp_stage_role role);
 const char *rdp_stage_role_id(enum rdp_stage_role role);
-
-/* The header's memory lines, this side and the peer's; nothing when both
- * use host memory. */
-void rdp_report_memory(FILE *f, const struct rdp_report_info *in);
 
 #endif /* RDMAPERF_STAGE_H */

@@ -19,6 +19,7 @@
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
+#include <rdmaperf/edge.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/stage.h>
@@ -243,6 +244,7 @@ static int run_test(struct server *s)
 	uint64_t count = 0;
 	int ret;
 
+	rdp_bench_decide(s->ops, &s->p, s->conn, &run.dec);
 	ret = rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->tail_bytes);
 	if (!ret)
 		ret = rdp_stage_fill(&run);
@@ -263,7 +265,7 @@ static int run_test(struct server *s)
 		return ret;
 	rdp_devbuf_verify(&run, count, &msg.u.result);
 	rdp_ctr_end(&s->ctr);
-	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
+	rdp_edge_counters_to_result(&s->ctr.local, &msg.u.result);
 	if (s->p.flags & RDP_PARAM_BIDIR) {
 		msg.u.result.tx_msgs = res.msgs;
 		msg.u.result.tx_bytes = res.msgs * s->p.size_bytes;

@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Port counters and hw_counters before and after each test point, their
- * deltas on the wire and in the text report.
+ * Port counters and hw_counters before and after each test point, and
+ * their deltas in the text report.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <rdmaperf/counters.h>
-#include <rdmaperf/wire.h>
-
-_Static_assert(RDP_COUNTER_NAME_MAX == RDP_WIRE_COUNTER_NAME_MAX,
-	       "a counter name must fit the wire as it is");
 
 #define PORT_DIR "/sys/class/infiniband/%s/ports/%d"
 
@@ -145,42 +141,6 @@ void rdp_ctr_end(struct rdp_ctr_pair *p)
 	rdp_counters_snapshot(&p->fs, p->dev, p->port, &p->after);
 	rdp_counters_delta(&p->before, &p->after, &p->local);
 	p->have_local = 1;
-}
-
-static void put_one(const struct rdp_counter *c, struct rdp_msg_result *r)
-{
-	struct rdp_wire_counter *w = &r->counters[r->n_counters++];
-
-	snprintf(w->name, sizeof(w->name), "%s", c->name);
-	w->hw = c->hw;
-	w->value = c->value;
-}
-
-void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r)
-{
-	size_t i, pass;
-
-	r->n_counters = 0;
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < d->n && r->n_counters < RDP_WIRE_MAX_COUNTERS;
-		     i++)
-			if ((d->c[i].value != 0) == (pass == 0))
-				put_one(&d->c[i], r);
-}
-
-void rdp_ctr_from_result(struct rdp_ctr_pair *p, const struct rdp_msg_result *r)
-{
-	struct rdp_counter *c;
-	size_t i;
-
-	p->peer.n = 0;
-	for (i = 0; i < r->n_counters && i < RDP_COUNTERS_MAX; i++) {
-		c = &p->peer.c[p->peer.n++];
-		snprintf(c->name, sizeof(c->name), "%s", r->counters[i].name);
-		c->hw = r->counters[i].hw;
-		c->value = r->counters[i].value;
-	}
-	p->have_peer = 1;
 }
 
 /* Four counters a line after the side's label. */

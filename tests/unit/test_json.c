@@ -45,9 +45,10 @@ static const struct rdp_bench_ops rt_ops = {
 struct ctx {
 	struct rdp_dev dev;
 	struct rdp_conn conn;
-	struct rdp_msg_hello local;
-	struct rdp_msg_hello peer_hello;
-	struct rdp_msg_accept peer;
+	struct rdp_host_info local;
+	struct rdp_host_info peer_hello;
+	struct rdp_peer_info peer;
+	struct rdp_decisions dec;
 	struct rdp_params params;
 	struct rdp_clock clk;
 	struct rdp_report_info info;
@@ -109,11 +110,13 @@ static void ctx_init(struct ctx *c)
 		.ops = &bw_ops,
 		.params = &c->params,
 		.conn = &c->conn,
+		.dec = &c->dec,
 		.peer = &c->peer,
-		.peer_hello = &c->peer_hello,
+		.peer_host = &c->peer_hello,
 		.clk = &c->clk,
-		.local_hello = &c->local,
+		.local_host = &c->local,
 		.peer_addr = "192.0.2.10:18515",
+		.now = time(NULL),
 	};
 }
 
