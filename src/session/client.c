@@ -12,7 +12,7 @@
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
-#include <rdmaperf/edge.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
@@ -53,12 +53,12 @@ static int hello(struct client *c)
 	int ret;
 
 	rdp_hello_fill(&msg);
-	rdp_edge_host_from_hello(&msg.u.hello, &c->local_host);
+	rdp_host_from_hello(&msg.u.hello, &c->local_host);
 	ret = rdp_oob_send(&c->oob, &msg);
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_HELLO, &msg, -1);
 	if (!ret)
-		rdp_edge_host_from_hello(&msg.u.hello, &c->peer_host);
+		rdp_host_from_hello(&msg.u.hello, &c->peer_host);
 	return ret;
 }
 
@@ -74,7 +74,7 @@ static int send_params(struct client *c)
 				     rdp_slow_step_ms(c->o, &c->p));
 	if (ret)
 		return ret;
-	rdp_edge_peer_from_accept(&msg.u.accept, &c->peer);
+	rdp_peer_from_accept(&msg.u.accept, &c->peer);
 	c->cm_port = msg.u.accept.cm_port;
 	c->cm_nonce = msg.u.accept.cm_nonce;
 	return 0;
@@ -218,7 +218,7 @@ static int run_test(struct client *c, struct rdp_result *res)
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
 	if (!ret)
-		rdp_edge_counters_from_result(&msg.u.result, &c->ctr);
+		rdp_ctr_from_result(&c->ctr, &msg.u.result);
 	if (!ret)
 		ret = check_data(c, &run, &msg.u.result, res);
 	return ret;

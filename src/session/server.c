@@ -19,7 +19,7 @@
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
-#include <rdmaperf/edge.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/stage.h>
@@ -265,7 +265,7 @@ static int run_test(struct server *s)
 		return ret;
 	rdp_devbuf_verify(&run, count, &msg.u.result);
 	rdp_ctr_end(&s->ctr);
-	rdp_edge_counters_to_result(&s->ctr.local, &msg.u.result);
+	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
 	if (s->p.flags & RDP_PARAM_BIDIR) {
 		msg.u.result.tx_msgs = res.msgs;
 		msg.u.result.tx_bytes = res.msgs * s->p.size_bytes;

@@ -6,8 +6,8 @@
  *
  * Layer: session
  */
-#ifndef RDMAPERF_EDGE_H
-#define RDMAPERF_EDGE_H
+#ifndef RDMAPERF_CONVERT_H
+#define RDMAPERF_CONVERT_H
 
 struct rdp_counters;
 struct rdp_ctr_pair;
@@ -18,21 +18,20 @@ struct rdp_msg_result;
 struct rdp_peer_info;
 
 /* A host as its HELLO tells it. */
-void rdp_edge_host_from_hello(const struct rdp_msg_hello *h,
-			      struct rdp_host_info *out);
+void rdp_host_from_hello(const struct rdp_msg_hello *h,
+			 struct rdp_host_info *out);
 
 /* The server's side of a test as its ACCEPT tells it (the RDMA CM port
  * and nonce stay with the session that connects). */
-void rdp_edge_peer_from_accept(const struct rdp_msg_accept *a,
-			       struct rdp_peer_info *out);
+void rdp_peer_from_accept(const struct rdp_msg_accept *a,
+			  struct rdp_peer_info *out);
 
 /* Counter deltas into a RESULT, non-zero ones first when they do not all
  * fit. */
-void rdp_edge_counters_to_result(const struct rdp_counters *d,
-				 struct rdp_msg_result *r);
+void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r);
 
 /* The peer's deltas from its RESULT into p->peer. */
-void rdp_edge_counters_from_result(const struct rdp_msg_result *r,
-				   struct rdp_ctr_pair *p);
+void rdp_ctr_from_result(struct rdp_ctr_pair *p,
+			 const struct rdp_msg_result *r);
 
-#endif /* RDMAPERF_EDGE_H */
+#endif /* RDMAPERF_CONVERT_H */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include <rdmaperf/counters.h>
-#include <rdmaperf/edge.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/peer.h>
 #include <rdmaperf/wire.h>
 
@@ -20,8 +20,8 @@ static void copy_text(char *dst, size_t dst_len, const char *src,
 
 #define COPY_TEXT(dst, src) copy_text((dst), sizeof(dst), (src), sizeof(src))
 
-void rdp_edge_host_from_hello(const struct rdp_msg_hello *h,
-			      struct rdp_host_info *out)
+void rdp_host_from_hello(const struct rdp_msg_hello *h,
+			 struct rdp_host_info *out)
 {
 	memset(out, 0, sizeof(*out));
 	COPY_TEXT(out->tool_version, h->tool_version);
@@ -31,8 +31,8 @@ void rdp_edge_host_from_hello(const struct rdp_msg_hello *h,
 	out->cpus = h->cpus;
 }
 
-void rdp_edge_peer_from_accept(const struct rdp_msg_accept *a,
-			       struct rdp_peer_info *out)
+void rdp_peer_from_accept(const struct rdp_msg_accept *a,
+			  struct rdp_peer_info *out)
 {
 	memset(out, 0, sizeof(*out));
 	COPY_TEXT(out->device, a->device);
@@ -63,8 +63,7 @@ static void put_one(const struct rdp_counter *c, struct rdp_msg_result *r)
 	w->value = c->value;
 }
 
-void rdp_edge_counters_to_result(const struct rdp_counters *d,
-				 struct rdp_msg_result *r)
+void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r)
 {
 	size_t n = d->n < ARRAY_LEN(d->c) ? d->n : ARRAY_LEN(d->c);
 	size_t i, pass;
@@ -77,8 +76,7 @@ void rdp_edge_counters_to_result(const struct rdp_counters *d,
 				put_one(&d->c[i], r);
 }
 
-void rdp_edge_counters_from_result(const struct rdp_msg_result *r,
-				   struct rdp_ctr_pair *p)
+void rdp_ctr_from_result(struct rdp_ctr_pair *p, const struct rdp_msg_result *r)
 {
 	size_t n = r->n_counters < ARRAY_LEN(r->counters)
 			   ? r->n_counters

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include <rdmaperf/counters.h>
-#include <rdmaperf/edge.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/peer.h>
 #include <rdmaperf/wire.h>
 
@@ -31,12 +31,12 @@ static void test_counters_to_result(void **state)
 		snprintf(d.c[i].name, sizeof(d.c[i].name), "c%zu", i);
 		d.c[i].value = i >= RDP_WIRE_MAX_COUNTERS ? i : 0;
 	}
-	rdp_edge_counters_to_result(&d, &r);
+	rdp_ctr_to_result(&d, &r);
 	assert_int_equal(r.n_counters, RDP_WIRE_MAX_COUNTERS);
 	for (i = 0; i < 10; i++)
 		assert_int_equal(r.counters[i].value,
 				 RDP_WIRE_MAX_COUNTERS + i);
-	rdp_edge_counters_from_result(&r, p);
+	rdp_ctr_from_result(p, &r);
 	assert_true(p->have_peer);
 	assert_int_equal(p->peer.n, RDP_WIRE_MAX_COUNTERS);
 	assert_string_equal(p->peer.c[0].name, "c64");
@@ -55,13 +55,13 @@ static void test_counters_count_past_array(void **state)
 	assert_non_null(p);
 	r.n_counters = RDP_COUNTERS_MAX;
 	memset(r.counters[0].name, 'x', sizeof(r.counters[0].name));
-	rdp_edge_counters_from_result(&r, p);
+	rdp_ctr_from_result(p, &r);
 	assert_int_equal(p->peer.n, RDP_WIRE_MAX_COUNTERS);
 	/* an unterminated name comes out as a string */
 	assert_int_equal(strlen(p->peer.c[0].name),
 			 sizeof(p->peer.c[0].name) - 1);
 	d.n = (size_t)-1; /* a count past the model's array */
-	rdp_edge_counters_to_result(&d, &r);
+	rdp_ctr_to_result(&d, &r);
 	assert_int_equal(r.n_counters, RDP_WIRE_MAX_COUNTERS);
 	free(p);
 }
@@ -76,7 +76,7 @@ static void test_host_from_hello(void **state)
 	snprintf(h.tool_version, sizeof(h.tool_version), "0.9");
 	snprintf(h.cpu_model, sizeof(h.cpu_model), "Test CPU @ 3 GHz");
 	h.cpus = 12;
-	rdp_edge_host_from_hello(&h, &out);
+	rdp_host_from_hello(&h, &out);
 	assert_string_equal(out.tool_version, "0.9");
 	assert_string_equal(out.cpu_model, "Test CPU @ 3 GHz");
 	assert_int_equal(strlen(out.hostname), sizeof(out.hostname) - 1);
@@ -109,7 +109,7 @@ static void test_peer_from_accept(void **state)
 	a.mem_stage = 2;
 	memset(a.mem_gpu, 'g', sizeof(a.mem_gpu));
 	snprintf(a.mem_bus_id, sizeof(a.mem_bus_id), "0000:3b:00.0");
-	rdp_edge_peer_from_accept(&a, &out);
+	rdp_peer_from_accept(&a, &out);
 	assert_string_equal(out.device, "rxe1");
 	assert_int_equal(out.port, 2);
 	assert_int_equal(out.link_layer, 2);
