@@ -11,7 +11,6 @@
 
 #include <rdmaperf/limits.h>
 
-struct rdp_opts;
 struct rdp_dev;
 struct rdp_json;
 struct rdp_result;
@@ -24,9 +23,10 @@ struct rdp_verdict {
 	size_t n_failed; /* points with at least one failed criterion */
 };
 
-/* -EINVAL (logged) when a percentage is asked of a port without a rate. */
-int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_opts *o,
-		     const struct rdp_dev *dev);
+/* The limits of a bandwidth (is_bw) or latency test on dev; -EINVAL
+ * (logged) when a percentage is asked of a port without a rate. */
+int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_limits *lim,
+		     int is_bw, const struct rdp_dev *dev);
 
 /*
  * After one point: failures logged on stderr naming the point, marked

@@ -12,29 +12,19 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
-#include <rdmaperf/opts.h>
 #include <rdmaperf/verdict.h>
 
 #define MAX_FAILS 12
 
-int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_opts *o,
-		     const struct rdp_dev *dev)
+int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_limits *lim,
+		     int is_bw, const struct rdp_dev *dev)
 {
 	const struct rdp_port_info *p = &dev->port;
 	char link[32];
 
 	memset(v, 0, sizeof(*v));
-	v->lim = o->accept.limits;
-	v->is_bw = o->bench->kind == RDP_BENCH_BW;
-	/* -w and -y are the same checks under perftest's letters. */
-	if (o->report.limit_bw_gbps > v->lim.min_bw_gbps) {
-		v->lim.min_bw_gbps = o->report.limit_bw_gbps;
-		v->lim.bw_opt = "-w";
-	}
-	if (o->report.limit_msgrate_mpps > v->lim.min_msgrate_mpps) {
-		v->lim.min_msgrate_mpps = o->report.limit_msgrate_mpps;
-		v->lim.msgrate_opt = "-y";
-	}
+	v->lim = *lim;
+	v->is_bw = is_bw;
 	v->line_gbps = rdp_line_rate_gbps(p->link_layer, p->active_speed,
 					  p->active_width);
 	if (v->lim.min_bw_pct > 0 && v->line_gbps <= 0) {

@@ -326,6 +326,24 @@ static int measure(struct client *c, struct rdp_result *res)
 	return ret;
 }
 
+/* The thresholds: -w and -y are --min-bw and --min-msgrate under
+ * perftest's letters. */
+static int verdict_init(struct rdp_verdict *v, const struct rdp_opts *o,
+			const struct rdp_dev *dev)
+{
+	struct rdp_limits lim = o->accept.limits;
+
+	if (o->report.limit_bw_gbps > lim.min_bw_gbps) {
+		lim.min_bw_gbps = o->report.limit_bw_gbps;
+		lim.bw_opt = "-w";
+	}
+	if (o->report.limit_msgrate_mpps > lim.min_msgrate_mpps) {
+		lim.min_msgrate_mpps = o->report.limit_msgrate_mpps;
+		lim.msgrate_opt = "-y";
+	}
+	return rdp_verdict_init(v, &lim, o->bench->kind == RDP_BENCH_BW, dev);
+}
+
 /* The server is this host (one address at both ends) on this very port. */
 static int same_port(const struct client *c)
 {
@@ -510,7 +528,7 @@ int rdp_session_client(const struct rdp_opts *o)
 		rdp_dev_close(c.dev);
 		return RDP_EXIT_USAGE;
 	}
-	if (rdp_verdict_init(&c.verdict, o, c.dev)) {
+	if (verdict_init(&c.verdict, o, c.dev)) {
 		rdp_dev_close(c.dev);
 		return RDP_EXIT_USAGE;
 	}

@@ -550,6 +550,61 @@ static void test_write_lat_json(void **state)
 	rdp_json_free(j);
 }
 
+/* A share of the line rate needs a port that reports one. */
+static void test_verdict_init(void **state)
+{
+	struct rdp_limits lim = { .min_bw_pct = 90, .bw_opt = "--min-bw" };
+	struct rdp_verdict v;
+	struct ctx c;
+
+	(void)state;
+	ctx_bw(&c, "write_bw");
+	assert_int_equal(rdp_verdict_init(&v, &lim, 1, &c.dev), 0);
+	assert_true(v.is_bw);
+	assert_float_equal(v.line_gbps, 200, 1e-9);
+	assert_float_equal(v.lim.min_bw_pct, 90, 0);
+	c.dev.port.active_speed = 0;
+	assert_int_equal(rdp_verdict_init(&v, &lim, 1, &c.dev), -EINVAL);
+	lim.min_bw_pct = 0;
+	lim.min_bw_gbps = 10;
+	assert_int_equal(rdp_verdict_init(&v, &lim, 0, &c.dev), 0);
+	assert_false(v.is_bw);
+	assert_float_equal(v.line_gbps, 0, 0);
+}
+
+/* The verdict in the JSON document: each point's outcome, the run's. */
+static void test_verdict_json(void **state)
+{
+	struct rdp_limits lim = { .min_bw_gbps = 50, .bw_opt = "--min-bw" };
+	struct rdp_json *j = NULL;
+	struct rdp_verdict v;
+	struct rdp_result r1, r2;
+	struct ctx c;
+	FILE *null = fopen("/dev/null", "w");
+	char *t;
+
+	(void)state;
+	assert_non_null(null);
+	ctx_bw(&c, "write_bw");
+	c.info.counters = NULL;
+	assert_int_equal(rdp_verdict_init(&v, &lim, 1, &c.dev), 0);
+	r1 = bw_result(&c, 65536, 41.943);
+	r2 = bw_result(&c, 1048576, 187.5);
+	r1.n_intervals = r2.n_intervals = 0;
+	r1.bidir = r2.bidir = 0;
+	assert_int_equal(rdp_json_new(&c.info, &j), 0);
+	assert_int_equal(rdp_json_add(j, &c.info, &r1), 0);
+	rdp_verdict_point(&v, null, &r1, j);
+	assert_int_equal(rdp_json_add(j, &c.info, &r2), 0);
+	rdp_verdict_point(&v, null, &r2, j);
+	assert_int_equal(rdp_verdict_finish(&v, null, j), 1);
+	fclose(null);
+	t = json_text(j);
+	golden("write_bw_verdict.json", t);
+	free(t);
+	rdp_json_free(j);
+}
+
 /* One conversion for every place that prints MiB/s. */
 static void test_mibps(void **state)
 {
@@ -568,6 +623,8 @@ int main(void)
 		cmocka_unit_test(test_read_lat_text),
 		cmocka_unit_test(test_read_bw_json),
 		cmocka_unit_test(test_write_lat_json),
+		cmocka_unit_test(test_verdict_init),
+		cmocka_unit_test(test_verdict_json),
 		cmocka_unit_test(test_mibps),
 	};
 
