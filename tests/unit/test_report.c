@@ -550,6 +550,46 @@ static void test_write_lat_json(void **state)
 	rdp_json_free(j);
 }
 
+static void print_placement_modes(FILE *f, struct ctx *c)
+{
+	static const uint8_t modes[] = { RDP_PLACE_NIC,	 RDP_PLACE_CPU,
+					 RDP_PLACE_NUMA, RDP_PLACE_EXTERNAL,
+					 RDP_PLACE_NONE, 200 };
+	size_t i;
+
+	for (i = 0; i < sizeof(modes); i++) {
+		c->place.mode = (enum rdp_place_mode)modes[i];
+		c->place.cross_numa = (int)(i & 1);
+		c->place.mem_bound = !(i & 1);
+		c->peer.place.mode = modes[i];
+		c->peer.place.cross_numa = !(i & 1);
+		rdp_report_placement(f, &c->info);
+	}
+	c->place.node = -1;
+	CPU_ZERO(&c->place.cpus);
+	c->peer.place.cpus[0] = '\0';
+	rdp_report_placement(f, &c->info);
+	/* A memory kind from a newer peer; staged GPU memory on the peer. */
+	c->peer.mem.kind = 77;
+	rdp_report_memory(f, &c->info);
+	c->peer.mem.kind = RDP_MEM_KIND_GPU_STAGED;
+	c->peer.mem.stage = RDP_STAGE_OUT;
+	rdp_report_memory(f, &c->info);
+}
+
+/* Every placement mode of both sides, unknown CPUs, unknown memory. */
+static void test_placement_lines(void **state)
+{
+	struct ctx c;
+	char *t;
+
+	(void)state;
+	ctx_bw(&c, "write_bw");
+	t = capture(print_placement_modes, &c);
+	golden("placement.txt", t);
+	free(t);
+}
+
 /* A share of the line rate needs a port that reports one. */
 static void test_verdict_init(void **state)
 {
@@ -575,7 +615,15 @@ static void test_verdict_init(void **state)
 /* The verdict in the JSON document: each point's outcome, the run's. */
 static void test_verdict_json(void **state)
 {
-	struct rdp_limits lim = { .min_bw_gbps = 50, .bw_opt = "--min-bw" };
+	struct rdp_limits lim = {
+		.min_bw_gbps = 50,
+		.min_bw_pct = 10,
+		.min_msgrate_mpps = 0.01,
+		.lat = { { RDP_LAT_P999, 20000 } },
+		.n_lat = 1,
+		.bw_opt = "--min-bw",
+		.msgrate_opt = "-y",
+	};
 	struct rdp_json *j = NULL;
 	struct rdp_verdict v;
 	struct rdp_result r1, r2;
@@ -623,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_read_lat_text),
 		cmocka_unit_test(test_read_bw_json),
 		cmocka_unit_test(test_write_lat_json),
+		cmocka_unit_test(test_placement_lines),
 		cmocka_unit_test(test_verdict_init),
 		cmocka_unit_test(test_verdict_json),
 		cmocka_unit_test(test_mibps),
