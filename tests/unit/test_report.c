@@ -26,22 +26,9 @@
 #include <rdmaperf/stage.h>
 #include <rdmaperf/verdict.h>
 
-#define VERSION_MARK "@VERSION@"
+#include "report_ctx.h"
 
-/* Everything a report reads, with nothing opened. */
-struct ctx {
-	struct rdp_dev dev;
-	struct rdp_conn conn;
-	struct rdp_params params;
-	struct rdp_decisions dec;
-	struct rdp_host_info local;
-	struct rdp_host_info peer_host;
-	struct rdp_peer_info peer;
-	struct rdp_clock clk;
-	struct rdp_placement place;
-	struct rdp_ctr_pair ctr;
-	struct rdp_report_info info;
-};
+#define VERSION_MARK "@VERSION@"
 
 static void add_counter(struct rdp_counters *d, const char *name, int hw,
 			uint64_t value)
@@ -53,57 +40,18 @@ static void add_counter(struct rdp_counters *d, const char *name, int hw,
 	c->value = value;
 }
 
-static void hosts(struct ctx *c)
-{
-	strcpy(c->local.hostname, "client-a");
-	strcpy(c->local.kernel, "6.1.0-18-amd64");
-	strcpy(c->local.cpu_model, "Client CPU 8C @ 3.0GHz");
-	strcpy(c->local.tool_version, PACKAGE_VERSION);
-	c->local.cpus = 16;
-	strcpy(c->peer_host.hostname, "server-b");
-	strcpy(c->peer_host.kernel, "6.8.0-45-generic");
-	strcpy(c->peer_host.cpu_model, "Server CPU 32C @ 2.4GHz");
-	strcpy(c->peer_host.tool_version, "0.0.9");
-	c->peer_host.cpus = 64;
-}
-
 /* A RoCE v2 port at 200 Gb/s, placed, the peer on a GPU. */
 static void ctx_bw(struct ctx *c, const char *test)
 {
-	/* ::ffff:192.0.2.10, a RoCE v2 GID holding an IPv4 address */
-	static const uint8_t gid[16] = { [10] = 0xff, [11] = 0xff, [12] = 192,
-					 [13] = 0,    [14] = 2,	   [15] = 10 };
-
-	memset(c, 0, sizeof(*c));
-	hosts(c);
-	strcpy(c->dev.name, "mlx5_0");
-	strcpy(c->dev.attr.fw_ver, "28.39.1002");
-	c->dev.port = (struct rdp_port_info){
-		.num = 1,
-		.link_layer = IBV_LINK_LAYER_ETHERNET,
-		.state = IBV_PORT_ACTIVE,
-		.active_mtu_bytes = 4096,
-		.active_speed = 64, /* 50 Gb/s per lane */
-		.active_width = 2,  /* 4x */
-	};
-	c->dev.numa_node = 1;
-	c->conn.dev = &c->dev;
-	c->conn.have_gid = 1;
-	c->conn.gid.entry.index = 3;
-	c->conn.gid.entry.type = RDP_GID_ROCE_V2;
-	memcpy(c->conn.gid.entry.raw, gid, sizeof(gid));
-	c->conn.gid.reason = RDP_GID_ADDR_MATCH;
-	c->conn.path_mtu_bytes = 1024;
+	ctx_init_ops(c, rdp_bench_find(test));
+	assert_non_null(c->info.ops);
+	strcpy(c->local.cpu_model, "Client CPU 8C @ 3.0GHz");
+	c->local.cpus = 16;
+	strcpy(c->peer_hello.cpu_model, "Server CPU 32C @ 2.4GHz");
+	c->peer_hello.cpus = 64;
 	c->conn.max_inline_bytes = 220;
 	c->conn.max_rd_atomic = 16;
 	c->conn.mem_path = RDP_MEM_PATH_HOST;
-	strcpy(c->peer.device, "rxe0");
-	c->peer.port = 1;
-	c->peer.link_layer = IBV_LINK_LAYER_ETHERNET;
-	c->peer.gid_type = RDP_GID_ROCE_V2;
-	c->peer.gid_index = 1;
-	c->peer.active_mtu_bytes = 1024;
-	c->peer.numa_node = 0;
 	c->peer.cpu = 5;
 	c->peer.place = (struct rdp_peer_place){
 		.mode = RDP_PLACE_CPU, .cross_numa = 1, .node = 1, .cpus = "4-7"
@@ -122,45 +70,21 @@ static void ctx_bw(struct ctx *c, const char *test)
 	CPU_SET(8, &c->place.cpus);
 	CPU_SET(9, &c->place.cpus);
 	CPU_SET(10, &c->place.cpus);
-	c->params = (struct rdp_params){
-		.size_bytes = 65536,
-		.iters = 1000,
-		.warmup_iters = 100,
-		.num_qps = 2,
-		.tx_depth = 128,
-		.cq_mod = 100,
-		.rx_depth = 512,
-		.outstanding = 8,
-		.tclass = 96,
-		.seed = 7,
-		.flags = RDP_PARAM_RDMA_CM | RDP_PARAM_BIDIR,
-	};
+	c->params.outstanding = 8;
+	c->params.flags = RDP_PARAM_RDMA_CM | RDP_PARAM_BIDIR;
 	snprintf(c->params.test, sizeof(c->params.test), "%s", test);
-	c->clk = (struct rdp_clock){ .cycles_per_ns = 2.5, .source = "tsc" };
 	c->ctr.have_local = c->ctr.have_peer = 1;
 	add_counter(&c->ctr.local, "port_xmit_data", 0, 33554432);
 	add_counter(&c->ctr.local, "port_rcv_data", 0, 0);
 	add_counter(&c->ctr.local, "np_cnp_sent", 1, 12);
 	add_counter(&c->ctr.peer, "port_rcv_data", 0, 33554400);
 	add_counter(&c->ctr.peer, "out_of_sequence", 1, 3);
-	c->info = (struct rdp_report_info){
-		.ops = rdp_bench_find(test),
-		.params = &c->params,
-		.conn = &c->conn,
-		.dec = &c->dec,
-		.peer = &c->peer,
-		.peer_host = &c->peer_host,
-		.local_host = &c->local,
-		.clk = &c->clk,
-		.peer_addr = "192.0.2.10:18515",
-		.cpu = 9,
-		.now = 1700000000, /* 2023-11-14T22:13:20Z */
-		.n_sizes = 2,
-		.n_qps = 1,
-		.placement = &c->place,
-		.counters = &c->ctr,
-	};
-	assert_non_null(c->info.ops);
+	c->info.cpu = 9;
+	c->info.now = 1700000000; /* 2023-11-14T22:13:20Z */
+	c->info.n_sizes = 2;
+	c->info.n_qps = 1;
+	c->info.placement = &c->place;
+	c->info.counters = &c->ctr;
 	rdp_bench_decide(c->info.ops, &c->params, &c->conn, &c->dec);
 }
 
@@ -495,18 +419,6 @@ static void test_read_lat_text(void **state)
 	free(t);
 }
 
-static char *json_text(struct rdp_json *j)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(rdp_json_write(j, f), 0);
-	assert_int_equal(fclose(f), 0);
-	return buf;
-}
-
 static void test_read_bw_json(void **state)
 {
 	struct rdp_json *j = NULL;
@@ -524,7 +436,8 @@ static void test_read_bw_json(void **state)
 	assert_int_equal(rdp_json_add(j, &c.info, &r1), 0);
 	c.info.counters = NULL;
 	assert_int_equal(rdp_json_add(j, &c.info, &r2), 0);
-	t = json_text(j);
+	t = ctx_json_text(j);
+	assert_non_null(t);
 	golden("read_bw.json", t);
 	free(t);
 	rdp_json_free(j);
@@ -544,7 +457,8 @@ static void test_write_lat_json(void **state)
 	assert_int_equal(rdp_json_add(j, &c.info, &r), 0);
 	r.lat.n = 0; /* a point without samples: statistics null */
 	assert_int_equal(rdp_json_add(j, &c.info, &r), 0);
-	t = json_text(j);
+	t = ctx_json_text(j);
+	assert_non_null(t);
 	golden("write_lat.json", t);
 	free(t);
 	rdp_json_free(j);
@@ -647,7 +561,8 @@ static void test_verdict_json(void **state)
 	rdp_verdict_point(&v, null, &r2, j);
 	assert_int_equal(rdp_verdict_finish(&v, null, j), 1);
 	fclose(null);
-	t = json_text(j);
+	t = ctx_json_text(j);
+	assert_non_null(t);
 	golden("write_bw_verdict.json", t);
 	free(t);
 	rdp_json_free(j);
