@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Wire messages to the program's own structs and back: the only place
- * that knows both, so the report never reads a message. */
+/* What HELLO and ACCEPT tell, into the program's own structs right after
+ * decoding, and counter deltas both ways: the report never reads a
+ * message, and each copy keeps within both arrays. */
 #include <stdio.h>
 #include <string.h>
 
