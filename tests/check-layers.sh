@@ -13,14 +13,9 @@ root=${1:-${srcdir:-.}}
 # Known exceptions, each with its reason; remove a line once its include
 # is gone. Format: "including-file include/rdmaperf/header.h".
 allowed='
-include/rdmaperf/report.h include/rdmaperf/wire.h
-src/report/json_sys.c include/rdmaperf/wire.h
-src/report/text_sys.c include/rdmaperf/wire.h
 src/session/rails.c include/rdmaperf/opts.h
 src/session/session_int.h include/rdmaperf/opts.h
 '
-# - report -> oob: the report still reads the peer's wire messages
-#   (struct rdp_msg_accept, rdp_msg_hello) instead of its own structs.
 # - session -> cli: the session still runs from struct rdp_opts, which is
 #   defined with the option table in opts.h.
 

@@ -57,6 +57,17 @@ enum rdp_bench_flags {
 	RDP_BENCH_BOUNCE = 1u << 6,
 };
 
+/*
+ * What a loop does with the parameters on these QPs, decided once per
+ * point before the run: the loop follows it, the report prints it.
+ */
+struct rdp_decisions {
+	uint32_t window;	   /* work requests in flight per QP */
+	uint32_t signal_every;	   /* one signaled work request in this many */
+	int inline_used;	   /* messages posted inline */
+	uint32_t inline_max_bytes; /* what the QPs take inline */
+};
+
 struct rdp_run {
 	const struct rdp_params *params;
 	const struct rdp_bench_ops *ops;
@@ -68,6 +79,7 @@ struct rdp_run {
 	uint64_t posted;	       /* client: operations posted, all QPs */
 	uint64_t interval_cycles;      /* --interval, 0: none */
 	uint64_t margin_cycles;	       /* -f: left out at both ends of -D */
+	struct rdp_decisions dec;      /* rdp_bench_decide(), before the run */
 	char errtext[RDP_ERRTEXT_MAX]; /* cause of a failure, for the peer */
 };
 
@@ -98,6 +110,7 @@ struct rdp_result {
 	/* latency histogram over [min, p99), one bucket more above */
 	uint64_t hist[RDP_HIST_BUCKETS + 1];
 	double hist_lo_ns, hist_hi_ns;
+	struct rdp_decisions dec; /* what the loop did */
 };
 
 void rdp_result_clear(struct rdp_result *res);
@@ -111,6 +124,9 @@ struct rdp_bench_ops {
 	uint64_t default_size;	/* -s when not given */
 	uint32_t tail_bytes;	/* trailing bytes used as flags, not data */
 	const char *check_unit; /* what verify() counts, for the report */
+	/* Window, signalling, inline on conn; NULL: tx depth, -Q, none. */
+	void (*decide)(const struct rdp_params *p, const struct rdp_conn *conn,
+		       struct rdp_decisions *d);
 	/* Reject parameters this test cannot run; why gets one line. */
 	int (*validate)(const struct rdp_params *p, char *why, size_t len);
 	/* Both sides, before READY (post receives); may be NULL. */
@@ -129,6 +145,11 @@ struct rdp_bench_ops {
 const struct rdp_bench_ops *rdp_bench_find(const char *name);
 /* NULL-terminated list, in registry order. */
 const struct rdp_bench_ops *const *rdp_bench_all(void);
+
+/* The test's decisions for one point on conn (ops->decide). */
+void rdp_bench_decide(const struct rdp_bench_ops *ops,
+		      const struct rdp_params *p, const struct rdp_conn *conn,
+		      struct rdp_decisions *d);
 
 /* Shared helpers for the loops (bench/common.c). */
 void rdp_pattern_fill(uint8_t *buf, size_t len, uint32_t seed, uint32_t qp,

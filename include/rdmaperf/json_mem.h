@@ -8,14 +8,14 @@
 
 #include <jansson.h>
 
-struct rdp_msg_accept;
+struct rdp_peer_info;
 struct rdp_report_info;
 
 /* Add bounce and staging to this side's "memory" object (and the GPU a
  * staged buffer stands for); 0, or -1 when mem is NULL or full. */
 int rdp_json_memory_stage(json_t *mem, const struct rdp_report_info *in);
 
-/* The server's memory as its ACCEPT tells it; NULL on allocation failure. */
-json_t *rdp_json_peer_memory(const struct rdp_msg_accept *a);
+/* The server's memory; json_null() for NULL, NULL on allocation failure. */
+json_t *rdp_json_peer_memory(const struct rdp_peer_info *a);
 
 #endif /* RDMAPERF_JSON_MEM_H */

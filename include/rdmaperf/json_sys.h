@@ -11,7 +11,7 @@
 
 struct rdp_ctr_pair;
 struct rdp_placement;
-struct rdp_msg_accept;
+struct rdp_peer_info;
 
 /* {"local": {"port_counters": {...}, "hw_counters": {...}}, "peer": ...};
  * a side without a snapshot is null. NULL on allocation failure. */
@@ -20,7 +20,7 @@ json_t *rdp_json_counters(const struct rdp_ctr_pair *p);
 /* This side's placement; json_null() for NULL. */
 json_t *rdp_json_placement(const struct rdp_placement *pl);
 
-/* The server's placement as its ACCEPT tells it. */
-json_t *rdp_json_peer_placement(const struct rdp_msg_accept *a);
+/* The server's placement; json_null() for NULL. */
+json_t *rdp_json_peer_placement(const struct rdp_peer_info *a);
 
 #endif /* RDMAPERF_JSON_SYS_H */

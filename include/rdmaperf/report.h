@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Text report: header block and perftest-style result table.
+ * Text report: header block and perftest-style result table. It reads the
+ * program's own structs (peer.h, the loop's decisions) and takes the
+ * moment's facts (CPU, time) as inputs, so fixed inputs print fixed text.
+ *
  * Layer: report
  */
 #ifndef RDMAPERF_REPORT_H
 #define RDMAPERF_REPORT_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include <rdmaperf/bench.h>
-#include <rdmaperf/wire.h>
+#include <rdmaperf/peer.h>
 
 struct rdp_conn;
 struct rdp_clock;
@@ -20,17 +24,23 @@ struct rdp_report_info {
 	const struct rdp_bench_ops *ops;
 	const struct rdp_params *params;
 	const struct rdp_conn *conn;
-	const struct rdp_msg_accept *peer;
-	const struct rdp_msg_hello *peer_hello;
+	const struct rdp_decisions *dec;	/* the first point's */
+	const struct rdp_peer_info *peer;	/* the server's side */
+	const struct rdp_host_info *peer_host;	/* the server's host */
+	const struct rdp_host_info *local_host; /* this host */
 	const struct rdp_clock *clk;
-	const struct rdp_msg_hello *local_hello; /* this host, same fields */
 	const char *peer_addr;
+	int cpu;	/* the CPU this side runs on, -1 unknown */
+	time_t now;	/* the JSON document's timestamp */
 	size_t n_sizes; /* points in the sweep: sizes x QP counts */
 	size_t n_qps;
 	int gbits;
 	const struct rdp_placement *placement; /* this side's, NULL unknown */
 	const struct rdp_ctr_pair *counters;   /* this point's, NULL none */
 };
+
+/* 10^9 bits per second in 2^20 bytes per second. */
+double rdp_report_mibps(double gbps);
 
 void rdp_report_header(FILE *f, const struct rdp_report_info *info);
 void rdp_report_table_head(FILE *f, const struct rdp_report_info *info);
@@ -47,7 +57,7 @@ void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,
 /* Placement of this side and the peer's, for the header (text_sys.c). */
 void rdp_report_placement(FILE *f, const struct rdp_report_info *info);
 /* The header's memory lines, this side and the peer's; nothing when both
- * use host memory. */
-void rdp_report_memory(FILE *f, const struct rdp_report_info *in);
+ * use host memory (mem_report.c). */
+void rdp_report_memory(FILE *f, const struct rdp_report_info *info);
 
 #endif /* RDMAPERF_REPORT_H */

@@ -30,20 +30,4 @@ int rdp_server_loop(const struct rdp_opts *o, int once);
 /* Map a negative errno from a session to an exit code. */
 int rdp_exit_code(int err);
 
-/* At the wire's edge: the session's own state in messages and back. */
-struct rdp_counters;
-struct rdp_ctr_pair;
-struct rdp_placement;
-struct rdp_msg_result;
-struct rdp_msg_accept;
-
-/* Deltas into a RESULT, non-zero ones first when they do not all fit. */
-void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r);
-/* The peer's deltas from its RESULT. */
-void rdp_ctr_from_result(struct rdp_ctr_pair *p,
-			 const struct rdp_msg_result *r);
-/* The placement fields of a server's ACCEPT. */
-void rdp_place_to_accept(const struct rdp_placement *pl,
-			 struct rdp_msg_accept *a);
-
 #endif /* RDMAPERF_SESSION_H */

@@ -12,6 +12,12 @@ static int client(struct rdp_run *run, struct rdp_result *res)
 	return rdp_bw_client(run, res, RDP_VERB_ATOMIC);
 }
 
+static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
+		   struct rdp_decisions *d)
+{
+	rdp_bw_decide(p, conn, RDP_VERB_ATOMIC, d);
+}
+
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
 	if (p->size_bytes != 8) {
@@ -28,6 +34,7 @@ const struct rdp_bench_ops rdp_bench_atomic_bw = {
 	.flags = RDP_BENCH_RD_WINDOW,
 	.default_size = 8,
 	.check_unit = "atomic operations counted in the server's counters",
+	.decide = decide,
 	.validate = validate,
 	.client = client,
 	.server = rdp_passive_server,

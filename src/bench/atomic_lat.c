@@ -27,6 +27,7 @@ const struct rdp_bench_ops rdp_bench_atomic_lat = {
 	.lat_note = "round-trip latency of each atomic (not halved)",
 	.default_size = 8,
 	.check_unit = "atomic operations counted in the server's counters",
+	.decide = rdp_rtt_decide,
 	.validate = validate,
 	.client = client,
 	.server = rdp_passive_server,

@@ -18,6 +18,10 @@ enum rdp_verb {
 	RDP_VERB_ATOMIC, /* fetch-and-add, or compare-and-swap with -A */
 };
 
+/* Bandwidth: window (-t, and -o with both devices for READ/atomics),
+ * signalling (-Q within the window), inline for WRITE and SEND. */
+void rdp_bw_decide(const struct rdp_params *p, const struct rdp_conn *conn,
+		   enum rdp_verb verb, struct rdp_decisions *d);
 /* Bandwidth: a window of work requests in flight on every QP. */
 int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 		  enum rdp_verb verb);
@@ -29,6 +33,9 @@ int rdp_passive_server(struct rdp_run *run, struct rdp_result *res);
 int rdp_bw_server(struct rdp_run *run, struct rdp_result *res,
 		  enum rdp_verb verb);
 
+/* Round trips: one operation in flight, each signaled, none inline. */
+void rdp_rtt_decide(const struct rdp_params *p, const struct rdp_conn *conn,
+		    struct rdp_decisions *d);
 /* One-sided round trips (READ, atomics): one operation at a time. */
 int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
 		   enum rdp_verb verb);

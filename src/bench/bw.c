@@ -127,17 +127,23 @@ static void setup_qp(struct bw_qp *b, const struct rdp_run *run, uint32_t q,
 	}
 }
 
-/* READ and atomics are bounded by the responder resources (-o). */
-static uint32_t window_of(const struct rdp_run *run, enum rdp_verb verb)
+/* READ and atomics are bounded by the responder resources (-o); one
+ * work request in -Q is signaled, never fewer than one per window. */
+void rdp_bw_decide(const struct rdp_params *p, const struct rdp_conn *conn,
+		   enum rdp_verb verb, struct rdp_decisions *d)
 {
-	const struct rdp_params *p = run->params;
-	uint32_t w = p->tx_depth, o = run->conn->max_rd_atomic;
+	uint32_t w = p->tx_depth, o = conn->max_rd_atomic;
 
-	if (verb != RDP_VERB_READ && verb != RDP_VERB_ATOMIC)
-		return w;
-	if (p->outstanding && p->outstanding < o)
-		o = p->outstanding;
-	return o < w ? o : w;
+	if (verb == RDP_VERB_READ || verb == RDP_VERB_ATOMIC) {
+		if (p->outstanding && p->outstanding < o)
+			o = p->outstanding;
+		if (o < w)
+			w = o;
+	}
+	d->window = w;
+	d->signal_every = p->cq_mod < w ? p->cq_mod : w;
+	d->inline_used = (verb == RDP_VERB_WRITE || verb == RDP_VERB_SEND) &&
+			 p->size_bytes <= conn->max_inline_bytes;
 }
 
 static void setup_sampling(const struct rdp_run *run, struct bw_state *st)
@@ -161,18 +167,18 @@ static void setup_sampling(const struct rdp_run *run, struct bw_state *st)
 static int setup(const struct rdp_run *run, struct bw_state *st,
 		 enum rdp_verb verb)
 {
+	const struct rdp_decisions *d = &run->dec;
 	const struct rdp_params *p = run->params;
 	uint64_t limit = p->duration_s ? UINT64_MAX : p->iters;
 	uint32_t q;
 
 	memset(st, 0, sizeof(*st));
 	st->num_qps = p->num_qps;
-	st->window = window_of(run, verb);
-	st->cq_mod = p->cq_mod < st->window ? p->cq_mod : st->window;
+	st->window = d->window;
+	st->cq_mod = d->signal_every;
 	st->batch = p->post_list && p->post_list < POST_BATCH ? p->post_list
 							      : POST_BATCH;
-	if ((verb == RDP_VERB_WRITE || verb == RDP_VERB_SEND) &&
-	    p->size_bytes <= run->conn->max_inline_bytes)
+	if (d->inline_used)
 		st->base_flags = IBV_SEND_INLINE;
 	st->msg_bytes = p->size_bytes;
 	st->target_msgs = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <infiniband/verbs.h>
 
 #include <rdmaperf/bench.h>
@@ -125,6 +126,20 @@ int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
 {
 	(void)count;
 	return check_rx(run, r);
+}
+
+void rdp_bench_decide(const struct rdp_bench_ops *ops,
+		      const struct rdp_params *p, const struct rdp_conn *conn,
+		      struct rdp_decisions *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->inline_max_bytes = conn->max_inline_bytes;
+	if (ops->decide) {
+		ops->decide(p, conn, d);
+		return;
+	}
+	d->window = p->tx_depth;
+	d->signal_every = p->cq_mod;
 }
 
 void rdp_result_clear(struct rdp_result *res)

@@ -22,6 +22,12 @@ static int verify(const struct rdp_run *run, uint64_t count,
 	return rdp_verify_client_rx(run, count, r);
 }
 
+static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
+		   struct rdp_decisions *d)
+{
+	rdp_bw_decide(p, conn, RDP_VERB_READ, d);
+}
+
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
 	return rdp_check_size(p, "read_bw", why, len);
@@ -35,6 +41,7 @@ const struct rdp_bench_ops rdp_bench_read_bw = {
 		 RDP_BENCH_BOUNCE,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
+	.decide = decide,
 	.validate = validate,
 	.client = client,
 	.server = server,

@@ -21,6 +21,7 @@ const struct rdp_bench_ops rdp_bench_read_lat = {
 	.flags = RDP_BENCH_EXPOSE_TX,
 	.default_size = 2,
 	.check_unit = "bytes verified after the run",
+	.decide = rdp_rtt_decide,
 	.validate = validate,
 	.client = client,
 	.server = rdp_passive_server,

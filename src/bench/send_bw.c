@@ -13,6 +13,12 @@ static int prepare(struct rdp_run *run)
 	return run->side == RDP_SIDE_SERVER ? rdp_post_receives(run) : 0;
 }
 
+static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
+		   struct rdp_decisions *d)
+{
+	rdp_bw_decide(p, conn, RDP_VERB_SEND, d);
+}
+
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
 	return rdp_check_size(p, "send_bw", why, len);
@@ -25,6 +31,7 @@ const struct rdp_bench_ops rdp_bench_send_bw = {
 	.flags = RDP_BENCH_RECV | RDP_BENCH_BOUNCE,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
+	.decide = decide,
 	.validate = validate,
 	.prepare = prepare,
 	.client = client,

@@ -44,13 +44,11 @@ static void setup(const struct rdp_run *run, struct slat *s)
 	s->wr.sg_list = &s->sge;
 	s->wr.num_sge = 1;
 	s->wr.opcode = IBV_WR_SEND_WITH_IMM;
-	if (p->size_bytes <= conn->max_inline_bytes)
+	if (run->dec.inline_used)
 		s->base_flags = IBV_SEND_INLINE;
 	rdp_recv_wr(run, 0, &s->rwr, &s->rsge);
-	s->tx_depth = p->tx_depth;
-	s->sig_every = p->cq_mod ? p->cq_mod : 1;
-	if (s->sig_every > s->tx_depth / 2 && s->tx_depth > 1)
-		s->sig_every = s->tx_depth / 2;
+	s->tx_depth = run->dec.window;
+	s->sig_every = run->dec.signal_every;
 }
 
 /* Take one completion of either kind; receives are reposted at once. */
@@ -196,6 +194,17 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 	return ret ? fail(run, &s, ret, "completion") : 0;
 }
 
+/* At most half the send queue between signaled sends, so it never fills. */
+static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
+		   struct rdp_decisions *d)
+{
+	d->window = p->tx_depth;
+	d->signal_every = p->cq_mod ? p->cq_mod : 1;
+	if (d->signal_every > p->tx_depth / 2 && p->tx_depth > 1)
+		d->signal_every = p->tx_depth / 2;
+	d->inline_used = p->size_bytes <= conn->max_inline_bytes;
+}
+
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
 	return rdp_check_one_qp(p, "send_lat", why, len);
@@ -209,6 +218,7 @@ const struct rdp_bench_ops rdp_bench_send_lat = {
 	.flags = RDP_BENCH_RECV | RDP_BENCH_INLINE,
 	.default_size = 2,
 	.check_unit = "bytes verified after the run",
+	.decide = decide,
 	.validate = validate,
 	.prepare = rdp_post_receives,
 	.client = client,

@@ -49,13 +49,10 @@ static void setup(const struct rdp_run *run, struct lat_state *ls)
 	ls->wr.opcode = IBV_WR_RDMA_WRITE;
 	ls->wr.wr.rdma.remote_addr = conn->remote[0].addr;
 	ls->wr.wr.rdma.rkey = conn->remote[0].rkey;
-	if (p->size_bytes <= conn->max_inline_bytes)
+	if (run->dec.inline_used)
 		ls->base_flags = IBV_SEND_INLINE;
-	ls->tx_depth = p->tx_depth;
-	/* Signal often enough that the send queue never fills. */
-	ls->sig_every = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
-	if (p->cq_mod && p->cq_mod < ls->sig_every)
-		ls->sig_every = p->cq_mod;
+	ls->tx_depth = run->dec.window;
+	ls->sig_every = run->dec.signal_every;
 }
 
 /* Reap send completions: wait (bounded) only when the queue is full. */
@@ -220,6 +217,17 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 	return 0;
 }
 
+/* Signal often enough that the send queue never fills. */
+static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
+		   struct rdp_decisions *d)
+{
+	d->window = p->tx_depth;
+	d->signal_every = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
+	if (p->cq_mod && p->cq_mod < d->signal_every)
+		d->signal_every = p->cq_mod;
+	d->inline_used = p->size_bytes <= conn->max_inline_bytes;
+}
+
 static int validate(const struct rdp_params *p, char *why, size_t len)
 {
 	return rdp_check_one_qp(p, "write_lat", why, len);
@@ -234,6 +242,7 @@ const struct rdp_bench_ops rdp_bench_write_lat = {
 	.default_size = 2,
 	.tail_bytes = 1,
 	.check_unit = "bytes verified after the run",
+	.decide = decide,
 	.validate = validate,
 	.client = client,
 	.server = server,

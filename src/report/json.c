@@ -88,9 +88,8 @@ static json_t *done(json_t *o, int err)
 	return NULL;
 }
 
-static json_t *timestamp(void)
+static json_t *timestamp(time_t now)
 {
-	time_t now = time(NULL);
 	char buf[32];
 	struct tm tm;
 
@@ -100,7 +99,7 @@ static json_t *timestamp(void)
 	return json_string(buf);
 }
 
-static json_t *client_obj(const struct rdp_msg_hello *h)
+static json_t *client_obj(const struct rdp_host_info *h)
 {
 	json_t *o;
 	int err = 0;
@@ -120,13 +119,13 @@ static json_t *client_obj(const struct rdp_msg_hello *h)
 /* The client's fields, then what only the server side has. */
 static json_t *server_obj(const struct rdp_report_info *in)
 {
-	json_t *o = client_obj(in->peer_hello);
+	json_t *o = client_obj(in->peer_host);
 	int err = 0;
 
 	if (!o || json_is_null(o))
 		return o;
 	err |= json_object_set_new(o, "rdmaperf_version",
-				   TEXT(in->peer_hello->tool_version));
+				   TEXT(in->peer_host->tool_version));
 	err |= json_object_set_new(o, "address", CTEXT(in->peer_addr));
 	err |= json_object_set_new(o, "cpu",
 				   in->peer ? index_or_null(in->peer->cpu)
@@ -178,7 +177,7 @@ static json_t *device_obj(const struct rdp_dev *d)
 	return done(o, err);
 }
 
-static json_t *peer_device_obj(const struct rdp_msg_accept *a)
+static json_t *peer_device_obj(const struct rdp_peer_info *a)
 {
 	json_t *o, *type;
 	int err = 0;
@@ -325,8 +324,8 @@ static int add_context(json_t *root, const struct rdp_report_info *in)
 				   json_string(PACKAGE_VERSION));
 	err |= json_object_set_new(root, "schema_version",
 				   json_integer(RDP_JSON_SCHEMA_VERSION));
-	err |= json_object_set_new(root, "timestamp", timestamp());
-	err |= json_object_set_new(root, "client", client_obj(in->local_hello));
+	err |= json_object_set_new(root, "timestamp", timestamp(in->now));
+	err |= json_object_set_new(root, "client", client_obj(in->local_host));
 	err |= json_object_set_new(root, "server", server_obj(in));
 	err |= json_object_set_new(root, "device", device_obj(c->dev));
 	err |= json_object_set_new(root, "peer_device",
@@ -364,8 +363,7 @@ int rdp_json_new(const struct rdp_report_info *info, struct rdp_json **out)
 
 static int add_bw(json_t *e, const struct rdp_result *r)
 {
-	/* Gb/s is 10^9 bits per second, MiB/s 2^20 bytes per second. */
-	double mibps = r->bw_avg_gbps * 1e9 / 8.0 / 1048576.0;
+	double mibps = rdp_report_mibps(r->bw_avg_gbps);
 	int err = 0;
 
 	err |= json_object_set_new(e, "bw_avg_gbps", real_val(r->bw_avg_gbps));
@@ -449,6 +447,23 @@ static json_t *intervals_arr(const struct rdp_result *r)
 	return a ? done(a, err) : NULL;
 }
 
+/* What the loop decided for this point: window, signalling, inline. */
+static json_t *decisions_obj(const struct rdp_decisions *d)
+{
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "window", uint_val(d->window));
+	err |= json_object_set_new(o, "signal_every",
+				   uint_val(d->signal_every));
+	err |= json_object_set_new(o, "inline", json_boolean(d->inline_used));
+	err |= json_object_set_new(o, "inline_max_bytes",
+				   uint_val(d->inline_max_bytes));
+	return done(o, err);
+}
+
 static json_t *check_obj(const struct rdp_bench_ops *ops,
 			 const struct rdp_result *r)
 {
@@ -483,6 +498,7 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 				   uint_val(res->warmup_iters));
 	err |= json_object_set_new(e, "elapsed_s",
 				   real_val(res->elapsed_ns / 1e9));
+	err |= json_object_set_new(e, "decisions", decisions_obj(&res->dec));
 	err |= bw ? add_bw(e, res) : add_lat(e, ops, res);
 	if (res->n_intervals)
 		err |= json_object_set_new(e, "intervals", intervals_arr(res));

@@ -5,7 +5,7 @@
 #include <rdmaperf/counters.h>
 #include <rdmaperf/json_sys.h>
 #include <rdmaperf/placement.h>
-#include <rdmaperf/wire.h>
+#include <rdmaperf/peer.h>
 
 static json_t *count(uint64_t v)
 {
@@ -91,11 +91,11 @@ json_t *rdp_json_placement(const struct rdp_placement *pl)
 			 cpus, pl->cross_numa, pl->mem_bound);
 }
 
-json_t *rdp_json_peer_placement(const struct rdp_msg_accept *a)
+json_t *rdp_json_peer_placement(const struct rdp_peer_info *a)
 {
 	if (!a)
 		return json_null();
-	/* The ACCEPT carries no memory flag: left out rather than guessed. */
-	return place_obj(rdp_place_mode_str(a->place_mode), a->numa_node,
-			 a->place_node, a->cpus, a->cross_numa, -1);
+	/* The peer tells no memory flag: left out rather than guessed. */
+	return place_obj(rdp_place_mode_str(a->place.mode), a->numa_node,
+			 a->place.node, a->place.cpus, a->place.cross_numa, -1);
 }

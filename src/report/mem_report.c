@@ -8,6 +8,7 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/json_mem.h>
 #include <rdmaperf/mem.h>
+#include <rdmaperf/peer.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/stage.h>
 
@@ -60,22 +61,22 @@ static void local_line(FILE *f, const struct rdp_report_info *in)
 			  : s->pin_note);
 }
 
-static void peer_line(FILE *f, const struct rdp_msg_accept *a)
+static void peer_line(FILE *f, const struct rdp_peer_mem *a)
 {
-	switch (a->mem_kind) {
+	switch (a->kind) {
 	case RDP_MEM_KIND_HOST:
 		fprintf(f, " Peer memory     : host\n");
 		break;
 	case RDP_MEM_KIND_GPU:
-		fprintf(f, " Peer memory     : %s, registered by %s\n",
-			a->mem_gpu, peer_path_str(a->mem_path));
+		fprintf(f, " Peer memory     : %s, registered by %s\n", a->gpu,
+			peer_path_str(a->path));
 		break;
 	case RDP_MEM_KIND_GPU_STAGED:
 		fprintf(f,
 			" Peer memory     : %s, staged through host memory "
 			"(--bounce): %s\n",
-			a->mem_gpu,
-			rdp_stage_role_str((enum rdp_stage_role)a->mem_stage));
+			a->gpu,
+			rdp_stage_role_str((enum rdp_stage_role)a->stage));
 		break;
 	default:
 		fprintf(f, " Peer memory     : unknown to this rdmaperf\n");
@@ -85,20 +86,20 @@ static void peer_line(FILE *f, const struct rdp_msg_accept *a)
 void rdp_report_memory(FILE *f, const struct rdp_report_info *in)
 {
 	const struct rdp_conn *c = in->conn;
-	int peer_host = !in->peer || in->peer->mem_kind == RDP_MEM_KIND_HOST;
+	int peer_host = !in->peer || in->peer->mem.kind == RDP_MEM_KIND_HOST;
 
 	/* Host memory on both sides, the common case, needs no lines. */
 	if (rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_HOST && peer_host)
 		return;
 	local_line(f, in);
 	if (in->peer)
-		peer_line(f, in->peer);
+		peer_line(f, &in->peer->mem);
 }
 
 /* Peer text is NUL-terminated by the codec but may not be UTF-8. */
 static json_t *peer_text(const char *s)
 {
-	char clean[RDP_WIRE_GPU_MAX];
+	char clean[RDP_PEER_GPU_MAX];
 	size_t i;
 	json_t *v;
 
@@ -152,9 +153,10 @@ static const char *kind_id(uint8_t kind)
 	}
 }
 
-json_t *rdp_json_peer_memory(const struct rdp_msg_accept *a)
+json_t *rdp_json_peer_memory(const struct rdp_peer_info *peer)
 {
-	int staged = a && a->mem_kind == RDP_MEM_KIND_GPU_STAGED;
+	const struct rdp_peer_mem *a = peer ? &peer->mem : NULL;
+	int staged = a && a->kind == RDP_MEM_KIND_GPU_STAGED;
 	json_t *o;
 	int err;
 
@@ -164,17 +166,16 @@ json_t *rdp_json_peer_memory(const struct rdp_msg_accept *a)
 	err = !o;
 	if (err)
 		return NULL;
-	err |= json_object_set_new(o, "type",
-				   json_string(kind_id(a->mem_kind)));
-	err |= json_object_set_new(o, "gpu", peer_text(a->mem_gpu));
-	err |= json_object_set_new(o, "gpu_bus_id", peer_text(a->mem_bus_id));
+	err |= json_object_set_new(o, "type", json_string(kind_id(a->kind)));
+	err |= json_object_set_new(o, "gpu", peer_text(a->gpu));
+	err |= json_object_set_new(o, "gpu_bus_id", peer_text(a->bus_id));
 	err |= json_object_set_new(o, "registration",
-				   json_string(peer_path_id(a->mem_path)));
+				   json_string(peer_path_id(a->path)));
 	err |= json_object_set_new(o, "bounce", json_boolean(staged));
 	err |= json_object_set_new(
 		o, "staging",
 		staged ? json_string(rdp_stage_role_id(
-				 (enum rdp_stage_role)a->mem_stage))
+				 (enum rdp_stage_role)a->stage))
 		       : json_null());
 	if (!err)
 		return o;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The text report: a header naming what was measured, then perftest's
  * table layout so existing eyes and scripts read it. */
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,26 +46,6 @@ static void size_line(FILE *f, const struct rdp_params *p)
 			p->num_qps > 1 ? " per QP" : "");
 }
 
-/* The window the bandwidth engine uses: -o, this device, the peer. */
-static uint32_t rd_window(const struct rdp_report_info *in)
-{
-	const struct rdp_params *p = in->params;
-	uint32_t w = in->conn->max_rd_atomic;
-
-	if (p->outstanding && p->outstanding < w)
-		w = p->outstanding;
-	return w < p->tx_depth ? w : p->tx_depth;
-}
-
-static uint32_t signal_every(const struct rdp_report_info *in)
-{
-	uint32_t q = in->params->cq_mod;
-
-	if (in->ops->flags & RDP_BENCH_RD_WINDOW && rd_window(in) < q)
-		q = rd_window(in);
-	return q;
-}
-
 /* What "% of line rate" refers to; 0 when the port's codes are unknown. */
 static double line_gbps(const struct rdp_report_info *in)
 {
@@ -102,15 +81,14 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		d->numa_node);
 	link_line(f, in);
 	fprintf(f, " Peer device     : %s port %u on %s (%s), rdmaperf %s\n",
-		in->peer->device, in->peer->port, in->peer_hello->hostname,
-		in->peer_addr, in->peer_hello->tool_version);
+		in->peer->device, in->peer->port, in->peer_host->hostname,
+		in->peer_addr, in->peer_host->tool_version);
 	fprintf(f, " Local host      : %s, %u CPUs, running on CPU %d\n",
-		in->local_hello->cpu_model, in->local_hello->cpus,
-		sched_getcpu());
+		in->local_host->cpu_model, in->local_host->cpus, in->cpu);
 	fprintf(f,
 		" Peer host       : %s, %u CPUs, running on CPU %d, NUMA "
 		"node %d\n",
-		in->peer_hello->cpu_model, in->peer_hello->cpus, in->peer->cpu,
+		in->peer_host->cpu_model, in->peer_host->cpus, in->peer->cpu,
 		in->peer->numa_node);
 	rdp_report_placement(f, in);
 	gid_line(f, in);
@@ -122,9 +100,9 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	fprintf(f, " QPs             : %u RC%s, tx depth %u, signal 1 in %u",
 		p->num_qps,
 		p->flags & RDP_PARAM_RDMA_CM ? " connected by RDMA CM" : "",
-		p->tx_depth, signal_every(in));
+		p->tx_depth, in->dec->signal_every);
 	if (in->ops->flags & RDP_BENCH_RD_WINDOW)
-		fprintf(f, ", %u READ/atomic in flight", rd_window(in));
+		fprintf(f, ", %u READ/atomic in flight", in->dec->window);
 	fprintf(f, "\n");
 	size_line(f, p);
 	if (in->n_sizes * in->n_qps > 1)
@@ -140,8 +118,8 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	}
 	if (in->ops->flags & RDP_BENCH_INLINE)
 		fprintf(f, " Inline          : %s (up to %u B on this QP)\n",
-			p->size_bytes <= c->max_inline_bytes ? "yes" : "no",
-			c->max_inline_bytes);
+			in->dec->inline_used ? "yes" : "no",
+			in->dec->inline_max_bytes);
 	rdp_report_memory(f, in);
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
@@ -166,10 +144,15 @@ void rdp_report_table_head(FILE *f, const struct rdp_report_info *in)
 		"99% percentile[usec]", "99.9% percentile[usec]");
 }
 
+double rdp_report_mibps(double gbps)
+{
+	return gbps * 1e9 / 8.0 / 1048576.0;
+}
+
+/* Gb/s is 10^9 bits; the alternative is 2^20 bytes per second. */
 static double bw_unit(const struct rdp_report_info *in, double gbps)
 {
-	/* Gb/s is 10^9 bits; the alternative is 2^20 bytes per second. */
-	return in->gbits ? gbps : gbps * 1e9 / 8.0 / 1048576.0;
+	return in->gbits ? gbps : rdp_report_mibps(gbps);
 }
 
 void rdp_report_row(FILE *f, const struct rdp_report_info *in,

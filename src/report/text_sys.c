@@ -4,7 +4,6 @@
 
 #include <rdmaperf/placement.h>
 #include <rdmaperf/report.h>
-#include <rdmaperf/wire.h>
 
 static const char *mode_note(enum rdp_place_mode mode)
 {
@@ -33,7 +32,7 @@ static void node_text(int node, char *buf, size_t len)
 void rdp_report_placement(FILE *f, const struct rdp_report_info *in)
 {
 	const struct rdp_placement *pl = in->placement;
-	const struct rdp_msg_accept *a = in->peer;
+	const struct rdp_peer_info *a = in->peer;
 	char cpus[128], node[32], nic[32];
 
 	if (pl) {
@@ -48,11 +47,11 @@ void rdp_report_placement(FILE *f, const struct rdp_report_info *in)
 			pl->cross_numa ? ", CROSS-NUMA" : "");
 	}
 	if (a) {
-		node_text(a->place_node, node, sizeof(node));
+		node_text(a->place.node, node, sizeof(node));
 		node_text(a->numa_node, nic, sizeof(nic));
 		fprintf(f, " Peer placement  : CPUs %s, %s (%s; NIC on %s)%s\n",
-			a->cpus[0] ? a->cpus : "unknown", node,
-			mode_note((enum rdp_place_mode)a->place_mode), nic,
-			a->cross_numa ? ", CROSS-NUMA" : "");
+			a->place.cpus[0] ? a->place.cpus : "unknown", node,
+			mode_note((enum rdp_place_mode)a->place.mode), nic,
+			a->place.cross_numa ? ", CROSS-NUMA" : "");
 	}
 }

@@ -2,14 +2,17 @@
 /* The client's side of a session: it owns the parameters, drives the
  * handshake, runs the timed loop and prints the report. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "session_int.h"
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
@@ -28,9 +31,12 @@ struct client {
 	struct rdp_dev *dev;
 	struct rdp_oob oob;
 	struct rdp_conn *conn;
-	struct rdp_msg_hello peer_hello;
-	struct rdp_msg_hello local_hello;
-	struct rdp_msg_accept peer;
+	struct rdp_host_info peer_host;
+	struct rdp_host_info local_host;
+	struct rdp_peer_info peer;
+	uint16_t cm_port;	  /* -R: where the server listens, else 0 */
+	uint32_t cm_nonce;	  /* -R: echoed in each connect request */
+	struct rdp_decisions dec; /* the loop's, for this point */
 	struct rdp_report_info info;
 	FILE *text;		     /* the text report: stdout, or /dev/null */
 	struct rdp_json *json;	     /* NULL unless --json or --json-file */
@@ -47,12 +53,12 @@ static int hello(struct client *c)
 	int ret;
 
 	rdp_hello_fill(&msg);
-	c->local_hello = msg.u.hello;
+	rdp_host_from_hello(&msg.u.hello, &c->local_host);
 	ret = rdp_oob_send(&c->oob, &msg);
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_HELLO, &msg, -1);
 	if (!ret)
-		c->peer_hello = msg.u.hello;
+		rdp_host_from_hello(&msg.u.hello, &c->peer_host);
 	return ret;
 }
 
@@ -66,9 +72,12 @@ static int send_params(struct client *c)
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_ACCEPT, &msg,
 				     rdp_slow_step_ms(c->o, &c->p));
-	if (!ret)
-		c->peer = msg.u.accept;
-	return ret;
+	if (ret)
+		return ret;
+	rdp_peer_from_accept(&msg.u.accept, &c->peer);
+	c->cm_port = msg.u.accept.cm_port;
+	c->cm_nonce = msg.u.accept.cm_nonce;
+	return 0;
 }
 
 /* -R: RDMA CM connects the QPs to the port the server listens on. */
@@ -77,15 +86,14 @@ static int cm_connect(struct client *c, char *why, size_t len)
 	const struct rdp_params *p = &c->p;
 	struct rdp_cm_opts cmo;
 
-	if (!c->oob.have_peer_ipv4 || !c->peer.cm_port) {
+	if (!c->oob.have_peer_ipv4 || !c->cm_port) {
 		rdp_err("-R needs an IPv4 server address and a server that "
 			"listens with RDMA CM: give HOST as an IPv4 address");
 		return -EAFNOSUPPORT;
 	}
 	rdp_cm_opts_from(c->o, p, &cmo);
 	return rdp_cm_connect(c->conn, p->num_qps, &c->oob.peer_ipv4,
-			      c->peer.cm_port, c->peer.cm_nonce, &cmo, why,
-			      len);
+			      c->cm_port, c->cm_nonce, &cmo, why, len);
 }
 
 static int connect_qps(struct client *c)
@@ -188,6 +196,8 @@ static int run_test(struct client *c, struct rdp_result *res)
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	run.dec = c->dec;
+	res->dec = c->dec;
 	res->size_bytes = p->size_bytes;
 	res->num_qps = p->num_qps;
 	ret = rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->tail_bytes);
@@ -221,7 +231,7 @@ static void print_figure(const struct client *c, const struct rdp_result *r)
 	case RDP_OUTPUT_BW:
 		printf("%.2f\n", c->o->report.gbits
 					 ? r->bw_avg_gbps
-					 : r->bw_avg_gbps * 1e9 / 8 / 1048576);
+					 : rdp_report_mibps(r->bw_avg_gbps));
 		break;
 	case RDP_OUTPUT_MSGRATE:
 		printf("%.6f\n", r->msg_rate_mpps);
@@ -238,8 +248,10 @@ static int add_json(struct client *c, const struct rdp_result *res)
 {
 	int ret = 0;
 
-	if (!c->json)
+	if (!c->json) {
+		c->info.now = time(NULL);
 		ret = rdp_json_new(&c->info, &c->json);
+	}
 	if (!ret)
 		ret = rdp_json_add(c->json, &c->info, res);
 	if (ret)
@@ -288,6 +300,8 @@ static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
 		ret = send_params(c);
 		if (!ret)
 			ret = connect_qps(c);
+		if (!ret)
+			rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->dec);
 		c->info.conn = c->conn;
 	}
 	return ret ? ret : run_test(c, res);
@@ -312,6 +326,8 @@ static int measure(struct client *c, struct rdp_result *res)
 	return ret;
 }
 
+/* The thresholds: -w and -y are --min-bw and --min-msgrate under
+ * perftest's letters. */
 /* The server is this host (one address at both ends) on this very port. */
 static int same_port(const struct client *c)
 {
@@ -333,15 +349,18 @@ static int run_point(struct client *c, int first, int group,
 		ret = connect_qps(c);
 	if (ret)
 		return ret;
+	rdp_bench_decide(o->bench, &c->p, c->conn, &c->dec);
 	c->info = (struct rdp_report_info){
 		.ops = o->bench,
 		.params = &c->p,
 		.conn = c->conn,
+		.dec = &c->dec,
 		.peer = &c->peer,
-		.peer_hello = &c->peer_hello,
+		.peer_host = &c->peer_host,
+		.local_host = &c->local_host,
 		.clk = &c->clk,
-		.local_hello = &c->local_hello,
 		.peer_addr = c->oob.peer,
+		.cpu = sched_getcpu(),
 		.n_sizes = o->matrix.n_sizes,
 		.n_qps = o->matrix.n_qps,
 		.gbits = o->report.gbits,

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The session's own state in wire messages and back: port counter deltas
- * in RESULT, the server's placement in ACCEPT. */
+/* What HELLO and ACCEPT tell, into the program's own structs right after
+ * decoding; counter deltas both ways and the server's placement into
+ * ACCEPT: the report never reads a message, and each copy keeps within
+ * both arrays. */
 #include <stdio.h>
+#include <string.h>
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/counters.h>
+#include <rdmaperf/peer.h>
 #include <rdmaperf/placement.h>
-#include <rdmaperf/session.h>
 #include <rdmaperf/wire.h>
 
 _Static_assert(RDP_COUNTER_NAME_MAX == RDP_WIRE_COUNTER_NAME_MAX,
@@ -14,22 +18,68 @@ _Static_assert(RDP_COUNTER_NAME_MAX == RDP_WIRE_COUNTER_NAME_MAX,
 _Static_assert(RDP_ERRTEXT_MAX == RDP_WIRE_TEXT_MAX,
 	       "a failure's cause must fit an ERROR message as it is");
 
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* src holds at most src_len bytes, terminated or not; dst gets a string. */
+static void copy_text(char *dst, size_t dst_len, const char *src,
+		      size_t src_len)
+{
+	snprintf(dst, dst_len, "%.*s", (int)strnlen(src, src_len), src);
+}
+
+#define COPY_TEXT(dst, src) copy_text((dst), sizeof(dst), (src), sizeof(src))
+
+void rdp_host_from_hello(const struct rdp_msg_hello *h,
+			 struct rdp_host_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	COPY_TEXT(out->tool_version, h->tool_version);
+	COPY_TEXT(out->hostname, h->hostname);
+	COPY_TEXT(out->kernel, h->kernel);
+	COPY_TEXT(out->cpu_model, h->cpu_model);
+	out->cpus = h->cpus;
+}
+
+void rdp_peer_from_accept(const struct rdp_msg_accept *a,
+			  struct rdp_peer_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	COPY_TEXT(out->device, a->device);
+	out->port = a->port;
+	out->link_layer = a->link_layer;
+	out->gid_type = a->gid_type;
+	out->gid_index = a->gid_index;
+	out->active_mtu_bytes = a->active_mtu_bytes;
+	out->numa_node = a->numa_node;
+	out->cpu = a->cpu;
+	out->place.mode = a->place_mode;
+	out->place.cross_numa = !!a->cross_numa;
+	out->place.node = a->place_node;
+	COPY_TEXT(out->place.cpus, a->cpus);
+	out->mem.kind = a->mem_kind;
+	out->mem.path = a->mem_path;
+	out->mem.stage = a->mem_stage;
+	COPY_TEXT(out->mem.gpu, a->mem_gpu);
+	COPY_TEXT(out->mem.bus_id, a->mem_bus_id);
+}
+
 static void put_one(const struct rdp_counter *c, struct rdp_msg_result *r)
 {
 	struct rdp_wire_counter *w = &r->counters[r->n_counters++];
 
-	snprintf(w->name, sizeof(w->name), "%s", c->name);
+	COPY_TEXT(w->name, c->name);
 	w->hw = c->hw;
 	w->value = c->value;
 }
 
 void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r)
 {
+	size_t n = d->n < ARRAY_LEN(d->c) ? d->n : ARRAY_LEN(d->c);
 	size_t i, pass;
 
 	r->n_counters = 0;
 	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < d->n && r->n_counters < RDP_WIRE_MAX_COUNTERS;
+		for (i = 0; i < n && r->n_counters < ARRAY_LEN(r->counters);
 		     i++)
 			if ((d->c[i].value != 0) == (pass == 0))
 				put_one(&d->c[i], r);
@@ -37,13 +87,16 @@ void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r)
 
 void rdp_ctr_from_result(struct rdp_ctr_pair *p, const struct rdp_msg_result *r)
 {
+	size_t n = r->n_counters < ARRAY_LEN(r->counters)
+			   ? r->n_counters
+			   : ARRAY_LEN(r->counters);
 	struct rdp_counter *c;
 	size_t i;
 
 	p->peer.n = 0;
-	for (i = 0; i < r->n_counters && i < RDP_COUNTERS_MAX; i++) {
+	for (i = 0; i < n && p->peer.n < ARRAY_LEN(p->peer.c); i++) {
 		c = &p->peer.c[p->peer.n++];
-		snprintf(c->name, sizeof(c->name), "%s", r->counters[i].name);
+		COPY_TEXT(c->name, r->counters[i].name);
 		c->hw = r->counters[i].hw;
 		c->value = r->counters[i].value;
 	}

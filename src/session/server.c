@@ -19,6 +19,7 @@
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/stage.h>
@@ -220,6 +221,7 @@ static int run_test(struct server *s)
 	uint64_t count = 0;
 	int ret;
 
+	rdp_bench_decide(s->ops, &s->p, s->conn, &run.dec);
 	ret = rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->tail_bytes);
 	if (!ret)
 		ret = rdp_stage_fill(&run);

@@ -271,7 +271,7 @@ static char *report(const struct rdp_report_info *in)
 static void test_report_lines(void **state)
 {
 	struct fix *f = *state;
-	struct rdp_msg_accept peer = { 0 };
+	struct rdp_peer_info peer = { 0 };
 	struct rdp_report_info in = {
 		.ops = rdp_bench_find("write_bw"),
 		.params = &f->p,
@@ -290,16 +290,16 @@ static void test_report_lines(void **state)
 		     "before it is posted, host buffer page-locked");
 	expect_in(t, " Peer memory     : host\n");
 	free(t);
-	peer.mem_kind = RDP_MEM_KIND_GPU_STAGED;
-	peer.mem_stage = RDP_STAGE_NONE;
-	strcpy(peer.mem_gpu, "GPU 1 X (0000:86:00.0)");
+	peer.mem.kind = RDP_MEM_KIND_GPU_STAGED;
+	peer.mem.stage = RDP_STAGE_NONE;
+	strcpy(peer.mem.gpu, "GPU 1 X (0000:86:00.0)");
 	t = report(&in);
 	expect_in(t, " Peer memory     : GPU 1 X (0000:86:00.0), staged "
 		     "through host memory (--bounce): nothing to stage on the "
 		     "passive side");
 	free(t);
-	peer.mem_kind = RDP_MEM_KIND_GPU;
-	peer.mem_path = RDP_MEM_PATH_DMABUF;
+	peer.mem.kind = RDP_MEM_KIND_GPU;
+	peer.mem.path = RDP_MEM_PATH_DMABUF;
 	t = report(&in);
 	expect_in(t, "Peer memory     : GPU 1 X (0000:86:00.0), registered "
 		     "by DMA-BUF\n");
@@ -307,7 +307,7 @@ static void test_report_lines(void **state)
 	/* Host memory on both sides: no lines, as before GPUs. */
 	f->conn.stage = NULL;
 	f->dev.mem = &host;
-	peer.mem_kind = RDP_MEM_KIND_HOST;
+	peer.mem.kind = RDP_MEM_KIND_HOST;
 	t = report(&in);
 	assert_string_equal(t, "");
 	free(t);
@@ -318,11 +318,13 @@ static void test_report_lines(void **state)
 static void test_json(void **state)
 {
 	struct fix *f = *state;
-	struct rdp_msg_accept peer = {
-		.mem_kind = RDP_MEM_KIND_GPU_STAGED,
-		.mem_stage = RDP_STAGE_IN,
-		.mem_bus_id = "0000:86:00.0",
-		.mem_gpu = "GPU 1 \xff",
+	struct rdp_peer_info peer = {
+		.mem = {
+			.kind = RDP_MEM_KIND_GPU_STAGED,
+			.stage = RDP_STAGE_IN,
+			.bus_id = "0000:86:00.0",
+			.gpu = "GPU 1 \xff",
+		},
 	};
 	struct rdp_report_info in = {
 		.ops = rdp_bench_find("read_bw"),
@@ -350,8 +352,8 @@ static void test_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(pm, "gpu")),
 			    "GPU 1 ?");
 	json_decref(pm);
-	peer.mem_kind = 9;
-	peer.mem_path = 9;
+	peer.mem.kind = 9;
+	peer.mem.path = 9;
 	pm = rdp_json_peer_memory(&peer);
 	assert_string_equal(json_string_value(json_object_get(pm, "type")),
 			    "unknown");

@@ -20,6 +20,8 @@
 #include <rdmaperf/mem.h>
 #include <rdmaperf/report.h>
 
+#include "report_ctx.h"
+
 #define EPS 1e-9
 
 static const struct rdp_bench_ops bw_ops = {
@@ -42,80 +44,9 @@ static const struct rdp_bench_ops rt_ops = {
 	.check_unit = "bytes verified after the run",
 };
 
-/* Everything a report needs, with nothing opened. */
-struct ctx {
-	struct rdp_dev dev;
-	struct rdp_conn conn;
-	struct rdp_msg_hello local;
-	struct rdp_msg_hello peer_hello;
-	struct rdp_msg_accept peer;
-	struct rdp_params params;
-	struct rdp_clock clk;
-	struct rdp_report_info info;
-};
-
 static void ctx_init(struct ctx *c)
 {
-	/* ::ffff:192.0.2.10, a RoCE v2 GID holding an IPv4 address */
-	static const uint8_t gid[16] = { [10] = 0xff, [11] = 0xff, [12] = 192,
-					 [13] = 0,    [14] = 2,	   [15] = 10 };
-
-	memset(c, 0, sizeof(*c));
-	strcpy(c->dev.name, "mlx5_0");
-	strcpy(c->dev.attr.fw_ver, "28.39.1002");
-	c->dev.port = (struct rdp_port_info){
-		.num = 1,
-		.link_layer = IBV_LINK_LAYER_ETHERNET,
-		.state = IBV_PORT_ACTIVE,
-		.active_mtu_bytes = 4096,
-		.active_speed = 64, /* 50 Gb/s per lane */
-		.active_width = 2,  /* 4x */
-	};
-	c->dev.numa_node = 1;
-	c->conn.dev = &c->dev;
-	c->conn.have_gid = 1;
-	c->conn.gid.entry.index = 3;
-	c->conn.gid.entry.type = RDP_GID_ROCE_V2;
-	memcpy(c->conn.gid.entry.raw, gid, sizeof(gid));
-	c->conn.gid.reason = RDP_GID_ADDR_MATCH;
-	c->conn.path_mtu_bytes = 1024;
-	strcpy(c->local.hostname, "client-a");
-	strcpy(c->local.kernel, "6.1.0-18-amd64");
-	strcpy(c->local.tool_version, PACKAGE_VERSION);
-	strcpy(c->peer_hello.hostname, "server-b");
-	strcpy(c->peer_hello.kernel, "6.8.0-45-generic");
-	strcpy(c->peer_hello.tool_version, "0.0.9");
-	strcpy(c->peer.device, "rxe0");
-	c->peer.port = 1;
-	c->peer.link_layer = IBV_LINK_LAYER_ETHERNET;
-	c->peer.gid_type = RDP_GID_ROCE_V2;
-	c->peer.gid_index = 1;
-	c->peer.active_mtu_bytes = 1024;
-	c->peer.numa_node = 0;
-	c->params = (struct rdp_params){
-		.test = "write_bw",
-		.size_bytes = 65536,
-		.iters = 1000,
-		.warmup_iters = 100,
-		.num_qps = 2,
-		.tx_depth = 128,
-		.cq_mod = 100,
-		.rx_depth = 512,
-		.tclass = 96,
-		.seed = 7,
-		.flags = RDP_PARAM_CAS,
-	};
-	c->clk = (struct rdp_clock){ .cycles_per_ns = 2.5, .source = "tsc" };
-	c->info = (struct rdp_report_info){
-		.ops = &bw_ops,
-		.params = &c->params,
-		.conn = &c->conn,
-		.peer = &c->peer,
-		.peer_hello = &c->peer_hello,
-		.clk = &c->clk,
-		.local_hello = &c->local,
-		.peer_addr = "192.0.2.10:18515",
-	};
+	ctx_init_ops(c, &bw_ops);
 }
 
 static struct rdp_result bw_result(void)
@@ -156,20 +87,6 @@ static struct rdp_result lat_result(void)
 	};
 }
 
-/* Write j to memory; the text is returned for format checks. */
-static char *dump(const struct rdp_json *j)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(rdp_json_write(j, f), 0);
-	assert_int_equal(fclose(f), 0);
-	assert_non_null(buf);
-	return buf;
-}
-
 static json_t *parse(const char *text)
 {
 	json_error_t err;
@@ -199,7 +116,8 @@ static json_t *roundtrip(struct ctx *c, const struct rdp_result *bw,
 								 : &lat_ops;
 		assert_int_equal(rdp_json_add(j, &lc.info, lat), 0);
 	}
-	text = dump(j);
+	text = ctx_json_text(j);
+	assert_non_null(text);
 	doc = parse(text);
 	free(text);
 	rdp_json_free(j);
@@ -567,7 +485,8 @@ static void test_text_format(void **state)
 	ctx_init(&c);
 	assert_int_equal(rdp_json_new(&c.info, &j), 0);
 	assert_int_equal(rdp_json_add(j, &c.info, &bw), 0);
-	text = dump(j);
+	text = ctx_json_text(j);
+	assert_non_null(text);
 	len = strlen(text);
 	assert_true(len > 2);
 	assert_int_equal(text[0], '{');

@@ -19,7 +19,7 @@
 #include <rdmaperf/opts.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/sysfs.h>
-#include <rdmaperf/session.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/wire.h>
 
 #include "unit.h"
@@ -227,33 +227,6 @@ static void test_counter_warnings(void **state)
 	assert_null(rdp_counter_warning("rx_write_requests"));
 }
 
-/* The wire takes the non-zero ones first when all do not fit. */
-static void test_counters_to_result(void **state)
-{
-	static struct rdp_msg_result r;
-	static struct rdp_counters d;
-	struct rdp_ctr_pair *p = calloc(1, sizeof(*p));
-	size_t i;
-
-	(void)state;
-	assert_non_null(p);
-	d.n = RDP_WIRE_MAX_COUNTERS + 10;
-	for (i = 0; i < d.n; i++) {
-		snprintf(d.c[i].name, sizeof(d.c[i].name), "c%zu", i);
-		d.c[i].value = i >= RDP_WIRE_MAX_COUNTERS ? i : 0;
-	}
-	rdp_ctr_to_result(&d, &r);
-	assert_int_equal(r.n_counters, RDP_WIRE_MAX_COUNTERS);
-	for (i = 0; i < 10; i++)
-		assert_int_equal(r.counters[i].value,
-				 RDP_WIRE_MAX_COUNTERS + i);
-	rdp_ctr_from_result(p, &r);
-	assert_true(p->have_peer);
-	assert_int_equal(p->peer.n, RDP_WIRE_MAX_COUNTERS);
-	assert_string_equal(p->peer.c[0].name, "c64");
-	free(p);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,7 +238,6 @@ int main(void)
 		cmocka_unit_test(test_node_of_cpu),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_counter_warnings),
-		cmocka_unit_test(test_counters_to_result),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,6 +96,7 @@ static int exchange(struct probe *pr)
 	struct rdp_msg msg;
 	int ret;
 
+	rdp_bench_decide(pr->ops, &pr->p, pr->conn, &run.dec);
 	rdp_fill_tx(pr->conn, &pr->p, RDP_SIDE_CLIENT, pr->ops->tail_bytes);
 	ret = pr->ops->prepare ? pr->ops->prepare(&run) : 0;
 	if (!ret)
