@@ -410,6 +410,129 @@ static void test_not_rdmaperf(void **state)
 	rdp_oob_close(&srv);
 }
 
+/*
+ * A scripted client: HELLO, then msg. The server's answer, if asked for,
+ * lands in answer (type 0 when none came). Returns the server's return.
+ */
+static int serve_scripted(struct fixture *f, const struct rdp_msg *msg,
+			  struct rdp_msg *answer)
+{
+	struct rdp_msg hello = { .type = RDP_MSG_HELLO };
+	struct rdp_oob cli;
+
+	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &f->srv.oob), 0);
+	assert_int_equal(pthread_create(&f->srv.tid, NULL, serve_main, &f->srv),
+			 0);
+	assert_int_equal(rdp_oob_send(&cli, &hello), 0);
+	assert_int_equal(rdp_oob_expect(&cli, RDP_MSG_HELLO, &hello, IO_MS), 0);
+	assert_int_equal(rdp_oob_send(&cli, msg), 0);
+	if (answer && rdp_oob_recv(&cli, answer, IO_MS))
+		answer->type = 0;
+	rdp_oob_close(&cli);
+	assert_int_equal(pthread_join(f->srv.tid, NULL), 0);
+	return f->srv.ret;
+}
+
+/* PARAMS as a write_bw client would send them, then changed by a test. */
+static void params_msg(struct fixture *f, struct rdp_msg *msg)
+{
+	client_opts(&f->co, ARGS("write_bw", "-s", "64"));
+	memset(msg, 0, sizeof(*msg));
+	msg->type = RDP_MSG_PARAMS;
+	msg->u.params = f->co.params;
+}
+
+/* Parameters no honest client sends: each refused with its reason, in an
+ * ERROR the client receives instead of ACCEPT. */
+static void test_hostile_params(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_msg msg, answer;
+
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	params_msg(f, &msg);
+	snprintf(msg.u.params.test, sizeof(msg.u.params.test), "nosuch_bw");
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EINVAL);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+	assert_non_null(strstr(answer.u.error.text, "nosuch_bw"));
+
+	params_msg(f, &msg);
+	msg.u.params.num_qps = 0;
+	assert_int_equal(serve_scripted(f, &msg, &answer), -E2BIG);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+
+	params_msg(f, &msg);
+	msg.u.params.outstanding = 300;
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EINVAL);
+	assert_non_null(strstr(answer.u.error.text, "-o 300"));
+
+	params_msg(f, &msg);
+	snprintf(msg.u.params.test, sizeof(msg.u.params.test), "send_lat");
+	msg.u.params.flags |= RDP_PARAM_BIDIR;
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EINVAL);
+	assert_non_null(strstr(answer.u.error.text, "both ways"));
+	assert_int_equal(fake_engine_cfg.conns_created, 0);
+	balanced();
+}
+
+/* Between points a client may only send PARAMS, or an ERROR. */
+static void test_unexpected_messages(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_msg msg = { .type = RDP_MSG_SYNC }, answer;
+
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EPROTO);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+	memset(&msg, 0, sizeof(msg));
+	msg.type = RDP_MSG_ERROR;
+	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "gave up");
+	assert_int_equal(serve_scripted(f, &msg, NULL), -ECANCELED);
+}
+
+/* A one-shot server started for one test refuses another. */
+static void test_one_shot_other_test(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	f->srv.o.bench = rdp_bench_find("read_bw");
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EINVAL);
+}
+
+/* -R needs IPv4 addresses, which a loopback channel does not have: the
+ * server says so. */
+static void test_rdma_cm_needs_ipv4(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-R"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EAFNOSUPPORT);
+	balanced();
+}
+
+/* A point below --min-bw fails the run after the report (exit 1); the
+ * server hears why, as of any failure of its client. */
+static void test_threshold_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	/* 64 B per 100 ns: 5.12 Gb/s. */
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10", "--min-bw",
+				 "6", "--json"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -ECANCELED);
+	client_opts(&f->co,
+		    ARGS("write_bw", "-s", "64", "-n", "10", "--min-bw", "5"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	assert_int_equal(f->srv.ret, 0);
+}
+
 /* A free TCP port on the loopback address, for the server loop. */
 static uint16_t free_port(void)
 {
@@ -482,6 +605,11 @@ int main(void)
 		T(test_silent_server),
 		T(test_silent_client),
 		T(test_not_rdmaperf),
+		T(test_hostile_params),
+		T(test_unexpected_messages),
+		T(test_one_shot_other_test),
+		T(test_rdma_cm_needs_ipv4),
+		T(test_threshold_fails),
 		T(test_busy_server),
 	};
 
