@@ -25,6 +25,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/rails.h>
 #include <rdmaperf/session.h>
 
 #include "../fake/fake_engine.h"
@@ -533,6 +534,32 @@ static void test_threshold_fails(void **state)
 	assert_int_equal(f->srv.ret, 0);
 }
 
+/* Rails are refused before any child starts when the command line cannot
+ * make them (the runs themselves need devices: Soft-RoCE suite). */
+static void test_rails_refusals(void **state)
+{
+	static const char *lines[][8] = {
+		{ "write_bw", "-d", "a,b", NULL },
+		{ "write_lat", "-d", "a,b", NULL },
+		{ "write_bw", "-d", "a,b", "--json", NULL },
+		{ "write_bw", "-d", "a,,b", NULL },
+	};
+	static const char *hosts[] = { "h1", "h1,h2", "h1,h2", "h1,h2,h3" };
+	struct fixture *f = *state;
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		client_opts(&f->co, lines[i]);
+		snprintf(f->co.conn.host, sizeof(f->co.conn.host), "%s",
+			 hosts[i]);
+		assert_true(rdp_rails_wanted(&f->co));
+		assert_int_equal(rdp_rails_run(0, NULL, &f->co),
+				 RDP_EXIT_USAGE);
+	}
+	client_opts(&f->co, ARGS("write_bw", "-d", "fake0"));
+	assert_false(rdp_rails_wanted(&f->co));
+}
+
 /* A free TCP port on the loopback address, for the server loop. */
 static uint16_t free_port(void)
 {
@@ -610,6 +637,7 @@ int main(void)
 		T(test_one_shot_other_test),
 		T(test_rdma_cm_needs_ipv4),
 		T(test_threshold_fails),
+		T(test_rails_refusals),
 		T(test_busy_server),
 	};
 
