@@ -141,11 +141,30 @@ static int fake_prepare(struct rdp_run *run)
 	return 0;
 }
 
-/* iters per QP, each message FAKE_NS_PER_MSG: the figures follow. */
+/* --interval: the bytes split evenly over FAKE_INTERVALS intervals. */
+static int fake_intervals(const struct rdp_params *p, uint64_t msgs, double ns,
+			  struct rdp_result *res)
+{
+	size_t i;
+
+	res->interval_bytes =
+		calloc(FAKE_INTERVALS, sizeof(*res->interval_bytes));
+	if (!res->interval_bytes)
+		return -ENOMEM;
+	for (i = 0; i < FAKE_INTERVALS; i++)
+		res->interval_bytes[i] = msgs * p->size_bytes / FAKE_INTERVALS;
+	res->n_intervals = FAKE_INTERVALS;
+	res->interval_s = ns / FAKE_INTERVALS / 1e9;
+	return 0;
+}
+
+/* iters per QP (with -D, 1000 a second), each message FAKE_NS_PER_MSG:
+ * the figures follow. */
 static int fake_loop(struct rdp_run *run, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
-	uint64_t msgs = p->iters * p->num_qps;
+	uint64_t iters = p->duration_s ? p->duration_s * 1000ull : p->iters;
+	uint64_t msgs = iters * p->num_qps;
 	double ns = (double)msgs * FAKE_NS_PER_MSG;
 
 	res->msgs = msgs;
@@ -160,9 +179,10 @@ static int fake_loop(struct rdp_run *run, struct rdp_result *res)
 		res->lat.max_ns = res->lat.p90_ns = res->lat.p99_ns =
 			res->lat.p999_ns = res->lat.p9999_ns = FAKE_NS_PER_MSG;
 	}
-	if (run->side == RDP_SIDE_CLIENT)
-		run->posted = msgs;
-	return 0;
+	if (run->side != RDP_SIDE_CLIENT)
+		return 0;
+	run->posted = msgs;
+	return run->interval_cycles ? fake_intervals(p, msgs, ns, res) : 0;
 }
 
 static int fake_verify(const struct rdp_run *run, uint64_t n,

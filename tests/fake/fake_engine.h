@@ -14,6 +14,9 @@
 /* Every fake message takes this long: figures are exact. */
 #define FAKE_NS_PER_MSG 100
 
+/* --interval: the fake's run splits into this many. */
+#define FAKE_INTERVALS 4
+
 /* The only device name the fake knows, besides "" (the first). */
 #define FAKE_DEV_NAME "fake0"
 

@@ -206,8 +206,8 @@ static void test_sweep(void **state)
 	json_t *res;
 	size_t i;
 
-	client_opts(&f->co, ARGS("write_bw", "-s", "64,4K,64K", "-q", "1,2",
-				 "-n", "10", "--json-file", f->json));
+	client_opts(&f->co, ARGS("write_bw", "-N", "-s", "64,4K,64K", "-q",
+				 "1,2", "-n", "10", "--json-file", f->json));
 	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
 	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
 	assert_int_equal(f->srv.ret, 0);
@@ -217,6 +217,8 @@ static void test_sweep(void **state)
 		assert_int_equal(int_at(res, i, "num_qps"), 1 + i / 3);
 		assert_int_equal(int_at(res, i, "iterations"),
 				 10 * (1 + i / 3));
+		/* -N: no peak figures. */
+		assert_true(real_at(res, i, "bw_peak_gbps") == 0.0);
 	}
 	json_decref(res);
 	assert_int_equal(fake_engine_cfg.conns_created, 12);
@@ -229,8 +231,9 @@ static void test_bidirectional(void **state)
 	struct fixture *f = *state;
 	json_t *res, *rx;
 
-	client_opts(&f->co, ARGS("write_bw", "-b", "-s", "1K", "-n", "50",
-				 "--json-file", f->json));
+	client_opts(&f->co,
+		    ARGS("write_bw", "-b", "-s", "1K", "-n", "50", "--output",
+			 "message_rate", "--json-file", f->json));
 	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
 	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
 	res = results_of(f, 1);
@@ -250,13 +253,46 @@ static void test_latency(void **state)
 	struct fixture *f = *state;
 	json_t *res;
 
-	client_opts(&f->co, ARGS("write_lat", "-s", "8", "-n", "20", "-H",
-				 "--json-file", f->json));
+	client_opts(&f->co,
+		    ARGS("write_lat", "-s", "8", "-n", "20", "-H", "--output",
+			 "latency", "--json-file", f->json));
 	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
 	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
 	res = results_of(f, 1);
 	assert_int_equal(int_at(res, 0, "iterations"), 20);
 	json_decref(res);
+	balanced();
+}
+
+/* --interval: the loop's intervals reach the report. */
+static void test_intervals(void **state)
+{
+	struct fixture *f = *state;
+	json_t *res, *iv;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "1K", "-D", "2",
+				 "--interval", "1", "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	res = results_of(f, 1);
+	/* -D 2: the fake's 2000 messages of 1 KiB, in four intervals. */
+	assert_int_equal(int_at(res, 0, "iterations"), 2000);
+	iv = json_object_get(json_array_get(res, 0), "intervals");
+	assert_true(json_is_array(iv));
+	assert_int_equal(json_array_size(iv), FAKE_INTERVALS);
+	json_decref(res);
+	balanced();
+}
+
+/* A --json-file that cannot be written fails the run after the points. */
+static void test_json_file_unwritable(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10",
+				 "--json-file", "/nonexistent/dir/out.json"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
 	balanced();
 }
 
@@ -492,6 +528,12 @@ static void test_hostile_params(void **state)
 	msg.u.params.flags |= RDP_PARAM_BIDIR;
 	assert_int_equal(serve_scripted(f, &msg, &answer), -EINVAL);
 	assert_non_null(strstr(answer.u.error.text, "both ways"));
+
+	/* The test's own check: atomics move 8 bytes. */
+	params_msg(f, &msg);
+	snprintf(msg.u.params.test, sizeof(msg.u.params.test), "atomic_bw");
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EINVAL);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
 	assert_int_equal(fake_engine_cfg.conns_created, 0);
 	balanced();
 }
@@ -642,6 +684,8 @@ int main(void)
 		T(test_sweep),
 		T(test_bidirectional),
 		T(test_latency),
+		T(test_intervals),
+		T(test_json_file_unwritable),
 		T(test_adaptive_figure_only),
 		T(test_refused_by_server),
 		T(test_server_connect_fails),
