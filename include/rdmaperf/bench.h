@@ -157,10 +157,6 @@ void rdp_pattern_fill(uint8_t *buf, size_t len, uint32_t seed, uint32_t qp,
 /* Returns the first mismatching offset, or -1 when all match. */
 long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
 			    uint32_t qp, enum rdp_side side);
-/* Fill res from bandwidth samples (cycles, cumulative bytes). */
-void rdp_result_bw(struct rdp_result *res, const struct rdp_bw_sample *s,
-		   size_t n, uint64_t start_cycles,
-		   const struct rdp_clock *clk);
 /* Poll failures: logged with the status, its hint, and the QP. */
 int rdp_bench_wc_error(struct rdp_run *run, const void *wc);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Out-of-band channel over TCP: connect/accept with timeouts, and whole
- * messages sent and received through the wire codec, each with a deadline.
+ * Out-of-band channel over TCP, or a socketpair in one process:
+ * connect/accept with timeouts, and whole messages sent and received
+ * through the wire codec, each with a deadline.
  * Layer: oob
  */
 #ifndef RDMAPERF_OOB_H
@@ -37,6 +38,13 @@ int rdp_oob_accept(int listen_fd, int timeout_ms, int io_timeout_ms,
 
 /* Wrap an already-connected socket (tests use a socketpair). */
 void rdp_oob_from_fd(int fd, int timeout_ms, struct rdp_oob *oob);
+
+/*
+ * Two connected ends in this process (a socketpair), each with timeout_ms
+ * per message and no IPv4 address: the in-process tests' channel.
+ */
+int rdp_oob_loopback(int timeout_ms, struct rdp_oob *client,
+		     struct rdp_oob *server);
 
 int rdp_oob_send(struct rdp_oob *oob, const struct rdp_msg *msg);
 

@@ -7,6 +7,7 @@
 #ifndef RDMAPERF_SESSION_H
 #define RDMAPERF_SESSION_H
 
+struct rdp_engine_ops;
 struct rdp_opts;
 struct rdp_oob;
 
@@ -26,6 +27,20 @@ int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob);
 
 /* Listen and serve clients; once: return after the first. */
 int rdp_server_loop(const struct rdp_opts *o, int once);
+
+/*
+ * The same on engine eng (rdp_engine_verbs in the programs, a fake in the
+ * tests). The client takes oob, already connected, instead of connecting
+ * to o->conn.host when oob is not NULL, and closes it when done.
+ */
+int rdp_session_client_with(const struct rdp_opts *o,
+			    const struct rdp_engine_ops *eng,
+			    struct rdp_oob *oob);
+int rdp_session_serve_with(const struct rdp_opts *o,
+			   const struct rdp_engine_ops *eng,
+			   struct rdp_oob *oob);
+int rdp_server_loop_with(const struct rdp_opts *o,
+			 const struct rdp_engine_ops *eng, int once);
 
 /* Map a negative errno from a session to an exit code. */
 int rdp_exit_code(int err);

@@ -12,6 +12,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/measure.h>
 #include <rdmaperf/stage.h>
 
 #define POST_BATCH	32
@@ -458,42 +459,11 @@ static int drain(struct rdp_run *run, struct bw_state *st)
 static void trim_margins(const struct rdp_run *run, struct bw_state *st,
 			 uint64_t *start, struct rdp_result *res)
 {
-	uint64_t from = *start + run->margin_cycles;
-	uint64_t to = st->end_cycles - run->margin_cycles, base;
-	size_t i = 0, j = st->nsamples - 1, k;
-
-	while (i < j && st->samples[i].cycles < from)
-		i++;
-	while (j > i && st->samples[j].cycles > to)
-		j--;
-	base = st->samples[i].bytes;
-	for (k = i; k <= j; k++)
-		st->samples[k - i] =
-			(struct rdp_bw_sample){ st->samples[k].cycles,
-						st->samples[k].bytes - base };
-	st->nsamples = j - i + 1;
+	st->nsamples = rdp_measure_trim_bw(st->samples, st->nsamples,
+					   *start + run->margin_cycles,
+					   st->end_cycles - run->margin_cycles);
 	*start = st->samples[0].cycles;
 	res->msgs = st->samples[st->nsamples - 1].bytes / st->msg_bytes;
-}
-
-/* --interval: the progress samples cut at each interval boundary. */
-static int intervals(const struct rdp_run *run, const struct bw_state *st,
-		     uint64_t start, struct rdp_result *res)
-{
-	uint64_t span = st->samples[st->nsamples - 1].cycles - start;
-	size_t cap;
-
-	if (!run->interval_cycles)
-		return 0;
-	cap = (size_t)(span / run->interval_cycles) + 1;
-	res->interval_bytes = calloc(cap, sizeof(*res->interval_bytes));
-	if (!res->interval_bytes)
-		return -ENOMEM;
-	res->interval_s = rdp_clock_ns(run->clk, run->interval_cycles) / 1e9;
-	res->n_intervals = rdp_stats_intervals(st->samples, st->nsamples, start,
-					       run->interval_cycles,
-					       res->interval_bytes, cap);
-	return 0;
 }
 
 int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
@@ -532,7 +502,8 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
 	if (run->margin_cycles)
 		trim_margins(run, &st, &start, res);
 	rdp_result_bw(res, st.samples, st.nsamples, start, run->clk);
-	ret = intervals(run, &st, start, res);
+	ret = rdp_result_intervals(res, st.samples, st.nsamples, start,
+				   run->interval_cycles, run->clk);
 out:
 	free(st.qps);
 	free(st.samples);

@@ -49,28 +49,6 @@ long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
 	return -1;
 }
 
-void rdp_result_bw(struct rdp_result *res, const struct rdp_bw_sample *s,
-		   size_t n, uint64_t start_cycles, const struct rdp_clock *clk)
-{
-	double bytes, ns, peak;
-
-	if (n == 0)
-		return;
-	bytes = (double)s[n - 1].bytes;
-	ns = rdp_clock_ns(clk, s[n - 1].cycles - start_cycles);
-	res->elapsed_ns = ns;
-	if (ns <= 0)
-		return;
-	res->bw_avg_gbps = bytes * 8.0 / ns;
-	res->msg_rate_mpps = (double)res->msgs * 1e3 / ns;
-	peak = rdp_stats_peak_rate(s, n, rdp_stats_peak_window(n));
-	res->bw_peak_gbps = peak * clk->cycles_per_ns * 8.0;
-	/* A window can never be slower than the average by construction of
-	 * the maximum; keep the pair consistent when rounding bites. */
-	if (res->bw_peak_gbps < res->bw_avg_gbps)
-		res->bw_peak_gbps = res->bw_avg_gbps;
-}
-
 int rdp_bench_wc_error(struct rdp_run *run, const void *wcp)
 {
 	const struct ibv_wc *wc = wcp;

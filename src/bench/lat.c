@@ -12,6 +12,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/measure.h>
 
 /* Duration mode: room for 2 M round trips a second (0.5 us each), at most
  * 256 MiB of stamps. */
@@ -29,25 +30,6 @@ uint64_t rdp_lat_samples(const struct rdp_params *p)
 			n = SAMPLES_MAX;
 	}
 	return n;
-}
-
-/* -f: measure only round trips that ended inside the margins. */
-static void trim_margins(const struct rdp_run *run, const uint64_t *stamps,
-			 uint64_t *warm, uint64_t *done)
-{
-	uint64_t from = stamps[0] + run->margin_cycles;
-	uint64_t to = stamps[0] +
-		      rdp_clock_cycles_of_ms(run->clk, run->params->duration_s *
-							       1000ull) -
-		      run->margin_cycles;
-	uint64_t i = *warm, j = *done;
-
-	while (i < j && stamps[i] < from)
-		i++;
-	while (j > i && stamps[j] > to)
-		j--;
-	*warm = i;
-	*done = j;
 }
 
 uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end)
@@ -90,39 +72,23 @@ int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
 int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 		   uint64_t done, int halve, struct rdp_result *res)
 {
-	uint64_t warm = run->params->warmup_iters, i, n;
-	double div = halve ? 2.0 : 1.0;
-	double *ns;
-	int ret;
+	const struct rdp_params *p = run->params;
+	/* -f: only round trips that ended inside the margins count. */
+	uint64_t from = stamps[0] + run->margin_cycles;
+	uint64_t to =
+		stamps[0] +
+		rdp_clock_cycles_of_ms(run->clk, p->duration_s * 1000ull) -
+		run->margin_cycles;
+	uint64_t first, n;
 
 	if (run->params->duration_s && done == rdp_lat_samples(run->params))
 		rdp_warn("sample buffer full after %llu round trips: the run "
 			 "stopped before %u s",
 			 (unsigned long long)done, run->params->duration_s);
-	if (run->margin_cycles)
-		trim_margins(run, stamps, &warm, &done);
-	if (done <= warm)
-		warm = 0;
-	n = done - warm;
-	ns = malloc(n * sizeof(*ns));
-	if (!ns)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		ns[i] = rdp_clock_ns(run->clk,
-				     stamps[warm + i + 1] - stamps[warm + i]) /
-			div;
-	res->msgs = n;
-	res->warmup_iters = (uint32_t)warm;
-	res->elapsed_ns = rdp_clock_ns(run->clk, stamps[done] - stamps[warm]);
-	ret = rdp_stats_lat(ns, n, &res->lat);
-	if (!ret) {
-		res->hist_lo_ns = res->lat.min_ns;
-		res->hist_hi_ns = res->lat.p99_ns;
-		rdp_stats_histogram(ns, n, res->hist_lo_ns, res->hist_hi_ns,
-				    res->hist, RDP_HIST_BUCKETS);
-	}
-	free(ns);
-	return ret;
+	n = rdp_measure_lat_window(stamps, done, p->warmup_iters,
+				   !!run->margin_cycles, from, to, &first);
+	return rdp_measure_lat(stamps, first, n, halve ? 2.0 : 1.0, run->clk,
+			       res);
 }
 
 int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,

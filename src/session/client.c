@@ -25,6 +25,7 @@
 
 struct client {
 	const struct rdp_opts *o;
+	const struct rdp_engine_ops *eng;
 	struct rdp_params
 		p; /* as sent: the options plus what the device implies */
 	struct rdp_clock clk;
@@ -118,7 +119,7 @@ static int connect_qps(struct client *c)
 	int ret;
 
 	rdp_path_from_params(p, &path);
-	ret = rdp_session_conn_create(c->dev, &cfg, &c->conn);
+	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
 	if (!ret && cfg.defer_qps)
 		ret = cm_connect(c, why, sizeof(why));
 	if (ret)
@@ -128,12 +129,12 @@ static int connect_qps(struct client *c)
 		return -ENOMEM;
 	ret = rdp_recv_qp_infos(&c->oob, p->num_qps, remote);
 	if (!ret)
-		ret = rdp_send_qp_infos(&c->oob, c->conn,
-					!!(c->o->bench->flags &
-					   RDP_BENCH_EXPOSE_TX));
+		ret = rdp_send_qp_infos_with(c->eng, &c->oob, c->conn,
+					     !!(c->o->bench->flags &
+						RDP_BENCH_EXPOSE_TX));
 	if (!ret)
-		ret = rdp_conn_connect(c->conn, remote, &path, why,
-				       sizeof(why));
+		ret = c->eng->conn_connect(c->conn, remote, &path, why,
+					   sizeof(why));
 	free(remote);
 	return ret;
 }
@@ -152,7 +153,7 @@ static int check_data(struct client *c, const struct rdp_run *run,
 			ops->check_unit, (unsigned long long)srv->bad_offset);
 		return -EILSEQ;
 	}
-	if (rdp_devbuf_verify(run, run->posted, &mine)) {
+	if (c->eng->verify(run, run->posted, &mine)) {
 		rdp_err("data check failed on this side at %llu B x %u QPs: "
 			"byte %llu differs from what the server holds",
 			(unsigned long long)c->p.size_bytes, c->p.num_qps,
@@ -200,17 +201,13 @@ static int run_test(struct client *c, struct rdp_result *res)
 	res->dec = c->dec;
 	res->size_bytes = p->size_bytes;
 	res->num_qps = p->num_qps;
-	ret = rdp_fill_tx(c->conn, p, RDP_SIDE_CLIENT, ops->tail_bytes);
-	if (!ret)
-		ret = rdp_stage_fill(&run);
-	if (!ret && ops->prepare)
-		ret = ops->prepare(&run);
+	ret = c->eng->prepare(&run);
 	if (!ret)
 		rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
 	if (!ret)
-		ret = ops->client(&run, res);
+		ret = c->eng->loop(&run, res);
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run.posted);
 	if (!ret)
@@ -294,7 +291,7 @@ static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
 	int ret = 0;
 
 	if (again) {
-		rdp_session_conn_destroy(c->conn);
+		c->eng->conn_destroy(c->conn);
 		c->conn = NULL;
 		c->p.iters = iters;
 		ret = send_params(c);
@@ -397,7 +394,7 @@ static int run_point(struct client *c, int first, int group,
 		rdp_verdict_point(&c->verdict, c->text, res, c->json);
 	if (!ret)
 		rdp_sweep_report(&c->adapt, c->text, c->json);
-	rdp_session_conn_destroy(c->conn);
+	c->eng->conn_destroy(c->conn);
 	c->conn = NULL;
 	return ret;
 }
@@ -427,10 +424,11 @@ static int session(struct client *c)
 	const struct rdp_matrix *m = &c->o->matrix;
 	struct rdp_result *res;
 	size_t i, k, n = 0, failed = 0;
-	int ret;
+	int ret = 0;
 
-	ret = rdp_oob_connect(c->o->conn.host, c->o->conn.tcp_port,
-			      c->o->conn.connect_timeout_ms, &c->oob);
+	if (c->oob.fd < 0)
+		ret = rdp_oob_connect(c->o->conn.host, c->o->conn.tcp_port,
+				      c->o->conn.connect_timeout_ms, &c->oob);
 	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
 	if (!ret)
 		ret = hello(c);
@@ -503,63 +501,78 @@ static void limits_from(const struct rdp_opts *o, struct rdp_limits *lim)
 	}
 }
 
-int rdp_session_client(const struct rdp_opts *o)
+/* Clock, device, placement and thresholds: an exit code. */
+static int start(struct client *c)
 {
-	struct client c = { .o = o, .oob = { .fd = -1 }, .text = stdout };
+	const struct rdp_opts *o = c->o;
 	struct rdp_limits lim;
 	int ret;
 
-	ret = rdp_clock_calibrate(&c.clk);
-	if (ret) {
+	if (rdp_clock_calibrate(&c->clk)) {
 		rdp_err("the cycle counter does not advance: cannot time");
 		return RDP_EXIT_FAIL;
 	}
-	if (o->params.flags & RDP_PARAM_RDMA_CM)
-		ret = rdp_dev_open_cm(o->conn.dev, o->conn.ib_port, &c.dev);
-	else
-		ret = rdp_dev_open(o->conn.dev, o->conn.ib_port, &c.dev);
-	if (!ret)
-		ret = rdp_session_use_mem(&c.dev, &o->mem);
+	ret = c->eng->dev_open(o->conn.dev, o->conn.ib_port,
+			       !!(o->params.flags & RDP_PARAM_RDMA_CM), &o->mem,
+			       &c->dev);
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);
-	if (rdp_place_self_dev(&o->place, c.dev->name, c.dev->numa_node,
-			       &c.place)) {
-		rdp_dev_close(c.dev);
-		return RDP_EXIT_USAGE;
-	}
 	limits_from(o, &lim);
-	if (rdp_verdict_init(&c.verdict, &lim, o->bench->kind == RDP_BENCH_BW,
-			     c.dev)) {
-		rdp_dev_close(c.dev);
+	if (rdp_place_self_dev(&o->place, c->dev->name, c->dev->numa_node,
+			       &c->place) ||
+	    rdp_verdict_init(&c->verdict, &lim, o->bench->kind == RDP_BENCH_BW,
+			     c->dev))
 		return RDP_EXIT_USAGE;
-	}
 	/* On InfiniBand a GID (-x) only makes sense with a GRH, and then on
 	 * both sides: say so in the parameters. */
-	c.p = o->params;
-	if (c.dev->port.link_layer != IBV_LINK_LAYER_ETHERNET &&
+	c->p = o->params;
+	if (c->dev->port.link_layer != IBV_LINK_LAYER_ETHERNET &&
 	    o->conn.gid_index >= 0)
-		c.p.flags |= RDP_PARAM_GRH;
+		c->p.flags |= RDP_PARAM_GRH;
 	/* --json and --output: stdout carries that alone. */
 	if (o->report.json || o->report.output) {
-		c.text = fopen("/dev/null", "w");
-		if (!c.text) {
+		c->text = fopen("/dev/null", "w");
+		if (!c->text) {
+			c->text = stdout;
 			rdp_err("open /dev/null: %s", strerror(errno));
-			rdp_dev_close(c.dev);
 			return RDP_EXIT_FAIL;
 		}
 	}
-	rdp_clear_error();
-	ret = session(&c);
-	/* The peer learns the real cause, not just a closed socket; an
-	 * ERROR from the peer (-ECANCELED) needs no echo. */
-	if (ret && ret != -ECANCELED && rdp_last_error()[0])
-		rdp_oob_send_error(&c.oob, ret, rdp_last_error());
-	rdp_session_conn_destroy(c.conn);
+	return RDP_EXIT_OK;
+}
+
+int rdp_session_client_with(const struct rdp_opts *o,
+			    const struct rdp_engine_ops *eng,
+			    struct rdp_oob *oob)
+{
+	struct client c = {
+		.o = o, .eng = eng, .oob = { .fd = -1 }, .text = stdout
+	};
+	int rc, ret;
+
+	if (oob)
+		c.oob = *oob; /* ours now: closed below */
+	rc = start(&c);
+	if (rc == RDP_EXIT_OK) {
+		rdp_clear_error();
+		ret = session(&c);
+		/* The peer learns the real cause, not just a closed socket;
+		 * an ERROR from the peer (-ECANCELED) needs no echo. */
+		if (ret && ret != -ECANCELED && rdp_last_error()[0])
+			rdp_oob_send_error(&c.oob, ret, rdp_last_error());
+		rc = rdp_exit_code(ret);
+	}
+	eng->conn_destroy(c.conn);
 	rdp_oob_close(&c.oob);
-	rdp_dev_close(c.dev);
+	eng->dev_close(c.dev);
 	rdp_json_free(c.json);
 	if (c.text != stdout)
 		fclose(c.text);
-	return rdp_exit_code(ret);
+	return rc;
+}
+
+int rdp_session_client(const struct rdp_opts *o)
+{
+	return rdp_session_client_with(o, &rdp_engine_verbs, NULL);
 }

@@ -61,20 +61,27 @@ int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)
 	return o->conn.oob_timeout_ms + (int)(bytes >> 28) * 2000;
 }
 
-int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn,
-		      int expose_tx)
+int rdp_send_qp_infos_with(const struct rdp_engine_ops *eng,
+			   struct rdp_oob *oob, const struct rdp_conn *conn,
+			   int expose_tx)
 {
 	struct rdp_msg msg = { .type = RDP_MSG_QP_INFO };
 	uint32_t i;
 	int ret;
 
 	for (i = 0; i < conn->num_qps; i++) {
-		rdp_conn_local_info(conn, i, expose_tx, &msg.u.qp_info);
+		eng->conn_local_info(conn, i, expose_tx, &msg.u.qp_info);
 		ret = rdp_oob_send(oob, &msg);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn,
+		      int expose_tx)
+{
+	return rdp_send_qp_infos_with(&rdp_engine_verbs, oob, conn, expose_tx);
 }
 
 int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n, struct rdp_qp_info *out)

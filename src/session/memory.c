@@ -91,12 +91,13 @@ void rdp_session_mem_to_accept(const struct rdp_conn *conn,
 			       struct rdp_msg_accept *a)
 {
 	const struct rdp_mem *m = conn->dev->mem;
+	enum rdp_mem_kind kind = rdp_mem_kind_of(m);
 
-	a->mem_kind = (uint8_t)m->ops->kind;
-	a->mem_path = (uint8_t)conn->mb->path;
-	if (m->ops->kind == RDP_MEM_KIND_GPU_STAGED)
+	a->mem_kind = (uint8_t)kind;
+	a->mem_path = (uint8_t)(conn->mb ? conn->mb->path : RDP_MEM_PATH_HOST);
+	if (kind == RDP_MEM_KIND_GPU_STAGED)
 		a->mem_stage = (uint8_t)rdp_stage_role(ops, p, RDP_SIDE_SERVER);
-	if (m->ops->kind == RDP_MEM_KIND_HOST)
+	if (kind == RDP_MEM_KIND_HOST)
 		return;
 	snprintf(a->mem_gpu, sizeof(a->mem_gpu), "%.*s",
 		 (int)sizeof(a->mem_gpu) - 1, m->desc);

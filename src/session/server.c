@@ -26,6 +26,7 @@
 
 struct server {
 	const struct rdp_opts *o;
+	const struct rdp_engine_ops *eng;
 	struct rdp_oob *oob;
 	struct rdp_clock clk;
 	struct rdp_params p;
@@ -51,8 +52,11 @@ static int check_params(struct server *s)
 		return -EINVAL;
 	}
 	/* The option table's ranges: what a client may ask for. */
-	if (s->o->check_params && s->o->check_params(p, s->why, sizeof(s->why)))
+	if (s->o->check_params &&
+	    s->o->check_params(p, s->why, sizeof(s->why))) {
+		rdp_err("%s", s->why);
 		return -E2BIG;
+	}
 	/* Two slots per QP: what the buffer of this point will take. */
 	if (slot * 2 * p->num_qps > s->o->conn.max_memory_bytes) {
 		rdp_errbuf(
@@ -99,17 +103,14 @@ static int open_device(struct server *s)
 
 	if (s->dev && !!s->dev->cm_list == cm)
 		return 0;
-	rdp_dev_close(s->dev); /* a client may change its mind per point */
+	s->eng->dev_close(s->dev); /* a client may change its mind per point */
 	s->dev = NULL;
-	if (cm)
-		ret = rdp_dev_open_cm(s->o->conn.dev, s->o->conn.ib_port,
-				      &s->dev);
-	else
-		ret = rdp_dev_open(s->o->conn.dev, s->o->conn.ib_port, &s->dev);
+	ret = s->eng->dev_open(s->o->conn.dev, s->o->conn.ib_port, cm,
+			       &s->o->mem, &s->dev);
 	if (!ret)
 		ret = rdp_place_self_dev(&s->o->place, s->dev->name,
 					 s->dev->numa_node, &s->place);
-	return ret ? ret : rdp_session_use_mem(&s->dev, &s->o->mem);
+	return ret;
 }
 
 /* -R: listen on this connection's address; the client learns the port. */
@@ -168,7 +169,7 @@ static int setup(struct server *s)
 
 	ret = open_device(s);
 	if (!ret)
-		ret = rdp_session_conn_create(s->dev, &cfg, &s->conn);
+		ret = s->eng->conn_create(s->dev, &cfg, &s->conn);
 	if (!ret && cfg.defer_qps)
 		ret = cm_listen(s, a);
 	if (ret)
@@ -179,9 +180,9 @@ static int setup(struct server *s)
 		ret = rdp_cm_accept(s->conn, s->p.num_qps, a->cm_nonce, s->why,
 				    sizeof(s->why));
 	if (!ret)
-		ret = rdp_send_qp_infos(s->oob, s->conn,
-					!!(s->ops->flags &
-					   RDP_BENCH_EXPOSE_TX));
+		ret = rdp_send_qp_infos_with(s->eng, s->oob, s->conn,
+					     !!(s->ops->flags &
+						RDP_BENCH_EXPOSE_TX));
 	return ret;
 }
 
@@ -197,8 +198,8 @@ static int connect_qps(struct server *s)
 		return -ENOMEM;
 	ret = rdp_recv_qp_infos(s->oob, s->p.num_qps, remote);
 	if (!ret)
-		ret = rdp_conn_connect(s->conn, remote, &path, s->why,
-				       sizeof(s->why));
+		ret = s->eng->conn_connect(s->conn, remote, &path, s->why,
+					   sizeof(s->why));
 	free(remote);
 	return ret;
 }
@@ -222,25 +223,21 @@ static int run_test(struct server *s)
 	int ret;
 
 	rdp_bench_decide(s->ops, &s->p, s->conn, &run.dec);
-	ret = rdp_fill_tx(s->conn, &s->p, RDP_SIDE_SERVER, s->ops->tail_bytes);
-	if (!ret)
-		ret = rdp_stage_fill(&run);
-	if (!ret && s->ops->prepare)
-		ret = s->ops->prepare(&run);
+	ret = s->eng->prepare(&run);
 	if (!ret)
 		rdp_ctr_begin(&s->ctr, s->dev->name, s->dev->port.num);
 	if (!ret)
 		ret = rdp_sync(s->oob, RDP_SYNC_READY, 0,
 			       rdp_slow_step_ms(s->o, &s->p), NULL);
 	if (!ret)
-		ret = s->ops->server(&run, &res);
+		ret = s->eng->loop(&run, &res);
 	/* The client may take as long as it asked for: no deadline here,
 	 * TCP keepalive notices a vanished peer. */
 	if (!ret)
 		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0, &count);
 	if (ret)
 		return ret;
-	rdp_devbuf_verify(&run, count, &chk);
+	s->eng->verify(&run, count, &chk);
 	msg.u.result.status = chk.status;
 	msg.u.result.checked_bytes = chk.checked_bytes;
 	msg.u.result.bad_offset = chk.bad_offset;
@@ -275,7 +272,7 @@ static int serve_point(struct server *s, const struct rdp_params *p)
 		ret = connect_qps(s);
 	if (!ret)
 		ret = run_test(s);
-	rdp_session_conn_destroy(s->conn);
+	s->eng->conn_destroy(s->conn);
 	s->conn = NULL;
 	if (!ret)
 		printf("client %s: %s, %llu B, %u QP(s): done, data ok\n",
@@ -320,9 +317,11 @@ static int serve(struct server *s)
 	return ret;
 }
 
-int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
+int rdp_session_serve_with(const struct rdp_opts *o,
+			   const struct rdp_engine_ops *eng,
+			   struct rdp_oob *oob)
 {
-	struct server s = { .o = o, .oob = oob };
+	struct server s = { .o = o, .eng = eng, .oob = oob };
 	int ret;
 
 	ret = rdp_clock_calibrate(&s.clk);
@@ -336,9 +335,14 @@ int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
 		printf("client %s: %s: failed (%s)\n", oob->peer,
 		       s.p.test[0] ? s.p.test : "handshake", strerror(-ret));
 	fflush(stdout);
-	rdp_session_conn_destroy(s.conn);
-	rdp_dev_close(s.dev);
+	eng->conn_destroy(s.conn);
+	eng->dev_close(s.dev);
 	return ret;
+}
+
+int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
+{
+	return rdp_session_serve_with(o, &rdp_engine_verbs, oob);
 }
 
 /*
@@ -441,7 +445,8 @@ static int start_acceptor(struct acceptor *a, const struct rdp_opts *o)
 	return 0;
 }
 
-int rdp_server_loop(const struct rdp_opts *o, int once)
+int rdp_server_loop_with(const struct rdp_opts *o,
+			 const struct rdp_engine_ops *eng, int once)
 {
 	struct acceptor *acc;
 	struct rdp_oob oob;
@@ -467,7 +472,7 @@ int rdp_server_loop(const struct rdp_opts *o, int once)
 			rdp_err("accepting thread: %s", strerror(errno));
 			return RDP_EXIT_FAIL;
 		}
-		ret = rdp_session_serve(o, &oob);
+		ret = rdp_session_serve_with(o, eng, &oob);
 		rdp_oob_close(&oob);
 		if (once)
 			break;
@@ -476,4 +481,9 @@ int rdp_server_loop(const struct rdp_opts *o, int once)
 		pthread_mutex_unlock(&acc->lock);
 	}
 	return rdp_exit_code(ret);
+}
+
+int rdp_server_loop(const struct rdp_opts *o, int once)
+{
+	return rdp_server_loop_with(o, &rdp_engine_verbs, once);
 }

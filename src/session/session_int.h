@@ -6,6 +6,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
+#include <rdmaperf/engine_ops.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/session.h>
@@ -18,6 +19,11 @@ void rdp_path_from_params(const struct rdp_params *p,
  * fill, check): the message timeout plus 2 s per 256 MiB.
  */
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p);
+/* QP_INFO for each local QP, as the engine describes them. */
+int rdp_send_qp_infos_with(const struct rdp_engine_ops *eng,
+			   struct rdp_oob *oob, const struct rdp_conn *conn,
+			   int expose_tx);
+/* The same through the verbs engine. */
 int rdp_send_qp_infos(struct rdp_oob *oob, const struct rdp_conn *conn,
 		      int expose_tx);
 int rdp_recv_qp_infos(struct rdp_oob *oob, uint32_t n, struct rdp_qp_info *out);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Statistics: nearest-rank percentiles on known sets, moments against
- * hand-computed values, and the sliding-window peak rate.
+ * hand-computed values, and the sliding-window peak rate. Measurement:
+ * warm-up and margin exclusion, figures from samples, intervals.
  */
 #include <errno.h>
 #include <math.h>
@@ -9,10 +10,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include <rdmaperf/bench.h>
+#include <rdmaperf/clock.h>
+#include <rdmaperf/measure.h>
 #include <rdmaperf/stats.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -242,6 +247,170 @@ static void test_intervals(void **state)
 	assert_int_equal(rdp_stats_intervals(s, 0, 1000, 25, b, 8), 0);
 }
 
+/* 0, 10, ... 100 cycles, 100 bytes more at each. */
+static void ramp(struct rdp_bw_sample *s)
+{
+	size_t i;
+
+	for (i = 0; i <= 10; i++)
+		s[i] = (struct rdp_bw_sample){ 10 * i, 100 * i };
+}
+
+static void test_trim_bw(void **state)
+{
+	struct rdp_bw_sample s[11];
+
+	(void)state;
+	ramp(s);
+	/* From the first sample at or after 25 (30) to the last at or
+	 * before 75 (70), rebased to 0 bytes there. */
+	assert_int_equal(rdp_measure_trim_bw(s, 11, 25, 75), 5);
+	assert_int_equal(s[0].cycles, 30);
+	assert_int_equal(s[0].bytes, 0);
+	assert_int_equal(s[4].cycles, 70);
+	assert_int_equal(s[4].bytes, 400);
+	/* Boundaries on samples keep them. */
+	ramp(s);
+	assert_int_equal(rdp_measure_trim_bw(s, 11, 30, 70), 5);
+	/* Margins wider than the run leave one sample, not none. */
+	ramp(s);
+	assert_int_equal(rdp_measure_trim_bw(s, 11, 1000, 2000), 1);
+	assert_int_equal(s[0].cycles, 100);
+	assert_int_equal(s[0].bytes, 0);
+	ramp(s);
+	assert_int_equal(rdp_measure_trim_bw(s, 11, 0, 0), 1);
+	assert_int_equal(s[0].cycles, 0);
+	/* No margin: everything. */
+	ramp(s);
+	assert_int_equal(rdp_measure_trim_bw(s, 11, 0, UINT64_MAX), 11);
+	assert_int_equal(s[10].bytes, 1000);
+}
+
+static void test_lat_window(void **state)
+{
+	uint64_t st[11], first = 99;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i <= 10; i++)
+		st[i] = 10 * i;
+	/* Warm-up: the first two round trips are left out. */
+	assert_int_equal(rdp_measure_lat_window(st, 10, 2, 0, 0, 0, &first), 8);
+	assert_int_equal(first, 2);
+	/* No warm-up, no margins: all ten. */
+	assert_int_equal(rdp_measure_lat_window(st, 10, 0, 0, 0, 0, &first),
+			 10);
+	assert_int_equal(first, 0);
+	/* Margins: round trips ending in [35, 75] after the warm-up, i.e.
+	 * those ending at 50, 60 and 70 (starting at 40). */
+	assert_int_equal(rdp_measure_lat_window(st, 10, 2, 1, 35, 75, &first),
+			 3);
+	assert_int_equal(first, 4);
+	/* Margins inside the warm-up: the warm-up decides. */
+	assert_int_equal(rdp_measure_lat_window(st, 10, 5, 1, 15, 100, &first),
+			 5);
+	assert_int_equal(first, 5);
+	/* A run shorter than its warm-up counts every round trip. */
+	assert_int_equal(rdp_measure_lat_window(st, 10, 12, 0, 0, 0, &first),
+			 10);
+	assert_int_equal(first, 0);
+	/* So does one whose margins leave nothing. */
+	assert_int_equal(rdp_measure_lat_window(st, 10, 2, 1, 95, 96, &first),
+			 10);
+	assert_int_equal(first, 0);
+}
+
+static void test_measure_lat(void **state)
+{
+	/* Round trips of 100, 200, 100, 300 and 100 ns at 2 cycles/ns. */
+	const uint64_t st[] = { 0, 200, 600, 800, 1400, 1600 };
+	struct rdp_clock clk = { .cycles_per_ns = 2.0, .source = "test" };
+	struct rdp_result res = { 0 };
+
+	(void)state;
+	/* After one warm-up trip: 200, 100, 300, 100 ns, halved. */
+	assert_int_equal(rdp_measure_lat(st, 1, 4, 2.0, &clk, &res), 0);
+	assert_int_equal(res.msgs, 4);
+	assert_int_equal(res.warmup_iters, 1);
+	assert_near(res.elapsed_ns, 700.0, 0.0);
+	assert_int_equal(res.lat.n, 4);
+	assert_near(res.lat.min_ns, 50.0, 0.0);
+	assert_near(res.lat.max_ns, 150.0, 0.0);
+	assert_near(res.lat.median_ns, 50.0, 0.0); /* rank 2 of 4 */
+	assert_near(res.lat.avg_ns, 87.5, 1e-12);
+	assert_near(res.lat.p90_ns, 150.0, 0.0);
+	assert_near(res.lat.p99_ns, 150.0, 0.0);
+	/* Histogram over [min, p99) in 20 buckets of 5 ns, then above. */
+	assert_near(res.hist_lo_ns, 50.0, 0.0);
+	assert_near(res.hist_hi_ns, 150.0, 0.0);
+	assert_int_equal(res.hist[0], 2);
+	assert_int_equal(res.hist[10], 1);
+	assert_int_equal(res.hist[RDP_HIST_BUCKETS], 1);
+	/* Not halved: the round trips themselves. */
+	assert_int_equal(rdp_measure_lat(st, 0, 5, 1.0, &clk, &res), 0);
+	assert_near(res.lat.median_ns, 100.0, 0.0);
+	assert_near(res.lat.max_ns, 300.0, 0.0);
+	assert_near(res.elapsed_ns, 800.0, 0.0);
+	assert_int_equal(rdp_measure_lat(st, 0, 0, 1.0, &clk, &res), -EINVAL);
+}
+
+static void test_result_bw(void **state)
+{
+	struct rdp_clock clk = { .cycles_per_ns = 2.0, .source = "test" };
+	struct rdp_bw_sample s[100];
+	struct rdp_result res = { .msgs = 135 };
+	struct rdp_bw_sample one = { 1100, 500 };
+
+	(void)state;
+	/* 13500 B in 990 cycles = 495 ns after the start at 1000. */
+	make_series(s, 100);
+	rdp_result_bw(&res, s, 100, 1000, &clk);
+	assert_near(res.elapsed_ns, 495.0, 0.0);
+	assert_near(res.bw_avg_gbps, 13500.0 * 8 / 495.0, 1e-9);
+	assert_near(res.msg_rate_mpps, 135.0 * 1e3 / 495.0, 1e-9);
+	/* Window of 1 interval: 100 B per cycle = 1600 Gb/s. */
+	assert_near(res.bw_peak_gbps, 1600.0, 1e-9);
+	/* One sample has no window: the peak is the average. */
+	memset(&res, 0, sizeof(res));
+	rdp_result_bw(&res, &one, 1, 1000, &clk);
+	assert_near(res.bw_avg_gbps, 80.0, 1e-12);
+	assert_near(res.bw_peak_gbps, 80.0, 1e-12);
+	/* No time elapsed: no rate, rather than a division by zero. */
+	memset(&res, 0, sizeof(res));
+	rdp_result_bw(&res, &one, 1, 1100, &clk);
+	assert_near(res.elapsed_ns, 0.0, 0.0);
+	assert_near(res.bw_avg_gbps, 0.0, 0.0);
+	/* No samples: untouched. */
+	res.bw_avg_gbps = 7.0;
+	rdp_result_bw(&res, s, 0, 1000, &clk);
+	assert_near(res.bw_avg_gbps, 7.0, 0.0);
+}
+
+static void test_result_intervals(void **state)
+{
+	struct rdp_clock clk = { .cycles_per_ns = 2.5, .source = "test" };
+	struct rdp_result res = { 0 };
+	struct rdp_bw_sample s[16];
+	size_t n = 0, k;
+
+	(void)state;
+	/* As test_intervals: 10 bytes per cycle, sampled every 7 cycles. */
+	for (k = 0; k * 7 <= 100; k++, n++)
+		s[n] = (struct rdp_bw_sample){ 1000 + k * 7, k * 70 };
+	assert_int_equal(rdp_result_intervals(&res, s, n, 1000, 25, &clk), 0);
+	assert_int_equal(res.n_intervals, 3);
+	assert_int_equal(res.interval_bytes[0], 210);
+	assert_int_equal(res.interval_bytes[1], 280);
+	assert_int_equal(res.interval_bytes[2], 210);
+	assert_near(res.interval_s, 10e-9, 1e-21); /* 25 cycles */
+	free(res.interval_bytes);
+	/* No --interval: nothing allocated. */
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(rdp_result_intervals(&res, s, n, 1000, 0, &clk), 0);
+	assert_null(res.interval_bytes);
+	assert_int_equal(res.n_intervals, 0);
+}
+
 static void test_histogram(void **state)
 {
 	const double v[] = { 1, 1.5, 2, 2.5, 3, 9.9, 10, 50 };
@@ -280,6 +449,11 @@ int main(void)
 		cmocka_unit_test(test_peak_rate_fast_window),
 		cmocka_unit_test(test_peak_rate_degenerate),
 		cmocka_unit_test(test_peak_window),
+		cmocka_unit_test(test_trim_bw),
+		cmocka_unit_test(test_lat_window),
+		cmocka_unit_test(test_measure_lat),
+		cmocka_unit_test(test_result_bw),
+		cmocka_unit_test(test_result_intervals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The maths between the timed loops' raw samples and a result (measure.h):
+ * no verbs, no clock reads, so each case is a unit test. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/clock.h>
+#include <rdmaperf/measure.h>
+
+size_t rdp_measure_trim_bw(struct rdp_bw_sample *s, size_t n, uint64_t from,
+			   uint64_t to)
+{
+	size_t i = 0, j = n - 1, k;
+	uint64_t base;
+
+	while (i < j && s[i].cycles < from)
+		i++;
+	while (j > i && s[j].cycles > to)
+		j--;
+	base = s[i].bytes;
+	for (k = i; k <= j; k++)
+		s[k - i] = (struct rdp_bw_sample){ s[k].cycles,
+						   s[k].bytes - base };
+	return j - i + 1;
+}
+
+uint64_t rdp_measure_lat_window(const uint64_t *stamps, uint64_t done,
+				uint64_t warm, int trim, uint64_t from,
+				uint64_t to, uint64_t *first)
+{
+	uint64_t i = warm, j = done;
+
+	if (trim) {
+		while (i < j && stamps[i] < from)
+			i++;
+		while (j > i && stamps[j] > to)
+			j--;
+	}
+	if (j <= i)
+		i = 0;
+	*first = i;
+	return j - i;
+}
+
+int rdp_measure_lat(const uint64_t *stamps, uint64_t first, uint64_t n,
+		    double div, const struct rdp_clock *clk,
+		    struct rdp_result *res)
+{
+	const uint64_t *t = stamps + first;
+	double *ns;
+	uint64_t i;
+	int ret;
+
+	ns = malloc((n ? n : 1) * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ns[i] = rdp_clock_ns(clk, t[i + 1] - t[i]) / div;
+	res->msgs = n;
+	res->warmup_iters = (uint32_t)first;
+	res->elapsed_ns = rdp_clock_ns(clk, t[n] - t[0]);
+	ret = rdp_stats_lat(ns, n, &res->lat);
+	if (!ret) {
+		res->hist_lo_ns = res->lat.min_ns;
+		res->hist_hi_ns = res->lat.p99_ns;
+		rdp_stats_histogram(ns, n, res->hist_lo_ns, res->hist_hi_ns,
+				    res->hist, RDP_HIST_BUCKETS);
+	}
+	free(ns);
+	return ret;
+}
+
+void rdp_result_bw(struct rdp_result *res, const struct rdp_bw_sample *s,
+		   size_t n, uint64_t start_cycles, const struct rdp_clock *clk)
+{
+	double bytes, ns, peak;
+
+	if (n == 0)
+		return;
+	bytes = (double)s[n - 1].bytes;
+	ns = rdp_clock_ns(clk, s[n - 1].cycles - start_cycles);
+	res->elapsed_ns = ns;
+	if (ns <= 0)
+		return;
+	res->bw_avg_gbps = bytes * 8.0 / ns;
+	res->msg_rate_mpps = (double)res->msgs * 1e3 / ns;
+	peak = rdp_stats_peak_rate(s, n, rdp_stats_peak_window(n));
+	res->bw_peak_gbps = peak * clk->cycles_per_ns * 8.0;
+	/* A window can never be slower than the average by construction of
+	 * the maximum; keep the pair consistent when rounding bites. */
+	if (res->bw_peak_gbps < res->bw_avg_gbps)
+		res->bw_peak_gbps = res->bw_avg_gbps;
+}
+
+int rdp_result_intervals(struct rdp_result *res, const struct rdp_bw_sample *s,
+			 size_t n, uint64_t start, uint64_t step,
+			 const struct rdp_clock *clk)
+{
+	size_t cap;
+
+	if (!step || !n)
+		return 0;
+	cap = (size_t)((s[n - 1].cycles - start) / step) + 1;
+	res->interval_bytes = calloc(cap, sizeof(*res->interval_bytes));
+	if (!res->interval_bytes)
+		return -ENOMEM;
+	res->interval_s = rdp_clock_ns(clk, step) / 1e9;
+	res->n_intervals = rdp_stats_intervals(s, n, start, step,
+					       res->interval_bytes, cap);
+	return 0;
+}

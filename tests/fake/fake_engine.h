@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A fake engine for in-process session tests: devices, connections and
+ * test loops in plain memory, with figures that follow from the parameters
+ * alone, and switches that make one step fail.
+ */
+#ifndef RDMAPERF_FAKE_ENGINE_H
+#define RDMAPERF_FAKE_ENGINE_H
+
+#include <stdint.h>
+
+#include <rdmaperf/engine_ops.h>
+
+/* Every fake message takes this long: figures are exact. */
+#define FAKE_NS_PER_MSG 100
+
+/* --interval: the fake's run splits into this many. */
+#define FAKE_INTERVALS 4
+
+/* The only device name the fake knows, besides "" (the first). */
+#define FAKE_DEV_NAME "fake0"
+
+struct fake_engine_cfg {
+	int connect_fails_port; /* conn_connect refuses on this port (-i) */
+	int server_data_bad;	/* the server's verify finds a bad byte */
+	int client_data_bad;	/* the client's verify finds a bad byte */
+	/* counted by the fake, both sides together */
+	int conns_created;
+	int conns_destroyed;
+	int devs_opened;
+	int devs_closed;
+};
+
+/* Tests set the switches before a run and read the counts after. */
+extern struct fake_engine_cfg fake_engine_cfg;
+extern const struct rdp_engine_ops fake_engine;
+
+/* Clear the switches and the counts. */
+void fake_engine_reset(void);
+
+#endif /* RDMAPERF_FAKE_ENGINE_H */

@@ -1,0 +1,710 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Whole sessions in one process: the real client and server code over a
+ * loopback channel (or local TCP for the busy server), on the fake engine.
+ * Handshake, parameters, sweeps, results, errors carried to the peer,
+ * timeouts, in milliseconds and without RDMA.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/oob.h>
+#include <rdmaperf/opts.h>
+#include <rdmaperf/rails.h>
+#include <rdmaperf/session.h>
+
+#include "../fake/fake_engine.h"
+
+#define ARGS(...) ((const char *[]){ __VA_ARGS__, NULL })
+
+/* Message timeout of the sessions that are not about timeouts, ms: far
+ * above what a fake point takes, even on a loaded host (the device's
+ * placement reads the whole topology). Nothing waits it out. */
+#define IO_MS 15000
+
+static int argc_of(const char **argv)
+{
+	int n = 0;
+
+	while (argv[n])
+		n++;
+	return n;
+}
+
+static void client_opts(struct rdp_opts *o, const char **args)
+{
+	const char *argv[64] = { "rdmaperf" };
+	char err[256] = "";
+	int n = argc_of(args);
+
+	assert_true(n < 60);
+	memcpy(argv + 1, args, (size_t)n * sizeof(*argv));
+	argv[n + 1] = "--no-pin";
+	argv[n + 2] = "loopback";
+	assert_int_equal(rdp_opts_parse_client(n + 3, (char **)argv, o, err,
+					       sizeof(err)),
+			 RDP_PARSE_OK);
+	o->conn.oob_timeout_ms = IO_MS;
+}
+
+static void server_opts(struct rdp_opts *o, const char **args)
+{
+	const char *argv[64] = { "rdmaperf-server", "--no-pin" };
+	char err[256] = "";
+	int n = argc_of(args);
+
+	assert_true(n < 60);
+	memcpy(argv + 2, args, (size_t)n * sizeof(*argv));
+	assert_int_equal(rdp_opts_parse_server(n + 2, (char **)argv, o, err,
+					       sizeof(err)),
+			 RDP_PARSE_OK);
+	o->conn.oob_timeout_ms = IO_MS;
+}
+
+struct server_side {
+	struct rdp_opts o;
+	struct rdp_oob oob;
+	pthread_t tid;
+	int ret;
+};
+
+static void *serve_main(void *arg)
+{
+	struct server_side *s = arg;
+
+	s->ret = rdp_session_serve_with(&s->o, &fake_engine, &s->oob);
+	rdp_oob_close(&s->oob);
+	return NULL;
+}
+
+/* The client in this thread, the server in another; the client's exit
+ * code, the server's return in srv->ret. */
+static int run_pair(const struct rdp_opts *co, struct server_side *srv)
+{
+	struct rdp_oob cli;
+	int rc;
+
+	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &srv->oob), 0);
+	assert_int_equal(pthread_create(&srv->tid, NULL, serve_main, srv), 0);
+	rc = rdp_session_client_with(co, &fake_engine, &cli);
+	assert_int_equal(pthread_join(srv->tid, NULL), 0);
+	return rc;
+}
+
+static void balanced(void)
+{
+	assert_int_equal(fake_engine_cfg.conns_created,
+			 fake_engine_cfg.conns_destroyed);
+	assert_int_equal(fake_engine_cfg.devs_opened,
+			 fake_engine_cfg.devs_closed);
+}
+
+struct fixture {
+	char json[64];
+	struct rdp_opts co;
+	struct server_side srv;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	int fd;
+
+	if (!f)
+		return -1;
+	snprintf(f->json, sizeof(f->json), "/tmp/rdp-session-XXXXXX");
+	fd = mkstemp(f->json);
+	if (fd < 0) {
+		free(f);
+		return -1;
+	}
+	close(fd);
+	fake_engine_reset();
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	unlink(f->json);
+	free(f);
+	return 0;
+}
+
+static json_t *results_of(const struct fixture *f, size_t expect)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(f->json, 0, &jerr), *res;
+
+	assert_non_null(root);
+	res = json_object_get(root, "results");
+	assert_true(json_is_array(res));
+	assert_int_equal(json_array_size(res), expect);
+	json_incref(res);
+	json_decref(root);
+	return res;
+}
+
+static double real_at(json_t *arr, size_t i, const char *key)
+{
+	return json_number_value(json_object_get(json_array_get(arr, i), key));
+}
+
+static long long int_at(json_t *arr, size_t i, const char *key)
+{
+	return (long long)json_integer_value(
+		json_object_get(json_array_get(arr, i), key));
+}
+
+/* One point: the figures the fake produced reach the report intact. */
+static void test_one_point(void **state)
+{
+	struct fixture *f = *state;
+	json_t *res;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "4K", "-n", "1000",
+				 "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	assert_int_equal(f->srv.ret, 0);
+	res = results_of(f, 1);
+	assert_int_equal(int_at(res, 0, "size_bytes"), 4096);
+	assert_int_equal(int_at(res, 0, "num_qps"), 1);
+	assert_int_equal(int_at(res, 0, "iterations"), 1000);
+	/* 4096 B * 8 / 100 ns */
+	assert_float_equal(real_at(res, 0, "bw_avg_gbps"), 327.68, 1e-9);
+	assert_float_equal(real_at(res, 0, "msg_rate_mpps"), 10.0, 1e-9);
+	assert_float_equal(real_at(res, 0, "elapsed_s"), 1e-4, 1e-15);
+	json_decref(res);
+	assert_int_equal(fake_engine_cfg.conns_created, 2);
+	balanced();
+}
+
+/* Three sizes by two QP counts over one connection: six points, in the
+ * order the matrix gives, each with fresh connections on both sides. */
+static void test_sweep(void **state)
+{
+	static const long long sizes[] = { 64, 4096, 65536 };
+	struct fixture *f = *state;
+	json_t *res;
+	size_t i;
+
+	client_opts(&f->co, ARGS("write_bw", "-N", "-s", "64,4K,64K", "-q",
+				 "1,2", "-n", "10", "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	assert_int_equal(f->srv.ret, 0);
+	res = results_of(f, 6);
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(int_at(res, i, "size_bytes"), sizes[i % 3]);
+		assert_int_equal(int_at(res, i, "num_qps"), 1 + i / 3);
+		assert_int_equal(int_at(res, i, "iterations"),
+				 10 * (1 + i / 3));
+		/* -N: no peak figures. */
+		assert_true(real_at(res, i, "bw_peak_gbps") == 0.0);
+	}
+	json_decref(res);
+	assert_int_equal(fake_engine_cfg.conns_created, 12);
+	balanced();
+}
+
+/* -b: the server's own figures come back as this side's RX. */
+static void test_bidirectional(void **state)
+{
+	struct fixture *f = *state;
+	json_t *res, *rx;
+
+	client_opts(&f->co,
+		    ARGS("write_bw", "-b", "-s", "1K", "-n", "50", "--output",
+			 "message_rate", "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	res = results_of(f, 1);
+	rx = json_object_get(json_array_get(res, 0), "rx");
+	assert_non_null(rx);
+	assert_int_equal(json_integer_value(json_object_get(rx, "iterations")),
+			 50);
+	assert_float_equal(
+		json_number_value(json_object_get(rx, "bw_avg_gbps")), 81.92,
+		1e-9);
+	json_decref(res);
+	balanced();
+}
+
+static void test_latency(void **state)
+{
+	struct fixture *f = *state;
+	json_t *res;
+
+	client_opts(&f->co,
+		    ARGS("write_lat", "-s", "8", "-n", "20", "-H", "--output",
+			 "latency", "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	res = results_of(f, 1);
+	assert_int_equal(int_at(res, 0, "iterations"), 20);
+	json_decref(res);
+	balanced();
+}
+
+/* --interval: the loop's intervals reach the report. */
+static void test_intervals(void **state)
+{
+	struct fixture *f = *state;
+	json_t *res, *iv;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "1K", "-D", "2",
+				 "--interval", "1", "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	res = results_of(f, 1);
+	/* -D 2: the fake's 2000 messages of 1 KiB, in four intervals. */
+	assert_int_equal(int_at(res, 0, "iterations"), 2000);
+	iv = json_object_get(json_array_get(res, 0), "intervals");
+	assert_true(json_is_array(iv));
+	assert_int_equal(json_array_size(iv), FAKE_INTERVALS);
+	json_decref(res);
+	balanced();
+}
+
+/* A --json-file that cannot be written fails the run after the points. */
+static void test_json_file_unwritable(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10",
+				 "--json-file", "/nonexistent/dir/out.json"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	balanced();
+}
+
+/* --output and --time-per-point: the figure alone, batches to a stable
+ * one (the fake's figures never change: the second batch stops). */
+static void test_adaptive_figure_only(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "--output",
+				 "bandwidth", "--time-per-point", "2"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	assert_int_equal(f->srv.ret, 0);
+	/* Two batches, each a fresh connection on both sides. */
+	assert_int_equal(fake_engine_cfg.conns_created, 4);
+	balanced();
+}
+
+/* The server refuses what is over its --max-memory; the client fails
+ * with the server's reason instead of a closed socket. */
+static void test_refused_by_server(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "1M", "-q", "4"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -E2BIG);
+	assert_int_equal(fake_engine_cfg.conns_created, 0);
+	balanced();
+}
+
+/* The server's QPs fail to connect: its cause reaches the client, which
+ * stops waiting at once. */
+static void test_server_connect_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10"));
+	server_opts(&f->srv.o, ARGS("--ib-port", "2"));
+	fake_engine_cfg.connect_fails_port = 2;
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EINVAL);
+	balanced();
+}
+
+/* The client's QPs fail to connect: it tells the server, which stops. */
+static void test_client_connect_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-i", "3"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	fake_engine_cfg.connect_fails_port = 3;
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -ECANCELED);
+	balanced();
+}
+
+static void test_server_data_bad(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	fake_engine_cfg.server_data_bad = 1;
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EILSEQ);
+	balanced();
+}
+
+static void test_client_data_bad(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("read_bw", "-s", "64", "-n", "10"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	fake_engine_cfg.client_data_bad = 1;
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -ECANCELED);
+	balanced();
+}
+
+/* No such device: exit 77, and the server hears the client leave. */
+static void test_no_device(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-d", "mlx5_9"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_UNSUPPORTED);
+	assert_int_equal(f->srv.ret, -ECONNRESET);
+	balanced();
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The loopback channel keeps its deadline: 100 ms, not the next message.
+ * (Session starts take longer on a loaded host: timed here alone.) */
+static void test_loopback_deadline(void **state)
+{
+	struct rdp_msg msg;
+	struct rdp_oob a, b;
+	int64_t t0;
+
+	(void)state;
+	assert_int_equal(rdp_oob_loopback(100, &a, &b), 0);
+	t0 = now_ms();
+	assert_int_equal(rdp_oob_recv(&a, &msg, -1), -ETIMEDOUT);
+	assert_true(now_ms() - t0 >= 100);
+	assert_true(now_ms() - t0 < 1000);
+	/* A closed end reads as the peer gone. */
+	rdp_oob_close(&b);
+	assert_int_equal(rdp_oob_recv(&a, &msg, -1), -ECONNRESET);
+	rdp_oob_close(&a);
+}
+
+/* A server that never answers: the client gives up after its message
+ * timeout instead of waiting for ever. */
+static void test_silent_server(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_oob cli, srv;
+	int64_t t0;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64"));
+	f->co.conn.oob_timeout_ms = 100;
+	assert_int_equal(rdp_oob_loopback(100, &cli, &srv), 0);
+	t0 = now_ms();
+	assert_int_equal(rdp_session_client_with(&f->co, &fake_engine, &cli),
+			 RDP_EXIT_FAIL);
+	assert_true(now_ms() - t0 >= 100);
+	rdp_oob_close(&srv);
+	balanced();
+}
+
+/* A client that connects and says nothing: the server gives up too. */
+static void test_silent_client(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_oob cli, srv;
+	int64_t t0;
+
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(rdp_oob_loopback(100, &cli, &srv), 0);
+	t0 = now_ms();
+	assert_int_equal(rdp_session_serve_with(&f->srv.o, &fake_engine, &srv),
+			 -ETIMEDOUT);
+	assert_true(now_ms() - t0 >= 100);
+	rdp_oob_close(&cli);
+	rdp_oob_close(&srv);
+}
+
+/* A peer that is not rdmaperf: the client names the likely cause. */
+static void test_not_rdmaperf(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_oob cli, srv;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64"));
+	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &srv), 0);
+	assert_int_equal(write(srv.fd, "SSH-2.0-OpenSSH_9.6\r\n", 21), 21);
+	assert_int_equal(rdp_session_client_with(&f->co, &fake_engine, &cli),
+			 RDP_EXIT_FAIL);
+	rdp_oob_close(&srv);
+}
+
+/*
+ * A scripted client: HELLO, then msg. The server's answer, if asked for,
+ * lands in answer (type 0 when none came). Returns the server's return.
+ */
+static int serve_scripted(struct fixture *f, const struct rdp_msg *msg,
+			  struct rdp_msg *answer)
+{
+	struct rdp_msg hello = { .type = RDP_MSG_HELLO };
+	struct rdp_oob cli;
+
+	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &f->srv.oob), 0);
+	assert_int_equal(pthread_create(&f->srv.tid, NULL, serve_main, &f->srv),
+			 0);
+	assert_int_equal(rdp_oob_send(&cli, &hello), 0);
+	assert_int_equal(rdp_oob_expect(&cli, RDP_MSG_HELLO, &hello, IO_MS), 0);
+	assert_int_equal(rdp_oob_send(&cli, msg), 0);
+	if (answer && rdp_oob_recv(&cli, answer, IO_MS))
+		answer->type = 0;
+	rdp_oob_close(&cli);
+	assert_int_equal(pthread_join(f->srv.tid, NULL), 0);
+	return f->srv.ret;
+}
+
+/* PARAMS as a write_bw client would send them, then changed by a test. */
+static void params_msg(struct fixture *f, struct rdp_msg *msg)
+{
+	client_opts(&f->co, ARGS("write_bw", "-s", "64"));
+	memset(msg, 0, sizeof(*msg));
+	msg->type = RDP_MSG_PARAMS;
+	msg->u.params = f->co.params;
+}
+
+/* Parameters no honest client sends: each refused with its reason, in an
+ * ERROR the client receives instead of ACCEPT. */
+static void test_hostile_params(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_msg msg, answer;
+
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	params_msg(f, &msg);
+	snprintf(msg.u.params.test, sizeof(msg.u.params.test), "nosuch_bw");
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EINVAL);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+	assert_non_null(strstr(answer.u.error.text, "nosuch_bw"));
+
+	params_msg(f, &msg);
+	msg.u.params.num_qps = 0;
+	assert_int_equal(serve_scripted(f, &msg, &answer), -E2BIG);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+
+	params_msg(f, &msg);
+	msg.u.params.outstanding = 300;
+	assert_int_equal(serve_scripted(f, &msg, &answer), -E2BIG);
+	assert_non_null(strstr(answer.u.error.text, "-o 300"));
+
+	params_msg(f, &msg);
+	snprintf(msg.u.params.test, sizeof(msg.u.params.test), "send_lat");
+	msg.u.params.flags |= RDP_PARAM_BIDIR;
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EINVAL);
+	assert_non_null(strstr(answer.u.error.text, "both ways"));
+
+	/* The test's own check: atomics move 8 bytes. */
+	params_msg(f, &msg);
+	snprintf(msg.u.params.test, sizeof(msg.u.params.test), "atomic_bw");
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EINVAL);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+	assert_int_equal(fake_engine_cfg.conns_created, 0);
+	balanced();
+}
+
+/* Between points a client may only send PARAMS, or an ERROR. */
+static void test_unexpected_messages(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_msg msg = { .type = RDP_MSG_SYNC }, answer;
+
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(serve_scripted(f, &msg, &answer), -EPROTO);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+	memset(&msg, 0, sizeof(msg));
+	msg.type = RDP_MSG_ERROR;
+	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "gave up");
+	assert_int_equal(serve_scripted(f, &msg, NULL), -ECANCELED);
+}
+
+/* A one-shot server started for one test refuses another. */
+static void test_one_shot_other_test(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	f->srv.o.bench = rdp_bench_find("read_bw");
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EINVAL);
+}
+
+/* -R needs IPv4 addresses, which a loopback channel does not have: the
+ * server says so. */
+static void test_rdma_cm_needs_ipv4(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-R"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EAFNOSUPPORT);
+	balanced();
+}
+
+/* A point below --min-bw fails the run after the report (exit 1); the
+ * server hears why, as of any failure of its client. */
+static void test_threshold_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	/* 64 B per 100 ns: 5.12 Gb/s. */
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10", "--min-bw",
+				 "6", "--json"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -ECANCELED);
+	client_opts(&f->co,
+		    ARGS("write_bw", "-s", "64", "-n", "10", "--min-bw", "5"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	assert_int_equal(f->srv.ret, 0);
+}
+
+/* Rails are refused before any child starts when the command line cannot
+ * make them (the runs themselves need devices: Soft-RoCE suite). */
+static void test_rails_refusals(void **state)
+{
+	static const char *lines[][8] = {
+		{ "write_bw", "-d", "a,b", NULL },
+		{ "write_lat", "-d", "a,b", NULL },
+		{ "write_bw", "-d", "a,b", "--json", NULL },
+		{ "write_bw", "-d", "a,,b", NULL },
+	};
+	static const char *hosts[] = { "h1", "h1,h2", "h1,h2", "h1,h2,h3" };
+	struct fixture *f = *state;
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		client_opts(&f->co, lines[i]);
+		snprintf(f->co.conn.host, sizeof(f->co.conn.host), "%s",
+			 hosts[i]);
+		assert_true(rdp_rails_wanted(&f->co));
+		assert_int_equal(rdp_rails_run(0, NULL, &f->co),
+				 RDP_EXIT_USAGE);
+	}
+	client_opts(&f->co, ARGS("write_bw", "-d", "fake0"));
+	assert_false(rdp_rails_wanted(&f->co));
+}
+
+/* A free TCP port on the loopback address, for the server loop. */
+static uint16_t free_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
+	close(fd);
+	return ntohs(sa.sin_port);
+}
+
+static void *loop_main(void *arg)
+{
+	struct server_side *s = arg;
+
+	s->ret = rdp_server_loop_with(&s->o, &fake_engine, 1);
+	return NULL;
+}
+
+/* While one client is served, a second one is told so at once. */
+static void test_busy_server(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_msg msg = { .type = RDP_MSG_HELLO };
+	struct rdp_oob first;
+	char port[8];
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	server_opts(&f->srv.o, ARGS("--port", port, "--bind", "127.0.0.1"));
+	assert_int_equal(pthread_create(&f->srv.tid, NULL, loop_main, &f->srv),
+			 0);
+	/* The first client: its HELLO answered, it is being served. */
+	assert_int_equal(rdp_oob_connect("127.0.0.1", (uint16_t)atoi(port),
+					 IO_MS, &first),
+			 0);
+	assert_int_equal(rdp_oob_send(&first, &msg), 0);
+	assert_int_equal(rdp_oob_expect(&first, RDP_MSG_HELLO, &msg, IO_MS), 0);
+	/* The second: a whole client session over TCP, turned away. */
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "--port", port));
+	snprintf(f->co.conn.host, sizeof(f->co.conn.host), "127.0.0.1");
+	assert_int_equal(rdp_session_client_with(&f->co, &fake_engine, NULL),
+			 RDP_EXIT_FAIL);
+	/* The first leaves before its test: the one-test server ends. */
+	rdp_oob_close(&first);
+	assert_int_equal(pthread_join(f->srv.tid, NULL), 0);
+	assert_int_equal(f->srv.ret, RDP_EXIT_FAIL);
+	balanced();
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_one_point),
+		T(test_sweep),
+		T(test_bidirectional),
+		T(test_latency),
+		T(test_intervals),
+		T(test_json_file_unwritable),
+		T(test_adaptive_figure_only),
+		T(test_refused_by_server),
+		T(test_server_connect_fails),
+		T(test_client_connect_fails),
+		T(test_server_data_bad),
+		T(test_client_data_bad),
+		T(test_no_device),
+		cmocka_unit_test(test_loopback_deadline),
+		T(test_silent_server),
+		T(test_silent_client),
+		T(test_not_rdmaperf),
+		T(test_hostile_params),
+		T(test_unexpected_messages),
+		T(test_one_shot_other_test),
+		T(test_rdma_cm_needs_ipv4),
+		T(test_threshold_fails),
+		T(test_rails_refusals),
+		T(test_busy_server),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
