@@ -16,9 +16,6 @@
 struct rdp_conn;
 struct rdp_clock;
 
-/* A failure's cause for the peer: what an ERROR message carries. */
-#define RDP_ERRTEXT_MAX 256
-
 /* What a data check found. */
 struct rdp_data_check {
 	int32_t status; /* 0 data ok, else -errno */
@@ -75,12 +72,11 @@ struct rdp_run {
 	const struct rdp_clock *clk;
 	uint64_t stall_cycles; /* no progress for this long: give up */
 	enum rdp_side side;
-	int oob_fd;		       /* readable when the peer sent DONE */
-	uint64_t posted;	       /* client: operations posted, all QPs */
-	uint64_t interval_cycles;      /* --interval, 0: none */
-	uint64_t margin_cycles;	       /* -f: left out at both ends of -D */
-	struct rdp_decisions dec;      /* rdp_bench_decide(), before the run */
-	char errtext[RDP_ERRTEXT_MAX]; /* cause of a failure, for the peer */
+	int oob_fd;		  /* readable when the peer sent DONE */
+	uint64_t posted;	  /* client: operations posted, all QPs */
+	uint64_t interval_cycles; /* --interval, 0: none */
+	uint64_t margin_cycles;	  /* -f: left out at both ends of -D */
+	struct rdp_decisions dec; /* rdp_bench_decide(), before the run */
 };
 
 #define RDP_HIST_BUCKETS 20
@@ -158,7 +154,7 @@ void rdp_pattern_fill(uint8_t *buf, size_t len, uint32_t seed, uint32_t qp,
 long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
 			    uint32_t qp, enum rdp_side side);
 /* Poll failures: logged with the status, its hint, and the QP. */
-int rdp_bench_wc_error(struct rdp_run *run, const void *wc);
+int rdp_bench_wc_error(const void *wc);
 
 /* verify() building blocks: the peer's pattern in our receive slots, on
  * the server only, the client only, or both. */

@@ -35,13 +35,12 @@ int rdp_cm_listen(struct rdp_conn *conn, const struct in_addr *addr,
  * Server: accept conn->num_qps connect requests that carry nonce, create
  * each QP on conn's PD and CQ, and wait until all are established.
  */
-int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce,
-		  char *why, size_t len);
+int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce);
 
 /* Client: connect num_qps QPs to server:port, one RDMA CM id each. */
 int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 		   const struct in_addr *server, uint16_t port, uint32_t nonce,
-		   const struct rdp_cm_opts *o, char *why, size_t len);
+		   const struct rdp_cm_opts *o);
 
 /* Disconnect (bounded wait), destroy the QPs and ids; NULL is fine. */
 void rdp_cm_close(struct rdp_cm *cm, struct rdp_conn *conn);

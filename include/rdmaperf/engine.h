@@ -169,7 +169,7 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 
 /*
  * Check the peer's QP_INFO against ours (GID type, MTU), then move every QP
- * to RTS. errtext receives a one-line cause for the peer.
+ * to RTS. A failure is logged (rdp_last_error() carries it to the peer).
  */
 /* Path choices both sides apply alike, from the test parameters. */
 struct rdp_path_opts {
@@ -180,8 +180,7 @@ struct rdp_path_opts {
 };
 
 int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
-		     const struct rdp_path_opts *path, char *errtext,
-		     size_t errlen);
+		     const struct rdp_path_opts *path);
 
 const char *rdp_wc_status_hint(enum ibv_wc_status status);
 

@@ -36,11 +36,10 @@ struct rdp_engine_ops {
 	/* Describe local QP i for the peer. */
 	void (*conn_local_info)(const struct rdp_conn *conn, uint32_t i,
 				int expose_tx, struct rdp_qp_info *info);
-	/* Bring every QP up to the peer's; why gets a cause for the peer. */
+	/* Bring every QP up to the peer's; a failure is logged. */
 	int (*conn_connect)(struct rdp_conn *conn,
 			    const struct rdp_qp_info *remote,
-			    const struct rdp_path_opts *path, char *why,
-			    size_t len);
+			    const struct rdp_path_opts *path);
 	void (*conn_destroy)(struct rdp_conn *conn); /* accepts NULL */
 	/* Before READY: fill the buffers, post what the loop needs. */
 	int (*prepare)(struct rdp_run *run);

@@ -23,8 +23,10 @@ void rdp_info(const char *fmt, ...) RDP_PRINTF(1, 2);
 void rdp_errbuf(char *buf, size_t len, const char *fmt, ...) RDP_PRINTF(3, 4);
 
 /*
- * The last error line logged by this thread, so a fatal failure can be
- * sent to the peer word for word (like errno, deliberately per thread).
+ * The last error line logged by this thread: the one way a failure's
+ * cause reaches the peer. A session clears it before its work and, when
+ * that fails, sends it word for word in an ERROR message; the code that
+ * finds a failure only logs it (like errno, deliberately per thread).
  */
 const char *rdp_last_error(void);
 void rdp_clear_error(void);

@@ -55,7 +55,7 @@ uint64_t rdp_lat_samples(const struct rdp_params *p);
 /*
  * Allocate the stamps, take stamps[0] now: call right before the loop.
  * *total is how many round trips fit, *end the -D deadline (cycles, or
- * UINT64_MAX). NULL on ENOMEM, with run->errtext set.
+ * UINT64_MAX). NULL on ENOMEM, logged.
  */
 uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end);
 

@@ -256,7 +256,7 @@ static HOT_INLINE int reap(struct rdp_run *run, struct bw_state *st,
 		uint64_t c;
 
 		if (wc[i].status != IBV_WC_SUCCESS)
-			return rdp_bench_wc_error(run, &wc[i]);
+			return rdp_bench_wc_error(&wc[i]);
 		b = &st->qps[q];
 		c = wc[i].wr_id & WRID_COUNT_MASK;
 		if (v == BW_STAGE_IN) {
@@ -284,18 +284,16 @@ static int stalled(struct rdp_run *run, const struct bw_state *st)
 			worst = q;
 		}
 	}
-	rdp_errbuf(run->errtext, sizeof(run->errtext),
-		   "no completion for %.1f s with %llu operations outstanding "
-		   "on %u QP(s), %llu on qp 0x%x: the peer or the link stopped "
-		   "responding",
-		   rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
-		   (unsigned long long)out, st->num_qps,
-		   (unsigned long long)most, run->conn->qps[worst]->qp_num);
+	rdp_err("no completion for %.1f s with %llu operations outstanding "
+		"on %u QP(s), %llu on qp 0x%x: the peer or the link stopped "
+		"responding",
+		rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
+		(unsigned long long)out, st->num_qps, (unsigned long long)most,
+		run->conn->qps[worst]->qp_num);
 	return -ETIMEDOUT;
 }
 
-static HOT_INLINE int post_all(struct rdp_run *run, struct bw_state *st,
-			       const enum bw_variant v)
+static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v)
 {
 	uint32_t q;
 	int ret;
@@ -310,9 +308,8 @@ static HOT_INLINE int post_all(struct rdp_run *run, struct bw_state *st,
 		}
 		ret = post_window(st, &st->qps[q], v);
 		if (ret) {
-			rdp_errbuf(run->errtext, sizeof(run->errtext),
-				   "post on qp 0x%x: %s", st->qps[q].qp->qp_num,
-				   strerror(-ret));
+			rdp_err("post on qp 0x%x: %s", st->qps[q].qp->qp_num,
+				strerror(-ret));
 			return ret;
 		}
 	}
@@ -330,7 +327,7 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 
 	now = progress = st->samples[0].cycles;
 	while (st->done < st->target_msgs && now < st->end_cycles) {
-		ret = post_all(run, st, v);
+		ret = post_all(st, v);
 		if (ret)
 			return ret;
 		ret = reap(run, st, wc, v);
@@ -430,9 +427,8 @@ static int fence(struct rdp_run *run, struct bw_qp *b)
 	wr.wr.rdma.rkey = run->conn->remote[b->id >> WRID_QP_SHIFT].rkey;
 	ret = ibv_post_send(b->qp, &wr, &bad);
 	if (ret)
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "post the closing write on qp 0x%x: %s",
-			   b->qp->qp_num, strerror(ret));
+		rdp_err("post the closing write on qp 0x%x: %s", b->qp->qp_num,
+			strerror(ret));
 	return -ret;
 }
 

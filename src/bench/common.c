@@ -49,15 +49,14 @@ long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
 	return -1;
 }
 
-int rdp_bench_wc_error(struct rdp_run *run, const void *wcp)
+int rdp_bench_wc_error(const void *wcp)
 {
 	const struct ibv_wc *wc = wcp;
 
-	rdp_errbuf(run->errtext, sizeof(run->errtext),
-		   "qp 0x%x: work completion failed: %s (vendor error 0x%x): "
-		   "%s",
-		   wc->qp_num, ibv_wc_status_str(wc->status), wc->vendor_err,
-		   rdp_wc_status_hint(wc->status));
+	rdp_err("qp 0x%x: work completion failed: %s (vendor error 0x%x): "
+		"%s",
+		wc->qp_num, ibv_wc_status_str(wc->status), wc->vendor_err,
+		rdp_wc_status_hint(wc->status));
 	return -EIO;
 }
 

@@ -40,9 +40,8 @@ uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end)
 	*total = rdp_lat_samples(p);
 	stamps = malloc((*total + 1) * sizeof(*stamps));
 	if (!stamps) {
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "no memory for %llu latency samples",
-			   (unsigned long long)*total);
+		rdp_err("no memory for %llu latency samples",
+			(unsigned long long)*total);
 		return NULL;
 	}
 	stamps[0] = rdp_cycles();
@@ -57,15 +56,13 @@ int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
 		 int ret, const char *what)
 {
 	if (ret == -ETIMEDOUT)
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "qp 0x%x: no %s for %.1f s after %llu round trips: "
-			   "the peer or the link stopped responding",
-			   qpn, what,
-			   rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
-			   (unsigned long long)round_trips);
-	else if (!run->errtext[0])
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "qp 0x%x: %s: %s", qpn, what, strerror(-ret));
+		rdp_err("qp 0x%x: no %s for %.1f s after %llu round trips: "
+			"the peer or the link stopped responding",
+			qpn, what,
+			rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
+			(unsigned long long)round_trips);
+	else if (!rdp_last_error()[0])
+		rdp_err("qp 0x%x: %s: %s", qpn, what, strerror(-ret));
 	return ret;
 }
 
@@ -190,7 +187,7 @@ static inline int rtt_wait(struct rdp_run *run, struct rtt *t)
 	if (n < 0)
 		return -EIO;
 	if (wc.status != IBV_WC_SUCCESS)
-		return rdp_bench_wc_error(run, &wc);
+		return rdp_bench_wc_error(&wc);
 	return 0;
 }
 

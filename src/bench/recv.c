@@ -34,9 +34,8 @@ static int post_recv(struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr)
 	int ret = ibv_post_recv(run->conn->qps[q], wr, &bad);
 
 	if (ret)
-		rdp_errbuf(run->errtext, sizeof(run->errtext),
-			   "post receive on qp 0x%x: %s",
-			   run->conn->qps[q]->qp_num, strerror(ret));
+		rdp_err("post receive on qp 0x%x: %s",
+			run->conn->qps[q]->qp_num, strerror(ret));
 	return -ret;
 }
 
@@ -83,7 +82,7 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 	n = ibv_poll_cq(run->conn->cq, POLL_BATCH, wc);
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS)
-			return rdp_bench_wc_error(run, &wc[i]);
+			return rdp_bench_wc_error(&wc[i]);
 		if (!(wc[i].opcode & IBV_WC_RECV))
 			continue;
 		rl->got++;
@@ -146,12 +145,10 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 		if (peer_spoke(run->oob_fd))
 			break;
 		if (rdp_cycles() - progress > run->stall_cycles) {
-			rdp_errbuf(run->errtext, sizeof(run->errtext),
-				   "no message for %.1f s after %llu "
-				   "received: the client or the link stopped",
-				   rdp_clock_ns(run->clk, run->stall_cycles) /
-					   1e9,
-				   (unsigned long long)rl.got);
+			rdp_err("no message for %.1f s after %llu "
+				"received: the client or the link stopped",
+				rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
+				(unsigned long long)rl.got);
 			n = -ETIMEDOUT;
 			break;
 		}

@@ -52,7 +52,7 @@ static void setup(const struct rdp_run *run, struct slat *s)
 }
 
 /* Take one completion of either kind; receives are reposted at once. */
-static inline int poll_one(struct rdp_run *run, struct slat *s)
+static inline int poll_one(struct slat *s)
 {
 	struct ibv_recv_wr *bad;
 	struct ibv_wc wc;
@@ -62,7 +62,7 @@ static inline int poll_one(struct rdp_run *run, struct slat *s)
 	if (n <= 0)
 		return n < 0 ? -EIO : 0;
 	if (wc.status != IBV_WC_SUCCESS)
-		return rdp_bench_wc_error(run, &wc);
+		return rdp_bench_wc_error(&wc);
 	if (!(wc.opcode & IBV_WC_RECV)) {
 		s->retired = wc.wr_id;
 		return 1;
@@ -83,7 +83,7 @@ static inline int wait_for(struct rdp_run *run, struct slat *s,
 	int ret;
 
 	while (*have < want) {
-		ret = poll_one(run, s);
+		ret = poll_one(s);
 		if (ret < 0)
 			return ret;
 		if (ret || (++spins & SPIN_CHECK_MASK))

@@ -66,7 +66,7 @@ static inline int reap(struct rdp_run *run, struct lat_state *ls, int block)
 		n = ibv_poll_cq(ls->cq, 1, &wc);
 		if (n > 0) {
 			if (wc.status != IBV_WC_SUCCESS)
-				return rdp_bench_wc_error(run, &wc);
+				return rdp_bench_wc_error(&wc);
 			ls->retired = wc.wr_id;
 			return 0;
 		}

@@ -376,8 +376,7 @@ static int index_of(const struct rdp_cm *cm, const struct rdma_cm_id *id)
 	return -1;
 }
 
-int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce,
-		  char *why, size_t len)
+int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce)
 {
 	struct rdp_cm *cm = conn->cm;
 	int64_t deadline = now_ms() + cm->o.timeout_ms;
@@ -395,13 +394,11 @@ int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce,
 	while (up < num_qps) {
 		ret = next_event(cm, deadline, &ev);
 		if (ret == -ETIMEDOUT) {
-			rdp_errbuf(why, len,
-				   "RDMA CM: %u of %u QPs connected to %s "
-				   "within %d s: the client cannot reach it "
-				   "(check `rdma link` and routing on both "
-				   "sides)",
-				   up, num_qps, cm->peer,
-				   cm->o.timeout_ms / 1000);
+			rdp_err("RDMA CM: %u of %u QPs connected to %s "
+				"within %d s: the client cannot reach it "
+				"(check `rdma link` and routing on both "
+				"sides)",
+				up, num_qps, cm->peer, cm->o.timeout_ms / 1000);
 			return ret;
 		}
 		if (ret)
@@ -413,10 +410,9 @@ int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce,
 			 !cm->up[i])
 			cm->up[i] = 1, up++;
 		else if (i >= 0) {
-			rdp_errbuf(why, len,
-				   "RDMA CM: QP %d of the client: %s (status "
-				   "%d) before it was established",
-				   i + 1, rdma_event_str(ev.type), ev.status);
+			rdp_err("RDMA CM: QP %d of the client: %s (status "
+				"%d) before it was established",
+				i + 1, rdma_event_str(ev.type), ev.status);
 			return -ECONNABORTED;
 		}
 		if (ret)
@@ -487,7 +483,7 @@ static int resolve(struct rdp_conn *conn, struct rdp_cm *cm,
 /* One attempt: 0 connected, 1 no listener yet (retry), or -errno. */
 static int try_connect(struct rdp_conn *conn, struct rdp_cm *cm, uint32_t i,
 		       struct sockaddr_in *dst, uint32_t nonce,
-		       int64_t deadline, char *why, size_t len)
+		       int64_t deadline)
 {
 	uint8_t priv[RDP_CM_PRIV_BYTES];
 	struct rdma_conn_param param = {
@@ -524,26 +520,22 @@ static int try_connect(struct rdp_conn *conn, struct rdp_cm *cm, uint32_t i,
 	    ev.status == REJ_NO_LISTENER)
 		return 1;
 	if (ret == -ETIMEDOUT)
-		rdp_errbuf(why, len,
-			   "RDMA CM: no answer from %s for QP %u within the "
-			   "deadline: the server is gone or unreachable over "
-			   "RDMA (check PFC, routing, `rdma link`)",
-			   cm->peer, i + 1);
+		rdp_err("RDMA CM: no answer from %s for QP %u within the "
+			"deadline: the server is gone or unreachable over "
+			"RDMA (check PFC, routing, `rdma link`)",
+			cm->peer, i + 1);
 	else if (ev.type == RDMA_CM_EVENT_REJECTED)
-		rdp_errbuf(why, len,
-			   "RDMA CM: %s rejected QP %u (status %d): %s",
-			   cm->peer, i + 1, ev.status,
-			   rdp_cm_reject_hint(ev.status));
+		rdp_err("RDMA CM: %s rejected QP %u (status %d): %s", cm->peer,
+			i + 1, ev.status, rdp_cm_reject_hint(ev.status));
 	else
-		rdp_errbuf(why, len,
-			   "RDMA CM: connecting QP %u to %s: %s (status %d)",
-			   i + 1, cm->peer, rdma_event_str(ev.type), ev.status);
+		rdp_err("RDMA CM: connecting QP %u to %s: %s (status %d)",
+			i + 1, cm->peer, rdma_event_str(ev.type), ev.status);
 	return ret == -ECONNREFUSED ? -ECONNREFUSED : ret;
 }
 
 int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 		   const struct in_addr *server, uint16_t port, uint32_t nonce,
-		   const struct rdp_cm_opts *o, char *why, size_t len)
+		   const struct rdp_cm_opts *o)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET,
 				   .sin_port = htons(port),
@@ -561,15 +553,14 @@ int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 	snprintf(cm->peer, sizeof(cm->peer), "%s:%u", ip, port);
 	for (i = 0; i < num_qps; i++) {
 		/* A listener that is not there yet: retry to the deadline. */
-		while ((ret = try_connect(conn, cm, i, &dst, nonce, deadline,
-					  why, len)) == 1) {
+		while ((ret = try_connect(conn, cm, i, &dst, nonce,
+					  deadline)) == 1) {
 			drop_id(cm, conn, i);
 			if (now_ms() + RETRY_PAUSE_MS >= deadline) {
-				rdp_errbuf(why, len,
-					   "RDMA CM: nothing listens at %s "
-					   "(retried for %d s): is the server "
-					   "running with RDMA CM support?",
-					   cm->peer, o->timeout_ms / 1000);
+				rdp_err("RDMA CM: nothing listens at %s "
+					"(retried for %d s): is the server "
+					"running with RDMA CM support?",
+					cm->peer, o->timeout_ms / 1000);
 				return -ECONNREFUSED;
 			}
 			usleep(RETRY_PAUSE_MS * 1000);

@@ -314,32 +314,29 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 	info->rd_atomic = conn->max_dest_rd_atomic;
 }
 
-static int check_peer(const struct rdp_conn *conn, const struct rdp_qp_info *r,
-		      char *err, size_t len)
+static int check_peer(const struct rdp_conn *conn, const struct rdp_qp_info *r)
 {
 	const struct rdp_gid_entry *g = &conn->gid.entry;
 
 	if (!conn->have_gid)
 		return 0;
 	if (r->gid_type != g->type) {
-		rdp_errbuf(err, len,
-			   "GID type mismatch: this side uses %s (index %d), "
-			   "the peer uses %s: pick GIDs of the same type on "
-			   "both sides with -x",
-			   rdp_gid_type_str(g->type), g->index,
-			   rdp_gid_type_str((enum rdp_gid_type)r->gid_type));
+		rdp_err("GID type mismatch: this side uses %s (index %d), "
+			"the peer uses %s: pick GIDs of the same type on "
+			"both sides with -x",
+			rdp_gid_type_str(g->type), g->index,
+			rdp_gid_type_str((enum rdp_gid_type)r->gid_type));
 		return -EPROTO;
 	}
 	/* RoCE v2 rides on IP: an IPv4 GID cannot talk to an IPv6 one. */
 	if (g->type == RDP_GID_ROCE_V2 &&
 	    rdp_gid_is_ipv4_mapped(g->raw) != rdp_gid_is_ipv4_mapped(r->gid)) {
-		rdp_errbuf(err, len,
-			   "GID family mismatch: this side uses an %s GID "
-			   "(index %d), the peer an %s one: pick GIDs of the "
-			   "same family on both sides with -x",
-			   rdp_gid_is_ipv4_mapped(g->raw) ? "IPv4" : "IPv6",
-			   g->index,
-			   rdp_gid_is_ipv4_mapped(r->gid) ? "IPv4" : "IPv6");
+		rdp_err("GID family mismatch: this side uses an %s GID "
+			"(index %d), the peer an %s one: pick GIDs of the "
+			"same family on both sides with -x",
+			rdp_gid_is_ipv4_mapped(g->raw) ? "IPv4" : "IPv6",
+			g->index,
+			rdp_gid_is_ipv4_mapped(r->gid) ? "IPv4" : "IPv6");
 		return -EPROTO;
 	}
 	return 0;
@@ -369,7 +366,7 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
 }
 
 static int qp_to_rts(struct rdp_conn *conn, uint32_t i,
-		     const struct rdp_path_opts *path, char *err, size_t len)
+		     const struct rdp_path_opts *path)
 {
 	struct ibv_qp *qp = conn->qps[i];
 	struct ibv_qp_attr attr;
@@ -380,42 +377,39 @@ static int qp_to_rts(struct rdp_conn *conn, uint32_t i,
 	rdp_qp_attr_rtr(&cfg, &conn->remote[i], &attr, &mask);
 	ret = ibv_modify_qp(qp, &attr, mask);
 	if (ret) {
-		rdp_errbuf(err, len,
-			   "modify qp 0x%x to RTR: %s (check the GID index "
-			   "-x and the MTU on both sides)",
-			   qp->qp_num, strerror(ret));
+		rdp_err("modify qp 0x%x to RTR: %s (check the GID index "
+			"-x and the MTU on both sides)",
+			qp->qp_num, strerror(ret));
 		return -ret;
 	}
 	rdp_qp_attr_rts(&cfg, &attr, &mask);
 	ret = ibv_modify_qp(qp, &attr, mask);
 	if (ret) {
-		rdp_errbuf(err, len, "modify qp 0x%x to RTS: %s", qp->qp_num,
-			   strerror(ret));
+		rdp_err("modify qp 0x%x to RTS: %s", qp->qp_num, strerror(ret));
 		return -ret;
 	}
 	return 0;
 }
 
 int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
-		     const struct rdp_path_opts *path, char *err, size_t len)
+		     const struct rdp_path_opts *path)
 {
 	uint32_t i, mtu;
 	int ret;
 
 	for (i = 0; i < conn->num_qps; i++) {
-		ret = check_peer(conn, &remote[i], err, len);
+		ret = check_peer(conn, &remote[i]);
 		if (ret)
 			return ret;
 	}
 	ret = rdp_path_mtu(conn->dev->port.active_mtu_bytes,
 			   remote[0].mtu_bytes, path->mtu_bytes, &mtu);
 	if (ret) {
-		rdp_errbuf(err, len,
-			   "MTU %u not possible: active MTU is %u here and "
-			   "%u on the peer (-m must be a power of two from "
-			   "256 to the smaller one)",
-			   path->mtu_bytes, conn->dev->port.active_mtu_bytes,
-			   remote[0].mtu_bytes);
+		rdp_err("MTU %u not possible: active MTU is %u here and "
+			"%u on the peer (-m must be a power of two from "
+			"256 to the smaller one)",
+			path->mtu_bytes, conn->dev->port.active_mtu_bytes,
+			remote[0].mtu_bytes);
 		return ret;
 	}
 	/* Never keep more READ/atomic in flight than the peer accepts. */
@@ -426,7 +420,7 @@ int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
 		return 0; /* RDMA CM has connected them, path MTU and all */
 	conn->path_mtu_bytes = mtu;
 	for (i = 0; i < conn->num_qps; i++) {
-		ret = qp_to_rts(conn, i, path, err, len);
+		ret = qp_to_rts(conn, i, path);
 		if (ret)
 			return ret;
 	}

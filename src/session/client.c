@@ -82,7 +82,7 @@ static int send_params(struct client *c)
 }
 
 /* -R: RDMA CM connects the QPs to the port the server listens on. */
-static int cm_connect(struct client *c, char *why, size_t len)
+static int cm_connect(struct client *c)
 {
 	const struct rdp_params *p = &c->p;
 	struct rdp_cm_opts cmo;
@@ -94,7 +94,7 @@ static int cm_connect(struct client *c, char *why, size_t len)
 	}
 	rdp_cm_opts_from(c->o, p, &cmo);
 	return rdp_cm_connect(c->conn, p->num_qps, &c->oob.peer_ipv4,
-			      c->cm_port, c->cm_nonce, &cmo, why, len);
+			      c->cm_port, c->cm_nonce, &cmo);
 }
 
 static int connect_qps(struct client *c)
@@ -115,13 +115,12 @@ static int connect_qps(struct client *c)
 	};
 	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
-	char why[RDP_WIRE_TEXT_MAX];
 	int ret;
 
 	rdp_path_from_params(p, &path);
 	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
 	if (!ret && cfg.defer_qps)
-		ret = cm_connect(c, why, sizeof(why));
+		ret = cm_connect(c);
 	if (ret)
 		return ret;
 	remote = calloc(p->num_qps, sizeof(*remote));
@@ -133,8 +132,7 @@ static int connect_qps(struct client *c)
 					     !!(c->o->bench->flags &
 						RDP_BENCH_EXPOSE_TX));
 	if (!ret)
-		ret = c->eng->conn_connect(c->conn, remote, &path, why,
-					   sizeof(why));
+		ret = c->eng->conn_connect(c->conn, remote, &path);
 	free(remote);
 	return ret;
 }

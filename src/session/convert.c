@@ -15,8 +15,6 @@
 
 _Static_assert(RDP_COUNTER_NAME_MAX == RDP_WIRE_COUNTER_NAME_MAX,
 	       "a counter name must fit the wire as it is");
-_Static_assert(RDP_ERRTEXT_MAX == RDP_WIRE_TEXT_MAX,
-	       "a failure's cause must fit an ERROR message as it is");
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -177,8 +177,7 @@ static int setup(struct server *s)
 	describe(s, a);
 	ret = rdp_oob_send(s->oob, &msg);
 	if (!ret && cfg.defer_qps)
-		ret = rdp_cm_accept(s->conn, s->p.num_qps, a->cm_nonce, s->why,
-				    sizeof(s->why));
+		ret = rdp_cm_accept(s->conn, s->p.num_qps, a->cm_nonce);
 	if (!ret)
 		ret = rdp_send_qp_infos_with(s->eng, s->oob, s->conn,
 					     !!(s->ops->flags &
@@ -198,8 +197,7 @@ static int connect_qps(struct server *s)
 		return -ENOMEM;
 	ret = rdp_recv_qp_infos(s->oob, s->p.num_qps, remote);
 	if (!ret)
-		ret = s->eng->conn_connect(s->conn, remote, &path, s->why,
-					   sizeof(s->why));
+		ret = s->eng->conn_connect(s->conn, remote, &path);
 	free(remote);
 	return ret;
 }

@@ -115,8 +115,7 @@ static void fake_local_info(const struct rdp_conn *conn, uint32_t i,
 
 static int fake_conn_connect(struct rdp_conn *conn,
 			     const struct rdp_qp_info *remote,
-			     const struct rdp_path_opts *path, char *why,
-			     size_t len)
+			     const struct rdp_path_opts *path)
 {
 	uint32_t i;
 
@@ -127,9 +126,8 @@ static int fake_conn_connect(struct rdp_conn *conn,
 			return -EPROTO;
 	if (fake_engine_cfg.connect_fails_port &&
 	    conn->dev->port.num == fake_engine_cfg.connect_fails_port) {
-		rdp_errbuf(why, len,
-			   "modify qp 0x100 to RTR: refused by the fake "
-			   "engine");
+		rdp_err("modify qp 0x100 to RTR: refused by the fake "
+			"engine");
 		return -EINVAL;
 	}
 	return 0;

@@ -74,8 +74,7 @@ static int connect_qp(struct probe *pr)
 	if (!ret)
 		ret = rdp_send_qp_infos(&pr->oob, pr->conn, 0);
 	if (!ret)
-		ret = rdp_conn_connect(pr->conn, &remote, &path, pr->peer->why,
-				       sizeof(pr->peer->why));
+		ret = rdp_conn_connect(pr->conn, &remote, &path);
 	return ret;
 }
 
