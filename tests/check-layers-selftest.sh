@@ -56,6 +56,12 @@ expect 1 "src/mem/bad.c (mem) includes rdmaperf/engine.h (engine): points up" \
 	"mem including engine fails"
 
 fresh
+mkdir -p "$tmp/t/src/tools/doctor"
+printf '#include "../../session/session_int.h"\n' >"$tmp/t/src/tools/doctor/peer.c"
+expect 1 'src/tools/doctor/peer.c: includes "../../session/session_int.h" outside its folder' \
+	"a relative include into another folder fails"
+
+fresh
 source_file src/report/bad.c wire.h
 expect 1 "includes rdmaperf/wire.h (oob): points sideways" \
 	"report including oob fails"

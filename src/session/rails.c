@@ -17,7 +17,7 @@
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/log.h>
-#include <rdmaperf/opts.h>
+#include <rdmaperf/run_opts.h>
 #include <rdmaperf/rails.h>
 #include <rdmaperf/session.h>
 

@@ -9,10 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../session/session_int.h"
 #include "doctor_cmd.h"
+#include <rdmaperf/bench.h>
 #include <rdmaperf/clock.h>
+#include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/oob.h>
+#include <rdmaperf/opts.h>
+#include <rdmaperf/session_steps.h>
+#include <rdmaperf/wire.h>
 
 #define PROBE_ITERS 50
 
