@@ -133,7 +133,7 @@ int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
 	struct addrinfo *res, *ai;
 	int64_t deadline = rdp_oob_now_ms() + timeout_ms;
 	char svc[8];
-	int ret, fd = -1;
+	int ret, fd = -1, refused, round;
 
 	snprintf(svc, sizeof(svc), "%u", port);
 	ret = getaddrinfo(host, svc, &hints, &res);
@@ -142,13 +142,22 @@ int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
 		return -EHOSTUNREACH;
 	}
 	/* A server that is still starting refuses: retry until the
-	 * deadline, the habit of scripts that start both ends at once. */
+	 * deadline, the habit of scripts that start both ends at once. A
+	 * round where some address refused counts as refused, and so does
+	 * the deadline cutting an attempt short after refusals: the server
+	 * was not there, whichever attempt the deadline fell in. */
+	refused = 0;
 	for (;;) {
+		round = 0;
 		for (ai = res; ai; ai = ai->ai_next) {
 			ret = connect_once(ai, deadline, &fd);
 			if (!ret)
 				break;
+			if (ret == -ECONNREFUSED)
+				round = refused = 1;
 		}
+		if ((ret && round) || (ret == -ETIMEDOUT && refused))
+			ret = -ECONNREFUSED;
 		if (!ret || ret != -ECONNREFUSED ||
 		    rdp_oob_now_ms() + RETRY_PAUSE_MS >= deadline)
 			break;

@@ -675,6 +675,19 @@ static void test_busy_server(void **state)
 	balanced();
 }
 
+/* Nothing listens: refused, whatever moment the deadline falls in. */
+static void test_connect_refused(void **state)
+{
+	uint16_t port = free_port();
+	struct rdp_oob oob;
+	int ms;
+
+	(void)state;
+	for (ms = 1; ms <= 301; ms += 50)
+		assert_int_equal(rdp_oob_connect("127.0.0.1", port, ms, &oob),
+				 -ECONNREFUSED);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -694,6 +707,7 @@ int main(void)
 		T(test_client_data_bad),
 		T(test_no_device),
 		cmocka_unit_test(test_loopback_deadline),
+		cmocka_unit_test(test_connect_refused),
 		T(test_silent_server),
 		T(test_silent_client),
 		T(test_not_rdmaperf),
