@@ -83,18 +83,20 @@ int rdp_oob_wait(int fd, short events, int64_t deadline)
 	for (;;) {
 		int wait = -1;
 
+		/* Past the deadline, one look without waiting: what has
+		 * already arrived (data, a refusal) still counts. */
 		if (deadline >= 0) {
 			int64_t left = deadline - rdp_oob_now_ms();
 
-			if (left <= 0)
-				return -ETIMEDOUT;
-			wait = left > 60000 ? 60000 : (int)left;
+			wait = left <= 0 ? 0 : left > 60000 ? 60000 : (int)left;
 		}
 		ret = poll(&pfd, 1, wait);
 		if (ret > 0)
 			return 0;
 		if (ret < 0 && errno != EINTR)
 			return -errno;
+		if (ret == 0 && wait == 0)
+			return -ETIMEDOUT;
 	}
 }
 
