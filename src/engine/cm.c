@@ -163,31 +163,30 @@ static int cm_new(struct rdp_conn *conn, uint32_t n,
 	return 0;
 }
 
-/* -T and -u where this kernel offers them; a warning where not. */
+/* -T and -u where this kernel offers them; a warning where not. A value
+ * below 0 keeps the kernel's default. */
+static void set_u8_option(struct rdma_cm_id *id, int name, int value,
+			  const char *what, char flag)
+{
+	uint8_t v = (uint8_t)value;
+
+	if (value < 0)
+		return;
+	if (rdma_set_option(id, RDMA_OPTION_ID, name, &v, sizeof(v)))
+		rdp_warn("RDMA CM does not take %s (%s): -%c %d is not applied",
+			 what, strerror(errno), flag, value);
+}
+
 static void set_tos(struct rdp_cm *cm, struct rdma_cm_id *id)
 {
-	uint8_t tos = (uint8_t)cm->o.tos;
-
-	if (cm->o.tos < 0)
-		return;
-	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos,
-			    sizeof(tos)))
-		rdp_warn("RDMA CM does not take the type of service here "
-			 "(%s): -T %d is not applied",
-			 strerror(errno), cm->o.tos);
+	set_u8_option(id, RDMA_OPTION_ID_TOS, cm->o.tos,
+		      "the type of service here", 'T');
 }
 
 static void set_ack_timeout(struct rdp_cm *cm, struct rdma_cm_id *id)
 {
-	uint8_t t = (uint8_t)cm->o.ack_timeout;
-
-	if (cm->o.ack_timeout < 0)
-		return;
-	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &t,
-			    sizeof(t)))
-		rdp_warn("RDMA CM does not take an ACK timeout on this "
-			 "kernel (%s): -u %d is not applied",
-			 strerror(errno), cm->o.ack_timeout);
+	set_u8_option(id, RDMA_OPTION_ID_ACK_TIMEOUT, cm->o.ack_timeout,
+		      "an ACK timeout on this kernel", 'u');
 }
 
 static int same_device(const struct rdp_conn *conn, const struct rdma_cm_id *id,

@@ -339,8 +339,9 @@ static int cuda_reg(struct rdp_mem *m, struct ibv_pd *pd, void *ptr,
 	return ret;
 }
 
-static int cuda_to_dev(struct rdp_mem *m, void *dst, const void *src,
-		       size_t bytes)
+/* Both directions of a staging copy: the same context, check and message. */
+static int copy(struct rdp_mem *m, void *dst, const void *src, size_t bytes,
+		int to_dev)
 {
 	struct cuda_state *st = m->state;
 	rdp_cu_result r;
@@ -348,27 +349,27 @@ static int cuda_to_dev(struct rdp_mem *m, void *dst, const void *src,
 
 	if (ret)
 		return ret;
-	r = st->cu->copy_htod((rdp_cu_ptr)(uintptr_t)dst, src, bytes);
+	if (to_dev)
+		r = st->cu->copy_htod((rdp_cu_ptr)(uintptr_t)dst, src, bytes);
+	else
+		r = st->cu->copy_dtoh(dst, (rdp_cu_ptr)(uintptr_t)src, bytes);
 	if (r)
-		rdp_err("copy %zu bytes to %s: %s", bytes, m->desc,
+		rdp_err("copy %zu bytes %s %s: %s", bytes,
+			to_dev ? "to" : "from", m->desc,
 			rdp_cuda_strerror(st->cu, r, (char[160]){ 0 }, 160));
 	return rdp_cuda_errno(r);
+}
+
+static int cuda_to_dev(struct rdp_mem *m, void *dst, const void *src,
+		       size_t bytes)
+{
+	return copy(m, dst, src, bytes, 1);
 }
 
 static int cuda_to_host(struct rdp_mem *m, void *dst, const void *src,
 			size_t bytes)
 {
-	struct cuda_state *st = m->state;
-	rdp_cu_result r;
-	int ret = set_ctx(st);
-
-	if (ret)
-		return ret;
-	r = st->cu->copy_dtoh(dst, (rdp_cu_ptr)(uintptr_t)src, bytes);
-	if (r)
-		rdp_err("copy %zu bytes from %s: %s", bytes, m->desc,
-			rdp_cuda_strerror(st->cu, r, (char[160]){ 0 }, 160));
-	return rdp_cuda_errno(r);
+	return copy(m, dst, src, bytes, 0);
 }
 
 /* A staging buffer the driver knows is page-locked is copied by DMA;
