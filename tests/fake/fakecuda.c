@@ -59,6 +59,17 @@ static int n_devices(void)
 	return (int)knob("RDP_FAKE_CUDA_DEVICES", 1);
 }
 
+/* What the driver answers for a device handle: calls that need cuInit
+ * first say so before they look at the handle. */
+static CUresult check_dev(CUdevice dev, int needs_init)
+{
+	if (needs_init && !initialized)
+		return E_NOT_INITIALIZED;
+	if (dev < 0 || dev >= n_devices())
+		return E_INVALID_DEVICE;
+	return OK;
+}
+
 CUresult cuInit(unsigned int flags);
 CUresult cuInit(unsigned int flags)
 {
@@ -93,12 +104,11 @@ CUresult cuDeviceGetCount(int *count)
 CUresult cuDeviceGet(CUdevice *dev, int ordinal);
 CUresult cuDeviceGet(CUdevice *dev, int ordinal)
 {
-	if (!initialized)
-		return E_NOT_INITIALIZED;
-	if (ordinal < 0 || ordinal >= n_devices())
-		return E_INVALID_DEVICE;
-	*dev = ordinal;
-	return OK;
+	CUresult r = check_dev(ordinal, 1);
+
+	if (r == OK)
+		*dev = ordinal;
+	return r;
 }
 
 CUresult cuDeviceGetName(char *name, int len, CUdevice dev);
@@ -114,7 +124,7 @@ CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev)
 	const char *ids = getenv("RDP_FAKE_CUDA_BUS_IDS");
 	int i = 0;
 
-	if (dev < 0 || dev >= n_devices())
+	if (check_dev(dev, 0))
 		return E_INVALID_DEVICE;
 	/* The driver writes upper-case hex. */
 	snprintf(bus, (size_t)len, "0000:%02X:00.0", 0x3b + dev);
@@ -134,7 +144,7 @@ CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev)
 CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev);
 CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev)
 {
-	if (dev < 0 || dev >= n_devices())
+	if (check_dev(dev, 0))
 		return E_INVALID_DEVICE;
 	if (attr == 124)
 		*v = (int)knob("RDP_FAKE_CUDA_DMABUF", 1);
@@ -148,12 +158,11 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice dev)
 CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev);
 CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev)
 {
-	if (!initialized)
-		return E_NOT_INITIALIZED;
-	if (dev < 0 || dev >= n_devices())
-		return E_INVALID_DEVICE;
-	*ctx = &ctx_token[dev & 7];
-	return OK;
+	CUresult r = check_dev(dev, 1);
+
+	if (r == OK)
+		*ctx = &ctx_token[dev & 7];
+	return r;
 }
 
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
@@ -349,34 +358,28 @@ static const struct {
 	  "operation not supported" },
 };
 
-static int lookup(CUresult r)
+/* R's name (CUDA_ERROR_...) or its text into *s; unknown codes are an
+ * invalid value, as in the driver. */
+static CUresult describe(CUresult r, int name, const char **s)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
-		if (errors[i].r == r)
-			return (int)i;
-	return -1;
+		if (errors[i].r == r) {
+			*s = name ? errors[i].name : errors[i].text;
+			return OK;
+		}
+	return E_INVALID_VALUE;
 }
 
 CUresult cuGetErrorName(CUresult r, const char **s);
 CUresult cuGetErrorName(CUresult r, const char **s)
 {
-	int i = lookup(r);
-
-	if (i < 0)
-		return E_INVALID_VALUE;
-	*s = errors[i].name;
-	return OK;
+	return describe(r, 1, s);
 }
 
 CUresult cuGetErrorString(CUresult r, const char **s);
 CUresult cuGetErrorString(CUresult r, const char **s)
 {
-	int i = lookup(r);
-
-	if (i < 0)
-		return E_INVALID_VALUE;
-	*s = errors[i].text;
-	return OK;
+	return describe(r, 0, s);
 }

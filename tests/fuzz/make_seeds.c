@@ -6,16 +6,57 @@
 
 #include <rdmaperf/wire.h>
 
-static int put(const char *dir, const char *name, const struct rdp_msg *m)
+/* Each seed file: its name and the message it holds. */
+static const struct seed {
+	const char *name;
+	struct rdp_msg m;
+} seeds[] = {
+	{ "hello",
+	  { .type = RDP_MSG_HELLO,
+	    .u.hello = { .tool_version = "0.1.0",
+			 .hostname = "hostA",
+			 .kernel = "6.1.0",
+			 .cpu_model = "cpu",
+			 .cpus = 2 } } },
+	{ "params",
+	  { .type = RDP_MSG_PARAMS,
+	    .u.params = { .test = "write_bw",
+			  .size_bytes = 65536,
+			  .iters = 1000,
+			  .num_qps = 4,
+			  .tx_depth = 128,
+			  .cq_mod = 100 } } },
+	{ "accept",
+	  { .type = RDP_MSG_ACCEPT,
+	    .u.accept = { .device = "rxe0",
+			  .port = 1,
+			  .gid_index = 1,
+			  .active_mtu_bytes = 1024 } } },
+	{ "qp_info",
+	  { .type = RDP_MSG_QP_INFO,
+	    .u.qp_info = { .qpn = 0x11,
+			   .gid = { [10] = 0xff, [11] = 0xff },
+			   .mtu_bytes = 1024 } } },
+	{ "sync",
+	  { .type = RDP_MSG_SYNC,
+	    .u.sync = { .phase = RDP_SYNC_DONE, .count = 1000 } } },
+	{ "result",
+	  { .type = RDP_MSG_RESULT, .u.result = { .checked_bytes = 65536 } } },
+	{ "error",
+	  { .type = RDP_MSG_ERROR,
+	    .u.error = { .code = -110, .text = "no completion for 10.0 s" } } },
+};
+
+static int put(const char *dir, const struct seed *s)
 {
 	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
 	char path[512];
 	size_t len;
 	FILE *f;
 
-	if (rdp_wire_encode(m, buf, sizeof(buf), &len))
+	if (rdp_wire_encode(&s->m, buf, sizeof(buf), &len))
 		return 1;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, s->name);
 	f = fopen(path, "wb");
 	if (!f || fwrite(buf, 1, len, f) != len)
 		return 1;
@@ -24,54 +65,12 @@ static int put(const char *dir, const char *name, const struct rdp_msg *m)
 
 int main(int argc, char **argv)
 {
-	struct rdp_msg m;
+	size_t i;
 	int bad = 0;
 
 	if (argc != 2)
 		return 2;
-	memset(&m, 0, sizeof(m));
-	m.type = RDP_MSG_HELLO;
-	strcpy(m.u.hello.tool_version, "0.1.0");
-	strcpy(m.u.hello.hostname, "hostA");
-	strcpy(m.u.hello.kernel, "6.1.0");
-	strcpy(m.u.hello.cpu_model, "cpu");
-	m.u.hello.cpus = 2;
-	bad |= put(argv[1], "hello", &m);
-	memset(&m, 0, sizeof(m));
-	m.type = RDP_MSG_PARAMS;
-	strcpy(m.u.params.test, "write_bw");
-	m.u.params.size_bytes = 65536;
-	m.u.params.iters = 1000;
-	m.u.params.num_qps = 4;
-	m.u.params.tx_depth = 128;
-	m.u.params.cq_mod = 100;
-	bad |= put(argv[1], "params", &m);
-	memset(&m, 0, sizeof(m));
-	m.type = RDP_MSG_ACCEPT;
-	strcpy(m.u.accept.device, "rxe0");
-	m.u.accept.port = 1;
-	m.u.accept.gid_index = 1;
-	m.u.accept.active_mtu_bytes = 1024;
-	bad |= put(argv[1], "accept", &m);
-	memset(&m, 0, sizeof(m));
-	m.type = RDP_MSG_QP_INFO;
-	m.u.qp_info.qpn = 0x11;
-	m.u.qp_info.gid[10] = m.u.qp_info.gid[11] = 0xff;
-	m.u.qp_info.mtu_bytes = 1024;
-	bad |= put(argv[1], "qp_info", &m);
-	memset(&m, 0, sizeof(m));
-	m.type = RDP_MSG_SYNC;
-	m.u.sync.phase = RDP_SYNC_DONE;
-	m.u.sync.count = 1000;
-	bad |= put(argv[1], "sync", &m);
-	memset(&m, 0, sizeof(m));
-	m.type = RDP_MSG_RESULT;
-	m.u.result.checked_bytes = 65536;
-	bad |= put(argv[1], "result", &m);
-	memset(&m, 0, sizeof(m));
-	m.type = RDP_MSG_ERROR;
-	m.u.error.code = -110;
-	strcpy(m.u.error.text, "no completion for 10.0 s");
-	bad |= put(argv[1], "error", &m);
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		bad |= put(argv[1], &seeds[i]);
 	return bad;
 }

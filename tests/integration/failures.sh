@@ -30,6 +30,17 @@ wait_log_more() {
 	run_limited "$secs" bash -c "until [ \$(grep -c -- '$pat' '$WORK/server.log') -gt $before ]; do sleep 0.2; done"
 }
 
+# server_moves_on PATTERN BEFORE WHY TEST [ARGS...]: within 60 s the
+# server log holds more lines matching PATTERN than BEFORE (else the case
+# fails: WHY); then the server serves the client TEST ARGS.
+server_moves_on() {
+	local pat=$1 before=$2 why=$3
+	shift 3
+	wait_log_more "$pat" "$before" 60 || { fail "$why"; return; }
+	client "$@" || { fail "next client: exit $?"; return; }
+	pass
+}
+
 # wait_exit PID: wait for it; ELAPSED is the seconds since T_KILL.
 wait_exit() {
 	wait "$1"
@@ -72,10 +83,15 @@ t_fail_garbage() {
 	pass
 }
 
-# server_killed SPID CPID PATTERN: kill -9 the server SPID while its
-# client CPID runs; the client must fail in time, naming PATTERN.
+# server_killed SPID SECS PATTERN ARGS...: rdmaperf ARGS in the
+# background, and SECS s in, kill -9 its server SPID; the client must
+# fail in time, naming PATTERN.
 server_killed() {
-	local spid=$1 cpid=$2 pat=$3 rc
+	local spid=$1 secs=$2 pat=$3 cpid rc
+	shift 3
+	run_limited 60 "$BUILD/rdmaperf" "$@" >"$WORK/out" 2>&1 &
+	cpid=$!
+	sleep "$secs"
 	T_KILL=$(date +%s)
 	kill -9 "$spid"
 	wait "$spid" 2>/dev/null
@@ -88,19 +104,23 @@ server_killed() {
 	pass
 }
 
+# server_killed_mid_run N TEST [ARGS...]: a 30 s run of TEST against
+# own_server N, whose server is killed 4 s in; the client must fail
+# within its --cq-timeout, naming the silence.
+server_killed_mid_run() {
+	local n=$1
+	shift
+	own_server "$n"
+	sleep 0.5
+	server_killed "$OWN_PID" 4 \
+		"stopped responding|work completion failed|closed the connection" \
+		"$@" -D 30 --cq-timeout 3 -d "$DEV" -p "$((PORT + n))" "$ADDR"
+}
+
 # Server killed mid-latency run: the client reports the silence in time.
 t_fail_server_dies() {
-	local port=$((PORT + 2)) spid cpid
 	begin "server killed during write_lat: client fails within its timeout"
-	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" >"$WORK/s2.log" 2>&1 &
-	spid=$!
-	sleep 0.5
-	run_limited 60 "$BUILD/rdmaperf" write_lat -s 8 -D 30 --cq-timeout 3 \
-		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
-	cpid=$!
-	sleep 4
-	server_killed "$spid" "$cpid" \
-		"stopped responding|work completion failed|closed the connection"
+	server_killed_mid_run 2 write_lat -s 8
 }
 
 # Client killed mid-bandwidth run: the server survives and serves again.
@@ -191,17 +211,9 @@ t_fail_truncated() {
 
 # Server killed during a bandwidth run; client killed during a latency run.
 t_fail_kills() {
-	local port=$((PORT + 3)) spid cpid before
+	local cpid before
 	begin "server killed during write_bw: client fails within its timeout"
-	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" >"$WORK/s3.log" 2>&1 &
-	spid=$!
-	sleep 0.5
-	run_limited 60 "$BUILD/rdmaperf" write_bw -D 30 --cq-timeout 3 \
-		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
-	cpid=$!
-	sleep 4
-	server_killed "$spid" "$cpid" \
-		"stopped responding|work completion failed|closed the connection"
+	server_killed_mid_run 3 write_bw
 	begin "client killed during write_lat: server serves the next client"
 	before=$(grep -c 'write_lat: failed' "$WORK/server.log")
 	"$BUILD/rdmaperf" write_lat -D 30 -d "$DEV" -p "$PORT" "$ADDR" \
@@ -211,28 +223,23 @@ t_fail_kills() {
 	kill -9 "$cpid"
 	wait "$cpid" 2>/dev/null
 	# The server notices the silence after its --cq-timeout (10 s).
-	wait_log_more 'write_lat: failed' "$before" 60 ||
-		{ fail "server did not give up on the dead client"; return; }
-	client write_lat -n 50 || { fail "next client: exit $?"; return; }
-	pass
+	server_moves_on 'write_lat: failed' "$before" \
+		"server did not give up on the dead client" write_lat -n 50
 }
 
 # The server dies while the client waits for its HELLO: stopped first, so
 # the client is surely in the handshake, then killed.
 t_fail_handshake_server() {
-	local port=$((PORT + 4)) spid cpid
+	local port=$((PORT + 4)) spid
 	begin "server killed during the handshake: client names the closed connection"
-	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" >"$WORK/s4.log" 2>&1 &
-	spid=$!
+	own_server 4
+	spid=$OWN_PID
 	run_limited 20 bash -c "until grep -q 'listening on port' '$WORK/s4.log'; do sleep 0.1; done" ||
 		{ fail "server did not start"; kill "$spid"; return; }
 	kill -STOP "$spid"
-	run_limited 60 "$BUILD/rdmaperf" write_bw -n 10 --oob-timeout 30 \
-		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
-	cpid=$!
-	sleep 1
-	server_killed "$spid" "$cpid" \
-		"closed the connection while this side waited for HELLO"
+	server_killed "$spid" 1 \
+		"closed the connection while this side waited for HELLO" \
+		write_bw -n 10 --oob-timeout 30 -d "$DEV" -p "$port" "$ADDR"
 }
 
 # A client that sends its HELLO and dies before its test: the server
@@ -279,10 +286,8 @@ t_fail_netdev_down() {
 	CUR="$CUR [error after $ELAPSED s]"
 	pass
 	begin "netdev back up: the server serves the next client"
-	wait_log_more 'write_bw: failed' "$before" 60 ||
-		{ fail "server did not give up on the broken run"; return; }
-	client write_bw -n 100 || { fail "next client: exit $?"; return; }
-	pass
+	server_moves_on 'write_bw: failed' "$before" \
+		"server did not give up on the broken run" write_bw -n 100
 }
 
 # A client asking for more buffer than the server lends: refused with
@@ -290,9 +295,8 @@ t_fail_netdev_down() {
 t_fail_max_memory() {
 	local port=$((PORT + 7)) spid
 	begin "--max-memory: a larger request is refused, the server goes on"
-	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" --max-memory 1M \
-		>"$WORK/s7.log" 2>&1 &
-	spid=$!
+	own_server 7 --max-memory 1M
+	spid=$OWN_PID
 	sleep 0.5
 	expect_fail 1 "needs 2 MiB of buffers, over this server's --max-memory of 1 MiB" 20 \
 		"$BUILD/rdmaperf" write_bw -s 1M -n 10 -d "$DEV" -p "$port" "$ADDR"

@@ -101,6 +101,16 @@ start_server() {
 	return 1
 }
 
+# own_server N [ARGS...]: a server of the case's own on port PORT + N,
+# its output in $WORK/sN.log; its pid in OWN_PID.
+own_server() {
+	local n=$1
+	shift
+	"$BUILD/rdmaperf-server" -d "$DEV" -p "$((PORT + n))" "$@" \
+		>"$WORK/s$n.log" 2>&1 &
+	OWN_PID=$!
+}
+
 stop_server() {
 	[ -n "${SERVER_PID:-}" ] || return 0
 	kill "$SERVER_PID" 2>/dev/null

@@ -138,8 +138,8 @@ t_place_cpu() {
 t_place_server() {
 	local port=$((PORT + 9)) spid
 	begin "rdmaperf-server --cpu 0: its placement reaches the client"
-	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" --cpu 0 >"$WORK/s9.log" 2>&1 &
-	spid=$!
+	own_server 9 --cpu 0
+	spid=$OWN_PID
 	sleep 0.5
 	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -n 50 --json -d "$DEV" \
 		-p "$port" "$ADDR" >"$WORK/out" 2>"$WORK/err"

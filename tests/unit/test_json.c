@@ -44,9 +44,14 @@ static const struct rdp_bench_ops rt_ops = {
 	.check_unit = "bytes verified after the run",
 };
 
-static void ctx_init(struct ctx *c)
+/* Each test gets a fresh write_bw context (report_ctx.h) in *state. */
+static int fresh_ctx(void **state)
 {
-	ctx_init_ops(c, &bw_ops);
+	static struct ctx c;
+
+	ctx_init_ops(&c, &bw_ops);
+	*state = &c;
+	return 0;
 }
 
 static struct rdp_result bw_result(void)
@@ -165,14 +170,11 @@ static void test_top_level_order(void **state)
 		"results",
 	};
 	struct rdp_result bw = bw_result();
-	struct ctx c;
 	const char *key;
 	json_t *doc, *v;
 	size_t i = 0;
 
-	(void)state;
-	ctx_init(&c);
-	doc = roundtrip(&c, &bw, NULL);
+	doc = roundtrip(*state, &bw, NULL);
 	json_object_foreach(doc, key, v)
 	{
 		assert_true(i < sizeof(keys) / sizeof(keys[0]));
@@ -199,16 +201,13 @@ static void test_top_level_order(void **state)
 static void test_timestamp(void **state)
 {
 	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
-	struct ctx c;
 	struct tm tm = { 0 };
 	const char *ts, *end;
 	json_t *doc;
 	time_t t;
 	size_t i;
 
-	(void)state;
-	ctx_init(&c);
-	doc = roundtrip(&c, NULL, NULL);
+	doc = roundtrip(*state, NULL, NULL);
 	ts = json_string_value(json_object_get(doc, "timestamp"));
 	assert_non_null(ts);
 	assert_int_equal(strlen(ts), strlen(shape));
@@ -228,12 +227,8 @@ static void test_timestamp(void **state)
 
 static void test_hosts_and_devices(void **state)
 {
-	struct ctx c;
-	json_t *doc;
+	json_t *doc = roundtrip(*state, NULL, NULL);
 
-	(void)state;
-	ctx_init(&c);
-	doc = roundtrip(&c, NULL, NULL);
 	assert_str(path(doc, "client", "hostname"), "client-a");
 	assert_str(path(doc, "client", "kernel"), "6.1.0-18-amd64");
 	assert_str(path(doc, "server", "hostname"), "server-b");
@@ -271,18 +266,16 @@ static void test_hosts_and_devices(void **state)
 
 static void test_no_gid_unknowns_null(void **state)
 {
-	struct ctx c;
+	struct ctx *c = *state;
 	json_t *doc;
 
-	(void)state;
-	ctx_init(&c);
-	c.conn.have_gid = 0;
-	c.dev.numa_node = -1;
-	c.dev.port.link_layer = IBV_LINK_LAYER_INFINIBAND;
-	c.dev.port.active_speed = 3; /* not a verbs speed code */
-	c.peer.gid_index = -1;
-	c.peer.numa_node = -1;
-	doc = roundtrip(&c, NULL, NULL);
+	c->conn.have_gid = 0;
+	c->dev.numa_node = -1;
+	c->dev.port.link_layer = IBV_LINK_LAYER_INFINIBAND;
+	c->dev.port.active_speed = 3; /* not a verbs speed code */
+	c->peer.gid_index = -1;
+	c->peer.numa_node = -1;
+	doc = roundtrip(c, NULL, NULL);
 	assert_true(json_is_null(json_object_get(doc, "gid")));
 	assert_true(json_is_null(path(doc, "device", "numa_node")));
 	assert_str(path(doc, "device", "link_layer"), "InfiniBand");
@@ -305,20 +298,17 @@ static void test_memory(void **state)
 			       .desc = "GPU 0 Fake",
 			       .bus_id = "0000:3b:00.0" };
 	struct rdp_mem_buf mb = { .mem = &gpu, .path = RDP_MEM_PATH_PEERMEM };
-	struct ctx c;
-	json_t *doc;
+	struct ctx *c = *state;
+	json_t *doc = roundtrip(c, NULL, NULL);
 
-	(void)state;
-	ctx_init(&c);
-	doc = roundtrip(&c, NULL, NULL);
 	assert_str(path(doc, "memory", "type"), "host");
 	assert_str(path(doc, "memory", "registration"), "host");
 	assert_true(json_is_null(path(doc, "memory", "dmabuf_note")));
 	json_decref(doc);
 	snprintf(mb.note, sizeof(mb.note), "%s", note);
-	c.dev.mem = &gpu;
-	c.conn.mb = &mb;
-	doc = roundtrip(&c, NULL, NULL);
+	c->dev.mem = &gpu;
+	c->conn.mb = &mb;
+	doc = roundtrip(c, NULL, NULL);
 	assert_str(path(doc, "memory", "type"), "cuda");
 	assert_str(path(doc, "memory", "gpu_bus_id"), "0000:3b:00.0");
 	assert_str(path(doc, "memory", "registration"), "peermem");
@@ -328,12 +318,9 @@ static void test_memory(void **state)
 
 static void test_parameters(void **state)
 {
-	struct ctx c;
-	json_t *doc;
+	struct ctx *c = *state;
+	json_t *doc = roundtrip(c, NULL, NULL);
 
-	(void)state;
-	ctx_init(&c);
-	doc = roundtrip(&c, NULL, NULL);
 	assert_str(path(doc, "parameters", "test"), "write_bw");
 	assert_int(path(doc, "parameters", "size_bytes"), 65536);
 	assert_int(path(doc, "parameters", "iterations"), 1000);
@@ -351,12 +338,12 @@ static void test_parameters(void **state)
 	assert_str(path(doc, "parameters", "atomic"), "compare_and_swap");
 	json_decref(doc);
 
-	c.params.iters = 0;
-	c.params.duration_s = 30;
-	c.params.outstanding = 16;
-	c.params.mtu_bytes = 2048;
-	c.params.flags = RDP_PARAM_GRH;
-	doc = roundtrip(&c, NULL, NULL);
+	c->params.iters = 0;
+	c->params.duration_s = 30;
+	c->params.outstanding = 16;
+	c->params.mtu_bytes = 2048;
+	c->params.flags = RDP_PARAM_GRH;
+	doc = roundtrip(c, NULL, NULL);
 	assert_true(json_is_null(path(doc, "parameters", "iterations")));
 	assert_int(path(doc, "parameters", "duration_s"), 30);
 	assert_int(path(doc, "parameters", "outstanding"), 16);
@@ -369,12 +356,8 @@ static void test_parameters(void **state)
 static void test_results(void **state)
 {
 	struct rdp_result bw = bw_result(), lat = lat_result();
-	json_t *doc, *res, *e, *chk;
-	struct ctx c;
+	json_t *doc = roundtrip(*state, &bw, &lat), *res, *e, *chk;
 
-	(void)state;
-	ctx_init(&c);
-	doc = roundtrip(&c, &bw, &lat);
 	res = json_object_get(doc, "results");
 	assert_true(json_is_array(res));
 	assert_int_equal(json_array_size(res), 2);
@@ -421,18 +404,16 @@ static void test_results(void **state)
 
 static void test_round_trip_and_guards(void **state)
 {
+	struct ctx *c = *state;
 	struct rdp_result bw = bw_result(), lat = lat_result();
 	json_t *doc, *res, *e;
-	struct ctx c;
 
-	(void)state;
-	ctx_init(&c);
-	c.info.ops = &rt_ops;
+	c->info.ops = &rt_ops;
 	bw.bw_avg_gbps = NAN;
 	bw.bw_peak_gbps = INFINITY;
 	bw.data_ok = 0;
 	lat.lat.n = 0;
-	doc = roundtrip(&c, NULL, &lat);
+	doc = roundtrip(c, NULL, &lat);
 	e = json_array_get(json_object_get(doc, "results"), 0);
 	assert_str(json_object_get(e, "test"), "read_lat");
 	assert_str(json_object_get(e, "latency_kind"), "round-trip");
@@ -440,8 +421,8 @@ static void test_round_trip_and_guards(void **state)
 	assert_int(json_object_get(e, "lat_samples"), 0);
 	json_decref(doc);
 
-	c.info.ops = &bw_ops;
-	doc = roundtrip(&c, &bw, NULL);
+	c->info.ops = &bw_ops;
+	doc = roundtrip(c, &bw, NULL);
 	res = json_object_get(doc, "results");
 	e = json_array_get(res, 0);
 	assert_true(json_is_null(json_object_get(e, "bw_avg_gbps")));
@@ -454,19 +435,17 @@ static void test_round_trip_and_guards(void **state)
 
 static void test_hostile_text(void **state)
 {
-	struct ctx c;
+	struct ctx *c = *state;
 	json_t *doc;
 
-	(void)state;
-	ctx_init(&c);
 	/* Not UTF-8, and filling the field with no terminator. */
-	memset(c.peer_hello.hostname, 'h', sizeof(c.peer_hello.hostname));
-	c.peer_hello.hostname[1] = (char)0xff;
-	strcpy(c.peer_hello.kernel, "a\"b\\c\n");
-	doc = roundtrip(&c, NULL, NULL);
+	memset(c->peer_hello.hostname, 'h', sizeof(c->peer_hello.hostname));
+	c->peer_hello.hostname[1] = (char)0xff;
+	strcpy(c->peer_hello.kernel, "a\"b\\c\n");
+	doc = roundtrip(c, NULL, NULL);
 	assert_int_equal(
 		strlen(json_string_value(path(doc, "server", "hostname"))),
-		sizeof(c.peer_hello.hostname));
+		sizeof(c->peer_hello.hostname));
 	assert_int_equal(json_string_value(path(doc, "server", "hostname"))[1],
 			 '?');
 	assert_str(path(doc, "server", "kernel"), "a\"b\\c\n");
@@ -475,16 +454,14 @@ static void test_hostile_text(void **state)
 
 static void test_text_format(void **state)
 {
+	struct ctx *c = *state;
 	struct rdp_result bw = bw_result();
 	struct rdp_json *j = NULL;
-	struct ctx c;
 	char *text;
 	size_t len;
 
-	(void)state;
-	ctx_init(&c);
-	assert_int_equal(rdp_json_new(&c.info, &j), 0);
-	assert_int_equal(rdp_json_add(j, &c.info, &bw), 0);
+	assert_int_equal(rdp_json_new(&c->info, &j), 0);
+	assert_int_equal(rdp_json_add(j, &c->info, &bw), 0);
 	text = ctx_json_text(j);
 	assert_non_null(text);
 	len = strlen(text);
@@ -502,16 +479,16 @@ static void test_text_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_top_level_order),
-		cmocka_unit_test(test_timestamp),
-		cmocka_unit_test(test_hosts_and_devices),
-		cmocka_unit_test(test_no_gid_unknowns_null),
-		cmocka_unit_test(test_memory),
-		cmocka_unit_test(test_parameters),
-		cmocka_unit_test(test_results),
-		cmocka_unit_test(test_round_trip_and_guards),
-		cmocka_unit_test(test_hostile_text),
-		cmocka_unit_test(test_text_format),
+		cmocka_unit_test_setup(test_top_level_order, fresh_ctx),
+		cmocka_unit_test_setup(test_timestamp, fresh_ctx),
+		cmocka_unit_test_setup(test_hosts_and_devices, fresh_ctx),
+		cmocka_unit_test_setup(test_no_gid_unknowns_null, fresh_ctx),
+		cmocka_unit_test_setup(test_memory, fresh_ctx),
+		cmocka_unit_test_setup(test_parameters, fresh_ctx),
+		cmocka_unit_test_setup(test_results, fresh_ctx),
+		cmocka_unit_test_setup(test_round_trip_and_guards, fresh_ctx),
+		cmocka_unit_test_setup(test_hostile_text, fresh_ctx),
+		cmocka_unit_test_setup(test_text_format, fresh_ctx),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

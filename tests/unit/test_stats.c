@@ -5,6 +5,7 @@
  * warm-up and margin exclusion, figures from samples, intervals.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -288,36 +289,43 @@ static void test_trim_bw(void **state)
 
 static void test_lat_window(void **state)
 {
-	uint64_t st[11], first = 99;
+	static const struct {
+		uint64_t warm;
+		int trim;
+		uint64_t from, to;
+		uint64_t count, first;
+	} cases[] = {
+		/* Warm-up: the first two round trips are left out. */
+		{ 2, 0, 0, 0, 8, 2 },
+		/* No warm-up, no margins: all ten. */
+		{ 0, 0, 0, 0, 10, 0 },
+		/* Margins: round trips ending in [35, 75] after the warm-up,
+		 * i.e. those ending at 50, 60 and 70 (starting at 40). */
+		{ 2, 1, 35, 75, 3, 4 },
+		/* Margins inside the warm-up: the warm-up decides. */
+		{ 5, 1, 15, 100, 5, 5 },
+		/* A run shorter than its warm-up counts every round trip. */
+		{ 12, 0, 0, 0, 10, 0 },
+		/* So does one whose margins leave nothing. */
+		{ 2, 1, 95, 96, 10, 0 },
+	};
+	uint64_t st[11], first, count;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i <= 10; i++)
 		st[i] = 10 * i;
-	/* Warm-up: the first two round trips are left out. */
-	assert_int_equal(rdp_measure_lat_window(st, 10, 2, 0, 0, 0, &first), 8);
-	assert_int_equal(first, 2);
-	/* No warm-up, no margins: all ten. */
-	assert_int_equal(rdp_measure_lat_window(st, 10, 0, 0, 0, 0, &first),
-			 10);
-	assert_int_equal(first, 0);
-	/* Margins: round trips ending in [35, 75] after the warm-up, i.e.
-	 * those ending at 50, 60 and 70 (starting at 40). */
-	assert_int_equal(rdp_measure_lat_window(st, 10, 2, 1, 35, 75, &first),
-			 3);
-	assert_int_equal(first, 4);
-	/* Margins inside the warm-up: the warm-up decides. */
-	assert_int_equal(rdp_measure_lat_window(st, 10, 5, 1, 15, 100, &first),
-			 5);
-	assert_int_equal(first, 5);
-	/* A run shorter than its warm-up counts every round trip. */
-	assert_int_equal(rdp_measure_lat_window(st, 10, 12, 0, 0, 0, &first),
-			 10);
-	assert_int_equal(first, 0);
-	/* So does one whose margins leave nothing. */
-	assert_int_equal(rdp_measure_lat_window(st, 10, 2, 1, 95, 96, &first),
-			 10);
-	assert_int_equal(first, 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		first = 99;
+		count = rdp_measure_lat_window(st, 10, cases[i].warm,
+					       cases[i].trim, cases[i].from,
+					       cases[i].to, &first);
+		if (count != cases[i].count || first != cases[i].first)
+			fail_msg("case %zu: %" PRIu64 " from %" PRIu64
+				 ", expected %" PRIu64 " from %" PRIu64,
+				 i, count, first, cases[i].count,
+				 cases[i].first);
+	}
 }
 
 static void test_measure_lat(void **state)

@@ -31,7 +31,8 @@ static void test_stop_rule(void **state)
 	assert_int_equal(rdp_sweep_stop(0, 0, 0.5, 0.1, 0.1, 10), 0);
 }
 
-/* A test loop whose figure follows a script, one value per batch. */
+/* A test loop whose figure follows a script, one value per batch, and
+ * what rdp_sweep_adapt() made of it. */
 struct script {
 	const double *figures;
 	size_t n, calls;
@@ -39,6 +40,8 @@ struct script {
 	int again[16];
 	int fail_at; /* 1-based call that fails, 0 none */
 	int lat;
+	struct rdp_result res;
+	struct rdp_adapt_info info;
 };
 
 static int scripted(void *ctx, uint64_t iters, int again,
@@ -60,28 +63,33 @@ static int scripted(void *ctx, uint64_t iters, int again,
 	return 0;
 }
 
+/* The script's batches to a 1 % target, as a latency test when its
+ * figure is a latency. */
+static int adapt(struct script *s, double budget_s, uint64_t first)
+{
+	return rdp_sweep_adapt(budget_s, 0.01, s->lat, first, scripted, s,
+			       &s->res, &s->info);
+}
+
 static void test_adapt_converges(void **state)
 {
 	static const double f[] = { 50, 80, 95, 99, 99.5, 99.6 };
 	struct script s = { .figures = f, .n = 6 };
-	struct rdp_adapt_info info;
-	struct rdp_result res;
 
 	(void)state;
-	assert_int_equal(
-		rdp_sweep_adapt(60, 0.01, 0, 16, scripted, &s, &res, &info), 0);
+	assert_int_equal(adapt(&s, 60, 16), 0);
 	/* 95 -> 99 is 4 %, 99 -> 99.5 is 0.5 %: five batches. */
 	assert_int_equal(s.calls, 5);
-	assert_int_equal(info.batches, 5);
+	assert_int_equal(s.info.batches, 5);
 	assert_int_equal(s.iters[0], 16);
 	assert_int_equal(s.iters[4], 256);
 	assert_int_equal(s.again[0], 0);
 	assert_int_equal(s.again[1], 1);
-	assert_int_equal(info.iters, 256);
-	assert_int_equal(res.msgs, 256);
-	assert_true(info.stable);
-	assert_float_equal(info.change, 0.5 / 99.5, EPS);
-	assert_float_equal(res.bw_avg_gbps, 99.5, EPS);
+	assert_int_equal(s.info.iters, 256);
+	assert_int_equal(s.res.msgs, 256);
+	assert_true(s.info.stable);
+	assert_float_equal(s.info.change, 0.5 / 99.5, EPS);
+	assert_float_equal(s.res.bw_avg_gbps, 99.5, EPS);
 }
 
 static void test_adapt_latency_and_failure(void **state)
@@ -89,19 +97,14 @@ static void test_adapt_latency_and_failure(void **state)
 	static const double f[] = { 3000, 3001 };
 	struct script s = { .figures = f, .n = 2, .lat = 1 };
 	struct script bad = { .figures = f, .n = 2, .fail_at = 2 };
-	struct rdp_adapt_info info;
-	struct rdp_result res;
 
 	(void)state;
-	assert_int_equal(
-		rdp_sweep_adapt(60, 0.01, 1, 0, scripted, &s, &res, &info), 0);
+	assert_int_equal(adapt(&s, 60, 0), 0);
 	assert_int_equal(s.calls, 2);
 	assert_int_equal(s.iters[0], RDP_SWEEP_FIRST_ITERS);
-	assert_float_equal(res.lat.median_ns, 3001, EPS);
+	assert_float_equal(s.res.lat.median_ns, 3001, EPS);
 	/* A failing batch ends the point with its error. */
-	assert_int_equal(rdp_sweep_adapt(60, 0.01, 0, 8, scripted, &bad, &res,
-					 &info),
-			 -EIO);
+	assert_int_equal(adapt(&bad, 60, 8), -EIO);
 	assert_int_equal(bad.calls, 2);
 }
 
@@ -110,16 +113,13 @@ static void test_adapt_budget(void **state)
 {
 	static const double f[] = { 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2 };
 	struct script s = { .figures = f, .n = 14 };
-	struct rdp_adapt_info info;
-	struct rdp_result res;
 
 	(void)state;
 	/* A zero budget: one batch only. */
-	assert_int_equal(
-		rdp_sweep_adapt(0, 0.01, 0, 8, scripted, &s, &res, &info), 0);
-	assert_int_equal(info.batches, 1);
-	assert_false(info.stable);
-	assert_true(isnan(info.change));
+	assert_int_equal(adapt(&s, 0, 8), 0);
+	assert_int_equal(s.info.batches, 1);
+	assert_false(s.info.stable);
+	assert_true(isnan(s.info.change));
 }
 
 static void test_first_batch(void **state)
