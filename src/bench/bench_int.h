@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Loop engines shared by the test files: each test is its ops table plus
- * the verb it hands to one of these. */
+/* Loop engines shared by the test files: each test is its ops table, and
+ * these engines serve it the verb of run->ops. */
 #ifndef RDMAPERF_BENCH_INT_H
 #define RDMAPERF_BENCH_INT_H
 
@@ -10,35 +10,24 @@
 
 #include <rdmaperf/bench.h>
 
-/* What a bandwidth or round-trip loop posts. */
-enum rdp_verb {
-	RDP_VERB_WRITE,
-	RDP_VERB_READ,
-	RDP_VERB_SEND,
-	RDP_VERB_ATOMIC, /* fetch-and-add, or compare-and-swap with -A */
-};
-
 /* Bandwidth: window (-t, and -o with both devices for READ/atomics),
  * signalling (-Q within the window), inline for WRITE and SEND. */
-void rdp_bw_decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		   enum rdp_verb verb, struct rdp_decisions *d);
-/* Bandwidth: a window of work requests in flight on every QP. */
-int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
-		  enum rdp_verb verb);
+void rdp_bw_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		   const struct rdp_conn *conn, struct rdp_decisions *d);
+/* Bandwidth: a window of ops->verb in flight on every QP. */
+int rdp_bw_client(struct rdp_run *run, struct rdp_result *res);
 /* Bandwidth, SEND: receive and repost until the client is done. */
 int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res);
 /* The server of one-sided tests only lends its memory. */
 int rdp_passive_server(struct rdp_run *run, struct rdp_result *res);
 /* ...unless -b asked it to run the same loop towards the client. */
-int rdp_bw_server(struct rdp_run *run, struct rdp_result *res,
-		  enum rdp_verb verb);
+int rdp_bw_server(struct rdp_run *run, struct rdp_result *res);
 
 /* Round trips: one operation in flight, each signaled, none inline. */
-void rdp_rtt_decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		    struct rdp_decisions *d);
-/* One-sided round trips (READ, atomics): one operation at a time. */
-int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
-		   enum rdp_verb verb);
+void rdp_rtt_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		    const struct rdp_conn *conn, struct rdp_decisions *d);
+/* One-sided round trips (READ, atomics): one ops->verb at a time. */
+int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res);
 
 /* Post rx_depth receives on every QP into its receive slot. */
 int rdp_post_receives(struct rdp_run *run);
@@ -66,14 +55,17 @@ uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end);
 int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
 		 int ret, const char *what);
 
-/* Validation shared by tests: size within 1 B .. 1 GiB, one QP. */
-int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
-		   size_t len);
-int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
-		     size_t len);
+/* validate() shared by tests, naming the test by p->test: size within
+ * 1 B .. 1 GiB; that and one QP; atomics' 8 bytes. */
+int rdp_check_size(const struct rdp_params *p, char *why, size_t len);
+int rdp_check_one_qp(const struct rdp_params *p, char *why, size_t len);
+int rdp_check_atomic(const struct rdp_params *p, char *why, size_t len);
 
 /* verify() for atomics: the remote counters add up to what was posted. */
 int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
 		      struct rdp_data_check *r);
+/* verify() for WRITE and READ bandwidth: where ops->verb put the data. */
+int rdp_verify_one_sided_rx(const struct rdp_run *run, uint64_t count,
+			    struct rdp_data_check *r);
 
 #endif /* RDMAPERF_BENCH_INT_H */

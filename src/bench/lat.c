@@ -88,14 +88,13 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 			       res);
 }
 
-int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
-		     size_t len)
+int rdp_check_one_qp(const struct rdp_params *p, char *why, size_t len)
 {
 	if (p->num_qps != 1) {
-		snprintf(why, len, "%s measures one QP: drop -q", test);
+		snprintf(why, len, "%s measures one QP: drop -q", p->test);
 		return -EINVAL;
 	}
-	return rdp_check_size(p, test, why, len);
+	return rdp_check_size(p, why, len);
 }
 
 /* Counters are 64-bit; some NICs keep them big-endian: accept either. */
@@ -128,9 +127,10 @@ struct rtt {
 	uint64_t add_base, add_step;
 };
 
-void rdp_rtt_decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		    struct rdp_decisions *d)
+void rdp_rtt_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		    const struct rdp_conn *conn, struct rdp_decisions *d)
 {
+	(void)ops;
 	(void)p;
 	(void)conn;
 	d->window = 1;
@@ -239,9 +239,9 @@ static int rtt_loop_atomic(struct rdp_run *run, struct rtt *t, uint64_t *st,
 	return rtt_loop(run, t, st, total, end, done, 1);
 }
 
-int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
-		   enum rdp_verb verb)
+int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res)
 {
+	enum rdp_verb verb = run->ops->verb;
 	int (*loop)(struct rdp_run *, struct rtt *, uint64_t *, uint64_t,
 		    uint64_t, uint64_t *) =
 		verb == RDP_VERB_ATOMIC ? rtt_loop_atomic : rtt_loop_read;

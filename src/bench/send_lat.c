@@ -195,9 +195,10 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 }
 
 /* At most half the send queue between signaled sends, so it never fills. */
-static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		   struct rdp_decisions *d)
+static void decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		   const struct rdp_conn *conn, struct rdp_decisions *d)
 {
+	(void)ops;
 	d->window = p->tx_depth;
 	d->signal_every = p->cq_mod ? p->cq_mod : 1;
 	if (d->signal_every > p->tx_depth / 2 && p->tx_depth > 1)
@@ -205,21 +206,17 @@ static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
 	d->inline_used = p->size_bytes <= conn->max_inline_bytes;
 }
 
-static int validate(const struct rdp_params *p, char *why, size_t len)
-{
-	return rdp_check_one_qp(p, "send_lat", why, len);
-}
-
 const struct rdp_bench_ops rdp_bench_send_lat = {
 	.name = "send_lat",
 	.title = "SEND latency",
 	.kind = RDP_BENCH_LAT,
+	.verb = RDP_VERB_SEND,
 	.lat_note = "one-way latency: half of each measured round trip",
 	.flags = RDP_BENCH_RECV | RDP_BENCH_INLINE,
 	.default_size = 2,
 	.check_unit = "bytes verified after the run",
 	.decide = decide,
-	.validate = validate,
+	.validate = rdp_check_one_qp,
 	.prepare = rdp_post_receives,
 	.client = client,
 	.server = server,

@@ -218,9 +218,10 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 }
 
 /* Signal often enough that the send queue never fills. */
-static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		   struct rdp_decisions *d)
+static void decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		   const struct rdp_conn *conn, struct rdp_decisions *d)
 {
+	(void)ops;
 	d->window = p->tx_depth;
 	d->signal_every = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
 	if (p->cq_mod && p->cq_mod < d->signal_every)
@@ -228,22 +229,18 @@ static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
 	d->inline_used = p->size_bytes <= conn->max_inline_bytes;
 }
 
-static int validate(const struct rdp_params *p, char *why, size_t len)
-{
-	return rdp_check_one_qp(p, "write_lat", why, len);
-}
-
 const struct rdp_bench_ops rdp_bench_write_lat = {
 	.name = "write_lat",
 	.title = "RDMA WRITE latency",
 	.kind = RDP_BENCH_LAT,
+	.verb = RDP_VERB_WRITE,
 	.flags = RDP_BENCH_INLINE | RDP_BENCH_CPU_POLL,
 	.lat_note = "one-way latency: half of each measured round trip",
 	.default_size = 2,
 	.tail_bytes = 1,
 	.check_unit = "bytes verified after the run",
 	.decide = decide,
-	.validate = validate,
+	.validate = rdp_check_one_qp,
 	.client = client,
 	.server = server,
 	.verify = rdp_verify_both_rx,
