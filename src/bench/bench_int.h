@@ -35,18 +35,69 @@ int rdp_post_receives(struct rdp_run *run);
 void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
 		 struct ibv_sge *sge);
 
-/* Latency statistics from round-trip stamps (stamps[0] = start), warm-up
- * excluded; halve for one-way figures. */
-int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
-		   uint64_t done, int halve, struct rdp_result *res);
-/* Stamps a latency run needs: iters + warm-up, or a bound for -D. */
-uint64_t rdp_lat_samples(const struct rdp_params *p);
+/* Latency loops look at the clock for the stall bound once in this many
+ * + 1 spins. */
+#define RDP_SPIN_CHECK_MASK 0x3fffu
+
 /*
- * Allocate the stamps, take stamps[0] now: call right before the loop.
- * *total is how many round trips fit, *end the -D deadline (cycles, or
- * UINT64_MAX). NULL on ENOMEM, logged.
+ * The sending half of a ping-pong (WRITE and SEND latency): one QP, one
+ * pre-built work request from the send slot, one in sig_every signaled so
+ * that the send queue never fills.
  */
-uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end);
+struct rdp_lat_tx {
+	struct ibv_qp *qp;
+	struct ibv_cq *cq;
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+	unsigned int base_flags; /* IBV_SEND_INLINE when it fits */
+	uint64_t sig_every;
+	uint64_t tx_depth;
+	uint64_t posted, retired;
+	uint64_t last_signaled; /* unsignaled sends never complete alone */
+};
+
+/* QP 0's send slot into its peer, as run->dec decided; zeroes tx first. */
+void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
+		      enum ibv_wr_opcode opcode);
+
+/*
+ * Number and post the next send, the last one (a stop) always signaled.
+ * The caller has made room in the send queue. Inlined into each timed
+ * loop, which adds nothing per send.
+ */
+static inline __attribute__((always_inline)) int
+rdp_lat_tx_post(struct rdp_lat_tx *tx, int last)
+{
+	struct ibv_send_wr *bad;
+	int ret;
+
+	tx->posted++;
+	tx->wr.wr_id = tx->posted;
+	tx->wr.send_flags = tx->base_flags;
+	if (tx->posted % tx->sig_every == 0 || last) {
+		tx->wr.send_flags |= IBV_SEND_SIGNALED;
+		tx->last_signaled = tx->posted;
+	}
+	ret = ibv_post_send(tx->qp, &tx->wr, &bad);
+	return ret ? -ret : 0;
+}
+
+/* What a latency client runs inside and after the clock. */
+struct rdp_lat_loop {
+	/* The timed loop: round trip i stamped in stamps[i + 1], until total
+	 * of them or a stamp at or past end; *done of them. */
+	int (*timed)(struct rdp_run *run, void *state, uint64_t *stamps,
+		     uint64_t total, uint64_t end, uint64_t *done);
+	/* After the clock, with the loop's result: stop the peer; a failure
+	 * logged. */
+	int (*close)(struct rdp_run *run, void *state, uint64_t done, int ret);
+	int halve; /* one-way figures: half of each round trip */
+};
+
+/* A latency client on state, set up by the test: the stamps (taken right
+ * before the loop), loop, close, the statistics (warm-up excluded). */
+int rdp_lat_client(struct rdp_run *run, struct rdp_result *res,
+		   const struct rdp_lat_loop *loop, void *state);
 
 /*
  * A latency loop failed: the cause for the peer, with the QP and how far it
