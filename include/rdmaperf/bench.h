@@ -36,6 +36,14 @@ enum rdp_side {
 	RDP_SIDE_SERVER = 1
 };
 
+/* What a test's loop posts. */
+enum rdp_verb {
+	RDP_VERB_WRITE,
+	RDP_VERB_READ,
+	RDP_VERB_SEND,
+	RDP_VERB_ATOMIC, /* fetch-and-add, or compare-and-swap with -A */
+};
+
 enum rdp_bench_flags {
 	/* The peer reads our send slot (READ tests): advertise it, not the
 	 * receive slot. */
@@ -115,15 +123,18 @@ struct rdp_bench_ops {
 	const char *name;  /* command-line name */
 	const char *title; /* header line */
 	enum rdp_bench_kind kind;
+	enum rdp_verb verb;	/* what the loop posts */
 	const char *lat_note;	/* what a latency figure measures */
 	unsigned int flags;	/* enum rdp_bench_flags */
 	uint64_t default_size;	/* -s when not given */
 	uint32_t tail_bytes;	/* trailing bytes used as flags, not data */
 	const char *check_unit; /* what verify() counts, for the report */
 	/* Window, signalling, inline on conn; NULL: tx depth, -Q, none. */
-	void (*decide)(const struct rdp_params *p, const struct rdp_conn *conn,
+	void (*decide)(const struct rdp_bench_ops *ops,
+		       const struct rdp_params *p, const struct rdp_conn *conn,
 		       struct rdp_decisions *d);
-	/* Reject parameters this test cannot run; why gets one line. */
+	/* Reject parameters this test cannot run; why gets one line that
+	 * names the test by p->test. */
 	int (*validate)(const struct rdp_params *p, char *why, size_t len);
 	/* Both sides, before READY (post receives); may be NULL. */
 	int (*prepare)(struct rdp_run *run);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Loop engines shared by the test files: each test is its ops table plus
- * the verb it hands to one of these. */
+/* Loop engines shared by the test files: each test is its ops table, and
+ * these engines serve it the verb of run->ops. */
 #ifndef RDMAPERF_BENCH_INT_H
 #define RDMAPERF_BENCH_INT_H
 
@@ -10,35 +10,24 @@
 
 #include <rdmaperf/bench.h>
 
-/* What a bandwidth or round-trip loop posts. */
-enum rdp_verb {
-	RDP_VERB_WRITE,
-	RDP_VERB_READ,
-	RDP_VERB_SEND,
-	RDP_VERB_ATOMIC, /* fetch-and-add, or compare-and-swap with -A */
-};
-
 /* Bandwidth: window (-t, and -o with both devices for READ/atomics),
  * signalling (-Q within the window), inline for WRITE and SEND. */
-void rdp_bw_decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		   enum rdp_verb verb, struct rdp_decisions *d);
-/* Bandwidth: a window of work requests in flight on every QP. */
-int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
-		  enum rdp_verb verb);
+void rdp_bw_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		   const struct rdp_conn *conn, struct rdp_decisions *d);
+/* Bandwidth: a window of ops->verb in flight on every QP. */
+int rdp_bw_client(struct rdp_run *run, struct rdp_result *res);
 /* Bandwidth, SEND: receive and repost until the client is done. */
 int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res);
 /* The server of one-sided tests only lends its memory. */
 int rdp_passive_server(struct rdp_run *run, struct rdp_result *res);
 /* ...unless -b asked it to run the same loop towards the client. */
-int rdp_bw_server(struct rdp_run *run, struct rdp_result *res,
-		  enum rdp_verb verb);
+int rdp_bw_server(struct rdp_run *run, struct rdp_result *res);
 
 /* Round trips: one operation in flight, each signaled, none inline. */
-void rdp_rtt_decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		    struct rdp_decisions *d);
-/* One-sided round trips (READ, atomics): one operation at a time. */
-int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
-		   enum rdp_verb verb);
+void rdp_rtt_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		    const struct rdp_conn *conn, struct rdp_decisions *d);
+/* One-sided round trips (READ, atomics): one ops->verb at a time. */
+int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res);
 
 /* Post rx_depth receives on every QP into its receive slot. */
 int rdp_post_receives(struct rdp_run *run);
@@ -46,18 +35,69 @@ int rdp_post_receives(struct rdp_run *run);
 void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
 		 struct ibv_sge *sge);
 
-/* Latency statistics from round-trip stamps (stamps[0] = start), warm-up
- * excluded; halve for one-way figures. */
-int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
-		   uint64_t done, int halve, struct rdp_result *res);
-/* Stamps a latency run needs: iters + warm-up, or a bound for -D. */
-uint64_t rdp_lat_samples(const struct rdp_params *p);
+/* Latency loops look at the clock for the stall bound once in this many
+ * + 1 spins. */
+#define RDP_SPIN_CHECK_MASK 0x3fffu
+
 /*
- * Allocate the stamps, take stamps[0] now: call right before the loop.
- * *total is how many round trips fit, *end the -D deadline (cycles, or
- * UINT64_MAX). NULL on ENOMEM, logged.
+ * The sending half of a ping-pong (WRITE and SEND latency): one QP, one
+ * pre-built work request from the send slot, one in sig_every signaled so
+ * that the send queue never fills.
  */
-uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end);
+struct rdp_lat_tx {
+	struct ibv_qp *qp;
+	struct ibv_cq *cq;
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+	unsigned int base_flags; /* IBV_SEND_INLINE when it fits */
+	uint64_t sig_every;
+	uint64_t tx_depth;
+	uint64_t posted, retired;
+	uint64_t last_signaled; /* unsignaled sends never complete alone */
+};
+
+/* QP 0's send slot into its peer, as run->dec decided; zeroes tx first. */
+void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
+		      enum ibv_wr_opcode opcode);
+
+/*
+ * Number and post the next send, the last one (a stop) always signaled.
+ * The caller has made room in the send queue. Inlined into each timed
+ * loop, which adds nothing per send.
+ */
+static inline __attribute__((always_inline)) int
+rdp_lat_tx_post(struct rdp_lat_tx *tx, int last)
+{
+	struct ibv_send_wr *bad;
+	int ret;
+
+	tx->posted++;
+	tx->wr.wr_id = tx->posted;
+	tx->wr.send_flags = tx->base_flags;
+	if (tx->posted % tx->sig_every == 0 || last) {
+		tx->wr.send_flags |= IBV_SEND_SIGNALED;
+		tx->last_signaled = tx->posted;
+	}
+	ret = ibv_post_send(tx->qp, &tx->wr, &bad);
+	return ret ? -ret : 0;
+}
+
+/* What a latency client runs inside and after the clock. */
+struct rdp_lat_loop {
+	/* The timed loop: round trip i stamped in stamps[i + 1], until total
+	 * of them or a stamp at or past end; *done of them. */
+	int (*timed)(struct rdp_run *run, void *state, uint64_t *stamps,
+		     uint64_t total, uint64_t end, uint64_t *done);
+	/* After the clock, with the loop's result: stop the peer; a failure
+	 * logged. */
+	int (*close)(struct rdp_run *run, void *state, uint64_t done, int ret);
+	int halve; /* one-way figures: half of each round trip */
+};
+
+/* A latency client on state, set up by the test: the stamps (taken right
+ * before the loop), loop, close, the statistics (warm-up excluded). */
+int rdp_lat_client(struct rdp_run *run, struct rdp_result *res,
+		   const struct rdp_lat_loop *loop, void *state);
 
 /*
  * A latency loop failed: the cause for the peer, with the QP and how far it
@@ -66,14 +106,17 @@ uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end);
 int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
 		 int ret, const char *what);
 
-/* Validation shared by tests: size within 1 B .. 1 GiB, one QP. */
-int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
-		   size_t len);
-int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
-		     size_t len);
+/* validate() shared by tests, naming the test by p->test: size within
+ * 1 B .. 1 GiB; that and one QP; atomics' 8 bytes. */
+int rdp_check_size(const struct rdp_params *p, char *why, size_t len);
+int rdp_check_one_qp(const struct rdp_params *p, char *why, size_t len);
+int rdp_check_atomic(const struct rdp_params *p, char *why, size_t len);
 
 /* verify() for atomics: the remote counters add up to what was posted. */
 int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
 		      struct rdp_data_check *r);
+/* verify() for WRITE and READ bandwidth: where ops->verb put the data. */
+int rdp_verify_one_sided_rx(const struct rdp_run *run, uint64_t count,
+			    struct rdp_data_check *r);
 
 #endif /* RDMAPERF_BENCH_INT_H */

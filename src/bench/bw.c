@@ -130,9 +130,10 @@ static void setup_qp(struct bw_qp *b, const struct rdp_run *run, uint32_t q,
 
 /* READ and atomics are bounded by the responder resources (-o); one
  * work request in -Q is signaled, never fewer than one per window. */
-void rdp_bw_decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		   enum rdp_verb verb, struct rdp_decisions *d)
+void rdp_bw_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		   const struct rdp_conn *conn, struct rdp_decisions *d)
 {
+	enum rdp_verb verb = ops->verb;
 	uint32_t w = p->tx_depth, o = conn->max_rd_atomic;
 
 	if (verb == RDP_VERB_READ || verb == RDP_VERB_ATOMIC) {
@@ -462,9 +463,9 @@ static void trim_margins(const struct rdp_run *run, struct bw_state *st,
 	res->msgs = st->samples[st->nsamples - 1].bytes / st->msg_bytes;
 }
 
-int rdp_bw_client(struct rdp_run *run, struct rdp_result *res,
-		  enum rdp_verb verb)
+int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 {
+	enum rdp_verb verb = run->ops->verb;
 	struct bw_state st;
 	uint64_t start, done_at_stop;
 	int ret;
@@ -513,12 +514,11 @@ int rdp_passive_server(struct rdp_run *run, struct rdp_result *res)
 	return 0;
 }
 
-int rdp_bw_server(struct rdp_run *run, struct rdp_result *res,
-		  enum rdp_verb verb)
+int rdp_bw_server(struct rdp_run *run, struct rdp_result *res)
 {
 	if (!(run->params->flags & RDP_PARAM_BIDIR))
 		return rdp_passive_server(run, res);
 	res->size_bytes = run->params->size_bytes;
 	res->num_qps = run->params->num_qps;
-	return rdp_bw_client(run, res, verb);
+	return rdp_bw_client(run, res);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Helpers shared by the test loops: data patterns, bandwidth results, work
- * completion errors and the size check every test applies. Nothing here
+ * completion errors and the parameter checks tests apply. Nothing here
  * runs inside a timed region. */
 #include <errno.h>
 #include <stdio.h>
@@ -105,6 +105,18 @@ int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
 	return check_rx(run, r);
 }
 
+/* WRITE puts the data in the server's memory, READ in the client's; with
+ * -b both sides ran the loop. */
+int rdp_verify_one_sided_rx(const struct rdp_run *run, uint64_t count,
+			    struct rdp_data_check *r)
+{
+	if (run->params->flags & RDP_PARAM_BIDIR)
+		return rdp_verify_both_rx(run, count, r);
+	if (run->ops->verb == RDP_VERB_READ)
+		return rdp_verify_client_rx(run, count, r);
+	return rdp_verify_server_rx(run, count, r);
+}
+
 void rdp_bench_decide(const struct rdp_bench_ops *ops,
 		      const struct rdp_params *p, const struct rdp_conn *conn,
 		      struct rdp_decisions *d)
@@ -112,7 +124,7 @@ void rdp_bench_decide(const struct rdp_bench_ops *ops,
 	memset(d, 0, sizeof(*d));
 	d->inline_max_bytes = conn->max_inline_bytes;
 	if (ops->decide) {
-		ops->decide(p, conn, d);
+		ops->decide(ops, p, conn, d);
 		return;
 	}
 	d->window = p->tx_depth;
@@ -126,13 +138,21 @@ void rdp_result_clear(struct rdp_result *res)
 	res->n_intervals = 0;
 }
 
-int rdp_check_size(const struct rdp_params *p, const char *test, char *why,
-		   size_t len)
+int rdp_check_size(const struct rdp_params *p, char *why, size_t len)
 {
 	if (p->size_bytes == 0 || p->size_bytes > RDP_MSG_MAX_BYTES) {
 		snprintf(why, len,
 			 "%s needs a message size of 1 byte to 1 GiB (-s)",
-			 test);
+			 p->test);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rdp_check_atomic(const struct rdp_params *p, char *why, size_t len)
+{
+	if (p->size_bytes != 8) {
+		snprintf(why, len, "atomics move 8 bytes: drop -s or use -s 8");
 		return -EINVAL;
 	}
 	return 0;

@@ -16,11 +16,11 @@
 
 /* Duration mode: room for 2 M round trips a second (0.5 us each), at most
  * 256 MiB of stamps. */
-#define SAMPLES_PER_S	(2u << 20)
-#define SAMPLES_MAX	(32u << 20)
-#define SPIN_CHECK_MASK 0x3fffu
+#define SAMPLES_PER_S (2u << 20)
+#define SAMPLES_MAX   (32u << 20)
 
-uint64_t rdp_lat_samples(const struct rdp_params *p)
+/* Stamps a latency run needs: iters + warm-up, or a bound for -D. */
+static uint64_t lat_samples(const struct rdp_params *p)
 {
 	uint64_t n = p->iters + p->warmup_iters;
 
@@ -32,12 +32,17 @@ uint64_t rdp_lat_samples(const struct rdp_params *p)
 	return n;
 }
 
-uint64_t *rdp_lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end)
+/*
+ * Allocate the stamps, take stamps[0] now: call right before the loop.
+ * *total is how many round trips fit, *end the -D deadline (cycles, or
+ * UINT64_MAX). NULL on ENOMEM, logged.
+ */
+static uint64_t *lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end)
 {
 	const struct rdp_params *p = run->params;
 	uint64_t *stamps;
 
-	*total = rdp_lat_samples(p);
+	*total = lat_samples(p);
 	stamps = malloc((*total + 1) * sizeof(*stamps));
 	if (!stamps) {
 		rdp_err("no memory for %llu latency samples",
@@ -66,8 +71,10 @@ int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
 	return ret;
 }
 
-int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
-		   uint64_t done, int halve, struct rdp_result *res)
+/* Latency statistics from round-trip stamps (stamps[0] = start), warm-up
+ * excluded; halve for one-way figures. */
+static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
+		      uint64_t done, int halve, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
 	/* -f: only round trips that ended inside the margins count. */
@@ -78,7 +85,7 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 		run->margin_cycles;
 	uint64_t first, n;
 
-	if (run->params->duration_s && done == rdp_lat_samples(run->params))
+	if (run->params->duration_s && done == lat_samples(run->params))
 		rdp_warn("sample buffer full after %llu round trips: the run "
 			 "stopped before %u s",
 			 (unsigned long long)done, run->params->duration_s);
@@ -88,14 +95,31 @@ int rdp_lat_result(const struct rdp_run *run, const uint64_t *stamps,
 			       res);
 }
 
-int rdp_check_one_qp(const struct rdp_params *p, const char *test, char *why,
-		     size_t len)
+int rdp_lat_client(struct rdp_run *run, struct rdp_result *res,
+		   const struct rdp_lat_loop *loop, void *state)
+{
+	uint64_t total, end, done = 0;
+	uint64_t *stamps;
+	int ret;
+
+	stamps = lat_stamps(run, &total, &end);
+	if (!stamps)
+		return -ENOMEM;
+	ret = loop->timed(run, state, stamps, total, end, &done);
+	ret = loop->close(run, state, done, ret);
+	if (!ret)
+		ret = lat_result(run, stamps, done, loop->halve, res);
+	free(stamps);
+	return ret;
+}
+
+int rdp_check_one_qp(const struct rdp_params *p, char *why, size_t len)
 {
 	if (p->num_qps != 1) {
-		snprintf(why, len, "%s measures one QP: drop -q", test);
+		snprintf(why, len, "%s measures one QP: drop -q", p->test);
 		return -EINVAL;
 	}
-	return rdp_check_size(p, test, why, len);
+	return rdp_check_size(p, why, len);
 }
 
 /* Counters are 64-bit; some NICs keep them big-endian: accept either. */
@@ -121,6 +145,26 @@ int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
 	return r->status;
 }
 
+void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
+		      enum ibv_wr_opcode opcode)
+{
+	const struct rdp_conn *conn = run->conn;
+
+	memset(tx, 0, sizeof(*tx));
+	tx->qp = conn->qps[0];
+	tx->cq = conn->cq;
+	tx->sge.addr = (uint64_t)(uintptr_t)rdp_conn_tx(conn, 0);
+	tx->sge.length = (uint32_t)run->params->size_bytes;
+	tx->sge.lkey = conn->mr->lkey;
+	tx->wr.sg_list = &tx->sge;
+	tx->wr.num_sge = 1;
+	tx->wr.opcode = opcode;
+	if (run->dec.inline_used)
+		tx->base_flags = IBV_SEND_INLINE;
+	tx->tx_depth = run->dec.window;
+	tx->sig_every = run->dec.signal_every;
+}
+
 struct rtt {
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
@@ -128,9 +172,10 @@ struct rtt {
 	uint64_t add_base, add_step;
 };
 
-void rdp_rtt_decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		    struct rdp_decisions *d)
+void rdp_rtt_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		    const struct rdp_conn *conn, struct rdp_decisions *d)
 {
+	(void)ops;
 	(void)p;
 	(void)conn;
 	d->window = 1;
@@ -177,7 +222,7 @@ static inline int rtt_wait(struct rdp_run *run, struct rtt *t)
 	int n;
 
 	while ((n = ibv_poll_cq(t->cq, 1, &wc)) == 0) {
-		if (++spins & SPIN_CHECK_MASK)
+		if (++spins & RDP_SPIN_CHECK_MASK)
 			continue;
 		if (!t0)
 			t0 = rdp_cycles();
@@ -227,40 +272,46 @@ static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
 	return 0;
 }
 
-static int rtt_loop_read(struct rdp_run *run, struct rtt *t, uint64_t *st,
+static int rtt_loop_read(struct rdp_run *run, void *t, uint64_t *st,
 			 uint64_t total, uint64_t end, uint64_t *done)
 {
 	return rtt_loop(run, t, st, total, end, done, 0);
 }
 
-static int rtt_loop_atomic(struct rdp_run *run, struct rtt *t, uint64_t *st,
+static int rtt_loop_atomic(struct rdp_run *run, void *t, uint64_t *st,
 			   uint64_t total, uint64_t end, uint64_t *done)
 {
 	return rtt_loop(run, t, st, total, end, done, 1);
 }
 
-int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res,
-		   enum rdp_verb verb)
+/* The loop does not log: its failure is told here, with how far it got. */
+static int rtt_close(struct rdp_run *run, void *t, uint64_t done, int ret)
 {
-	int (*loop)(struct rdp_run *, struct rtt *, uint64_t *, uint64_t,
-		    uint64_t, uint64_t *) =
-		verb == RDP_VERB_ATOMIC ? rtt_loop_atomic : rtt_loop_read;
-	uint64_t total, end, done = 0;
-	uint64_t *stamps;
-	struct rtt t;
-	int ret;
-
-	rtt_setup(run, &t, verb);
-	stamps = rdp_lat_stamps(run, &total, &end);
-	if (!stamps)
-		return -ENOMEM;
-	ret = loop(run, &t, stamps, total, end, &done);
+	(void)t;
 	run->posted = done;
 	if (ret)
 		rdp_lat_fail(run, run->conn->qps[0]->qp_num, done, ret,
 			     ret == -ETIMEDOUT ? "completion" : "post");
-	if (!ret)
-		ret = rdp_lat_result(run, stamps, done, 0, res);
-	free(stamps);
 	return ret;
+}
+
+static const struct rdp_lat_loop rtt_read = {
+	.timed = rtt_loop_read,
+	.close = rtt_close,
+};
+
+static const struct rdp_lat_loop rtt_atomic = {
+	.timed = rtt_loop_atomic,
+	.close = rtt_close,
+};
+
+int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res)
+{
+	enum rdp_verb verb = run->ops->verb;
+	struct rtt t;
+
+	rtt_setup(run, &t, verb);
+	return rdp_lat_client(run, res,
+			      verb == RDP_VERB_ATOMIC ? &rtt_atomic : &rtt_read,
+			      &t);
 }

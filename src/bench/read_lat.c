@@ -3,27 +3,18 @@
  * trip, since a read is a request and its response. */
 #include "bench_int.h"
 
-static int client(struct rdp_run *run, struct rdp_result *res)
-{
-	return rdp_rtt_client(run, res, RDP_VERB_READ);
-}
-
-static int validate(const struct rdp_params *p, char *why, size_t len)
-{
-	return rdp_check_one_qp(p, "read_lat", why, len);
-}
-
 const struct rdp_bench_ops rdp_bench_read_lat = {
 	.name = "read_lat",
 	.title = "RDMA READ latency",
 	.kind = RDP_BENCH_LAT,
+	.verb = RDP_VERB_READ,
 	.lat_note = "round-trip latency of each read (not halved)",
 	.flags = RDP_BENCH_EXPOSE_TX,
 	.default_size = 2,
 	.check_unit = "bytes verified after the run",
 	.decide = rdp_rtt_decide,
-	.validate = validate,
-	.client = client,
+	.validate = rdp_check_one_qp,
+	.client = rdp_rtt_client,
 	.server = rdp_passive_server,
 	.verify = rdp_verify_client_rx,
 };

@@ -189,31 +189,36 @@ int rdp_stage_verify(const struct rdp_run *run, uint64_t count,
 	return run->ops->verify(&gpu_run, count, r);
 }
 
+/* Each role's name in JSON and its line in the text report. */
+struct role_name {
+	const char *id;
+	const char *text;
+};
+
+static const struct role_name role_names[] = {
+	[RDP_STAGE_NONE] = { "none", "nothing to stage on the passive side "
+				     "of a one-sided test" },
+	[RDP_STAGE_OUT] = { "gpu_to_host",
+			    "each message copied GPU->host before it is posted" },
+	[RDP_STAGE_IN] = { "host_to_gpu",
+			   "each message copied host->GPU after its completion" },
+};
+
+static const struct role_name *role_name(enum rdp_stage_role role)
+{
+	static const struct role_name unknown = { "unknown", "unknown" };
+
+	if ((unsigned int)role >= sizeof(role_names) / sizeof(role_names[0]))
+		return &unknown;
+	return &role_names[role];
+}
+
 const char *rdp_stage_role_str(enum rdp_stage_role role)
 {
-	switch (role) {
-	case RDP_STAGE_OUT:
-		return "each message copied GPU->host before it is posted";
-	case RDP_STAGE_IN:
-		return "each message copied host->GPU after its completion";
-	case RDP_STAGE_NONE:
-		return "nothing to stage on the passive side of a one-sided "
-		       "test";
-	default:
-		return "unknown";
-	}
+	return role_name(role)->text;
 }
 
 const char *rdp_stage_role_id(enum rdp_stage_role role)
 {
-	switch (role) {
-	case RDP_STAGE_OUT:
-		return "gpu_to_host";
-	case RDP_STAGE_IN:
-		return "host_to_gpu";
-	case RDP_STAGE_NONE:
-		return "none";
-	default:
-		return "unknown";
-	}
+	return role_name(role)->id;
 }

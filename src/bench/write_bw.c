@@ -3,46 +3,17 @@
  * server lends its memory and checks what landed there. */
 #include "bench_int.h"
 
-static int client(struct rdp_run *run, struct rdp_result *res)
-{
-	return rdp_bw_client(run, res, RDP_VERB_WRITE);
-}
-
-static int server(struct rdp_run *run, struct rdp_result *res)
-{
-	return rdp_bw_server(run, res, RDP_VERB_WRITE);
-}
-
-/* With -b both sides wrote (or read) into each other's memory. */
-static int verify(const struct rdp_run *run, uint64_t count,
-		  struct rdp_data_check *r)
-{
-	if (run->params->flags & RDP_PARAM_BIDIR)
-		return rdp_verify_both_rx(run, count, r);
-	return rdp_verify_server_rx(run, count, r);
-}
-
-static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		   struct rdp_decisions *d)
-{
-	rdp_bw_decide(p, conn, RDP_VERB_WRITE, d);
-}
-
-static int validate(const struct rdp_params *p, char *why, size_t len)
-{
-	return rdp_check_size(p, "write_bw", why, len);
-}
-
 const struct rdp_bench_ops rdp_bench_write_bw = {
 	.name = "write_bw",
 	.title = "RDMA WRITE bandwidth",
 	.kind = RDP_BENCH_BW,
+	.verb = RDP_VERB_WRITE,
 	.flags = RDP_BENCH_BIDIR | RDP_BENCH_BOUNCE,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
-	.decide = decide,
-	.validate = validate,
-	.client = client,
-	.server = server,
-	.verify = verify,
+	.decide = rdp_bw_decide,
+	.validate = rdp_check_size,
+	.client = rdp_bw_client,
+	.server = rdp_bw_server,
+	.verify = rdp_verify_one_sided_rx,
 };

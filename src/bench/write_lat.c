@@ -4,8 +4,6 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <infiniband/verbs.h>
 
 #include "bench_int.h"
@@ -13,46 +11,24 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 
-#define SPIN_CHECK_MASK 0x3fffu
-#define TAG_STOP	0
+#define TAG_STOP 0
 
 struct lat_state {
-	struct ibv_qp *qp;
-	struct ibv_cq *cq;
-	struct ibv_send_wr wr;
-	struct ibv_sge sge;
+	struct rdp_lat_tx tx;
 	volatile uint8_t *rx_tag; /* last byte of our receive slot */
 	uint8_t *tx_tag;	  /* last byte of our send slot */
-	unsigned int base_flags;
-	uint64_t sig_every;
-	uint64_t tx_depth;
-	uint64_t posted, retired;
-	uint64_t last_signaled; /* unsignaled writes never complete alone */
 };
 
 static void setup(const struct rdp_run *run, struct lat_state *ls)
 {
 	const struct rdp_conn *conn = run->conn;
-	const struct rdp_params *p = run->params;
-	uint64_t last = p->size_bytes - 1;
+	uint64_t last = run->params->size_bytes - 1;
 
-	memset(ls, 0, sizeof(*ls));
-	ls->qp = conn->qps[0];
-	ls->cq = conn->cq;
+	rdp_lat_tx_setup(run, &ls->tx, IBV_WR_RDMA_WRITE);
+	ls->tx.wr.wr.rdma.remote_addr = conn->remote[0].addr;
+	ls->tx.wr.wr.rdma.rkey = conn->remote[0].rkey;
 	ls->rx_tag = rdp_conn_rx(conn, 0) + last;
 	ls->tx_tag = rdp_conn_tx(conn, 0) + last;
-	ls->sge.addr = (uint64_t)(uintptr_t)rdp_conn_tx(conn, 0);
-	ls->sge.length = (uint32_t)p->size_bytes;
-	ls->sge.lkey = conn->mr->lkey;
-	ls->wr.sg_list = &ls->sge;
-	ls->wr.num_sge = 1;
-	ls->wr.opcode = IBV_WR_RDMA_WRITE;
-	ls->wr.wr.rdma.remote_addr = conn->remote[0].addr;
-	ls->wr.wr.rdma.rkey = conn->remote[0].rkey;
-	if (run->dec.inline_used)
-		ls->base_flags = IBV_SEND_INLINE;
-	ls->tx_depth = run->dec.window;
-	ls->sig_every = run->dec.signal_every;
 }
 
 /* Reap send completions: wait (bounded) only when the queue is full. */
@@ -63,11 +39,11 @@ static inline int reap(struct rdp_run *run, struct lat_state *ls, int block)
 	int n;
 
 	for (;;) {
-		n = ibv_poll_cq(ls->cq, 1, &wc);
+		n = ibv_poll_cq(ls->tx.cq, 1, &wc);
 		if (n > 0) {
 			if (wc.status != IBV_WC_SUCCESS)
 				return rdp_bench_wc_error(&wc);
-			ls->retired = wc.wr_id;
+			ls->tx.retired = wc.wr_id;
 			return 0;
 		}
 		if (n < 0)
@@ -83,24 +59,15 @@ static inline int reap(struct rdp_run *run, struct lat_state *ls, int block)
 
 static inline int post(struct rdp_run *run, struct lat_state *ls, uint8_t tag)
 {
-	struct ibv_send_wr *bad;
 	int ret;
 
-	if (ls->posted - ls->retired >= ls->tx_depth) {
+	if (ls->tx.posted - ls->tx.retired >= ls->tx.tx_depth) {
 		ret = reap(run, ls, 1);
 		if (ret)
 			return ret;
 	}
 	*ls->tx_tag = tag;
-	ls->posted++;
-	ls->wr.wr_id = ls->posted;
-	ls->wr.send_flags = ls->base_flags;
-	if (ls->posted % ls->sig_every == 0 || tag == TAG_STOP) {
-		ls->wr.send_flags |= IBV_SEND_SIGNALED;
-		ls->last_signaled = ls->posted;
-	}
-	ret = ibv_post_send(ls->qp, &ls->wr, &bad);
-	return ret ? -ret : 0;
+	return rdp_lat_tx_post(&ls->tx, tag == TAG_STOP);
 }
 
 /* Spin until the receive tag differs from `not`; bounded by the stall
@@ -115,7 +82,7 @@ static inline int wait_tag(struct rdp_run *run, struct lat_state *ls,
 	int ret;
 
 	while ((v = __atomic_load_n(ls->rx_tag, __ATOMIC_ACQUIRE)) == not ) {
-		if (++spins & SPIN_CHECK_MASK)
+		if (++spins & RDP_SPIN_CHECK_MASK)
 			continue;
 		ret = reap(run, ls, 0);
 		if (ret)
@@ -132,14 +99,14 @@ static inline int wait_tag(struct rdp_run *run, struct lat_state *ls,
 static int fail(struct rdp_run *run, const struct lat_state *ls, int ret,
 		const char *what)
 {
-	return rdp_lat_fail(run, ls->qp->qp_num, ls->posted, ret, what);
+	return rdp_lat_fail(run, ls->tx.qp->qp_num, ls->tx.posted, ret, what);
 }
 
 /* The timed loop: stamp after each round trip; nothing else. */
-static int ping_loop(struct rdp_run *run, struct lat_state *ls,
-		     uint64_t *stamps, uint64_t total, uint64_t end,
-		     uint64_t *done)
+static int ping_loop(struct rdp_run *run, void *state, uint64_t *stamps,
+		     uint64_t total, uint64_t end, uint64_t *done)
 {
+	struct lat_state *ls = state;
 	uint8_t tag, prev = 0;
 	uint64_t i;
 	int ret;
@@ -164,29 +131,31 @@ static int ping_loop(struct rdp_run *run, struct lat_state *ls,
 	return 0;
 }
 
+/* Tell the server to stop, and see that write through. */
+static int ping_close(struct rdp_run *run, void *state, uint64_t done, int ret)
+{
+	struct lat_state *ls = state;
+
+	(void)done;
+	if (!ret)
+		ret = post(run, ls, TAG_STOP);
+	while (!ret && ls->tx.retired < ls->tx.last_signaled)
+		ret = reap(run, ls, 1);
+	return ret ? fail(run, ls, ret, "completion of the last write") : 0;
+}
+
+static const struct rdp_lat_loop ping = {
+	.timed = ping_loop,
+	.close = ping_close,
+	.halve = 1,
+};
+
 static int client(struct rdp_run *run, struct rdp_result *res)
 {
-	uint64_t total, end, done = 0;
 	struct lat_state ls;
-	uint64_t *stamps;
-	int ret;
 
 	setup(run, &ls);
-	stamps = rdp_lat_stamps(run, &total, &end);
-	if (!stamps)
-		return -ENOMEM;
-	ret = ping_loop(run, &ls, stamps, total, end, &done);
-	/* Tell the server to stop, and see that write through. */
-	if (!ret)
-		ret = post(run, &ls, TAG_STOP);
-	while (!ret && ls.retired < ls.last_signaled)
-		ret = reap(run, &ls, 1);
-	if (ret)
-		ret = fail(run, &ls, ret, "completion of the last write");
-	else
-		ret = rdp_lat_result(run, stamps, done, 1, res);
-	free(stamps);
-	return ret;
+	return rdp_lat_client(run, res, &ping, &ls);
 }
 
 /* Echo every tag back until the stop tag arrives. */
@@ -209,7 +178,7 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 			return fail(run, &ls, ret, "completion");
 		prev = tag;
 	}
-	while (ls.retired < ls.last_signaled) {
+	while (ls.tx.retired < ls.tx.last_signaled) {
 		ret = reap(run, &ls, 1);
 		if (ret)
 			return fail(run, &ls, ret, "completion");
@@ -218,9 +187,10 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 }
 
 /* Signal often enough that the send queue never fills. */
-static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
-		   struct rdp_decisions *d)
+static void decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
+		   const struct rdp_conn *conn, struct rdp_decisions *d)
 {
+	(void)ops;
 	d->window = p->tx_depth;
 	d->signal_every = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
 	if (p->cq_mod && p->cq_mod < d->signal_every)
@@ -228,22 +198,18 @@ static void decide(const struct rdp_params *p, const struct rdp_conn *conn,
 	d->inline_used = p->size_bytes <= conn->max_inline_bytes;
 }
 
-static int validate(const struct rdp_params *p, char *why, size_t len)
-{
-	return rdp_check_one_qp(p, "write_lat", why, len);
-}
-
 const struct rdp_bench_ops rdp_bench_write_lat = {
 	.name = "write_lat",
 	.title = "RDMA WRITE latency",
 	.kind = RDP_BENCH_LAT,
+	.verb = RDP_VERB_WRITE,
 	.flags = RDP_BENCH_INLINE | RDP_BENCH_CPU_POLL,
 	.lat_note = "one-way latency: half of each measured round trip",
 	.default_size = 2,
 	.tail_bytes = 1,
 	.check_unit = "bytes verified after the run",
 	.decide = decide,
-	.validate = validate,
+	.validate = rdp_check_one_qp,
 	.client = client,
 	.server = server,
 	.verify = rdp_verify_both_rx,
