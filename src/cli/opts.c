@@ -136,31 +136,6 @@ static int text(char *dst, size_t size, const char *arg, const char *what,
 	return 0;
 }
 
-int rdp_cli_set_dev(void *base, const struct rdp_cli_opt *d, const char *arg,
-		    char *err, size_t len)
-{
-	struct rdp_conn_opts *c = &((struct rdp_opts *)base)->conn;
-
-	(void)d;
-	if (strlen(arg) >= sizeof(c->dev))
-		return rdp_cli_bad(err, len, "-d %s: device name too long",
-				   arg);
-	snprintf(c->dev, sizeof(c->dev), "%s", arg);
-	return 0;
-}
-
-int rdp_cli_set_bind(void *base, const struct rdp_cli_opt *d, const char *arg,
-		     char *err, size_t len)
-{
-	struct rdp_conn_opts *c = &((struct rdp_opts *)base)->conn;
-
-	(void)d;
-	if (strlen(arg) >= sizeof(c->bind))
-		return rdp_cli_bad(err, len, "--bind %s: too long", arg);
-	snprintf(c->bind, sizeof(c->bind), "%s", arg);
-	return 0;
-}
-
 int rdp_cli_set_max_memory(void *base, const struct rdp_cli_opt *d,
 			   const char *arg, char *err, size_t len)
 {
@@ -273,17 +248,6 @@ int rdp_cli_set_atomic(void *base, const struct rdp_cli_opt *d, const char *arg,
 	return 0;
 }
 
-int rdp_cli_set_margin(void *base, const struct rdp_cli_opt *d, const char *arg,
-		       char *err, size_t len)
-{
-	(void)d;
-	if (rdp_parse_double(arg, &((struct rdp_opts *)base)->report.margin_s))
-		return rdp_cli_bad(err, len,
-				   "-f needs seconds like 1 or 0.5, not '%s'",
-				   arg);
-	return 0;
-}
-
 int rdp_cli_set_interval(void *base, const struct rdp_cli_opt *d,
 			 const char *arg, char *err, size_t len)
 {
@@ -291,32 +255,6 @@ int rdp_cli_set_interval(void *base, const struct rdp_cli_opt *d,
 	return rdp_cli_seconds("--interval", arg, 0.01, 3600,
 			       &((struct rdp_opts *)base)->report.interval_s,
 			       err, len);
-}
-
-int rdp_cli_set_limit_bw(void *base, const struct rdp_cli_opt *d,
-			 const char *arg, char *err, size_t len)
-{
-	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
-
-	(void)d;
-	if (rdp_parse_double(arg, &r->limit_bw_gbps))
-		return rdp_cli_bad(err, len,
-				   "-w needs Gb/s like 90 or 12.5, not '%s'",
-				   arg);
-	return 0;
-}
-
-int rdp_cli_set_limit_msgrate(void *base, const struct rdp_cli_opt *d,
-			      const char *arg, char *err, size_t len)
-{
-	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
-
-	(void)d;
-	if (rdp_parse_double(arg, &r->limit_msgrate_mpps))
-		return rdp_cli_bad(err, len,
-				   "-y needs Mpps like 10 or 0.5, not '%s'",
-				   arg);
-	return 0;
 }
 
 int rdp_cli_set_output(void *base, const struct rdp_cli_opt *d, const char *arg,
