@@ -127,8 +127,8 @@ int rdp_cli_seconds(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
-static int text(char *dst, size_t size, const char *arg, const char *what,
-		char *err, size_t len)
+int rdp_cli_file_name(char *dst, size_t size, const char *arg, const char *what,
+		      char *err, size_t len)
 {
 	if (!*arg || strlen(arg) >= size)
 		return rdp_cli_bad(err, len, "%s", what);
@@ -283,8 +283,8 @@ int rdp_cli_set_json_file(void *base, const struct rdp_cli_opt *d,
 	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
 
 	(void)d;
-	return text(r->json_file, sizeof(r->json_file), arg,
-		    "--json-file needs a file name", err, len);
+	return rdp_cli_file_name(r->json_file, sizeof(r->json_file), arg,
+				 "--json-file needs a file name", err, len);
 }
 
 /* Every point of the matrix must be runnable, not just the first. */

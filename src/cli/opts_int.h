@@ -40,6 +40,10 @@ rdp_cli_set_fn rdp_cli_set_no_pin;
 /* --use_cuda (opts_mem.c). */
 rdp_cli_set_fn rdp_cli_set_use_cuda;
 
+/* A file name into dst; an empty or too long one fails with the line what. */
+int rdp_cli_file_name(char *dst, size_t size, const char *arg, const char *what,
+		      char *err, size_t len);
+
 /* Rules across options, once all are parsed. */
 int rdp_cli_check_limits(struct rdp_opts *o, char *err, size_t len);
 /* Memory types: the tests GPU memory cannot serve. */
