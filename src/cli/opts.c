@@ -17,17 +17,32 @@
 
 #include "opts_int.h"
 
-int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+/* The leading digits of s, which must start with one (strtoull alone
+ * would take blanks and a sign); *end is what follows them. */
+static int leading_digits(const char *s, uint64_t *v, const char **end)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long long n;
+	char *e;
 
 	if (!s || !isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 10);
+	n = strtoull(s, &e, 10);
 	if (errno == ERANGE)
 		return -ERANGE;
+	*v = n;
+	*end = e;
+	return 0;
+}
+
+int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int ret = leading_digits(s, &v, &end);
+
+	if (ret)
+		return ret;
 	if (*end)
 		return -EINVAL;
 	if (v < min || v > max)
@@ -53,16 +68,13 @@ int rdp_parse_double(const char *s, double *out)
 
 int rdp_parse_size(const char *s, uint64_t *out)
 {
-	unsigned long long v;
 	unsigned int shift = 0;
-	char *end;
+	const char *end;
+	uint64_t v;
+	int ret = leading_digits(s, &v, &end);
 
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (ret)
+		return ret;
 	switch (*end) {
 	case '\0':
 		break;
@@ -85,7 +97,7 @@ int rdp_parse_size(const char *s, uint64_t *out)
 		return -EINVAL;
 	if (shift && v > (UINT64_MAX >> shift))
 		return -ERANGE;
-	*out = (uint64_t)v << shift;
+	*out = v << shift;
 	return 0;
 }
 
