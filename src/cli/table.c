@@ -16,6 +16,10 @@
 #define DECIMAL(m, w) .type = RDP_CLI_DECIMAL, FIELD(m), .say = (w)
 #define CHARS(m, w)   .type = RDP_CLI_CHARS, FIELD(m), .say = (w)
 #define PARAM_FLAG(b) .type = RDP_CLI_CUSTOM, .bit = (b)
+/* Given in seconds, kept in milliseconds. */
+#define TIMEOUT_S(m, d) UINT(m, 1, 3600, d), .scale = 1000
+/* --tclass and -T: two names of one byte. */
+#define TOS_BYTE UINT(params.tclass, 0, 255, 0), .bit = RDP_PARAM_TOS
 
 #define C    RDP_CLI_CLIENT
 #define S    RDP_CLI_SERVER
@@ -67,11 +71,9 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "mtu", 'm', "BYTES", PEER, UINT(params.mtu_bytes, 256, 4096, 0),
 	  .set = rdp_cli_set_mtu,
 	  .help = "path MTU (default: smaller active MTU)" },
-	{ "tclass", 0, "N", PEER, UINT(params.tclass, 0, 255, 0),
-	  .bit = RDP_PARAM_TOS,
+	{ "tclass", 0, "N", PEER, TOS_BYTE,
 	  .help = "traffic class of the GRH (RoCE: DSCP << 2 | ECN)" },
-	{ "tos", 'T', "N", PEER, UINT(params.tclass, 0, 255, 0),
-	  .bit = RDP_PARAM_TOS,
+	{ "tos", 'T', "N", PEER, TOS_BYTE,
 	  .help = "type of service of RoCE v2 packets (same byte as --tclass)" },
 	{ "sl", 'S', "N", PEER, UINT(params.sl, 0, 15, 0),
 	  .help = "service level" },
@@ -131,13 +133,12 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "do not warn about CPU frequency scaling" },
 	/* Timeouts */
 	{ "oob-timeout", 0, "SEC", C | S | DOC,
-	  UINT(conn.oob_timeout_ms, 1, 3600, 5), .scale = 1000,
+	  TIMEOUT_S(conn.oob_timeout_ms, 5),
 	  .help = "message timeout" },
 	{ "connect-timeout", 0, "SEC", C | S,
-	  UINT(conn.connect_timeout_ms, 1, 3600, 10), .scale = 1000,
+	  TIMEOUT_S(conn.connect_timeout_ms, 10),
 	  .help = "keep retrying to connect for SEC, TCP and RDMA CM (server: wait for -R clients)" },
-	{ "cq-timeout", 0, "SEC", C | S,
-	  UINT(conn.cq_timeout_ms, 1, 3600, 10), .scale = 1000,
+	{ "cq-timeout", 0, "SEC", C | S, TIMEOUT_S(conn.cq_timeout_ms, 10),
 	  .help = "give up when no completion arrives for SEC" },
 	/* Placement and memory */
 	{ "cpu", 0, "LIST", C | S, .set = rdp_cli_set_cpu,
