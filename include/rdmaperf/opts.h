@@ -33,6 +33,8 @@ enum rdp_cli_type {
 	RDP_CLI_UINT,	    /* a whole number in [min, max] */
 	RDP_CLI_ON,	    /* a flag: the int field becomes 1 */
 	RDP_CLI_TEXT,	    /* the argument itself, a const char * field */
+	RDP_CLI_DECIMAL,    /* a number >= 0 like 12.5, a double field */
+	RDP_CLI_CHARS,	    /* the argument copied into a char array field */
 	RDP_CLI_HELP,
 	RDP_CLI_VERSION,
 };
@@ -50,7 +52,7 @@ struct rdp_cli_opt {
 	unsigned int sides; /* enum rdp_cli_side */
 	enum rdp_cli_type type;
 	size_t off;	     /* the field in base */
-	size_t width;	     /* its size in bytes: 1, 2, 4 or 8 */
+	size_t width;	     /* its size in bytes: 1, 2, 4, 8 (CHARS: any) */
 	uint64_t min, max;   /* RDP_CLI_UINT, and the server's check */
 	int64_t def;	     /* stored before parsing, times scale; --help
 			     * shows it when inside [min, max] */
@@ -58,6 +60,10 @@ struct rdp_cli_opt {
 	uint32_t bit;	     /* also set this rdp_param_flags bit */
 	rdp_cli_set_fn *set; /* after the type's own work, if any */
 	const char *help;
+	/* The words of its error: DECIMAL, what it asks for ("-w needs
+	 * Gb/s like 90 or 12.5, not 'x'"); CHARS, what is wrong ("--bind
+	 * ADDR: too long"). */
+	const char *say;
 };
 
 /* Two options that exclude each other, by long name. */

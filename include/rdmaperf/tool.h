@@ -7,6 +7,7 @@
 #ifndef RDMAPERF_TOOL_H
 #define RDMAPERF_TOOL_H
 
+struct json_t;
 struct rdp_cli_table;
 
 struct rdp_tool {
@@ -20,5 +21,12 @@ struct rdp_tool {
 /* NULL-terminated, in the order --help lists them. */
 const struct rdp_tool *const *rdp_tool_all(void);
 const struct rdp_tool *rdp_tool_find(const char *name);
+
+/*
+ * A results document (rdmaperf --json-file) read from path, or NULL when
+ * it cannot be read or has no results[], with one line "TOOL: why" logged
+ * (compare.c).
+ */
+struct json_t *rdp_tool_load_results(const char *tool, const char *path);
 
 #endif /* RDMAPERF_TOOL_H */

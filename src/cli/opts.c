@@ -17,17 +17,32 @@
 
 #include "opts_int.h"
 
-int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+/* The leading digits of s, which must start with one (strtoull alone
+ * would take blanks and a sign); *end is what follows them. */
+static int leading_digits(const char *s, uint64_t *v, const char **end)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long long n;
+	char *e;
 
 	if (!s || !isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 10);
+	n = strtoull(s, &e, 10);
 	if (errno == ERANGE)
 		return -ERANGE;
+	*v = n;
+	*end = e;
+	return 0;
+}
+
+int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int ret = leading_digits(s, &v, &end);
+
+	if (ret)
+		return ret;
 	if (*end)
 		return -EINVAL;
 	if (v < min || v > max)
@@ -53,16 +68,13 @@ int rdp_parse_double(const char *s, double *out)
 
 int rdp_parse_size(const char *s, uint64_t *out)
 {
-	unsigned long long v;
 	unsigned int shift = 0;
-	char *end;
+	const char *end;
+	uint64_t v;
+	int ret = leading_digits(s, &v, &end);
 
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (ret)
+		return ret;
 	switch (*end) {
 	case '\0':
 		break;
@@ -85,7 +97,7 @@ int rdp_parse_size(const char *s, uint64_t *out)
 		return -EINVAL;
 	if (shift && v > (UINT64_MAX >> shift))
 		return -ERANGE;
-	*out = (uint64_t)v << shift;
+	*out = v << shift;
 	return 0;
 }
 
@@ -127,37 +139,12 @@ int rdp_cli_seconds(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
-static int text(char *dst, size_t size, const char *arg, const char *what,
-		char *err, size_t len)
+int rdp_cli_file_name(char *dst, size_t size, const char *arg, const char *what,
+		      char *err, size_t len)
 {
 	if (!*arg || strlen(arg) >= size)
 		return rdp_cli_bad(err, len, "%s", what);
 	snprintf(dst, size, "%s", arg);
-	return 0;
-}
-
-int rdp_cli_set_dev(void *base, const struct rdp_cli_opt *d, const char *arg,
-		    char *err, size_t len)
-{
-	struct rdp_conn_opts *c = &((struct rdp_opts *)base)->conn;
-
-	(void)d;
-	if (strlen(arg) >= sizeof(c->dev))
-		return rdp_cli_bad(err, len, "-d %s: device name too long",
-				   arg);
-	snprintf(c->dev, sizeof(c->dev), "%s", arg);
-	return 0;
-}
-
-int rdp_cli_set_bind(void *base, const struct rdp_cli_opt *d, const char *arg,
-		     char *err, size_t len)
-{
-	struct rdp_conn_opts *c = &((struct rdp_opts *)base)->conn;
-
-	(void)d;
-	if (strlen(arg) >= sizeof(c->bind))
-		return rdp_cli_bad(err, len, "--bind %s: too long", arg);
-	snprintf(c->bind, sizeof(c->bind), "%s", arg);
 	return 0;
 }
 
@@ -273,17 +260,6 @@ int rdp_cli_set_atomic(void *base, const struct rdp_cli_opt *d, const char *arg,
 	return 0;
 }
 
-int rdp_cli_set_margin(void *base, const struct rdp_cli_opt *d, const char *arg,
-		       char *err, size_t len)
-{
-	(void)d;
-	if (rdp_parse_double(arg, &((struct rdp_opts *)base)->report.margin_s))
-		return rdp_cli_bad(err, len,
-				   "-f needs seconds like 1 or 0.5, not '%s'",
-				   arg);
-	return 0;
-}
-
 int rdp_cli_set_interval(void *base, const struct rdp_cli_opt *d,
 			 const char *arg, char *err, size_t len)
 {
@@ -291,32 +267,6 @@ int rdp_cli_set_interval(void *base, const struct rdp_cli_opt *d,
 	return rdp_cli_seconds("--interval", arg, 0.01, 3600,
 			       &((struct rdp_opts *)base)->report.interval_s,
 			       err, len);
-}
-
-int rdp_cli_set_limit_bw(void *base, const struct rdp_cli_opt *d,
-			 const char *arg, char *err, size_t len)
-{
-	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
-
-	(void)d;
-	if (rdp_parse_double(arg, &r->limit_bw_gbps))
-		return rdp_cli_bad(err, len,
-				   "-w needs Gb/s like 90 or 12.5, not '%s'",
-				   arg);
-	return 0;
-}
-
-int rdp_cli_set_limit_msgrate(void *base, const struct rdp_cli_opt *d,
-			      const char *arg, char *err, size_t len)
-{
-	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
-
-	(void)d;
-	if (rdp_parse_double(arg, &r->limit_msgrate_mpps))
-		return rdp_cli_bad(err, len,
-				   "-y needs Mpps like 10 or 0.5, not '%s'",
-				   arg);
-	return 0;
 }
 
 int rdp_cli_set_output(void *base, const struct rdp_cli_opt *d, const char *arg,
@@ -345,8 +295,8 @@ int rdp_cli_set_json_file(void *base, const struct rdp_cli_opt *d,
 	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
 
 	(void)d;
-	return text(r->json_file, sizeof(r->json_file), arg,
-		    "--json-file needs a file name", err, len);
+	return rdp_cli_file_name(r->json_file, sizeof(r->json_file), arg,
+				 "--json-file needs a file name", err, len);
 }
 
 /* Every point of the matrix must be runnable, not just the first. */

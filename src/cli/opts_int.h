@@ -17,18 +17,13 @@
 void rdp_cli_client_help(FILE *f);
 
 /* Connection, sizes and report (opts.c). */
-rdp_cli_set_fn rdp_cli_set_dev;
-rdp_cli_set_fn rdp_cli_set_bind;
 rdp_cli_set_fn rdp_cli_set_max_memory;
 rdp_cli_set_fn rdp_cli_set_sizes;
 rdp_cli_set_fn rdp_cli_set_all;
 rdp_cli_set_fn rdp_cli_set_qps;
 rdp_cli_set_fn rdp_cli_set_mtu;
 rdp_cli_set_fn rdp_cli_set_atomic;
-rdp_cli_set_fn rdp_cli_set_margin;
 rdp_cli_set_fn rdp_cli_set_interval;
-rdp_cli_set_fn rdp_cli_set_limit_bw;
-rdp_cli_set_fn rdp_cli_set_limit_msgrate;
 rdp_cli_set_fn rdp_cli_set_output;
 rdp_cli_set_fn rdp_cli_set_json_file;
 /* Thresholds, plots, adaptive sweeps (opts_limits.c). */
@@ -44,6 +39,10 @@ rdp_cli_set_fn rdp_cli_set_numa;
 rdp_cli_set_fn rdp_cli_set_no_pin;
 /* --use_cuda (opts_mem.c). */
 rdp_cli_set_fn rdp_cli_set_use_cuda;
+
+/* A file name into dst; an empty or too long one fails with the line what. */
+int rdp_cli_file_name(char *dst, size_t size, const char *arg, const char *what,
+		      char *err, size_t len);
 
 /* Rules across options, once all are parsed. */
 int rdp_cli_check_limits(struct rdp_opts *o, char *err, size_t len);

@@ -83,10 +83,8 @@ int rdp_cli_set_plot(void *base, const struct rdp_cli_opt *d, const char *arg,
 	struct rdp_limit_opts *a = &((struct rdp_opts *)base)->limits;
 
 	(void)d;
-	if (!*arg || strlen(arg) >= sizeof(a->plot_file))
-		return rdp_cli_bad(err, len, "--plot needs a file name");
-	snprintf(a->plot_file, sizeof(a->plot_file), "%s", arg);
-	return 0;
+	return rdp_cli_file_name(a->plot_file, sizeof(a->plot_file), arg,
+				 "--plot needs a file name", err, len);
 }
 
 int rdp_cli_set_time_per_point(void *base, const struct rdp_cli_opt *d,

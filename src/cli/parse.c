@@ -68,6 +68,7 @@ static int apply(void *base, const struct rdp_cli_opt *d, const char *arg,
 		 char *err, size_t len)
 {
 	char opt[40];
+	double real;
 	uint64_t v;
 	int ret;
 
@@ -87,6 +88,22 @@ static int apply(void *base, const struct rdp_cli_opt *d, const char *arg,
 			return rdp_cli_bad(err, len, "--%s needs a value",
 					   d->name);
 		memcpy((unsigned char *)base + d->off, &arg, sizeof(arg));
+		break;
+	case RDP_CLI_DECIMAL:
+		if (rdp_parse_double(arg, &real))
+			return rdp_cli_bad(err, len, "%s needs %s, not '%s'",
+					   rdp_cli_spelling(d, opt,
+							    sizeof(opt)),
+					   d->say, arg);
+		memcpy((unsigned char *)base + d->off, &real, sizeof(real));
+		break;
+	case RDP_CLI_CHARS:
+		if (strlen(arg) >= d->width)
+			return rdp_cli_bad(err, len, "%s %s: %s",
+					   rdp_cli_spelling(d, opt,
+							    sizeof(opt)),
+					   arg, d->say);
+		memcpy((unsigned char *)base + d->off, arg, strlen(arg) + 1);
 		break;
 	default:
 		break;

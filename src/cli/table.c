@@ -13,7 +13,13 @@
 #define UINT(m, lo, hi, d)                                                     \
 	.type = RDP_CLI_UINT, FIELD(m), .min = (lo), .max = (hi), .def = (d)
 #define ON(m)	      .type = RDP_CLI_ON, FIELD(m)
+#define DECIMAL(m, w) .type = RDP_CLI_DECIMAL, FIELD(m), .say = (w)
+#define CHARS(m, w)   .type = RDP_CLI_CHARS, FIELD(m), .say = (w)
 #define PARAM_FLAG(b) .type = RDP_CLI_CUSTOM, .bit = (b)
+/* Given in seconds, kept in milliseconds. */
+#define TIMEOUT_S(m, d) UINT(m, 1, 3600, d), .scale = 1000
+/* --tclass and -T: two names of one byte. */
+#define TOS_BYTE UINT(params.tclass, 0, 255, 0), .bit = RDP_PARAM_TOS
 
 #define C    RDP_CLI_CLIENT
 #define S    RDP_CLI_SERVER
@@ -23,7 +29,8 @@
 /* clang-format off */
 const struct rdp_cli_opt rdp_cli_opts[] = {
 	/* Connection */
-	{ "ib-dev", 'd', "DEV", C | S | DOC, .set = rdp_cli_set_dev,
+	{ "ib-dev", 'd', "DEV", C | S | DOC,
+	  CHARS(conn.dev, "device name too long"),
 	  .help = "RDMA device (default: first with an active port)" },
 	{ "ib-port", 'i', "PORT", C | S | DOC, UINT(conn.ib_port, 1, 254, 1),
 	  .help = "device port" },
@@ -32,7 +39,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "port", 'p', "PORT", C | S | DOC,
 	  UINT(conn.tcp_port, 1, 65535, RDP_DEFAULT_PORT),
 	  .help = "TCP port of the server (rdmaperf-server: to listen on)" },
-	{ "bind", 0, "ADDR", S, .set = rdp_cli_set_bind,
+	{ "bind", 0, "ADDR", S, CHARS(conn.bind, "too long"),
 	  .help = "listen on this address only (default: all)" },
 	{ "max-memory", 0, "SIZE", S, FIELD(conn.max_memory_bytes),
 	  .def = 4ll << 30, .set = rdp_cli_set_max_memory,
@@ -64,11 +71,9 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "mtu", 'm', "BYTES", PEER, UINT(params.mtu_bytes, 256, 4096, 0),
 	  .set = rdp_cli_set_mtu,
 	  .help = "path MTU (default: smaller active MTU)" },
-	{ "tclass", 0, "N", PEER, UINT(params.tclass, 0, 255, 0),
-	  .bit = RDP_PARAM_TOS,
+	{ "tclass", 0, "N", PEER, TOS_BYTE,
 	  .help = "traffic class of the GRH (RoCE: DSCP << 2 | ECN)" },
-	{ "tos", 'T', "N", PEER, UINT(params.tclass, 0, 255, 0),
-	  .bit = RDP_PARAM_TOS,
+	{ "tos", 'T', "N", PEER, TOS_BYTE,
 	  .help = "type of service of RoCE v2 packets (same byte as --tclass)" },
 	{ "sl", 'S', "N", PEER, UINT(params.sl, 0, 15, 0),
 	  .help = "service level" },
@@ -93,15 +98,18 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "bandwidth in Gb/s (default MiB/s)" },
 	{ "noPeak", 'N', NULL, C, ON(report.no_peak),
 	  .help = "do not compute peak bandwidth" },
-	{ "margin", 'f', "SEC", C, .set = rdp_cli_set_margin,
+	{ "margin", 'f', "SEC", C,
+	  DECIMAL(report.margin_s, "seconds like 1 or 0.5"),
 	  .help = "with -D: leave SEC seconds out at both ends (default 0)" },
 	{ "interval", 0, "SEC", C, .set = rdp_cli_set_interval,
 	  .help = "with -D: bandwidth of every SEC seconds, after the run" },
 	{ "histogram", 'H', NULL, C, ON(report.histogram),
 	  .help = "latency: print the distribution of the samples" },
-	{ "limit_bw", 'w', "GBPS", C, .set = rdp_cli_set_limit_bw,
+	{ "limit_bw", 'w', "GBPS", C,
+	  DECIMAL(report.limit_bw_gbps, "Gb/s like 90 or 12.5"),
 	  .help = "fail (exit 1) when a point's average is below GBPS Gb/s" },
-	{ "limit_msgrate", 'y', "MPPS", C, .set = rdp_cli_set_limit_msgrate,
+	{ "limit_msgrate", 'y', "MPPS", C,
+	  DECIMAL(report.limit_msgrate_mpps, "Mpps like 10 or 0.5"),
 	  .help = "fail when a point's message rate is below MPPS" },
 	{ "min-bw", 0, "GBPS|PCT%", C, .set = rdp_cli_set_min_bw,
 	  .help = "fail (exit 1) when a point's average is below GBPS Gb/s or PCT% of the line rate" },
@@ -125,13 +133,12 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "do not warn about CPU frequency scaling" },
 	/* Timeouts */
 	{ "oob-timeout", 0, "SEC", C | S | DOC,
-	  UINT(conn.oob_timeout_ms, 1, 3600, 5), .scale = 1000,
+	  TIMEOUT_S(conn.oob_timeout_ms, 5),
 	  .help = "message timeout" },
 	{ "connect-timeout", 0, "SEC", C | S,
-	  UINT(conn.connect_timeout_ms, 1, 3600, 10), .scale = 1000,
+	  TIMEOUT_S(conn.connect_timeout_ms, 10),
 	  .help = "keep retrying to connect for SEC, TCP and RDMA CM (server: wait for -R clients)" },
-	{ "cq-timeout", 0, "SEC", C | S,
-	  UINT(conn.cq_timeout_ms, 1, 3600, 10), .scale = 1000,
+	{ "cq-timeout", 0, "SEC", C | S, TIMEOUT_S(conn.cq_timeout_ms, 10),
 	  .help = "give up when no completion arrives for SEC" },
 	/* Placement and memory */
 	{ "cpu", 0, "LIST", C | S, .set = rdp_cli_set_cpu,

@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/limits.h>
+#include <rdmaperf/log.h>
 
 static const struct {
 	const char *name;
@@ -165,14 +167,25 @@ int rdp_limits_any(const struct rdp_limits *l)
 	       l->min_msgrate_mpps > 0 || l->n_lat > 0;
 }
 
-/* The caller wrote out[n].text first. */
+/* One failed criterion, counted even when out is full: its key, both
+ * figures and the sentence that says it. */
 static size_t add_fail(struct rdp_limit_fail *out, size_t cap, size_t n,
-		       const char *key, double value, double limit)
+		       const char *key, double value, double limit,
+		       const char *fmt, ...) RDP_PRINTF(7, 8);
+
+static size_t add_fail(struct rdp_limit_fail *out, size_t cap, size_t n,
+		       const char *key, double value, double limit,
+		       const char *fmt, ...)
 {
+	va_list ap;
+
 	if (n < cap) {
 		out[n].key = key;
 		out[n].value = value;
 		out[n].limit = limit;
+		va_start(ap, fmt);
+		vsnprintf(out[n].text, sizeof(out[n].text), fmt, ap);
+		va_end(ap);
 	}
 	return n + 1;
 }
@@ -185,33 +198,22 @@ static size_t eval_bw(const struct rdp_limits *l, const struct rdp_result *r,
 	double pct;
 	size_t n = 0;
 
-	if (l->min_bw_gbps > 0 && r->bw_avg_gbps < l->min_bw_gbps) {
-		if (n < cap)
-			snprintf(out[n].text, sizeof(out[n].text),
-				 "%.3f Gb/s is below the limit of %.3f Gb/s "
-				 "(%s)",
-				 r->bw_avg_gbps, l->min_bw_gbps, bw_opt);
+	if (l->min_bw_gbps > 0 && r->bw_avg_gbps < l->min_bw_gbps)
 		n = add_fail(out, cap, n, "min_bw", r->bw_avg_gbps,
-			     l->min_bw_gbps);
-	}
+			     l->min_bw_gbps,
+			     "%.3f Gb/s is below the limit of %.3f Gb/s (%s)",
+			     r->bw_avg_gbps, l->min_bw_gbps, bw_opt);
 	pct = line_gbps > 0 ? 100 * r->bw_avg_gbps / line_gbps : 0;
-	if (l->min_bw_pct > 0 && line_gbps > 0 && pct < l->min_bw_pct) {
-		if (n < cap)
-			snprintf(out[n].text, sizeof(out[n].text),
-				 "%.3f Gb/s is %.1f%% of the %.3f Gb/s line "
-				 "rate, below the limit of %.1f%% (--min-bw)",
-				 r->bw_avg_gbps, pct, line_gbps, l->min_bw_pct);
-		n = add_fail(out, cap, n, "min_bw_pct", pct, l->min_bw_pct);
-	}
-	if (l->min_msgrate_mpps > 0 && r->msg_rate_mpps < l->min_msgrate_mpps) {
-		if (n < cap)
-			snprintf(out[n].text, sizeof(out[n].text),
-				 "%.6f Mpps is below the limit of %.6f Mpps "
-				 "(%s)",
-				 r->msg_rate_mpps, l->min_msgrate_mpps, mr_opt);
+	if (l->min_bw_pct > 0 && line_gbps > 0 && pct < l->min_bw_pct)
+		n = add_fail(out, cap, n, "min_bw_pct", pct, l->min_bw_pct,
+			     "%.3f Gb/s is %.1f%% of the %.3f Gb/s line rate, "
+			     "below the limit of %.1f%% (--min-bw)",
+			     r->bw_avg_gbps, pct, line_gbps, l->min_bw_pct);
+	if (l->min_msgrate_mpps > 0 && r->msg_rate_mpps < l->min_msgrate_mpps)
 		n = add_fail(out, cap, n, "min_msgrate", r->msg_rate_mpps,
-			     l->min_msgrate_mpps);
-	}
+			     l->min_msgrate_mpps,
+			     "%.6f Mpps is below the limit of %.6f Mpps (%s)",
+			     r->msg_rate_mpps, l->min_msgrate_mpps, mr_opt);
 	return n;
 }
 
@@ -242,13 +244,11 @@ static size_t eval_lat(const struct rdp_limits *l, const struct rdp_result *r,
 		/* No samples: nothing was measured, which is a failure. */
 		if (r->lat.n && v <= l->lat[i].max_ns)
 			continue;
-		if (n < cap)
-			snprintf(out[n].text, sizeof(out[n].text),
-				 "%s latency %.3f us is above the limit of "
-				 "%.3f us (--max-lat)",
-				 rdp_lat_stat_name(l->lat[i].stat), v / 1e3,
-				 l->lat[i].max_ns / 1e3);
 		n = add_fail(out, cap, n, lat_key(l->lat[i].stat), v / 1e3,
+			     l->lat[i].max_ns / 1e3,
+			     "%s latency %.3f us is above the limit of %.3f us "
+			     "(--max-lat)",
+			     rdp_lat_stat_name(l->lat[i].stat), v / 1e3,
 			     l->lat[i].max_ns / 1e3);
 	}
 	return n;

@@ -225,23 +225,40 @@ static int run_child(const struct certify_opts *a, struct test_run *t)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+/* Where a point stands against the band: only messages of BAND_MIN_BYTES
+ * and up on a port with a known line rate are judged. */
+enum band {
+	BAND_NONE,
+	BAND_BELOW,
+	BAND_IN,
+	BAND_ABOVE
+};
+
+static enum band band_of(const json_t *e, double lo, double hi, double line)
+{
+	json_int_t size = json_integer_value(json_object_get(e, "size_bytes"));
+	double bw = json_number_value(json_object_get(e, "bw_avg_gbps"));
+
+	if (!(line > 0) || size < BAND_MIN_BYTES)
+		return BAND_NONE;
+	return bw < lo * line	? BAND_BELOW
+	       : bw > hi * line ? BAND_ABOVE
+				: BAND_IN;
+}
+
 /* Large-message points against the band; counts into t. */
 static void apply_band(const struct certify_opts *a, struct test_run *t,
 		       double line)
 {
+	enum band b;
 	const json_t *e;
 	size_t i;
 
 	json_array_foreach(json_object_get(t->doc, "results"), i, e)
 	{
-		double bw =
-			json_number_value(json_object_get(e, "bw_avg_gbps"));
-
-		if (json_integer_value(json_object_get(e, "size_bytes")) <
-		    BAND_MIN_BYTES)
-			continue;
-		t->band_points++;
-		t->band_fail += bw < a->band_lo * line;
+		b = band_of(e, a->band_lo, a->band_hi, line);
+		t->band_points += b != BAND_NONE;
+		t->band_fail += b == BAND_BELOW;
 	}
 }
 
@@ -324,6 +341,10 @@ static void md_context(FILE *f, const struct certify_opts *a, const json_t *d,
 static void md_bw(FILE *f, const struct test_run *t, double lo, double hi,
 		  double line)
 {
+	static const char *const names[] = { [BAND_NONE] = "-",
+					     [BAND_BELOW] = "**below**",
+					     [BAND_IN] = "in band",
+					     [BAND_ABOVE] = "above" };
 	const json_t *e;
 	size_t i;
 
@@ -333,12 +354,8 @@ static void md_bw(FILE *f, const struct test_run *t, double lo, double hi,
 			json_integer_value(json_object_get(e, "size_bytes"));
 		double bw =
 			json_number_value(json_object_get(e, "bw_avg_gbps"));
-		const char *band = "-";
+		const char *band = names[band_of(e, lo, hi, line)];
 
-		if (line > 0 && size >= BAND_MIN_BYTES)
-			band = bw < lo * line	? "**below**"
-			       : bw > hi * line ? "above"
-						: "in band";
 		fprintf(f,
 			"| %s | %" JSON_INTEGER_FORMAT
 			" | %" JSON_INTEGER_FORMAT " | %.3f | ",

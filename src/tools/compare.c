@@ -179,23 +179,23 @@ static const struct rdp_cli_table compare_table = {
 		    "  2 for unreadable input.",
 };
 
-static json_t *load(const char *path)
+json_t *rdp_tool_load_results(const char *tool, const char *path)
 {
 	json_error_t e;
 	json_t *doc = json_load_file(path, 0, &e);
 
 	if (!doc) {
 		if (e.line > 0)
-			rdp_err("compare: %s line %d: %s", path, e.line,
+			rdp_err("%s: %s line %d: %s", tool, path, e.line,
 				e.text);
 		else
-			rdp_err("compare: %s", e.text);
+			rdp_err("%s: %s", tool, e.text);
 		return NULL;
 	}
 	if (!results_of(doc)) {
-		rdp_err("compare: %s is not an rdmaperf results document "
-			"(no results[]): write one with --json-file",
-			path);
+		rdp_err("%s: %s is not an rdmaperf results document (no "
+			"results[]): write one with --json-file",
+			tool, path);
 		json_decref(doc);
 		return NULL;
 	}
@@ -229,9 +229,9 @@ static int compare_main(int argc, char **argv)
 
 	if (ret)
 		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
-	base = load(argv[optind]);
+	base = rdp_tool_load_results("compare", argv[optind]);
 	if (base)
-		cur = load(argv[optind + 1]);
+		cur = rdp_tool_load_results("compare", argv[optind + 1]);
 	if (!cur) {
 		json_decref(base);
 		return RDP_EXIT_USAGE;

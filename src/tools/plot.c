@@ -59,28 +59,14 @@ static int parse_args(int argc, char **argv, const char **out)
 static int plot_main(int argc, char **argv)
 {
 	const char *out = NULL;
-	json_error_t e;
 	json_t *doc;
 	int ret = parse_args(argc, argv, &out);
 
 	if (ret)
 		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
-	doc = json_load_file(argv[optind], 0, &e);
-	if (!doc) {
-		if (e.line > 0)
-			rdp_err("plot: %s line %d: %s", argv[optind], e.line,
-				e.text);
-		else
-			rdp_err("plot: %s", e.text);
+	doc = rdp_tool_load_results("plot", argv[optind]);
+	if (!doc)
 		return RDP_EXIT_USAGE;
-	}
-	if (!json_is_array(json_object_get(doc, "results"))) {
-		rdp_err("plot: %s is not an rdmaperf results document (no "
-			"results[]): write one with --json-file",
-			argv[optind]);
-		json_decref(doc);
-		return RDP_EXIT_USAGE;
-	}
 	ret = rdp_plot_file(doc, out);
 	json_decref(doc);
 	if (ret == -ENOENT)

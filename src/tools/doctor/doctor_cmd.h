@@ -3,6 +3,7 @@
 #ifndef RDMAPERF_DOCTOR_CMD_H
 #define RDMAPERF_DOCTOR_CMD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <netinet/in.h>
 
@@ -47,6 +48,19 @@ void rdp_doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
 
 struct json_t;
 struct rdp_topo_report;
+
+/* Building blocks of the --json document (doctor_json.c). */
+/* A string, or null for NULL or "". */
+struct json_t *rdp_doctor_json_str(const char *s);
+/* A NUMA node, or null for -1 (unknown). */
+struct json_t *rdp_doctor_json_node(int node);
+/* o when all its members went in (err 0), else NULL and o freed. */
+struct json_t *rdp_doctor_json_done(struct json_t *o, int err);
+/* The i-th element of the array made from "from"; NULL when out of memory. */
+typedef struct json_t *rdp_doctor_json_item_fn(const void *from, size_t i);
+/* [item(from, 0), ... item(from, n - 1)]; NULL when out of memory. */
+struct json_t *rdp_doctor_json_array(size_t n, rdp_doctor_json_item_fn *item,
+				     const void *from);
 
 /* The "topology" object of the JSON document; null when r is NULL or not
  * loaded, NULL when out of memory. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `rdmaperf doctor --json`: the checks, the GID table and the peer's view
- * as one document, built with jansson. */
+ * as one document, built with jansson; and the pieces the topology object
+ * (doctor_topo_json.c) is built from too. */
 #include <errno.h>
 #include <stdio.h>
 #include <arpa/inet.h>
@@ -9,66 +10,73 @@
 #include "doctor_cmd.h"
 #include <rdmaperf/engine.h>
 
-static json_t *str_or_null(const char *s)
+json_t *rdp_doctor_json_str(const char *s)
 {
 	return s && *s ? json_string(s) : json_null();
 }
 
-static json_t *checks_arr(const struct rdp_doctor *doc)
+json_t *rdp_doctor_json_node(int node)
 {
-	json_t *a = json_array(), *o;
-	const struct rdp_check *c;
-	size_t i;
-	int err = !a;
+	return node >= 0 ? json_integer(node) : json_null();
+}
 
-	for (i = 0; !err && i < doc->n_checks; i++) {
-		c = &doc->checks[i];
-		o = json_object();
-		err |= !o;
-		err |= json_object_set_new(o, "id", json_string(c->id));
-		err |= json_object_set_new(o, "title", json_string(c->title));
-		err |= json_object_set_new(
-			o, "verdict", json_string(rdp_verdict_str(c->verdict)));
-		err |= json_object_set_new(o, "value", json_string(c->value));
-		err |= json_object_set_new(o, "fix", str_or_null(c->fix));
-		err |= json_array_append_new(a, o);
-	}
+json_t *rdp_doctor_json_done(json_t *o, int err)
+{
 	if (!err)
-		return a;
-	json_decref(a);
+		return o;
+	json_decref(o);
 	return NULL;
 }
 
-static json_t *gids_arr(const struct rdp_doctor *doc)
+json_t *rdp_doctor_json_array(size_t n, rdp_doctor_json_item_fn *item,
+			      const void *from)
 {
-	char gid[64], v4[INET_ADDRSTRLEN];
-	const struct rdp_gid_entry *g;
-	json_t *a = json_array(), *o;
-	size_t i;
+	json_t *a = json_array();
 	int err = !a;
+	size_t i;
 
-	for (i = 0; !err && i < doc->n_gids; i++) {
-		g = &doc->gids[i];
-		rdp_gid_format(g->raw, gid, sizeof(gid));
-		v4[0] = '\0';
-		if (rdp_gid_is_ipv4_mapped(g->raw))
-			inet_ntop(AF_INET, g->raw + 12, v4, sizeof(v4));
-		o = json_object();
-		err |= !o;
-		err |= json_object_set_new(o, "index", json_integer(g->index));
-		err |= json_object_set_new(o, "gid", json_string(gid));
-		err |= json_object_set_new(o, "ipv4", str_or_null(v4));
-		err |= json_object_set_new(
-			o, "type", json_string(rdp_gid_type_str(g->type)));
-		err |= json_object_set_new(o, "netdev", str_or_null(g->ndev));
-		err |= json_object_set_new(
-			o, "used", json_boolean((int)i == doc->chosen_gid));
-		err |= json_array_append_new(a, o);
-	}
-	if (!err)
-		return a;
-	json_decref(a);
-	return NULL;
+	/* A NULL item (out of memory) fails the append. */
+	for (i = 0; !err && i < n; i++)
+		err = json_array_append_new(a, item(from, i));
+	return rdp_doctor_json_done(a, err);
+}
+
+static json_t *check_obj(const void *from, size_t i)
+{
+	const struct rdp_check *c =
+		&((const struct rdp_doctor *)from)->checks[i];
+	json_t *o = json_object();
+	int err = !o;
+
+	err |= json_object_set_new(o, "id", json_string(c->id));
+	err |= json_object_set_new(o, "title", json_string(c->title));
+	err |= json_object_set_new(o, "verdict",
+				   json_string(rdp_verdict_str(c->verdict)));
+	err |= json_object_set_new(o, "value", json_string(c->value));
+	err |= json_object_set_new(o, "fix", rdp_doctor_json_str(c->fix));
+	return rdp_doctor_json_done(o, err);
+}
+
+static json_t *gid_obj(const void *from, size_t i)
+{
+	const struct rdp_doctor *doc = from;
+	const struct rdp_gid_entry *g = &doc->gids[i];
+	char gid[64], v4[INET_ADDRSTRLEN] = "";
+	json_t *o = json_object();
+	int err = !o;
+
+	rdp_gid_format(g->raw, gid, sizeof(gid));
+	if (rdp_gid_is_ipv4_mapped(g->raw))
+		inet_ntop(AF_INET, g->raw + 12, v4, sizeof(v4));
+	err |= json_object_set_new(o, "index", json_integer(g->index));
+	err |= json_object_set_new(o, "gid", json_string(gid));
+	err |= json_object_set_new(o, "ipv4", rdp_doctor_json_str(v4));
+	err |= json_object_set_new(o, "type",
+				   json_string(rdp_gid_type_str(g->type)));
+	err |= json_object_set_new(o, "netdev", rdp_doctor_json_str(g->ndev));
+	err |= json_object_set_new(o, "used",
+				   json_boolean((int)i == doc->chosen_gid));
+	return rdp_doctor_json_done(o, err);
 }
 
 static json_t *peer_obj(const struct doctor_peer *p)
@@ -100,14 +108,9 @@ static json_t *peer_obj(const struct doctor_peer *p)
 			json_string(rdp_gid_type_str(
 				(enum rdp_gid_type)a->gid_type)));
 		err |= json_object_set_new(o, "numa_node",
-					   a->numa_node >= 0
-						   ? json_integer(a->numa_node)
-						   : json_null());
+					   rdp_doctor_json_node(a->numa_node));
 	}
-	if (!err)
-		return o;
-	json_decref(o);
-	return NULL;
+	return rdp_doctor_json_done(o, err);
 }
 
 static json_t *summary_obj(const struct rdp_doctor *doc)
@@ -122,10 +125,7 @@ static json_t *summary_obj(const struct rdp_doctor *doc)
 	err |= json_object_set_new(o, "fail", json_integer((json_int_t)n[2]));
 	err |= json_object_set_new(o, "skip", json_integer((json_int_t)n[3]));
 	err |= json_object_set_new(o, "ok", json_boolean(!n[RDP_FAIL]));
-	if (!err)
-		return o;
-	json_decref(o);
-	return NULL;
+	return rdp_doctor_json_done(o, err);
 }
 
 int rdp_doctor_print_json(const struct doctor_opts *o,
@@ -145,17 +145,20 @@ int rdp_doctor_print_json(const struct doctor_opts *o,
 	err |= json_object_set_new(root, "link_layer",
 				   json_string(doc->link_eth ? "Ethernet"
 							     : "InfiniBand"));
-	err |= json_object_set_new(root, "netdev", str_or_null(doc->netdev));
+	err |= json_object_set_new(root, "netdev",
+				   rdp_doctor_json_str(doc->netdev));
 	err |= json_object_set_new(root, "numa_node",
-				   doc->numa_node >= 0
-					   ? json_integer(doc->numa_node)
-					   : json_null());
+				   rdp_doctor_json_node(doc->numa_node));
 	err |= json_object_set_new(root, "local_cpus",
-				   str_or_null(doc->local_cpus));
+				   rdp_doctor_json_str(doc->local_cpus));
 	err |= json_object_set_new(root, "topology",
 				   rdp_doctor_topo_json(doc->topo));
-	err |= json_object_set_new(root, "checks", checks_arr(doc));
-	err |= json_object_set_new(root, "gid_table", gids_arr(doc));
+	err |= json_object_set_new(root, "checks",
+				   rdp_doctor_json_array(doc->n_checks,
+							 check_obj, doc));
+	err |= json_object_set_new(root, "gid_table",
+				   rdp_doctor_json_array(doc->n_gids, gid_obj,
+							 doc));
 	err |= json_object_set_new(root, "peer",
 				   peer ? peer_obj(peer) : json_null());
 	err |= json_object_set_new(root, "summary", summary_obj(doc));

@@ -8,35 +8,20 @@
 
 #include "doctor_cmd.h"
 
-static json_t *str_or_null(const char *s)
+static json_t *hop_obj(const void *from, size_t i)
 {
-	return s && *s ? json_string(s) : json_null();
-}
+	const struct rdp_topo_hop *h =
+		&((const struct rdp_topo_nic *)from)->path[i];
+	json_t *o = json_object();
+	int err = !o;
 
-static json_t *path_arr(const struct rdp_topo_nic *n)
-{
-	const struct rdp_topo_hop *h;
-	json_t *a = json_array(), *o;
-	int err = !a;
-	size_t i;
-
-	for (i = 0; !err && i < n->n_path; i++) {
-		h = &n->path[i];
-		o = json_object();
-		err |= !o;
-		err |= json_object_set_new(
-			o, "kind", json_string(rdp_topo_hop_str(h->kind)));
-		err |= json_object_set_new(o, "bus_id", json_string(h->bus_id));
-		err |= json_object_set_new(o, "link_gbytes_per_s",
-					   h->link_gbytes > 0
-						   ? json_real(h->link_gbytes)
-						   : json_null());
-		err |= json_array_append_new(a, o);
-	}
-	if (!err)
-		return a;
-	json_decref(a);
-	return NULL;
+	err |= json_object_set_new(o, "kind",
+				   json_string(rdp_topo_hop_str(h->kind)));
+	err |= json_object_set_new(o, "bus_id", json_string(h->bus_id));
+	err |= json_object_set_new(
+		o, "link_gbytes_per_s",
+		h->link_gbytes > 0 ? json_real(h->link_gbytes) : json_null());
+	return rdp_doctor_json_done(o, err);
 }
 
 static json_t *nic_obj(const struct rdp_topo_report *r)
@@ -52,44 +37,31 @@ static json_t *nic_obj(const struct rdp_topo_report *r)
 	if (!o)
 		return NULL;
 	rdp_cpulist_format(&n->cpus, cpus, sizeof(cpus));
-	err |= json_object_set_new(o, "bus_id", str_or_null(n->bus_id));
-	err |= json_object_set_new(o, "netdev", str_or_null(n->netdev));
+	err |= json_object_set_new(o, "bus_id", rdp_doctor_json_str(n->bus_id));
+	err |= json_object_set_new(o, "netdev", rdp_doctor_json_str(n->netdev));
 	err |= json_object_set_new(o, "near_cpus", json_string(cpus));
 	err |= json_object_set_new(o, "numa_node",
-				   n->node >= 0 ? json_integer(n->node)
-						: json_null());
-	err |= json_object_set_new(o, "pcie_path", path_arr(n));
-	if (!err)
-		return o;
-	json_decref(o);
-	return NULL;
+				   rdp_doctor_json_node(n->node));
+	err |= json_object_set_new(
+		o, "pcie_path", rdp_doctor_json_array(n->n_path, hop_obj, n));
+	return rdp_doctor_json_done(o, err);
 }
 
-static json_t *gpus_arr(const struct rdp_topo_report *r)
+static json_t *gpu_obj(const void *from, size_t i)
 {
-	const struct rdp_topo_gpu *g;
-	json_t *a = json_array(), *o;
-	int err = !a;
-	size_t i;
+	const struct rdp_topo_gpu *g =
+		&((const struct rdp_topo_report *)from)->gpus[i];
+	json_t *o = json_object();
+	int err = !o;
 
-	for (i = 0; !err && i < r->n_gpus; i++) {
-		g = &r->gpus[i];
-		o = json_object();
-		err |= !o;
-		err |= json_object_set_new(o, "bus_id", json_string(g->bus_id));
-		err |= json_object_set_new(o, "name", str_or_null(g->name));
-		err |= json_object_set_new(o, "model", str_or_null(g->model));
-		err |= json_object_set_new(
-			o, "distance", json_string(rdp_topo_dist_str(g->dist)));
-		err |= json_object_set_new(o, "numa_node",
-					   g->node >= 0 ? json_integer(g->node)
-							: json_null());
-		err |= json_array_append_new(a, o);
-	}
-	if (!err)
-		return a;
-	json_decref(a);
-	return NULL;
+	err |= json_object_set_new(o, "bus_id", json_string(g->bus_id));
+	err |= json_object_set_new(o, "name", rdp_doctor_json_str(g->name));
+	err |= json_object_set_new(o, "model", rdp_doctor_json_str(g->model));
+	err |= json_object_set_new(o, "distance",
+				   json_string(rdp_topo_dist_str(g->dist)));
+	err |= json_object_set_new(o, "numa_node",
+				   rdp_doctor_json_node(g->node));
+	return rdp_doctor_json_done(o, err);
 }
 
 json_t *rdp_doctor_topo_json(const struct rdp_topo_report *r)
@@ -103,9 +75,7 @@ json_t *rdp_doctor_topo_json(const struct rdp_topo_report *r)
 	if (!o)
 		return NULL;
 	err |= json_object_set_new(o, "nic", nic_obj(r));
-	err |= json_object_set_new(o, "gpus", gpus_arr(r));
-	if (!err)
-		return o;
-	json_decref(o);
-	return NULL;
+	err |= json_object_set_new(
+		o, "gpus", rdp_doctor_json_array(r->n_gpus, gpu_obj, r));
+	return rdp_doctor_json_done(o, err);
 }
