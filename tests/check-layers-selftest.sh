@@ -90,4 +90,16 @@ fresh
 source_file src/tools/x.c report.h
 expect 0 "" "src/tools is cli"
 
+fresh
+header mesh.h "Mesh." mesh "#include <rdmaperf/wire.h>"
+source_file src/mesh/plan.c report.h
+source_file src/tools/mesh.c mesh.h
+expect 0 "" "mesh sits between cli and session"
+
+fresh
+header mesh.h "Mesh." mesh ""
+source_file src/session/bad.c mesh.h
+expect 1 "src/session/bad.c (session) includes rdmaperf/mesh.h (mesh): points up" \
+	"session including mesh fails"
+
 [ "$fails" = 0 ]

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Includes point down the layers only:
-#   cli -> session -> {report | oob} -> bench -> engine -> mem -> sys
+#   cli -> mesh -> session -> {report | oob} -> bench -> engine -> mem -> sys
 # report and oob sit side by side and never include each other. A header's
 # layer is its " * Layer: NAME" line; a source file's is its folder under
 # src/ (src/tools and src/client.c, src/server.c are cli).
@@ -18,7 +18,8 @@ allowed='
 rank()
 {
 	case $1 in
-	cli) echo 7 ;;
+	cli) echo 8 ;;
+	mesh) echo 7 ;;
 	session) echo 6 ;;
 	report | oob) echo 5 ;;
 	bench) echo 4 ;;
@@ -57,7 +58,7 @@ for h in include/rdmaperf/*.h; do
 	l=$(header_layer "$h")
 	if [ "$(rank "$l")" = 0 ]; then
 		echo "$h: no ' * Layer: NAME' line in its top comment" \
-			"(NAME: cli session report oob bench engine mem sys)"
+			"(NAME: cli mesh session report oob bench engine mem sys)"
 		fail=1
 		continue
 	fi
