@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Mesh schedules: the circle method (pairwise), bisection with random
+ * perfect matchings, ring shifts. A round is computed when asked for;
+ * only the matchings of bisection are stored.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdmaperf/mesh_plan.h>
+
+struct rdp_mesh_plan {
+	struct rdp_mesh_plan_opts o;
+	size_t pairings; /* pairwise, bisection: matchings before direction */
+	size_t rounds;
+	/* Bisection: `pairings` node orders of N each; a matching pairs
+	 * order[2j] with order[2j+1], odd N leaves order[N-1] out. */
+	unsigned int *order;
+};
+
+static const char *const names[] = {
+	[RDP_MESH_PAIRWISE] = "pairwise",
+	[RDP_MESH_BISECTION] = "bisection",
+	[RDP_MESH_RING_SHIFT] = "ring-shift",
+};
+
+const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p)
+{
+	return (unsigned int)p < sizeof(names) / sizeof(names[0]) ? names[p]
+								  : "?";
+}
+
+int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i])) {
+			*out = (enum rdp_mesh_pattern)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* splitmix64: a fixed generator, so a seed gives the same matchings on
+ * every host and libc. */
+static uint64_t next_random(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Matching 0 is i <-> i+N/2; the others are shuffles (Fisher-Yates; the
+ * modulo bias of a 64-bit draw over at most 4096 nodes is below 2^-50). */
+static void fill_orders(struct rdp_mesh_plan *p)
+{
+	unsigned int n = p->o.nodes, h = n / 2, i, j, t, *ord;
+	uint64_t state = p->o.seed;
+	size_t m;
+
+	for (i = 0; i < h; i++) {
+		p->order[2 * i] = i;
+		p->order[2 * i + 1] = i + h;
+	}
+	if (n % 2)
+		p->order[n - 1] = n - 1;
+	for (m = 1; m < p->pairings; m++) {
+		ord = p->order + m * n;
+		for (i = 0; i < n; i++)
+			ord[i] = i;
+		for (i = n - 1; i > 0; i--) {
+			j = (unsigned int)(next_random(&state) % (i + 1));
+			t = ord[i];
+			ord[i] = ord[j];
+			ord[j] = t;
+		}
+	}
+}
+
+static int check_opts(const struct rdp_mesh_plan_opts *o)
+{
+	if (o->nodes < RDP_MESH_MIN_NODES || o->nodes > RDP_MESH_MAX_NODES ||
+	    o->permutations > RDP_MESH_MAX_PERMUTATIONS)
+		return -EINVAL;
+	if (o->permutations && o->pattern != RDP_MESH_BISECTION)
+		return -EINVAL;
+	if (o->bidir && o->pattern == RDP_MESH_RING_SHIFT)
+		return -EINVAL;
+	return (unsigned int)o->pattern <= RDP_MESH_RING_SHIFT ? 0 : -EINVAL;
+}
+
+int rdp_mesh_plan_create(const struct rdp_mesh_plan_opts *o,
+			 struct rdp_mesh_plan **out)
+{
+	struct rdp_mesh_plan *p;
+	unsigned int n = o->nodes;
+
+	if (check_opts(o))
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->o = *o;
+	switch (o->pattern) {
+	case RDP_MESH_PAIRWISE:
+		p->pairings = n % 2 ? n : n - 1;
+		break;
+	case RDP_MESH_BISECTION:
+		p->pairings = 1 + (size_t)o->permutations;
+		p->order = calloc(p->pairings * n, sizeof(*p->order));
+		if (!p->order) {
+			free(p);
+			return -ENOMEM;
+		}
+		fill_orders(p);
+		break;
+	case RDP_MESH_RING_SHIFT:
+		p->rounds = n - 1;
+		break;
+	}
+	if (o->pattern != RDP_MESH_RING_SHIFT)
+		p->rounds = p->pairings * (o->bidir ? 1 : 2);
+	*out = p;
+	return 0;
+}
+
+void rdp_mesh_plan_free(struct rdp_mesh_plan *p)
+{
+	if (!p)
+		return;
+	free(p->order);
+	free(p);
+}
+
+const struct rdp_mesh_plan_opts *
+rdp_mesh_plan_opts(const struct rdp_mesh_plan *p)
+{
+	return &p->o;
+}
+
+size_t rdp_mesh_plan_rounds(const struct rdp_mesh_plan *p)
+{
+	return p->rounds;
+}
+
+size_t rdp_mesh_plan_width(const struct rdp_mesh_plan *p)
+{
+	return p->o.pattern == RDP_MESH_RING_SHIFT ? p->o.nodes
+						   : p->o.nodes / 2;
+}
+
+/*
+ * Pairing r of the circle method over M = N (even) or N+1 (odd) places:
+ * place M-1 meets r, and (r+i) meets (r-i) mod M-1 for i = 1..M/2-1.
+ * Place M-1 is the ghost for odd N: r rests.
+ */
+static size_t circle(unsigned int n, size_t r, struct rdp_mesh_xfer *x)
+{
+	unsigned int m = n % 2 ? n + 1 : n, turn = m - 1, i;
+	unsigned int rr = (unsigned int)r;
+	size_t k = 0;
+
+	if (m == n)
+		x[k++] = rr % 2 ? (struct rdp_mesh_xfer){ turn, rr, 0 }
+				: (struct rdp_mesh_xfer){ rr, turn, 0 };
+	for (i = 1; i < m / 2; i++)
+		x[k++] = (struct rdp_mesh_xfer){ (rr + i) % turn,
+						 (rr + turn - i) % turn, 0 };
+	return k;
+}
+
+static size_t matching(const struct rdp_mesh_plan *p, size_t r,
+		       struct rdp_mesh_xfer *x)
+{
+	const unsigned int *ord = p->order + r * p->o.nodes;
+	size_t j;
+
+	for (j = 0; j < p->o.nodes / 2; j++)
+		x[j] = (struct rdp_mesh_xfer){ ord[2 * j], ord[2 * j + 1], 0 };
+	return j;
+}
+
+size_t rdp_mesh_plan_round(const struct rdp_mesh_plan *p, size_t k,
+			   struct rdp_mesh_xfer *x)
+{
+	unsigned int n = p->o.nodes, i, t;
+	size_t per = p->o.bidir ? 1 : 2, cnt, j;
+
+	if (k >= p->rounds)
+		return 0;
+	if (p->o.pattern == RDP_MESH_RING_SHIFT) {
+		for (i = 0; i < n; i++)
+			x[i] = (struct rdp_mesh_xfer){
+				i, (unsigned int)((i + k + 1) % n), 0
+			};
+		return n;
+	}
+	cnt = p->o.pattern == RDP_MESH_PAIRWISE ? circle(n, k / per, x)
+						: matching(p, k / per, x);
+	for (j = 0; j < cnt; j++) {
+		x[j].both = p->o.bidir;
+		if (k % per) { /* the second sub-round: B->A */
+			t = x[j].tx;
+			x[j].tx = x[j].rx;
+			x[j].rx = t;
+		}
+	}
+	return cnt;
+}
+
+static void print_head(const struct rdp_mesh_plan *p, FILE *f)
+{
+	const struct rdp_mesh_plan_opts *o = &p->o;
+	const char *how = o->bidir ? "both directions at once"
+				   : "each as two rounds, A->B then B->A";
+
+	fprintf(f, "%s plan for %u nodes, %zu rounds: ",
+		rdp_mesh_pattern_name(o->pattern), o->nodes, p->rounds);
+	if (o->pattern == RDP_MESH_PAIRWISE)
+		fprintf(f, "%zu pairings%s, %s\n", p->pairings,
+			o->nodes % 2 ? " (odd: one node rests in each)" : "",
+			how);
+	else if (o->pattern == RDP_MESH_BISECTION)
+		fprintf(f,
+			"i<->i+%u and %u random matchings (seed %llu)%s, "
+			"%s\n",
+			o->nodes / 2, o->permutations,
+			(unsigned long long)o->seed,
+			o->nodes % 2 ? " (odd: one node rests in each)" : "",
+			how);
+	else
+		fprintf(f,
+			"shifts +1..+%u, each node sending and receiving "
+			"at once\n",
+			o->nodes - 1);
+}
+
+static void print_round(const struct rdp_mesh_plan *p, size_t k,
+			const struct rdp_mesh_xfer *x, size_t cnt,
+			unsigned char *busy, FILE *f)
+{
+	unsigned int i;
+	size_t j;
+
+	fprintf(f, "round %zu", k + 1);
+	if (p->o.pattern == RDP_MESH_RING_SHIFT)
+		fprintf(f, " (+%zu)", k + 1);
+	fputc(':', f);
+	memset(busy, 0, p->o.nodes);
+	for (j = 0; j < cnt; j++) {
+		fprintf(f, " %u%s%u", x[j].tx, x[j].both ? "<->" : "->",
+			x[j].rx);
+		busy[x[j].tx] = busy[x[j].rx] = 1;
+	}
+	for (i = 0; i < p->o.nodes; i++)
+		if (!busy[i])
+			fprintf(f, " bye %u", i);
+	fputc('\n', f);
+}
+
+int rdp_mesh_plan_print(const struct rdp_mesh_plan *p, FILE *f)
+{
+	struct rdp_mesh_xfer *x = calloc(rdp_mesh_plan_width(p), sizeof(*x));
+	unsigned char *busy = malloc(p->o.nodes);
+	size_t k;
+	int ret = -ENOMEM;
+
+	if (x && busy) {
+		print_head(p, f);
+		for (k = 0; k < p->rounds; k++)
+			print_round(p, k, x, rdp_mesh_plan_round(p, k, x), busy,
+				    f);
+		ret = ferror(f) ? -EIO : 0;
+	}
+	free(busy);
+	free(x);
+	return ret;
+}
