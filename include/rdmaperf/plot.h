@@ -28,4 +28,8 @@ int rdp_plot_script(const struct json_t *doc, FILE *f);
  */
 int rdp_plot_file(const struct json_t *doc, const char *out);
 
+/* Run a gnuplot script (len bytes) whose SVG goes to the file out, with
+ * the same program and errors as rdp_plot_file. */
+int rdp_plot_draw(const char *script, size_t len, const char *out);
+
 #endif /* RDMAPERF_PLOT_H */

@@ -267,9 +267,10 @@ static int feed(pid_t pid, int in_fd, const char *script, size_t len)
 								       : -EIO;
 }
 
-static int draw(const char *prog, const char *script, size_t len,
-		const char *out)
+int rdp_plot_draw(const char *script, size_t len, const char *out)
 {
+	const char *env = getenv("RDP_GNUPLOT");
+	const char *prog = env && *env ? env : "gnuplot";
 	int fd, in_fd = -1, ret;
 	pid_t pid = 0;
 
@@ -297,7 +298,6 @@ static int draw(const char *prog, const char *script, size_t len,
 
 int rdp_plot_file(const json_t *doc, const char *out)
 {
-	const char *prog = getenv("RDP_GNUPLOT");
 	char *script = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -313,7 +313,7 @@ int rdp_plot_file(const json_t *doc, const char *out)
 		rdp_err("plot: the document holds no bandwidth or latency "
 			"results to draw");
 	if (!ret)
-		ret = draw(prog && *prog ? prog : "gnuplot", script, len, out);
+		ret = rdp_plot_draw(script, len, out);
 	free(script);
 	return ret;
 }
