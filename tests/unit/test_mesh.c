@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Cluster meshes without MPI: the schedule invariants of every pattern for
- * 2..64 nodes.
+ * 2..64 nodes, and the outlier classes on synthetic matrices.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <jansson.h>
 
 #include "unit.h"
 
+#include <rdmaperf/mesh.h>
 #include <rdmaperf/mesh_plan.h>
 
 #define MAX_N 64
@@ -298,6 +300,334 @@ static void test_plan_print(void **state)
 	free(s);
 }
 
+/* Synthetic matrices: healthy cells near 100 Gb/s, faults where set. */
+enum fault_kind {
+	F_NODE,
+	F_TX,
+	F_RX,
+	F_LINK
+};
+
+struct fault {
+	enum fault_kind kind;
+	unsigned int node, peer; /* peer: the receiver of F_LINK */
+	double gbps;		 /* < 0: the cell fails */
+};
+
+#define ANY_RAIL 99
+
+struct fake {
+	const struct fault *f;
+	size_t n_faults;
+	unsigned int fault_rail; /* ANY_RAIL: every rail */
+	int lat;		 /* figures are latencies (us) */
+};
+
+static double figure(const struct fake *fk, unsigned int tx, unsigned int rx,
+		     unsigned int rail)
+{
+	double healthy = 100 - 0.25 * ((tx * 7 + rx * 3) % 5);
+	const struct fault *f;
+	size_t i;
+	int hit;
+
+	for (i = 0; i < fk->n_faults; i++) {
+		f = &fk->f[i];
+		hit = f->kind == F_NODE ? tx == f->node || rx == f->node
+		      : f->kind == F_TX ? tx == f->node
+		      : f->kind == F_RX ? rx == f->node
+					: tx == f->node && rx == f->peer;
+		if (hit &&
+		    (fk->fault_rail == ANY_RAIL || rail == fk->fault_rail))
+			return f->gbps;
+	}
+	return healthy;
+}
+
+/* A pairwise mesh of n nodes, every cell measured from fk. */
+static struct rdp_mesh *fake_mesh(unsigned int n, unsigned int rails,
+				  const struct fake *fk,
+				  struct rdp_mesh_plan **plan)
+{
+	struct rdp_mesh_xfer x[MAX_N];
+	struct rdp_mesh_cell c;
+	struct rdp_mesh *m = NULL;
+	size_t k, j, cnt;
+	unsigned int r;
+	double v;
+
+	*plan = plan_of(RDP_MESH_PAIRWISE, n, 0, 0, 0);
+	assert_int_equal(rdp_mesh_create(*plan, rails, NULL, &m), 0);
+	for (k = 0; k < rdp_mesh_plan_rounds(*plan); k++) {
+		cnt = rdp_mesh_plan_round(*plan, k, x);
+		for (j = 0; j < cnt; j++)
+			for (r = 0; r < rails; r++) {
+				v = figure(fk, x[j].tx, x[j].rx, r);
+				c = (struct rdp_mesh_cell){
+					.tx = x[j].tx,
+					.rx = x[j].rx,
+					.rail = r,
+					.round = (unsigned int)k,
+					.status = v < 0 ? RDP_MESH_FAILED
+							: RDP_MESH_OK,
+					.reason = "connect timed out",
+					.bw_gbps = v < 0 || fk->lat ? NAN : v,
+					.lat_us = v >= 0 && fk->lat ? v / 50
+								    : NAN,
+					.line_gbps = 100,
+					.result = json_pack("{s:f}", "fig", v),
+				};
+				assert_int_equal(rdp_mesh_add(m, &c), 0);
+			}
+	}
+	return m;
+}
+
+/* Every cell bad iff want_bad(cell); bad cells of class cls naming
+ * suspect (for LINK: their sender). */
+static void expect_cells(const struct rdp_mesh *m, const struct fake *fk,
+			 enum rdp_mesh_class cls, unsigned int suspect)
+{
+	const struct rdp_mesh_cell *c;
+	size_t i;
+	double v;
+
+	for (i = 0; i < rdp_mesh_n_cells(m); i++) {
+		c = rdp_mesh_cell_at(m, i);
+		v = figure(fk, c->tx, c->rx, c->rail);
+		if (v > 90 && c->status == RDP_MESH_OK)
+			continue;
+		if (v > 90)
+			fail_msg("%u->%u rail %u is %s (%s)", c->tx, c->rx,
+				 c->rail, rdp_mesh_status_name(c->status),
+				 c->reason);
+		assert_int_equal(c->status,
+				 v < 0 ? RDP_MESH_FAILED : RDP_MESH_FLAGGED);
+		assert_non_null(c->reason);
+		if (c->cls != cls ||
+		    c->suspect !=
+			    (cls == RDP_MESH_CLASS_LINK ? c->tx : suspect))
+			fail_msg("%u->%u: class %s of node %u, expected %s of "
+				 "%u",
+				 c->tx, c->rx, rdp_mesh_class_name(c->cls),
+				 c->suspect, rdp_mesh_class_name(cls), suspect);
+	}
+}
+
+static const struct rdp_mesh_limits tol10 = { .tol = RDP_MESH_TOLERANCE };
+
+/* One fault on an n-node mesh judged by l: count flagged cells and their
+ * class. */
+static void fault_in(unsigned int n, const struct rdp_mesh_limits *l,
+		     const struct fault *f, int want_bad,
+		     enum rdp_mesh_class cls, unsigned int suspect)
+{
+	struct fake fk = { .f = f, .n_faults = 1, .fault_rail = ANY_RAIL };
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh *m = fake_mesh(n, 1, &fk, &plan);
+
+	assert_int_equal(rdp_mesh_analyze(m, l), want_bad);
+	expect_cells(m, &fk, cls, suspect);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
+}
+
+static void one_fault(unsigned int n, const struct fault *f, int want_bad,
+		      enum rdp_mesh_class cls, unsigned int suspect)
+{
+	fault_in(n, &tol10, f, want_bad, cls, suspect);
+}
+
+static void test_outlier_classes(void **state)
+{
+	static const struct fault node = { F_NODE, 2, 0, 50 };
+	static const struct fault tx = { F_TX, 3, 0, 60 };
+	static const struct fault rx = { F_RX, 4, 0, 60 };
+	static const struct fault link = { F_LINK, 1, 5, 40 };
+	static const struct fault fail_link = { F_LINK, 0, 1, -1 };
+	static const struct fault fail_node = { F_NODE, 5, 0, -1 };
+	struct fake healthy = { .fault_rail = ANY_RAIL };
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh *m;
+
+	(void)state;
+	m = fake_mesh(6, 1, &healthy, &plan);
+	assert_int_equal(rdp_mesh_analyze(m, &tol10), 0);
+	expect_cells(m, &healthy, RDP_MESH_CLASS_NONE, 0);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
+
+	one_fault(6, &node, 10, RDP_MESH_CLASS_NODE, 2);
+	one_fault(6, &tx, 5, RDP_MESH_CLASS_TX, 3);
+	one_fault(6, &rx, 5, RDP_MESH_CLASS_RX, 4);
+	one_fault(6, &link, 1, RDP_MESH_CLASS_LINK, 1);
+	one_fault(6, &fail_link, 1, RDP_MESH_CLASS_LINK, 0);
+	/* A node whose every cell failed: the failed cells name it. */
+	one_fault(6, &fail_node, 10, RDP_MESH_CLASS_NODE, 5);
+}
+
+/*
+ * 3 nodes: rows of two cells, one bad cell makes a row half bad, which
+ * is not low; the classes still hold. A bad node spoils 4 of the 6 cells,
+ * and with them the median: only an absolute floor finds it.
+ */
+static void test_outlier_three_nodes(void **state)
+{
+	static const struct fault node = { F_NODE, 0, 0, 50 };
+	static const struct fault tx = { F_TX, 1, 0, 50 };
+	static const struct fault link = { F_LINK, 2, 0, 50 };
+	const struct rdp_mesh_limits floor90 = { .tol = RDP_MESH_TOLERANCE,
+						 .min_bw_gbps = 90 };
+
+	struct fake fk = { .f = &node, .n_faults = 1, .fault_rail = ANY_RAIL };
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh *m = fake_mesh(3, 1, &fk, &plan);
+
+	(void)state;
+	assert_int_equal(rdp_mesh_analyze(m, &tol10), 0);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
+	fault_in(3, &floor90, &node, 4, RDP_MESH_CLASS_NODE, 0);
+	one_fault(3, &tx, 2, RDP_MESH_CLASS_TX, 1);
+	one_fault(3, &link, 1, RDP_MESH_CLASS_LINK, 2);
+}
+
+/* A node fault and a link fault at once, on the second rail only; the
+ * first rail stays clean. And failed cells count toward their node. */
+static void test_outlier_mixed(void **state)
+{
+	static const struct fault f[] = { { F_NODE, 6, 0, 20 },
+					  { F_LINK, 0, 3, 70 } };
+	static const struct fault half_failed[] = { { F_TX, 1, 0, -1 },
+						    { F_RX, 1, 0, 30 } };
+	struct fake fk = { .f = f, .n_faults = 2, .fault_rail = 1 };
+	struct rdp_mesh_plan *plan;
+	const struct rdp_mesh_cell *c;
+	struct rdp_mesh *m = fake_mesh(8, 2, &fk, &plan);
+	size_t i;
+
+	(void)state;
+	assert_int_equal(rdp_mesh_analyze(m, &tol10), 14 + 1);
+	for (i = 0; i < rdp_mesh_n_cells(m); i++) {
+		c = rdp_mesh_cell_at(m, i);
+		if (c->rail == 0)
+			assert_int_equal(c->status, RDP_MESH_OK);
+		else if (c->tx == 0 && c->rx == 3)
+			assert_int_equal(c->cls, RDP_MESH_CLASS_LINK);
+		else if (c->tx == 6 || c->rx == 6)
+			assert_true(c->cls == RDP_MESH_CLASS_NODE &&
+				    c->suspect == 6);
+		else
+			assert_int_equal(c->status, RDP_MESH_OK);
+	}
+	/* Analysing again gives the same answer. */
+	assert_int_equal(rdp_mesh_analyze(m, &tol10), 15);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
+
+	/* Node 1: its sends fail, its receives are slow: the node. */
+	fk = (struct fake){ .f = half_failed,
+			    .n_faults = 2,
+			    .fault_rail = ANY_RAIL };
+	m = fake_mesh(5, 1, &fk, &plan);
+	assert_int_equal(rdp_mesh_analyze(m, &tol10), 8);
+	expect_cells(m, &fk, RDP_MESH_CLASS_NODE, 1);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
+}
+
+/* Absolute limits flag what the medians cannot: a cluster all slow. */
+static void test_absolute_limits(void **state)
+{
+	struct fake healthy = { .fault_rail = ANY_RAIL };
+	struct rdp_mesh_limits l = tol10;
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh *m = fake_mesh(4, 1, &healthy, &plan);
+	const struct rdp_mesh_cell *c;
+	size_t i;
+
+	(void)state;
+	l.min_bw_gbps = 99.9; /* cells lie between 99 and 100 */
+	assert_true(rdp_mesh_analyze(m, &l) > 0);
+	l.min_bw_gbps = 0;
+	l.min_bw_pct = 99.6; /* of 100 Gb/s: 99.5 and below */
+	assert_true(rdp_mesh_analyze(m, &l) > 0);
+	for (i = 0; i < rdp_mesh_n_cells(m); i++) {
+		c = rdp_mesh_cell_at(m, i);
+		assert_int_equal(c->status, c->bw_gbps < 99.6 ? RDP_MESH_FLAGGED
+							      : RDP_MESH_OK);
+		if (c->status == RDP_MESH_FLAGGED)
+			expect_in(c->reason, "% of the line rate 100 Gb/s "
+					     "(below --min-bw 99.6%)");
+	}
+	c = rdp_mesh_cell_at(m, 0);
+	l.min_bw_pct = 0;
+	assert_int_equal(rdp_mesh_analyze(m, &l), 0);
+	assert_null(c->reason);
+	l.tol = 1;
+	assert_int_equal(rdp_mesh_analyze(m, &l), -EINVAL);
+	l.tol = 0.1;
+	l.min_bw_pct = 101;
+	assert_int_equal(rdp_mesh_analyze(m, &l), -EINVAL);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
+}
+
+/* Latency: a cell above (1 + tol) x the median, or above --max-lat. */
+static void test_latency_outliers(void **state)
+{
+	static const struct fault slow = { F_TX, 2, 0, 150 }; /* 3 us */
+	struct fake fk = {
+		.f = &slow, .n_faults = 1, .fault_rail = ANY_RAIL, .lat = 1
+	};
+	struct rdp_mesh_limits l = tol10;
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh *m = fake_mesh(5, 1, &fk, &plan);
+	const struct rdp_mesh_cell *c;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(rdp_mesh_analyze(m, &l), 4);
+	for (i = 0; i < rdp_mesh_n_cells(m); i++) {
+		c = rdp_mesh_cell_at(m, i);
+		assert_int_equal(c->status,
+				 c->tx == 2 ? RDP_MESH_FLAGGED : RDP_MESH_OK);
+		if (c->tx == 2) {
+			assert_int_equal(c->cls, RDP_MESH_CLASS_TX);
+			expect_in(c->reason, "3.000 us is 150.");
+			expect_in(c->reason, "(above 110%)");
+		}
+	}
+	l.max_lat_us = 1.99; /* healthy cells are 1.99..2 us */
+	assert_true(rdp_mesh_analyze(m, &l) > 4);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
+}
+
+static void test_add_rejects(void **state)
+{
+	struct fake healthy = { .fault_rail = ANY_RAIL };
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh *m = fake_mesh(3, 2, &healthy, &plan);
+	struct rdp_mesh_cell c = { .tx = 0, .rx = 0, .bw_gbps = 1 };
+
+	(void)state;
+	c.result = json_object(); /* taken also on error: no leak */
+	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
+	c = (struct rdp_mesh_cell){ .tx = 0, .rx = 3, .result = NULL };
+	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
+	c = (struct rdp_mesh_cell){ .tx = 0, .rx = 1, .rail = 2 };
+	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
+	c = (struct rdp_mesh_cell){ .tx = 0, .rx = 1, .status = 2 };
+	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
+	assert_int_equal(rdp_mesh_n_cells(m), 6 * 2);
+	assert_null(rdp_mesh_cell_at(m, 12));
+	assert_string_equal(rdp_mesh_node_name(m, 2), "node2");
+	assert_int_equal(rdp_mesh_create(plan, 0, NULL, &m), -EINVAL);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +636,12 @@ int main(void)
 		cmocka_unit_test(test_ring_shift),
 		cmocka_unit_test(test_plan_rejects),
 		cmocka_unit_test(test_plan_print),
+		cmocka_unit_test(test_outlier_classes),
+		cmocka_unit_test(test_outlier_three_nodes),
+		cmocka_unit_test(test_outlier_mixed),
+		cmocka_unit_test(test_absolute_limits),
+		cmocka_unit_test(test_latency_outliers),
+		cmocka_unit_test(test_add_rejects),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The cells of a cluster mesh (one per sender, receiver, rail and round)
+ * and the outlier analysis that names the likely bad node, cable
+ * direction or link.
+ *
+ * Use: rdp_mesh_create() over a plan; rdp_mesh_add() each measured or
+ * failed cell; rdp_mesh_analyze(); rdp_mesh_free().
+ * Layer: mesh
+ */
+#ifndef RDMAPERF_MESH_H
+#define RDMAPERF_MESH_H
+
+#include <stddef.h>
+
+#include <rdmaperf/mesh_plan.h>
+
+struct json_t;
+struct rdp_mesh;
+
+#define RDP_MESH_TOLERANCE 0.10 /* default --tolerance */
+#define RDP_MESH_MAX_RAILS 64
+
+enum rdp_mesh_status {
+	RDP_MESH_OK,
+	RDP_MESH_FAILED,  /* no figure: the test did not complete */
+	RDP_MESH_FLAGGED, /* set by rdp_mesh_analyze */
+};
+
+/* What a flagged or failed cell points at, from the medians of its
+ * sender's row (TX) and its receiver's column (RX). */
+enum rdp_mesh_class {
+	RDP_MESH_CLASS_NONE,
+	RDP_MESH_CLASS_NODE, /* suspect's TX row and RX column are low */
+	RDP_MESH_CLASS_TX,   /* only the sender's row: its send direction */
+	RDP_MESH_CLASS_RX,   /* only the receiver's column: its receive side */
+	RDP_MESH_CLASS_LINK, /* neither: this link or path alone */
+};
+
+struct rdp_mesh_cell {
+	unsigned int tx, rx; /* node numbers of the plan */
+	unsigned int rail;
+	unsigned int round;	     /* 0-based; files write it 1-based */
+	enum rdp_mesh_status status; /* OK or FAILED when added */
+	/* FAILED: why (copied on add); FLAGGED: the thresholds broken,
+	 * written by the analysis; NULL otherwise. */
+	const char *reason;
+	double bw_gbps;	       /* NAN when the test measures none */
+	double lat_us;	       /* median latency, NAN when none */
+	double line_gbps;      /* the rail's line rate, 0 unknown */
+	struct json_t *result; /* the full rdmaperf results document */
+	/* Written by rdp_mesh_analyze for FLAGGED and FAILED cells. */
+	enum rdp_mesh_class cls;
+	unsigned int suspect; /* the node cls names (LINK: tx) */
+};
+
+struct rdp_mesh_limits {
+	double tol;	    /* 0.10: flag 10 % below the median bandwidth,
+			     * or above the median latency; [0, 1) */
+	double min_bw_gbps; /* absolute floors, 0: none */
+	double min_bw_pct;  /* % of the cell's line rate, 0: none */
+	double max_lat_us;  /* 0: none */
+};
+
+/*
+ * A store for the cells of plan (which must outlive it) over `rails`
+ * rails (1..RDP_MESH_MAX_RAILS); names: one per node, copied, NULL for
+ * "node0", "node1"... -EINVAL or -ENOMEM.
+ */
+int rdp_mesh_create(const struct rdp_mesh_plan *plan, unsigned int rails,
+		    const char *const *names, struct rdp_mesh **out);
+/* Frees every cell's reason and result. NULL is fine. */
+void rdp_mesh_free(struct rdp_mesh *m);
+
+/*
+ * Add a copy of c; the store takes c->result (one reference) in every
+ * case, also on error. -EINVAL: a node or rail out of range, tx == rx, a
+ * status other than OK or FAILED; -ENOMEM. A cell added twice (the same
+ * tx, rx and rail) is kept twice; the matrices show the later one.
+ */
+int rdp_mesh_add(struct rdp_mesh *m, const struct rdp_mesh_cell *c);
+
+size_t rdp_mesh_n_cells(const struct rdp_mesh *m);
+const struct rdp_mesh_cell *rdp_mesh_cell_at(const struct rdp_mesh *m,
+					     size_t i);
+const char *rdp_mesh_node_name(const struct rdp_mesh *m, unsigned int node);
+const char *rdp_mesh_status_name(enum rdp_mesh_status s); /* "ok" ... */
+const char *rdp_mesh_class_name(enum rdp_mesh_class c);	  /* "node" ... */
+
+/*
+ * Flag and classify, each rail on its own. A measured cell is FLAGGED
+ * below (1 - tol) x the median bandwidth of the rail's measured cells,
+ * above (1 + tol) x their median latency, or past an absolute limit.
+ * A node's TX row (RX column) is low when its median cell is bad: more
+ * than half of its cells are flagged or failed, failed cells counting
+ * as 0 Gb/s. Every flagged or failed cell is then classified: the
+ * sender, else the receiver, with both row and column low -> NODE; the
+ * sender's row low -> TX; the receiver's column low -> RX; else LINK.
+ * The classes need rows of several cells: pairwise or ring-shift from 3
+ * nodes, bisection with permutations. With one cell a row (2 nodes,
+ * bisection alone) a bad link reads as its sender's TX. The medians hold
+ * while fewer than half of a rail's cells are bad (one bad node of 3
+ * spoils 4 cells of 6): past that only the absolute limits flag.
+ * Runs again from scratch when called again. Returns how many cells are
+ * flagged or failed, or -EINVAL (a limit out of range), -ENOMEM.
+ */
+int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
+
+#endif /* RDMAPERF_MESH_H */

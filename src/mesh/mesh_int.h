@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What the files of the mesh folder share: the store and its analysis. */
+#ifndef RDMAPERF_MESH_INT_H
+#define RDMAPERF_MESH_INT_H
+
+#include <stdint.h>
+
+#include <rdmaperf/mesh.h>
+
+/* The figures a cell may carry. */
+enum {
+	FIG_BW,
+	FIG_LAT,
+	N_FIGS
+};
+
+/* One rail, as rdp_mesh_analyze left it. */
+struct rail_stats {
+	double med[N_FIGS]; /* of the measured cells; NAN: none */
+	/* Per node: the medians of its TX row and RX column, failed cells
+	 * as 0 Gb/s or an infinite latency; NAN: no cell. */
+	double *row[N_FIGS], *col[N_FIGS];
+	unsigned char *row_low, *col_low; /* more than half of them bad */
+};
+
+struct rdp_mesh {
+	const struct rdp_mesh_plan *plan;
+	unsigned int nodes, rails;
+	char **names;
+	struct rdp_mesh_cell *cells;
+	size_t n, cap;
+	struct rail_stats *stats;      /* one per rail */
+	struct rdp_mesh_limits limits; /* of the last analysis */
+	int analyzed;
+};
+
+/* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
+double rdp_mesh_fig(const struct rdp_mesh_cell *c, int fig);
+/*
+ * The figure a rail's matrix and heatmap show: FIG_BW when a cell of the
+ * rail has a bandwidth, else FIG_LAT when one has a latency, else -1.
+ */
+int rdp_mesh_rail_fig(const struct rdp_mesh *m, unsigned int rail);
+/*
+ * Sender x receiver cell numbers of one rail (nodes x nodes, row-major,
+ * -1 where untested; a later cell replaces an earlier one), or NULL
+ * when out of memory. The caller frees it.
+ */
+int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail);
+
+#endif /* RDMAPERF_MESH_INT_H */
