@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The cells of a cluster mesh (one per sender, receiver, rail and round)
- * and the outlier analysis that names the likely bad node, cable
- * direction or link.
+ * The cells of a cluster mesh (one per sender, receiver, rail and round),
+ * the outlier analysis that names the likely bad node, cable direction or
+ * link, and the files written from them: mesh.json, CSV matrices, a
+ * long-form CSV, outliers.txt, a JSON Lines journal and heatmaps.
  *
  * Use: rdp_mesh_create() over a plan; rdp_mesh_add() each measured or
- * failed cell; rdp_mesh_analyze(); rdp_mesh_free().
+ * failed cell (rdp_mesh_journal_round() after each round);
+ * rdp_mesh_analyze(); rdp_mesh_write_dir(); rdp_mesh_free().
  * Layer: mesh
  */
 #ifndef RDMAPERF_MESH_H
 #define RDMAPERF_MESH_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <rdmaperf/mesh_plan.h>
 
@@ -105,5 +108,48 @@ const char *rdp_mesh_class_name(enum rdp_mesh_class c);	  /* "node" ... */
  * flagged or failed, or -EINVAL (a limit out of range), -ENOMEM.
  */
 int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
+
+/*
+ * The writers. Statuses, classes and medians are what the last
+ * rdp_mesh_analyze found (none before it, or after a cell is added since).
+ * Each returns 0, -EIO when f fails, -ENOMEM; outliers, heatmap and
+ * directory -EINVAL before an analysis.
+ */
+/* mesh.json: pattern, nodes[], rounds[] (1-based, each with its pairs and
+ * bye), medians per rail, cells[] with their result objects, totals. */
+int rdp_mesh_write_json(const struct rdp_mesh *m, FILE *f);
+/* Sender rows x receiver columns of one rail: Gb/s (the rail's latency
+ * in us when no cell has a bandwidth), "failed", empty where untested. */
+int rdp_mesh_write_matrix(const struct rdp_mesh *m, unsigned int rail, FILE *f);
+/* One line a cell: tx,rx,rail,round,status,class,suspect,bw_gbps,lat_us,
+ * reason. */
+int rdp_mesh_write_cells(const struct rdp_mesh *m, FILE *f);
+/* One line a flagged or failed cell: where, its class and the figures
+ * behind it (the cell, the rail's median, the row and column medians). */
+int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f);
+/*
+ * The journal: one JSON object on one line for the finished round k
+ * (0-based): {"round", "pairs", "cells"}, then flushed, so a killed job
+ * leaves every round it finished. f: opened for appending.
+ */
+int rdp_mesh_journal_round(const struct rdp_mesh *m, size_t k, FILE *f);
+
+/*
+ * The gnuplot script for one rail's heatmap (SVG on gnuplot's stdout):
+ * % of the median bandwidth (else of the median latency), sender rows,
+ * receiver columns, failed cells black, flagged cells crossed. -EINVAL
+ * also when the rail has no cell.
+ */
+int rdp_mesh_heatmap_script(const struct rdp_mesh *m, unsigned int rail,
+			    FILE *f);
+
+/*
+ * Everything into dir (made when missing): mesh.json, cells.csv,
+ * outliers.txt, and per rail R matrix-railR.csv and heatmap-railR.svg.
+ * The heatmaps come last: -ENOENT when gnuplot is not installed (the
+ * other files are written, one line logged); other -errno with the file
+ * named in the log.
+ */
+int rdp_mesh_write_dir(const struct rdp_mesh *m, const char *dir);
 
 #endif /* RDMAPERF_MESH_H */

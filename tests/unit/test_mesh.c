@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Cluster meshes without MPI: the schedule invariants of every pattern for
- * 2..64 nodes, and the outlier classes on synthetic matrices.
+ * 2..64 nodes, the outlier classes on synthetic matrices, the files
+ * written (read back).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -628,6 +629,314 @@ static void test_add_rejects(void **state)
 	rdp_mesh_plan_free(plan);
 }
 
+/*
+ * The writers' mesh: 3 nodes (one name with a comma) in the 3 pairings of
+ * a -b pairwise plan: b,c<->d, d<->a (a->d failed), a<->b,c (b,c->a at
+ * 60 % of the median: flagged).
+ */
+struct small {
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh *m;
+};
+
+static void small_mesh(struct small *s)
+{
+	static const char *const names[] = { "a", "b,c", "d" };
+	static const struct {
+		unsigned int tx, rx, round;
+		double gbps;
+	} cells[] = { { 1, 2, 0, 100 }, { 2, 1, 0, 98 },  { 2, 0, 1, 102 },
+		      { 0, 2, 1, -1 },	{ 0, 1, 2, 100 }, { 1, 0, 2, 60 } };
+	struct rdp_mesh_cell c;
+	size_t i;
+
+	s->plan = plan_of(RDP_MESH_PAIRWISE, 3, 0, 0, 1);
+	assert_int_equal(rdp_mesh_create(s->plan, 1, names, &s->m), 0);
+	for (i = 0; i < 6; i++) {
+		c = (struct rdp_mesh_cell){
+			.tx = cells[i].tx,
+			.rx = cells[i].rx,
+			.round = cells[i].round,
+			.status = cells[i].gbps < 0 ? RDP_MESH_FAILED
+						    : RDP_MESH_OK,
+			.reason = "qp timed out",
+			.bw_gbps = cells[i].gbps < 0 ? NAN : cells[i].gbps,
+			.lat_us = NAN,
+			.result = json_pack("{s:[{s:s, s:f}]}", "results",
+					    "test", "write_bw", "bw_avg_gbps",
+					    cells[i].gbps),
+		};
+		assert_int_equal(rdp_mesh_add(s->m, &c), 0);
+	}
+	assert_int_equal(rdp_mesh_analyze(s->m, &tol10), 2);
+}
+
+static void small_free(struct small *s)
+{
+	rdp_mesh_free(s->m);
+	rdp_mesh_plan_free(s->plan);
+}
+
+/* What fn wrote for the small mesh; free() it. */
+static char *written(const struct small *s,
+		     int (*fn)(const struct rdp_mesh *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(s->m, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static int matrix0(const struct rdp_mesh *m, FILE *f)
+{
+	return rdp_mesh_write_matrix(m, 0, f);
+}
+
+static int heatmap0(const struct rdp_mesh *m, FILE *f)
+{
+	return rdp_mesh_heatmap_script(m, 0, f);
+}
+
+static void test_csv(void **state)
+{
+	struct small s;
+	char *t;
+
+	(void)state;
+	small_mesh(&s);
+	t = written(&s, matrix0);
+	assert_string_equal(t, "tx\\rx,a,\"b,c\",d\n"
+			       "a,,100.000,failed\n"
+			       "\"b,c\",60.000,,100.000\n"
+			       "d,102.000,98.000,\n");
+	free(t);
+	t = written(&s, rdp_mesh_write_cells);
+	assert_string_equal(
+		t, "tx,rx,rail,round,status,class,suspect,bw_gbps,lat_us,"
+		   "reason\n"
+		   "\"b,c\",d,0,1,ok,,,100.000,,\n"
+		   "d,\"b,c\",0,1,ok,,,98.000,,\n"
+		   "d,a,0,2,ok,,,102.000,,\n"
+		   "a,d,0,2,failed,link,a,,,qp timed out\n"
+		   "a,\"b,c\",0,3,ok,,,100.000,,\n"
+		   "\"b,c\",a,0,3,flagged,link,\"b,c\",60.000,,60.000 Gb/s "
+		   "is 60.0% of the rail's median 100.000 Gb/s (below 90%)\n");
+	free(t);
+	assert_int_equal(rdp_mesh_write_matrix(s.m, 1, stdout), -EINVAL);
+	small_free(&s);
+}
+
+static void test_outliers_text(void **state)
+{
+	struct fake healthy = { .fault_rail = ANY_RAIL };
+	struct rdp_mesh_plan *plan;
+	struct small s;
+	char *t;
+
+	(void)state;
+	small_mesh(&s);
+	t = written(&s, rdp_mesh_write_outliers);
+	expect_in(t, "2 of 6 cells are outliers (1 flagged, 1 failed); "
+		     "tolerance 10%\n"
+		     "suspect: rail 0: the link or path a->d (its rows and "
+		     "columns are fine): 1 cell\n"
+		     "suspect: rail 0: the link or path b,c->a");
+	/* a's row: 100 and a failed cell (0); its column: 102 and 60. */
+	expect_in(t, "failed: rail 0 round 2 a->d: the link or path a->d "
+		     "(its rows and columns are fine): qp timed out; medians "
+		     "Gb/s: rail 100.000, a TX 50.000 RX 81.000, d TX 100.000 "
+		     "RX 50.000\n");
+	expect_in(t, "flagged: rail 0 round 3 b,c->a: ");
+	free(t);
+	small_free(&s);
+
+	s.m = fake_mesh(4, 1, &healthy, &plan);
+	s.plan = plan;
+	assert_int_equal(rdp_mesh_write_outliers(s.m, stdout), -EINVAL);
+	assert_int_equal(rdp_mesh_analyze(s.m, &tol10), 0);
+	t = written(&s, rdp_mesh_write_outliers);
+	assert_string_equal(t, "no outliers: 12 cells within 10% of their "
+			       "rail's median\n");
+	free(t);
+	small_free(&s);
+}
+
+/* a equals the new value b, which this frees. */
+static void expect_json(const json_t *a, json_t *b)
+{
+	char *ta = json_dumps(a, JSON_SORT_KEYS | JSON_COMPACT);
+	char *tb = json_dumps(b, JSON_SORT_KEYS | JSON_COMPACT);
+
+	assert_non_null(b);
+	if (!json_equal(a, b))
+		fail_msg("%s, expected %s", ta ? ta : "(none)", tb);
+	free(ta);
+	free(tb);
+	json_decref(b);
+}
+
+static void test_json(void **state)
+{
+	json_t *doc, *cell, *r;
+	struct small s;
+	char *t;
+
+	(void)state;
+	small_mesh(&s);
+	t = written(&s, rdp_mesh_write_json);
+	doc = json_loads(t, 0, NULL);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "pattern")),
+			    "pairwise");
+	expect_json(json_object_get(doc, "nodes"),
+		    json_pack("[s, s, s]", "a", "b,c", "d"));
+	r = json_array_get(json_object_get(doc, "rounds"), 0);
+	assert_int_equal(json_array_size(json_object_get(doc, "rounds")), 3);
+	expect_json(r, json_pack("{s:i, s:[{s:s, s:s, s:b}], s:[s]}", "round",
+				 1, "pairs", "tx", "b,c", "rx", "d",
+				 "bidirectional", 1, "bye", "a"));
+	cell = json_array_get(json_object_get(doc, "cells"), 3);
+	assert_string_equal(json_string_value(json_object_get(cell, "status")),
+			    "failed");
+	assert_string_equal(json_string_value(json_object_get(cell, "reason")),
+			    "qp timed out");
+	assert_string_equal(json_string_value(json_object_get(cell, "class")),
+			    "link");
+	assert_int_equal(json_integer_value(json_object_get(cell, "round")), 2);
+	assert_true(json_is_null(json_object_get(cell, "bw_gbps")));
+	assert_true(json_equal(json_object_get(cell, "result"),
+			       rdp_mesh_cell_at(s.m, 3)->result));
+	cell = json_array_get(json_object_get(doc, "cells"), 0);
+	assert_null(json_object_get(cell, "reason"));
+	assert_true(json_real_value(json_object_get(cell, "bw_gbps")) == 100);
+	expect_json(json_object_get(doc, "totals"),
+		    json_pack("{s:i, s:i, s:i, s:i}", "cells", 6, "ok", 4,
+			      "flagged", 1, "failed", 1));
+	r = json_array_get(json_object_get(doc, "medians"), 0);
+	assert_true(json_real_value(json_object_get(r, "bw_gbps")) == 100);
+	json_decref(doc);
+	free(t);
+	small_free(&s);
+}
+
+/* The journal: a line per round, each parsing alone. */
+static void test_journal(void **state)
+{
+	char *buf = NULL, *nl;
+	size_t len = 0;
+	json_t *line;
+	struct small s;
+	FILE *f;
+
+	(void)state;
+	small_mesh(&s);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(rdp_mesh_journal_round(s.m, 0, f), 0);
+	assert_int_equal(rdp_mesh_journal_round(s.m, 1, f), 0);
+	fclose(f);
+	nl = strchr(buf, '\n');
+	assert_non_null(nl);
+	*nl = '\0';
+	line = json_loads(buf, 0, NULL);
+	assert_non_null(line);
+	assert_int_equal(json_integer_value(json_object_get(line, "round")), 1);
+	assert_int_equal(json_array_size(json_object_get(line, "cells")), 2);
+	json_decref(line);
+	/* The second line ends the text, with its own newline. */
+	assert_true(strchr(nl + 1, '\n') == nl + strlen(nl + 1));
+	line = json_loads(nl + 1, 0, NULL);
+	assert_non_null(line);
+	assert_int_equal(json_integer_value(json_object_get(line, "round")), 2);
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(line, "cells"), 1),
+			"status")),
+		"failed");
+	json_decref(line);
+	free(buf);
+	small_free(&s);
+}
+
+static void test_heatmap_script(void **state)
+{
+	struct small s;
+	char *t;
+
+	(void)state;
+	small_mesh(&s);
+	t = written(&s, heatmap0);
+	/* receiver, sender, % of the median; failed and flagged cells. */
+	expect_in(t, "$cells << EOD\n1 0 100.0000\n0 1 60.0000\n"
+		     "2 1 100.0000\n0 2 102.0000\n1 2 98.0000\nEOD\n"
+		     "$failed << EOD\n2 0\nEOD\n"
+		     "$flagged << EOD\n0 1\nEOD\n");
+	expect_in(t, "set title 'rail 0: bandwidth in % of the median "
+		     "100.000 Gb/s");
+	expect_in(t, "set yrange [2.5:-0.5]\n");
+	expect_in(t, "set cbrange [50:110]\n");
+	expect_in(t, "set palette defined (50 '#b71c1c', 90 '#fdd835'");
+	/* The comma never reaches gnuplot's quoted strings. */
+	expect_in(t, "set xtics out (\"a\" 0, \"b-c\" 1, \"d\" 2) rotate");
+	expect_in(t, "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fc "
+		     "palette notitle, $failed using 1:2:(0.5):(0.5) with "
+		     "boxxyerror fc rgb '#000000' title 'failed', $flagged");
+	free(t);
+	small_free(&s);
+}
+
+/* A file of dir: its size, -1 when missing. */
+static long file_size(const char *dir, const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+static void test_write_dir(void **state)
+{
+	char dir[] = "/tmp/rdp_meshXXXXXX", sub[256];
+	const char *files[] = { "mesh.json", "cells.csv", "outliers.txt",
+				"matrix-rail0.csv" };
+	struct small s;
+	size_t i;
+	int ret;
+
+	(void)state;
+	small_mesh(&s);
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/out", dir);
+	/* No gnuplot: every other file, then -ENOENT. */
+	setenv("RDP_GNUPLOT", "/nonexistent/gnuplot", 1);
+	assert_int_equal(rdp_mesh_write_dir(s.m, sub), -ENOENT);
+	unsetenv("RDP_GNUPLOT");
+	for (i = 0; i < 4; i++)
+		assert_true(file_size(sub, files[i]) > 0);
+	assert_int_equal(file_size(sub, "heatmap-rail0.svg"), -1);
+	/* With gnuplot on PATH the SVG too (skipped where it is not). */
+	ret = rdp_mesh_write_dir(s.m, sub);
+	if (ret != -ENOENT) {
+		assert_int_equal(ret, 0);
+		assert_true(file_size(sub, "heatmap-rail0.svg") > 0);
+	}
+	for (i = 0; i < 4; i++) {
+		snprintf(sub, sizeof(sub), "%s/out/%s", dir, files[i]);
+		unlink(sub);
+	}
+	snprintf(sub, sizeof(sub), "%s/out/heatmap-rail0.svg", dir);
+	unlink(sub);
+	snprintf(sub, sizeof(sub), "%s/out", dir);
+	assert_int_equal(rmdir(sub), 0);
+	assert_int_equal(rmdir(dir), 0);
+	small_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +951,12 @@ int main(void)
 		cmocka_unit_test(test_absolute_limits),
 		cmocka_unit_test(test_latency_outliers),
 		cmocka_unit_test(test_add_rejects),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_outliers_text),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_journal),
+		cmocka_unit_test(test_heatmap_script),
+		cmocka_unit_test(test_write_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

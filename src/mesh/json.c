@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* mesh.json, and the JSON Lines journal of finished rounds. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+
+#include "mesh_int.h"
+
+/* A figure, or null when the cell has none. */
+static json_t *number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* set_new that keeps going past a NULL value: the caller checks the
+ * object once, through *ok. */
+static void put(json_t *o, const char *key, json_t *v, int *ok)
+{
+	if (!v || json_object_set_new(o, key, v))
+		*ok = 0;
+}
+
+/* v when every step building it went well, else NULL (v freed). */
+static json_t *checked(json_t *v, int ok)
+{
+	if (ok)
+		return v;
+	json_decref(v);
+	return NULL;
+}
+
+static json_t *cell_json(const struct rdp_mesh *m,
+			 const struct rdp_mesh_cell *c)
+{
+	json_t *o = json_object();
+	int ok = o != NULL;
+
+	if (!ok)
+		return NULL;
+	put(o, "tx", json_string(m->names[c->tx]), &ok);
+	put(o, "rx", json_string(m->names[c->rx]), &ok);
+	put(o, "rail", json_integer(c->rail), &ok);
+	put(o, "round", json_integer((json_int_t)c->round + 1), &ok);
+	put(o, "status", json_string(rdp_mesh_status_name(c->status)), &ok);
+	if (c->reason)
+		put(o, "reason", json_string(c->reason), &ok);
+	if (c->cls != RDP_MESH_CLASS_NONE) {
+		put(o, "class", json_string(rdp_mesh_class_name(c->cls)), &ok);
+		put(o, "suspect", json_string(m->names[c->suspect]), &ok);
+	}
+	put(o, "bw_gbps", number(c->bw_gbps), &ok);
+	put(o, "lat_us", number(c->lat_us), &ok);
+	if (c->line_gbps > 0)
+		put(o, "line_rate_gbps", json_real(c->line_gbps), &ok);
+	put(o, "result", c->result ? json_incref(c->result) : json_null(), &ok);
+	return checked(o, ok);
+}
+
+/* Round k of the plan: {"round", "pairs", "bye"}; x and busy are
+ * scratch of the plan's width and of m->nodes. */
+static json_t *round_json(const struct rdp_mesh *m, size_t k,
+			  struct rdp_mesh_xfer *x, unsigned char *busy)
+{
+	size_t cnt = rdp_mesh_plan_round(m->plan, k, x), j;
+	json_t *o = json_object(), *pairs = json_array(), *bye = json_array();
+	json_t *p;
+	unsigned int i;
+	int ok = o && pairs && bye;
+
+	memset(busy, 0, m->nodes);
+	for (j = 0; ok && j < cnt; j++) {
+		busy[x[j].tx] = busy[x[j].rx] = 1;
+		p = json_pack("{s:s, s:s}", "tx", m->names[x[j].tx], "rx",
+			      m->names[x[j].rx]);
+		if (p && x[j].both)
+			put(p, "bidirectional", json_true(), &ok);
+		ok = ok && !json_array_append_new(pairs, p);
+	}
+	for (i = 0; ok && i < m->nodes; i++)
+		if (!busy[i])
+			ok = !json_array_append_new(bye,
+						    json_string(m->names[i]));
+	if (o) {
+		put(o, "round", json_integer((json_int_t)k + 1), &ok);
+		put(o, "pairs", pairs, &ok);
+		if (json_array_size(bye))
+			put(o, "bye", bye, &ok);
+		else
+			json_decref(bye);
+	} else {
+		json_decref(pairs);
+		json_decref(bye);
+	}
+	return checked(o, ok);
+}
+
+static json_t *rounds_json(const struct rdp_mesh *m)
+{
+	struct rdp_mesh_xfer *x =
+		calloc(rdp_mesh_plan_width(m->plan), sizeof(*x));
+	unsigned char *busy = malloc(m->nodes);
+	json_t *a = json_array();
+	size_t k, n = rdp_mesh_plan_rounds(m->plan);
+	int ok = x && busy && a;
+
+	for (k = 0; ok && k < n; k++)
+		ok = !json_array_append_new(a, round_json(m, k, x, busy));
+	free(x);
+	free(busy);
+	return checked(a, ok);
+}
+
+static json_t *medians_json(const struct rdp_mesh *m)
+{
+	json_t *a = json_array();
+	unsigned int r;
+	int ok = a != NULL;
+
+	for (r = 0; ok && m->analyzed && r < m->rails; r++)
+		ok = !json_array_append_new(
+			a,
+			json_pack("{s:i, s:o, s:o}", "rail", (int)r, "bw_gbps",
+				  number(m->stats[r].med[FIG_BW]), "lat_us",
+				  number(m->stats[r].med[FIG_LAT])));
+	return checked(a, ok);
+}
+
+static json_t *totals_json(const struct rdp_mesh *m)
+{
+	size_t n[3] = { 0 }, i;
+
+	for (i = 0; i < m->n; i++)
+		n[m->cells[i].status]++;
+	return json_pack("{s:I, s:I, s:I, s:I}", "cells", (json_int_t)m->n,
+			 "ok", (json_int_t)n[RDP_MESH_OK], "flagged",
+			 (json_int_t)n[RDP_MESH_FLAGGED], "failed",
+			 (json_int_t)n[RDP_MESH_FAILED]);
+}
+
+static json_t *head_json(const struct rdp_mesh *m)
+{
+	const struct rdp_mesh_plan_opts *o = rdp_mesh_plan_opts(m->plan);
+	json_t *doc = json_object(), *nodes = json_array();
+	unsigned int i;
+	int ok = doc && nodes;
+
+	for (i = 0; ok && i < m->nodes; i++)
+		ok = !json_array_append_new(nodes, json_string(m->names[i]));
+	if (doc) {
+		put(doc, "pattern",
+		    json_string(rdp_mesh_pattern_name(o->pattern)), &ok);
+		put(doc, "bidirectional", json_boolean(o->bidir), &ok);
+		if (o->pattern == RDP_MESH_BISECTION) {
+			put(doc, "permutations", json_integer(o->permutations),
+			    &ok);
+			put(doc, "seed", json_integer((json_int_t)o->seed),
+			    &ok);
+		}
+		put(doc, "rails", json_integer(m->rails), &ok);
+		if (m->analyzed)
+			put(doc, "tolerance", json_real(m->limits.tol), &ok);
+		put(doc, "nodes", nodes, &ok);
+	}
+	return checked(doc, ok);
+}
+
+static json_t *mesh_json(const struct rdp_mesh *m)
+{
+	json_t *doc = head_json(m), *cells = json_array();
+	size_t i;
+	int ok = doc && cells;
+
+	for (i = 0; ok && i < m->n; i++)
+		ok = !json_array_append_new(cells, cell_json(m, &m->cells[i]));
+	if (doc) {
+		put(doc, "rounds", rounds_json(m), &ok);
+		put(doc, "medians", medians_json(m), &ok);
+		put(doc, "cells", cells, &ok);
+		put(doc, "totals", totals_json(m), &ok);
+	} else {
+		json_decref(cells);
+	}
+	return checked(doc, ok);
+}
+
+/* doc on one line (flags 0: indented), then a newline; takes doc. */
+static int dump(json_t *doc, FILE *f, size_t flags)
+{
+	int ret;
+
+	if (!doc)
+		return -ENOMEM;
+	ret = json_dumpf(doc, f, flags | JSON_REAL_PRECISION(10)) ? -EIO : 0;
+	json_decref(doc);
+	if (!ret && (fputc('\n', f) == EOF || fflush(f)))
+		ret = -EIO;
+	return ret;
+}
+
+int rdp_mesh_write_json(const struct rdp_mesh *m, FILE *f)
+{
+	return dump(mesh_json(m), f, JSON_INDENT(2));
+}
+
+int rdp_mesh_journal_round(const struct rdp_mesh *m, size_t k, FILE *f)
+{
+	struct rdp_mesh_xfer *x =
+		calloc(rdp_mesh_plan_width(m->plan), sizeof(*x));
+	unsigned char *busy = malloc(m->nodes);
+	json_t *line = NULL, *cells = json_array();
+	size_t i;
+	int ok = x && busy && cells;
+
+	if (ok && k < rdp_mesh_plan_rounds(m->plan))
+		line = round_json(m, k, x, busy);
+	else if (ok)
+		line = json_pack("{s:I, s:[]}", "round", (json_int_t)k + 1,
+				 "pairs");
+	for (i = 0; line && ok && i < m->n; i++)
+		if (m->cells[i].round == k)
+			ok = !json_array_append_new(cells,
+						    cell_json(m, &m->cells[i]));
+	free(x);
+	free(busy);
+	if (line)
+		put(line, "cells", cells, &ok);
+	else
+		json_decref(cells);
+	if (!ok) {
+		json_decref(line);
+		return -ENOMEM;
+	}
+	return dump(line, f, JSON_COMPACT);
+}

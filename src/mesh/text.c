@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The text files of a mesh: a sender x receiver CSV matrix per rail, the
+ * long-form CSV of every cell, and outliers.txt. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh_int.h"
+
+static const char *const unit[N_FIGS] = { "Gb/s", "us" };
+
+/* A CSV field: quoted, quotes doubled, when it holds , " or a newline. */
+static void csv_text(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* ",25.000", or "," alone when v is not a number. */
+static void csv_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.3f", v);
+	else
+		fputc(',', f);
+}
+
+static int done(FILE *f)
+{
+	return ferror(f) || fflush(f) ? -EIO : 0;
+}
+
+int rdp_mesh_write_matrix(const struct rdp_mesh *m, unsigned int rail, FILE *f)
+{
+	int fig = rdp_mesh_rail_fig(m, rail);
+	int32_t *g, cell;
+	unsigned int tx, rx;
+
+	if (rail >= m->rails)
+		return -EINVAL;
+	g = rdp_mesh_grid(m, rail);
+	if (!g)
+		return -ENOMEM;
+	fputs("tx\\rx", f);
+	for (rx = 0; rx < m->nodes; rx++) {
+		fputc(',', f);
+		csv_text(f, m->names[rx]);
+	}
+	fputc('\n', f);
+	for (tx = 0; tx < m->nodes; tx++) {
+		csv_text(f, m->names[tx]);
+		for (rx = 0; rx < m->nodes; rx++) {
+			cell = g[(size_t)tx * m->nodes + rx];
+			if (cell >= 0 &&
+			    m->cells[cell].status == RDP_MESH_FAILED)
+				fputs(",failed", f);
+			else if (cell >= 0 && fig >= 0)
+				csv_number(f,
+					   rdp_mesh_fig(&m->cells[cell], fig));
+			else
+				fputc(',', f);
+		}
+		fputc('\n', f);
+	}
+	free(g);
+	return done(f);
+}
+
+int rdp_mesh_write_cells(const struct rdp_mesh *m, FILE *f)
+{
+	const struct rdp_mesh_cell *c;
+	size_t i;
+
+	fputs("tx,rx,rail,round,status,class,suspect,bw_gbps,lat_us,reason\n",
+	      f);
+	for (i = 0; i < m->n; i++) {
+		c = &m->cells[i];
+		csv_text(f, m->names[c->tx]);
+		fputc(',', f);
+		csv_text(f, m->names[c->rx]);
+		fprintf(f, ",%u,%u,%s,%s,", c->rail, c->round + 1,
+			rdp_mesh_status_name(c->status),
+			rdp_mesh_class_name(c->cls));
+		if (c->cls != RDP_MESH_CLASS_NONE)
+			csv_text(f, m->names[c->suspect]);
+		csv_number(f, c->bw_gbps);
+		csv_number(f, c->lat_us);
+		fputc(',', f);
+		csv_text(f, c->reason ? c->reason : "");
+		fputc('\n', f);
+	}
+	return done(f);
+}
+
+/* What a class says about the suspect (and, for a link, both ends). */
+static void class_text(FILE *f, const struct rdp_mesh *m,
+		       const struct rdp_mesh_cell *c)
+{
+	const char *who = m->names[c->suspect];
+
+	switch (c->cls) {
+	case RDP_MESH_CLASS_NODE:
+		fprintf(f,
+			"node %s or its NIC (its TX row and RX column are "
+			"low)",
+			who);
+		break;
+	case RDP_MESH_CLASS_TX:
+		fprintf(f,
+			"the send direction of %s, a cable or lane (its TX "
+			"row is low, its RX column is not)",
+			who);
+		break;
+	case RDP_MESH_CLASS_RX:
+		fprintf(f,
+			"the receive direction of %s, a cable or lane (its RX "
+			"column is low, its TX row is not)",
+			who);
+		break;
+	default:
+		fprintf(f,
+			"the link or path %s->%s (its rows and columns are "
+			"fine)",
+			m->names[c->tx], m->names[c->rx]);
+		break;
+	}
+}
+
+static void median_text(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("-", f);
+	else
+		fprintf(f, "%.3f", v);
+}
+
+/* "; medians Gb/s: rail 25.000, a TX 12.100 RX 12.000, b TX ... RX ..." */
+static void medians_text(FILE *f, const struct rdp_mesh *m,
+			 const struct rdp_mesh_cell *c)
+{
+	const struct rail_stats *s = &m->stats[c->rail];
+	int fig = rdp_mesh_rail_fig(m, c->rail);
+	unsigned int ends[2] = { c->tx, c->rx }, k;
+
+	if (fig < 0)
+		return;
+	fprintf(f, "; medians %s: rail ", unit[fig]);
+	median_text(f, s->med[fig]);
+	for (k = 0; k < 2; k++) {
+		fprintf(f, ", %s TX ", m->names[ends[k]]);
+		median_text(f, s->row[fig][ends[k]]);
+		fputs(" RX ", f);
+		median_text(f, s->col[fig][ends[k]]);
+	}
+}
+
+/* What a suspect line groups by: rail, class, suspect, and the far end
+ * of a link. */
+static void suspect_key(const struct rdp_mesh_cell *c, unsigned int k[4])
+{
+	k[0] = c->rail;
+	k[1] = c->cls;
+	k[2] = c->suspect;
+	k[3] = c->cls == RDP_MESH_CLASS_LINK ? c->rx : 0;
+}
+
+static int cmp_key(const struct rdp_mesh_cell *x, const struct rdp_mesh_cell *y)
+{
+	unsigned int kx[4], ky[4];
+	int i;
+
+	suspect_key(x, kx);
+	suspect_key(y, ky);
+	for (i = 0; i < 4; i++)
+		if (kx[i] != ky[i])
+			return kx[i] < ky[i] ? -1 : 1;
+	return 0;
+}
+
+/* By key, then in the order the cells were added. */
+static int cmp_suspect(const void *a, const void *b)
+{
+	const struct rdp_mesh_cell *x = *(const struct rdp_mesh_cell *const *)a;
+	const struct rdp_mesh_cell *y = *(const struct rdp_mesh_cell *const *)b;
+	int k = cmp_key(x, y);
+
+	return k ? k : (x > y) - (x < y);
+}
+
+/* One line per suspect: "suspect: rail 0: node b or its NIC (...): 6
+ * cells". */
+static int suspects(FILE *f, const struct rdp_mesh *m, size_t n_bad)
+{
+	const struct rdp_mesh_cell **bad;
+	size_t i, k = 0, run;
+
+	bad = malloc((n_bad ? n_bad : 1) * sizeof(*bad));
+	if (!bad)
+		return -ENOMEM;
+	for (i = 0; i < m->n; i++)
+		if (m->cells[i].status != RDP_MESH_OK)
+			bad[k++] = &m->cells[i];
+	qsort(bad, n_bad, sizeof(*bad), cmp_suspect);
+	for (i = 0; i < n_bad; i += run) {
+		for (run = 1; i + run < n_bad; run++)
+			if (cmp_key(bad[i], bad[i + run]))
+				break;
+		fprintf(f, "suspect: rail %u: ", bad[i]->rail);
+		class_text(f, m, bad[i]);
+		fprintf(f, ": %zu cell%s\n", run, run > 1 ? "s" : "");
+	}
+	free(bad);
+	return 0;
+}
+
+int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
+{
+	const struct rdp_mesh_cell *c;
+	size_t n[3] = { 0 }, i;
+	int ret;
+
+	if (!m->analyzed)
+		return -EINVAL;
+	for (i = 0; i < m->n; i++)
+		n[m->cells[i].status]++;
+	if (!n[RDP_MESH_FLAGGED] && !n[RDP_MESH_FAILED]) {
+		fprintf(f,
+			"no outliers: %zu cells within %.4g%% of their "
+			"rail's median\n",
+			m->n, 100 * m->limits.tol);
+		return done(f);
+	}
+	fprintf(f,
+		"%zu of %zu cells are outliers (%zu flagged, %zu failed); "
+		"tolerance %.4g%%\n",
+		n[RDP_MESH_FLAGGED] + n[RDP_MESH_FAILED], m->n,
+		n[RDP_MESH_FLAGGED], n[RDP_MESH_FAILED], 100 * m->limits.tol);
+	ret = suspects(f, m, n[RDP_MESH_FLAGGED] + n[RDP_MESH_FAILED]);
+	if (ret)
+		return ret;
+	for (i = 0; i < m->n; i++) {
+		c = &m->cells[i];
+		if (c->status == RDP_MESH_OK)
+			continue;
+		fprintf(f, "%s: rail %u round %u %s->%s: ",
+			rdp_mesh_status_name(c->status), c->rail, c->round + 1,
+			m->names[c->tx], m->names[c->rx]);
+		class_text(f, m, c);
+		fprintf(f, ": %s", c->reason);
+		medians_text(f, m, c);
+		fputc('\n', f);
+	}
+	return done(f);
+}
