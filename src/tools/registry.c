@@ -9,10 +9,16 @@ extern const struct rdp_tool rdp_tool_compare;
 extern const struct rdp_tool rdp_tool_plot;
 extern const struct rdp_tool rdp_tool_certify;
 extern const struct rdp_tool rdp_tool_completion;
+extern const struct rdp_tool rdp_tool_mesh;
 
 static const struct rdp_tool *const tools[] = {
-	&rdp_tool_doctor,  &rdp_tool_compare,	 &rdp_tool_plot,
-	&rdp_tool_certify, &rdp_tool_completion, NULL,
+	&rdp_tool_doctor,
+	&rdp_tool_compare,
+	&rdp_tool_plot,
+	&rdp_tool_certify,
+	&rdp_tool_mesh,
+	&rdp_tool_completion,
+	NULL,
 };
 
 const struct rdp_tool *const *rdp_tool_all(void)

@@ -2,7 +2,7 @@
 /*
  * Cluster meshes without MPI: the schedule invariants of every pattern for
  * 2..64 nodes, the outlier classes on synthetic matrices, the files
- * written (read back).
+ * written (read back), and rdmaperf mesh --plan.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +15,7 @@
 
 #include <rdmaperf/mesh.h>
 #include <rdmaperf/mesh_plan.h>
+#include <rdmaperf/tool.h>
 
 #define MAX_N 64
 
@@ -937,6 +938,64 @@ static void test_write_dir(void **state)
 	small_free(&s);
 }
 
+/* rdmaperf mesh ARGS with stdout in a file: the exit code, and what it
+ * printed into out (a static buffer). */
+static int mesh_cmd(int argc, char **argv, char *out, size_t cap)
+{
+	char path[] = "/tmp/rdp_mesh_outXXXXXX";
+	int fd = mkstemp(path), saved, rc;
+	ssize_t got;
+
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	assert_true(saved >= 0 && dup2(fd, 1) == 1);
+	rc = rdp_tool_find("mesh")->main(argc, argv);
+	fflush(stdout);
+	assert_int_equal(dup2(saved, 1), 1);
+	close(saved);
+	got = pread(fd, out, cap - 1, 0);
+	out[got > 0 ? got : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return rc;
+}
+
+#define MESH(out, ...)                                                         \
+	mesh_cmd(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), out, sizeof(out))
+
+static void test_mesh_command(void **state)
+{
+	static char out[4096];
+	char *want;
+
+	(void)state;
+	assert_int_equal(MESH(out, "--plan", "5"), 0);
+	want = plan_text(plan_of(RDP_MESH_PAIRWISE, 5, 0, 0, 0));
+	assert_string_equal(out, want);
+	free(want);
+	assert_int_equal(MESH(out, "--plan", "8", "--pattern", "bisection",
+			      "--permutations", "2", "-b"),
+			 0);
+	/* The default seed is 1. */
+	want = plan_text(plan_of(RDP_MESH_BISECTION, 8, 2, 1, 1));
+	assert_string_equal(out, want);
+	free(want);
+	/* Range errors, wrong combinations, MPI's work: usage errors. */
+	assert_int_equal(MESH(out, "--plan", "1"), 2);
+	assert_int_equal(MESH(out, "--plan", "4097"), 2);
+	assert_int_equal(MESH(out, "--plan", "4", "--pattern", "x"), 2);
+	assert_int_equal(MESH(out, "--plan", "4", "--permutations", "2"), 2);
+	assert_int_equal(
+		MESH(out, "--plan", "4", "--pattern", "ring-shift", "-b"), 2);
+	assert_int_equal(MESH(out, "--plan", "4", "write_bw"), 2);
+	assert_int_equal(mesh_cmd(1, ARGV(NULL), out, sizeof(out)), 2);
+	assert_int_equal(MESH(out, "write_bw", "-d", "mlx5_0"), 2);
+	assert_string_equal(out, "");
+	assert_int_equal(MESH(out, "--help"), 0);
+	expect_in(out, "Usage: rdmaperf mesh --plan N");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -957,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_journal),
 		cmocka_unit_test(test_heatmap_script),
 		cmocka_unit_test(test_write_dir),
+		cmocka_unit_test(test_mesh_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
