@@ -18,8 +18,10 @@ struct rdp_topo;
 /*
  * Load the topology with its I/O devices: from xml (a file written by
  * `lstopo --of xml` or hwloc_topology_export_xml) or, with xml NULL, from
- * this host. fs is read for what hwloc does not record (the netdev under a
- * software RDMA device); it must outlive the topology. 0 or -errno.
+ * this host, where only hwloc's OS component runs (CPUs, memory, PCI,
+ * network and RDMA devices): no other installed plugin, no GPU names.
+ * fs is read for what hwloc does not record (the netdev under a software
+ * RDMA device); it must outlive the topology. 0 or -errno.
  */
 int rdp_topo_load(const struct rdp_sysfs *fs, const char *xml,
 		  struct rdp_topo **out);
@@ -91,7 +93,8 @@ struct rdp_topo_gpu {
 
 /*
  * The GPUs of the host (NVIDIA display and 3D controllers, and any PCI
- * function hwloc gives a CUDA/NVML/ROCm/OpenCL device), nearest to nic
+ * function with a CUDA, NVML, ROCm, oneAPI or OpenCL device in t; a live
+ * load has no OpenCL devices, an XML file may), nearest to nic
  * first; with nic NULL or not on PCI every distance is RDP_DIST_UNKNOWN.
  * At most cap; 0 or -errno.
  */
@@ -100,7 +103,8 @@ int rdp_topo_gpus(const struct rdp_topo *t, const struct rdp_topo_nic *nic,
 
 /*
  * The PCI bus id ("0000:19:00.0") of the GPU nearest the RDMA device nic,
- * for --use_cuda=auto. t NULL loads this host's topology for the call.
+ * for --use_cuda=auto. t NULL loads this host's topology for the call,
+ * as rdp_topo_load does: CUDA GPUs are found by their PCI class.
  * -ENODEV without a GPU, -ENOENT when nic is not in the topology (as
  * Soft-RoCE over a veth); a NIC off PCI gets the first GPU with
  * RDP_DIST_UNKNOWN. dist may be NULL.
@@ -123,8 +127,9 @@ struct rdp_topo_report {
 	size_t n_gpus;
 };
 
-/* Fill r for dev from xml (NULL: this host); never fails, r says how far
- * it got. */
+/* Fill r for dev from xml (NULL: this host, loaded as rdp_topo_load does
+ * and with the GPU vendors' hwloc plugins, where installed, to name the
+ * GPUs); never fails, r says how far it got. */
 void rdp_topo_report_read(const struct rdp_sysfs *fs, const char *xml,
 			  const char *dev, struct rdp_topo_report *r);
 

@@ -19,8 +19,54 @@ struct rdp_topo {
 	struct rdp_sysfs live; /* fs when the caller gave none */
 };
 
-int rdp_topo_load(const struct rdp_sysfs *fs, const char *xml,
-		  struct rdp_topo **out)
+/*
+ * Discovery components no load of this host uses. Debian's libhwloc15
+ * recommends libhwloc-plugins and Open MPI depends on it; each plugin
+ * there would otherwise run on every load: pci reads pci.ids through
+ * libpciaccess, which loses 626 KB that valgrind and LeakSanitizer report,
+ * for PCI names nothing here needs; opencl starts every OpenCL ICD; gl asks
+ * the X server for its displays. x86 binds the thread to each CPU in turn
+ * for CPUID that the linux component already read from sysfs.
+ */
+static const char *const never_components[] = { "x86", "pci", "opencl", "gl",
+						NULL };
+
+/*
+ * The GPU vendors' plugins name GPUs ("cuda0", "nvml0", "rsmi0", "ze0") and
+ * give their model: only the doctor's listing uses them. Placement and
+ * --use_cuda=auto need neither: the linux component finds the NICs, their
+ * PCI path and NVIDIA GPUs by PCI class.
+ */
+static const char *const gpu_name_components[] = { "cuda", "nvml", "rsmi",
+						   "levelzero", NULL };
+
+static int skip_components(hwloc_topology_t hw, const char *const *names)
+{
+	for (; *names; names++)
+		/* EINVAL: not installed here, nothing to skip. */
+		if (hwloc_topology_set_components(
+			    hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
+			    *names) &&
+		    errno != EINVAL)
+			return -errno;
+	return 0;
+}
+
+/* An XML file replaces every discovery component: nothing to skip. */
+static int choose_source(hwloc_topology_t hw, const char *xml, int gpu_names)
+{
+	int ret;
+
+	if (xml)
+		return hwloc_topology_set_xml(hw, xml) ? -ENOENT : 0;
+	ret = skip_components(hw, never_components);
+	if (!ret && !gpu_names)
+		ret = skip_components(hw, gpu_name_components);
+	return ret;
+}
+
+static int load(const struct rdp_sysfs *fs, const char *xml, int gpu_names,
+		struct rdp_topo **out)
 {
 	struct rdp_topo *t = calloc(1, sizeof(*t));
 	int ret = -ENOMEM;
@@ -32,13 +78,13 @@ int rdp_topo_load(const struct rdp_sysfs *fs, const char *xml,
 	if (hwloc_topology_init(&t->hw))
 		goto err_free;
 	/* Bridges and the PCI functions that matter (NICs, GPUs, storage),
-	 * not every USB controller. */
+	 * not every USB controller; OS devices without DRM and DMA. */
 	ret = -EINVAL;
 	if (hwloc_topology_set_io_types_filter(
 		    t->hw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT))
 		goto err_destroy;
-	ret = -ENOENT;
-	if (xml && hwloc_topology_set_xml(t->hw, xml))
+	ret = choose_source(t->hw, xml, gpu_names);
+	if (ret)
 		goto err_destroy;
 	ret = -EIO;
 	if (hwloc_topology_load(t->hw))
@@ -51,6 +97,12 @@ err_destroy:
 err_free:
 	free(t);
 	return ret;
+}
+
+int rdp_topo_load(const struct rdp_sysfs *fs, const char *xml,
+		  struct rdp_topo **out)
+{
+	return load(fs, xml, 0, out);
 }
 
 void rdp_topo_free(struct rdp_topo *t)
@@ -403,7 +455,7 @@ void rdp_topo_report_read(const struct rdp_sysfs *fs, const char *xml,
 	struct rdp_topo *t;
 
 	memset(r, 0, sizeof(*r));
-	if (rdp_topo_load(fs, xml, &t))
+	if (load(fs, xml, 1, &t))
 		return;
 	r->loaded = 1;
 	r->have_nic = !rdp_topo_nic(t, dev, &r->nic);

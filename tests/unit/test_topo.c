@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -221,6 +222,83 @@ static void test_nearest_gpu(void **state)
 	rdp_topo_free(t);
 }
 
+/*
+ * The discovery components hwloc enabled for a live load, as its
+ * HWLOC_COMPONENTS_VERBOSE summary on stderr lists them:
+ * "linux(0x7a),no_os(0x2)". report: load as the doctor does.
+ */
+static void live_components(int report, char *list, size_t len)
+{
+	static const char key[] =
+		"Final list of enabled discovery components: ";
+	struct rdp_topo_report r;
+	struct rdp_topo *t = NULL;
+	char line[512], *p;
+	FILE *f = tmpfile();
+	int saved = dup(2);
+
+	assert_non_null(f);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(f), 2) == 2);
+	setenv("HWLOC_COMPONENTS_VERBOSE", "1", 1);
+	if (report)
+		rdp_topo_report_read(NULL, NULL, "no-such-dev", &r);
+	else if (!rdp_topo_load(NULL, NULL, &t))
+		rdp_topo_free(t);
+	unsetenv("HWLOC_COMPONENTS_VERBOSE");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	assert_true(report ? r.loaded : t != NULL);
+	list[0] = '\0';
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		if ((p = strstr(line, key)))
+			snprintf(list, len, "%s", p + strlen(key));
+	fclose(f);
+	if (!list[0])
+		fail_msg("hwloc printed no list of discovery components");
+}
+
+static int has_component(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, n) && p[n] == '(')
+			return 1;
+	return 0;
+}
+
+/*
+ * Only hwloc's OS component loads this host for placement: the plugins
+ * of libhwloc-plugins (pci, opencl, gl) and x86's CPUID pass never run,
+ * the GPU vendors' plugins only for the doctor. Most of these are not
+ * installed where the tests run: the load must not fail for that.
+ */
+static void test_live_components(void **state)
+{
+	static const char *const never[] = { "x86", "pci", "opencl", "gl" };
+	static const char *const gpu_names[] = { "cuda", "nvml", "rsmi",
+						 "levelzero" };
+	char list[256];
+	size_t i;
+
+	(void)state;
+	live_components(0, list, sizeof(list));
+	assert_true(has_component(list, "linux"));
+	for (i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+		assert_false(has_component(list, never[i]));
+	for (i = 0; i < sizeof(gpu_names) / sizeof(gpu_names[0]); i++)
+		assert_false(has_component(list, gpu_names[i]));
+	live_components(1, list, sizeof(list));
+	assert_true(has_component(list, "linux"));
+	for (i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+		assert_false(has_component(list, never[i]));
+}
+
 static struct rdp_doctor doc;
 static struct rdp_topo_report rep;
 
@@ -355,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_software_nic),
 		cmocka_unit_test(test_gpu_distances),
 		cmocka_unit_test(test_nearest_gpu),
+		cmocka_unit_test(test_live_components),
 		cmocka_unit_test(test_doctor_topo_verdicts),
 		cmocka_unit_test(test_doctor_topo_software),
 		cmocka_unit_test(test_cstates),
