@@ -9,7 +9,7 @@ BUILD_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config
 	libibverbs-dev librdmacm-dev libnuma-dev libhwloc-dev
 	libcmocka-dev libjansson-dev jq clang-format clang libclang-rt-14-dev
-	gnuplot-nox
+	gnuplot-nox libopenmpi-dev openmpi-bin
 )
 
 missing() {

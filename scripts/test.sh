@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The whole test suite: install, build, unit tests (cmocka, through the TAP
 # driver), integration tests on a real Soft-RoCE device, format check,
-# make distcheck, a build without CUDA, the same tests again in an
+# make distcheck, builds without CUDA and without MPI, the same tests again in an
 # ASan+UBSan build, and a short fuzzing run. Only the Soft-RoCE tier (and
 # installing packages) needs root; without root it is counted skipped.
 # Ends with one line "N passed, N failed, N skipped" over individual cases.
@@ -132,6 +132,31 @@ no_cuda_pass() {
 	[[ $rc -eq 0 ]] || { echo "unit tests failed without CUDA"; add 0 1 0; }
 }
 
+# The same sources configured without MPI: rdmaperf-mesh is not built,
+# the rest builds and its unit tests pass (the mesh's plans, cells and
+# files included), and `rdmaperf mesh` says how to get MPI.
+no_mpi_pass() {
+	local dir=$top/build-nompi rc
+	echo "== build without MPI (--without-mpi): unit tests"
+	rm -rf "$dir" && mkdir -p "$dir"
+	git ls-files -z | xargs -0 cp --parents -t "$dir"
+	if ! (cd "$dir" && ./autogen.sh >/dev/null 2>&1 &&
+		./configure -q --without-mpi --enable-werror &&
+		make -s -j"$(nproc)" >/dev/null && [[ ! -e rdmaperf-mesh ]]); then
+		echo "build without MPI failed"; add 0 1 0; return
+	fi
+	(cd "$dir" && ./rdmaperf mesh write_bw >/dev/null 2>&1)
+	rc=$?
+	if [[ $rc -ne 2 ]]; then
+		echo "rdmaperf mesh without MPI: exit $rc, not 2"; add 0 1 0
+	fi
+	# shellcheck disable=SC2016 # make expands it
+	(cd "$dir" && make -s check TESTS='$(unit_tests)' >/dev/null 2>&1)
+	rc=$?
+	count_trs "$dir"/tests/unit/*.trs
+	[[ $rc -eq 0 ]] || { echo "unit tests failed without MPI"; add 0 1 0; }
+}
+
 # The release tarball builds and passes its tests apart from the tree
 # (the Soft-RoCE suite skips there: it ran in the main build).
 distcheck_pass() {
@@ -164,6 +189,7 @@ format_check
 if [[ ${RDP_QUICK:-0} != 1 ]]; then
 	distcheck_pass
 	no_cuda_pass
+	no_mpi_pass
 	sanitizer_pass
 	fuzz_pass
 fi

@@ -30,7 +30,12 @@ struct rdp_oob {
 int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
 		    struct rdp_oob *oob);
 
+/* Listen on bind_addr ("" or NULL: any) and port; port 0 lets the kernel
+ * pick one, which rdp_oob_local_port() tells. */
 int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out);
+
+/* The TCP port a socket is bound to; 0 or -errno. */
+int rdp_oob_local_port(int fd, uint16_t *port_out);
 
 /* Wait for one client; timeout_ms < 0 waits forever. */
 int rdp_oob_accept(int listen_fd, int timeout_ms, int io_timeout_ms,

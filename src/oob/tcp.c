@@ -225,6 +225,22 @@ int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out)
 	return 0;
 }
 
+int rdp_oob_local_port(int fd, uint16_t *port_out)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
+		return -errno;
+	if (ss.ss_family == AF_INET)
+		*port_out = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	else if (ss.ss_family == AF_INET6)
+		*port_out = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	else
+		return -EAFNOSUPPORT;
+	return 0;
+}
+
 int rdp_oob_accept(int listen_fd, int timeout_ms, int io_timeout_ms,
 		   struct rdp_oob *oob)
 {

@@ -357,6 +357,7 @@ t_one_shot() {
 . "$HERE/limits.sh"
 . "$HERE/placement.sh"
 . "$HERE/topo.sh"
+. "$HERE/mesh.sh"
 
 main() {
 	local t
@@ -370,7 +371,7 @@ main() {
 		t_limits_sweep t_certify_record t_limits_rails \
 		t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
 		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo \
-		t_bounce_fake; do
+		t_bounce_fake t_mesh; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	stop_server

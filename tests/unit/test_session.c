@@ -688,6 +688,25 @@ static void test_connect_refused(void **state)
 				 -ECONNREFUSED);
 }
 
+/* Port 0: the kernel picks one, and a client reaches it there. */
+static void test_listen_any_port(void **state)
+{
+	struct rdp_oob client, server;
+	uint16_t port = 0;
+	int lfd;
+
+	(void)state;
+	assert_int_equal(rdp_oob_listen("127.0.0.1", 0, &lfd), 0);
+	assert_int_equal(rdp_oob_local_port(lfd, &port), 0);
+	assert_int_not_equal(port, 0);
+	assert_int_equal(rdp_oob_connect("127.0.0.1", port, IO_MS, &client), 0);
+	assert_int_equal(rdp_oob_accept(lfd, IO_MS, IO_MS, &server), 0);
+	rdp_oob_close(&client);
+	rdp_oob_close(&server);
+	close(lfd);
+	assert_int_equal(rdp_oob_local_port(-1, &port), -EBADF);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -708,6 +727,7 @@ int main(void)
 		T(test_no_device),
 		cmocka_unit_test(test_loopback_deadline),
 		cmocka_unit_test(test_connect_refused),
+		cmocka_unit_test(test_listen_any_port),
 		T(test_silent_server),
 		T(test_silent_client),
 		T(test_not_rdmaperf),

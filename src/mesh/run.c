@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One rank of a mesh: a serving thread on its rail's address, the
+ * endpoints swapped, then per round a barrier, this rank's transfer as an
+ * rdmaperf client session, and the cells gathered at rank 0, which
+ * journals them and writes the files at the end. A pair that fails is a
+ * failed cell; only a rank that stops answering ends the job.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/boot.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/mesh_run.h>
+#include <rdmaperf/oob.h>
+#include <rdmaperf/run_opts.h>
+#include <rdmaperf/session.h>
+
+#define ACCEPT_POLL_MS	   200
+#define DEFAULT_MAX_MEMORY (4ull << 30)
+
+/* The serving thread: one client at a time, until told to stop. */
+struct server {
+	struct rdp_opts o;
+	const struct rdp_engine_ops *eng;
+	int lfd;
+	atomic_int stop;
+	pthread_t tid;
+};
+
+struct run {
+	struct rdp_boot *boot;
+	const struct rdp_opts *o;
+	const struct rdp_engine_ops *eng;
+	const struct rdp_mesh_run_opts *mo;
+	struct rdp_mesh_endpoint me, *eps; /* eps: every rank's */
+	unsigned int *node_of, *rail_of, nodes, rails;
+	const char **names;
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh *mesh; /* rank 0 */
+	FILE *journal;	       /* rank 0 */
+	char tmp_json[4096];   /* this rank's client document */
+	struct server srv;
+	time_t started;
+};
+
+static void *serve_main(void *arg)
+{
+	struct server *s = arg;
+	struct rdp_oob oob;
+
+	while (!atomic_load(&s->stop)) {
+		if (rdp_oob_accept(s->lfd, ACCEPT_POLL_MS,
+				   s->o.conn.oob_timeout_ms, &oob))
+			continue;
+		rdp_session_serve_with(&s->o, s->eng, &oob);
+		rdp_oob_close(&oob);
+	}
+	return NULL;
+}
+
+/* Listen on the rail's address, on a port the kernel picks. */
+static int serve_start(struct run *r)
+{
+	struct server *s = &r->srv;
+	int ret;
+
+	s->o = *r->o;
+	s->eng = r->eng;
+	snprintf(s->o.conn.dev, sizeof(s->o.conn.dev), "%s", r->me.dev);
+	snprintf(s->o.conn.bind, sizeof(s->o.conn.bind), "%s", r->me.addr);
+	s->o.conn.gid_index = r->me.gid_index;
+	if (!s->o.conn.max_memory_bytes)
+		s->o.conn.max_memory_bytes = DEFAULT_MAX_MEMORY;
+	ret = rdp_oob_listen(r->me.addr, 0, &s->lfd);
+	if (!ret)
+		ret = rdp_oob_local_port(s->lfd, &r->me.port);
+	if (ret)
+		return ret;
+	ret = -pthread_create(&s->tid, NULL, serve_main, s);
+	if (ret) {
+		rdp_err("mesh: start the serving thread: %s", strerror(-ret));
+		close(s->lfd);
+		s->lfd = -1;
+	}
+	return ret;
+}
+
+static void serve_stop(struct server *s)
+{
+	if (s->lfd < 0)
+		return;
+	atomic_store(&s->stop, 1);
+	pthread_join(s->tid, NULL);
+	close(s->lfd);
+	s->lfd = -1;
+}
+
+/* This rank's device, name and address, then its server. */
+static int local_setup(struct run *r)
+{
+	const struct rdp_mesh_run_opts *mo = r->mo;
+	char host[64] = "";
+	const char *dev = r->o->conn.dev;
+	int ret;
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(r->me.host, sizeof(r->me.host), "%s", host);
+	ret = rdp_mesh_node_name_of(getenv("RDP_MESH_NODE"), r->boot->rank,
+				    host, r->me.node, sizeof(r->me.node));
+	if (ret) {
+		rdp_err("mesh: RDP_MESH_NODE: empty, or over %zu characters",
+			sizeof(r->me.node) - 1);
+		return ret;
+	}
+	if (mo->n_devs) {
+		if ((size_t)r->boot->local_rank >= mo->n_devs) {
+			rdp_err("mesh: node-local rank %d has no device: -d "
+				"lists %zu; start one rank a device "
+				"(--map-by ppr:%zu:node)",
+				r->boot->local_rank, mo->n_devs, mo->n_devs);
+			return -EINVAL;
+		}
+		dev = mo->devs[r->boot->local_rank];
+	}
+	ret = rdp_mesh_endpoint_local(dev, r->o->conn.ib_port, &r->me);
+	if (!ret)
+		ret = serve_start(r);
+	return ret;
+}
+
+/* Every rank's endpoint; nodes and rails from them. */
+static int swap_endpoints(struct run *r)
+{
+	int n = r->boot->size, i, ret;
+
+	r->eps = calloc((size_t)n, sizeof(*r->eps));
+	r->node_of = calloc((size_t)n, sizeof(*r->node_of));
+	r->rail_of = calloc((size_t)n, sizeof(*r->rail_of));
+	r->names = calloc((size_t)n, sizeof(*r->names));
+	if (!r->eps || !r->node_of || !r->rail_of || !r->names)
+		return -ENOMEM;
+	ret = r->boot->ops->allgather(r->boot, &r->me, sizeof(r->me), r->eps,
+				      r->mo->round_timeout_ms);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		r->eps[i].world_rank = i;
+		if (r->eps[i].status && i != r->boot->rank) {
+			rdp_err("mesh: rank %d (%s, %s) could not start: see "
+				"its log",
+				i, r->eps[i].host, r->eps[i].dev);
+			return -ECANCELED;
+		}
+	}
+	if (r->me.status)
+		return r->me.status;
+	return rdp_mesh_group(r->eps, n, r->node_of, r->rail_of, r->names,
+			      &r->nodes, &r->rails);
+}
+
+/* The rank of node's rail. */
+static int rank_of(const struct run *r, unsigned int node, unsigned int rail)
+{
+	int i;
+
+	for (i = 0; i < r->boot->size; i++)
+		if (r->node_of[i] == node && r->rail_of[i] == rail)
+			return i;
+	return -1;
+}
+
+static double last_figure(json_t *doc, const char *sub, const char *key)
+{
+	json_t *res = json_object_get(doc, "results"), *pt, *v;
+
+	pt = json_array_get(res, json_array_size(res) - 1);
+	if (sub)
+		pt = json_object_get(pt, sub);
+	v = json_object_get(pt, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* One transfer as rdmaperf's client: the record rank 0 will read. */
+static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
+			unsigned int round)
+{
+	const struct rdp_mesh_endpoint *peer;
+	struct rdp_opts *c;
+	json_error_t jerr;
+	json_t *rec, *doc = NULL;
+	char why[512] = "";
+	int rc;
+
+	peer = &r->eps[rank_of(r, x->rx, r->rail_of[r->boot->rank])];
+	c = malloc(sizeof(*c));
+	if (!c)
+		return NULL;
+	*c = *r->o;
+	snprintf(c->conn.host, sizeof(c->conn.host), "%s", peer->addr);
+	c->conn.tcp_port = peer->port;
+	snprintf(c->conn.dev, sizeof(c->conn.dev), "%s", r->me.dev);
+	c->conn.gid_index = r->me.gid_index;
+	c->params.flags &= ~(uint32_t)RDP_PARAM_BIDIR;
+	if (x->both)
+		c->params.flags |= RDP_PARAM_BIDIR;
+	c->report.json = 0;
+	snprintf(c->report.json_file, sizeof(c->report.json_file), "%s",
+		 r->tmp_json);
+	c->limits.plot_file[0] = '\0';
+	unlink(r->tmp_json);
+	printf("== round %u: %s -> %s (%s:%u) on %s ==\n", round + 1,
+	       r->me.node, peer->node, peer->addr, peer->port, r->me.dev);
+	fflush(stdout);
+	rc = rdp_session_client_with(c, r->eng, NULL);
+	free(c);
+	if (rc)
+		snprintf(why, sizeof(why), "%s (%s %s to %s %s, exit %d)",
+			 rdp_last_error()[0] ? rdp_last_error()
+					     : "the test failed",
+			 r->me.node, r->me.dev, peer->node, peer->dev, rc);
+	else if (!(doc = json_load_file(r->tmp_json, 0, &jerr)))
+		snprintf(why, sizeof(why), "read the result: %.*s",
+			 (int)(sizeof(why) - 32), jerr.text);
+	unlink(r->tmp_json);
+	rec = json_pack("{s:i, s:i, s:i, s:i, s:b, s:s, s:o}", "tx", x->tx,
+			"rx", x->rx, "rail", r->rail_of[r->boot->rank], "round",
+			round, "both", x->both, "reason", why, "result",
+			doc ? doc : json_null());
+	return rec;
+}
+
+/* This rank's transfer of round k, if it sends in it: its record. */
+static char *my_round(struct run *r, size_t k)
+{
+	size_t i, n, w = rdp_mesh_plan_width(r->plan);
+	struct rdp_mesh_xfer *xs = calloc(w, sizeof(*xs));
+	unsigned int me = r->node_of[r->boot->rank];
+	json_t *rec = NULL;
+	char *text = NULL;
+
+	if (!xs)
+		return NULL;
+	n = rdp_mesh_plan_round(r->plan, k, xs);
+	for (i = 0; i < n; i++)
+		if (xs[i].tx == me)
+			rec = run_pair(r, &xs[i], (unsigned int)k);
+	free(xs);
+	if (rec)
+		text = json_dumps(rec, JSON_COMPACT);
+	json_decref(rec);
+	return text;
+}
+
+static int add_cell(struct run *r, json_t *rec, int reverse)
+{
+	json_t *doc = json_object_get(rec, "result");
+	struct rdp_mesh_cell c = {
+		.tx = (unsigned int)json_integer_value(
+			json_object_get(rec, reverse ? "rx" : "tx")),
+		.rx = (unsigned int)json_integer_value(
+			json_object_get(rec, reverse ? "tx" : "rx")),
+		.rail = (unsigned int)json_integer_value(
+			json_object_get(rec, "rail")),
+		.round = (unsigned int)json_integer_value(
+			json_object_get(rec, "round")),
+		.status = json_is_object(doc) ? RDP_MESH_OK : RDP_MESH_FAILED,
+		.reason = json_string_value(json_object_get(rec, "reason")),
+		.bw_gbps = NAN,
+		.lat_us = NAN,
+		.result = json_is_object(doc) ? json_incref(doc) : NULL,
+	};
+	int rank = rank_of(r, c.tx, c.rail);
+
+	if (c.status == RDP_MESH_OK && r->o->bench->kind == RDP_BENCH_BW)
+		c.bw_gbps =
+			last_figure(doc, reverse ? "rx" : NULL, "bw_avg_gbps");
+	else if (c.status == RDP_MESH_OK)
+		c.lat_us = last_figure(doc, NULL, "lat_p50_us");
+	if (c.status == RDP_MESH_OK)
+		c.reason = NULL;
+	c.line_gbps = rank >= 0 ? r->eps[rank].line_gbps : 0;
+	return rdp_mesh_add(r->mesh, &c);
+}
+
+/* Rank 0: the records of round k into cells, then the journal. */
+static int collect(struct run *r, size_t k, const char *all, const size_t *lens)
+{
+	size_t off = 0, done;
+	json_error_t jerr;
+	json_t *rec;
+	int i, ret = 0;
+
+	for (i = 0; i < r->boot->size; off += lens[i], i++) {
+		if (!lens[i])
+			continue;
+		rec = json_loadb(all + off, lens[i], 0, &jerr);
+		if (!rec) {
+			rdp_err("mesh: rank %d's record of round %zu: %s", i,
+				k + 1, jerr.text);
+			continue;
+		}
+		ret = add_cell(r, rec, 0);
+		if (!ret && json_is_true(json_object_get(rec, "both")))
+			ret = add_cell(r, rec, 1);
+		json_decref(rec);
+		if (ret)
+			return ret;
+	}
+	if (r->journal && rdp_mesh_journal_round(r->mesh, k, r->journal))
+		rdp_warn("mesh: journal: round %zu not written", k + 1);
+	if (r->mo->progress) {
+		done = k + 1;
+		fprintf(stderr, "\rround %zu of %zu, %zu cells, ETA %.0f s   ",
+			done, rdp_mesh_plan_rounds(r->plan),
+			rdp_mesh_n_cells(r->mesh),
+			difftime(time(NULL), r->started) / (double)done *
+				(double)(rdp_mesh_plan_rounds(r->plan) - done));
+		if (done == rdp_mesh_plan_rounds(r->plan))
+			fputc('\n', stderr);
+	}
+	return 0;
+}
+
+static int rounds(struct run *r)
+{
+	struct rdp_boot *b = r->boot;
+	size_t k, *lens = NULL;
+	char *mine, *all = NULL;
+	int ret = 0;
+
+	lens = calloc((size_t)b->size, sizeof(*lens));
+	if (!lens)
+		return -ENOMEM;
+	r->started = time(NULL);
+	for (k = 0; !ret && k < rdp_mesh_plan_rounds(r->plan); k++) {
+		ret = b->ops->barrier(b, r->mo->round_timeout_ms);
+		if (ret)
+			break;
+		mine = my_round(r, k);
+		ret = b->ops->gather(b, mine, mine ? strlen(mine) : 0, &all,
+				     lens, r->mo->round_timeout_ms);
+		free(mine);
+		if (!ret && !b->rank)
+			ret = collect(r, k, all, lens);
+		free(all);
+		all = NULL;
+	}
+	free(lens);
+	return ret;
+}
+
+/* Rank 0: flags, files, the matrix and the outliers. */
+static int finish(struct run *r)
+{
+	FILE *out = r->mo->out ? r->mo->out : stderr;
+	unsigned int rail;
+	int bad, ret;
+
+	bad = rdp_mesh_analyze(r->mesh, &r->mo->limits);
+	if (bad < 0) {
+		rdp_err("mesh: analysis: %s", strerror(-bad));
+		return RDP_EXIT_FAIL;
+	}
+	ret = rdp_mesh_write_dir(r->mesh, r->mo->output_dir);
+	if (ret && ret != -ENOENT)
+		return RDP_EXIT_FAIL;
+	for (rail = 0; rail < r->rails; rail++) {
+		fprintf(out, "rail %u: sender rows, receiver columns\n", rail);
+		rdp_mesh_write_matrix(r->mesh, rail, out);
+	}
+	if (bad)
+		rdp_mesh_write_outliers(r->mesh, out);
+	fprintf(out, "%zu cells, %d flagged or failed; files in %s\n",
+		rdp_mesh_n_cells(r->mesh), bad, r->mo->output_dir);
+	fflush(out);
+	return bad ? RDP_EXIT_FAIL : RDP_EXIT_OK;
+}
+
+/* Rank 0: the store over the plan, and a fresh journal. */
+static int open_store(struct run *r)
+{
+	char path[4096];
+	int ret;
+
+	ret = rdp_mesh_create(r->plan, r->rails, r->names, &r->mesh);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/rounds.jsonl", r->mo->output_dir);
+	r->journal = fopen(path, "w");
+	if (!r->journal)
+		rdp_warn("mesh: open the journal %s: %s", path,
+			 strerror(errno));
+	return 0;
+}
+
+/* This rank's text output (reports, server lines) into its log. */
+static int to_log(const struct run *r)
+{
+	char path[4096];
+
+	if (mkdir(r->mo->output_dir, 0777) && errno != EEXIST) {
+		rdp_err("mesh: create %s: %s", r->mo->output_dir,
+			strerror(errno));
+		return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/rank-%d.log", r->mo->output_dir,
+		 r->boot->rank);
+	if (!freopen(path, "w", stdout)) {
+		rdp_err("mesh: open %s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int prepare(struct run *r)
+{
+	struct rdp_mesh_plan_opts po = r->mo->plan;
+	int ret;
+
+	snprintf(r->tmp_json, sizeof(r->tmp_json), "%s/.rank-%d.json",
+		 r->mo->output_dir, r->boot->rank);
+	ret = to_log(r);
+	if (!ret)
+		ret = local_setup(r);
+	r->me.status = ret;
+	ret = swap_endpoints(r);
+	if (ret)
+		return ret;
+	po.nodes = r->nodes;
+	ret = rdp_mesh_plan_create(&po, &r->plan);
+	if (ret) {
+		rdp_err("mesh: plan of %u nodes: %s", r->nodes, strerror(-ret));
+		return ret;
+	}
+	if (!r->boot->rank) {
+		printf("mesh: %u nodes x %u rail(s), %zu rounds\n", r->nodes,
+		       r->rails, rdp_mesh_plan_rounds(r->plan));
+		ret = open_store(r);
+	}
+	return ret;
+}
+
+static void cleanup(struct run *r)
+{
+	serve_stop(&r->srv);
+	if (r->journal)
+		fclose(r->journal);
+	rdp_mesh_free(r->mesh);
+	rdp_mesh_plan_free(r->plan);
+	free(r->eps);
+	free(r->node_of);
+	free(r->rail_of);
+	free(r->names);
+}
+
+int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,
+		 const struct rdp_engine_ops *eng,
+		 const struct rdp_mesh_run_opts *mo)
+{
+	struct run r = { .boot = boot, .o = o, .eng = eng, .mo = mo };
+	int ret, rc = RDP_EXIT_FAIL;
+
+	r.srv.lfd = -1;
+	signal(SIGPIPE, SIG_IGN); /* a peer that vanishes mid-write */
+	ret = prepare(&r);
+	if (!ret)
+		ret = rounds(&r);
+	/* Nobody stops serving while another still measures. */
+	if (!ret)
+		ret = boot->ops->barrier(boot, mo->round_timeout_ms);
+	if (ret == -ETIMEDOUT || ret == -EIO) {
+		/* The collective may still be pending: only an abort ends
+		 * it, on every rank. */
+		rdp_err("mesh: a collective failed: ending the job");
+		boot->ops->abort(boot, RDP_EXIT_FAIL);
+	}
+	if (!ret)
+		rc = boot->rank ? RDP_EXIT_OK : finish(&r);
+	else if (ret == -EINVAL)
+		rc = RDP_EXIT_USAGE;
+	cleanup(&r);
+	return rc;
+}

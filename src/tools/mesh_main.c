@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdmaperf-mesh: every link of a cluster, round by round, under MPI.
+ * The mesh's own options are taken out of the command line; the rest is
+ * an rdmaperf client's (the test and its options), without a host.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rdmaperf/boot.h>
+#include <rdmaperf/engine_ops.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/mesh_run.h>
+#include <rdmaperf/opts.h>
+#include <rdmaperf/session.h>
+
+struct mesh_args {
+	const char *pattern;
+	unsigned int permutations;
+	uint64_t seed;
+	const char *output_dir;
+	double tolerance_pct;
+	const char *min_bw;
+	double max_lat_us;
+	unsigned int round_timeout_s;
+	const char *devs;
+};
+
+#define UINT(m, lo, hi, d)                                                     \
+	.type = RDP_CLI_UINT, .off = offsetof(struct mesh_args, m),            \
+	.width = sizeof(((struct mesh_args *)0)->m), .min = lo, .max = hi,     \
+	.def = d
+#define TEXT(m)                                                                \
+	.type = RDP_CLI_TEXT, .off = offsetof(struct mesh_args, m),            \
+	.width = sizeof(const char *)
+#define REAL(m, s)                                                             \
+	.type = RDP_CLI_DECIMAL, .off = offsetof(struct mesh_args, m),         \
+	.width = sizeof(double), .say = s
+#define T RDP_CLI_TOOL
+
+/* clang-format off */
+static const struct rdp_cli_opt rows[] = {
+	{ "ib-dev", 'd', "DEV0,DEV1,...", T, TEXT(devs),
+	  .help = "one device a rail: the node-local rank picks its own" },
+	{ "pattern", 0, "P", T, TEXT(pattern),
+	  .help = "pairwise (default), bisection or ring-shift" },
+	{ "permutations", 0, "K", T,
+	  UINT(permutations, 0, RDP_MESH_MAX_PERMUTATIONS, 0),
+	  .help = "bisection: K random perfect matchings more" },
+	{ "seed", 0, "S", T, UINT(seed, 0, UINT32_MAX, 1),
+	  .help = "of the random matchings" },
+	{ "output-dir", 0, "DIR", T, TEXT(output_dir),
+	  .help = "mesh.json, matrices, outliers, logs (default mesh)" },
+	{ "tolerance", 0, "PCT", T, REAL(tolerance_pct, "a percentage like 10"),
+	  .help = "flag cells this far from the rail's median (default 10)" },
+	{ "min-bw", 0, "GBPS|PCT%", T, TEXT(min_bw),
+	  .help = "flag cells below it (PCT% of the line rate)" },
+	{ "max-lat", 0, "US", T, REAL(max_lat_us, "microseconds like 5.5"),
+	  .help = "flag cells whose median latency is above it" },
+	{ "round-timeout", 0, "SEC", T, UINT(round_timeout_s, 10, 86400, 600),
+	  .help = "the longest a round may take before the job ends" },
+	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
+};
+/* clang-format on */
+
+static void more_help(FILE *f)
+{
+	fprintf(f,
+		"\nEvery other option is rdmaperf's, for the test (rdmaperf "
+		"--help);\n-b runs both directions of a pair in one round.\n"
+		"Keep MPI off the HCAs under test: mpirun --mca pml ob1 --mca "
+		"btl self,vader,tcp\n(or UCX_TLS=tcp,sm,self). On one host, "
+		"RDP_MESH_NODE=node%%r makes each rank a node.\n");
+}
+
+static const struct rdp_cli_table mesh_table = {
+	.opts = rows,
+	.n = sizeof(rows) / sizeof(rows[0]),
+	.side = RDP_CLI_TOOL,
+	.synopsis = "Usage: mpirun -np N --map-by ppr:R:node rdmaperf-mesh "
+		    "TEST [rdmaperf options]\n"
+		    "         [-d DEV0,DEV1,...] [--pattern P] [--output-dir "
+		    "DIR] [--tolerance PCT]\n"
+		    "  Measure every link of N/R nodes with R rails, round by "
+		    "round.",
+	.more_help = more_help,
+};
+
+/* The mesh row an argument names, and whether it carries its value. */
+static const struct rdp_cli_opt *mesh_row(const char *a, int *inline_value)
+{
+	size_t i, n;
+
+	*inline_value = 0;
+	if (a[0] == '-' && a[1] != '-') {
+		for (i = 0; i < mesh_table.n; i++)
+			if (rows[i].letter && a[1] == rows[i].letter) {
+				*inline_value = a[2] != '\0';
+				return &rows[i];
+			}
+		return NULL;
+	}
+	if (strncmp(a, "--", 2))
+		return NULL;
+	n = strcspn(a + 2, "=");
+	for (i = 0; i < mesh_table.n; i++)
+		if (strlen(rows[i].name) == n &&
+		    !strncmp(a + 2, rows[i].name, n)) {
+			*inline_value = a[2 + n] == '=';
+			return &rows[i];
+		}
+	return NULL;
+}
+
+/* argv into the mesh's arguments and rdmaperf's, each with argv[0]. */
+static void split(int argc, char **argv, char **mesh, int *n_mesh, char **test,
+		  int *n_test)
+{
+	const struct rdp_cli_opt *d;
+	int i, inl;
+
+	mesh[0] = test[0] = argv[0];
+	*n_mesh = *n_test = 1;
+	for (i = 1; i < argc; i++) {
+		d = mesh_row(argv[i], &inl);
+		if (!d) {
+			test[(*n_test)++] = argv[i];
+			continue;
+		}
+		mesh[(*n_mesh)++] = argv[i];
+		if (d->arg && !inl && i + 1 < argc)
+			mesh[(*n_mesh)++] = argv[++i];
+	}
+	mesh[*n_mesh] = test[*n_test] = NULL;
+}
+
+static int set_devs(const char *list, struct rdp_mesh_run_opts *mo)
+{
+	const char *p = list;
+	size_t n;
+
+	while (*p) {
+		n = strcspn(p, ",");
+		if (!n || n >= sizeof(mo->devs[0]) ||
+		    mo->n_devs == RDP_MESH_DEVS_MAX) {
+			rdp_err("-d needs at most %d device names, separated "
+				"by commas, not '%s'",
+				RDP_MESH_DEVS_MAX, list);
+			return -EINVAL;
+		}
+		memcpy(mo->devs[mo->n_devs], p, n);
+		mo->devs[mo->n_devs++][n] = '\0';
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static int set_limits(const struct mesh_args *a, struct rdp_mesh_limits *l)
+{
+	char *end;
+	double v;
+
+	l->tol = a->tolerance_pct / 100.0;
+	l->max_lat_us = a->max_lat_us;
+	if (l->tol >= 1) {
+		rdp_err("--tolerance needs a percentage below 100");
+		return -EINVAL;
+	}
+	if (!a->min_bw)
+		return 0;
+	v = strtod(a->min_bw, &end);
+	if (end == a->min_bw || v <= 0 || (*end && strcmp(end, "%")) ||
+	    (*end && v > 100)) {
+		rdp_err("--min-bw needs Gb/s like 90 or a share of the line "
+			"rate like 80%%, not '%s'",
+			a->min_bw);
+		return -EINVAL;
+	}
+	if (*end)
+		l->min_bw_pct = v;
+	else
+		l->min_bw_gbps = v;
+	return 0;
+}
+
+static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
+		     struct rdp_mesh_run_opts *mo)
+{
+	struct rdp_mesh_plan_opts *p = &mo->plan;
+
+	if (a->pattern && rdp_mesh_pattern_parse(a->pattern, &p->pattern)) {
+		rdp_err("--pattern needs pairwise, bisection or ring-shift, "
+			"not '%s'",
+			a->pattern);
+		return -EINVAL;
+	}
+	p->permutations = a->permutations;
+	p->seed = a->seed;
+	p->bidir = !!(o->params.flags & RDP_PARAM_BIDIR);
+	if (p->permutations && p->pattern != RDP_MESH_BISECTION) {
+		rdp_err("--permutations applies to --pattern bisection");
+		return -EINVAL;
+	}
+	if (p->bidir && p->pattern == RDP_MESH_RING_SHIFT) {
+		rdp_err("-b does not apply to ring-shift, whose nodes send "
+			"and receive at once already");
+		return -EINVAL;
+	}
+	if (o->conn.host[0]) {
+		rdp_err("rdmaperf-mesh takes no host ('%s'): the ranks find "
+			"each other through MPI",
+			o->conn.host);
+		return -EINVAL;
+	}
+	mo->output_dir = a->output_dir ? a->output_dir : "mesh";
+	mo->round_timeout_ms = (int)a->round_timeout_s * 1000;
+	if (a->devs && set_devs(a->devs, mo))
+		return -EINVAL;
+	return set_limits(a, &mo->limits);
+}
+
+/* 0 to run, RDP_PARSE_EXIT after --help, -EINVAL (logged). */
+static int parse(int argc, char **argv, struct rdp_opts *o,
+		 struct rdp_mesh_run_opts *mo)
+{
+	char **mv, **tv, err[256];
+	struct mesh_args a;
+	int nm, nt, ret;
+
+	mv = calloc((size_t)argc + 1, sizeof(*mv));
+	tv = calloc((size_t)argc + 1, sizeof(*tv));
+	ret = mv && tv ? 0 : -ENOMEM;
+	if (!ret) {
+		split(argc, argv, mv, &nm, tv, &nt);
+		rdp_cli_defaults(&mesh_table, &a);
+		a.tolerance_pct = RDP_MESH_TOLERANCE * 100;
+		ret = rdp_cli_parse(&mesh_table, nm, mv, &a, err, sizeof(err));
+		if (ret < 0)
+			rdp_err("%s", err);
+	}
+	if (!ret && optind < nm) {
+		rdp_err("unexpected argument '%s'", mv[optind]);
+		ret = -EINVAL;
+	}
+	if (!ret) {
+		ret = rdp_opts_parse_client(nt, tv, o, err, sizeof(err));
+		if (ret < 0)
+			rdp_err("%s", err);
+	}
+	if (!ret)
+		ret = mesh_opts(&a, o, mo);
+	free(mv);
+	free(tv);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct rdp_mesh_run_opts mo = { 0 };
+	struct rdp_boot *boot;
+	struct rdp_opts o;
+	int ret, rc;
+
+	ret = parse(argc, argv, &o, &mo);
+	if (ret)
+		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
+	if (rdp_boot_mpi_open(&argc, &argv, &boot))
+		return RDP_EXIT_FAIL;
+	/* The ranks' own output goes to their logs; rank 0 keeps this. */
+	if (!boot->rank) {
+		mo.out = fdopen(dup(STDOUT_FILENO), "w");
+		mo.progress = isatty(STDERR_FILENO);
+	}
+	rc = rdp_mesh_run(boot, &o, &rdp_engine_verbs, &mo);
+	if (mo.out)
+		fclose(mo.out);
+	boot->ops->close(boot);
+	return rc;
+}

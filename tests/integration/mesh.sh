@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# rdmaperf-mesh under mpirun on the test bed: each rxe device stands for a
+# node (RDP_MESH_NODE=node%r). Sourced by run.sh: uses WORK, BUILD and
+# expect_json.
+
+# mpirun as root, MPI's own traffic on TCP and shared memory, never on
+# the devices under test.
+mesh_mpirun() {
+	local np=$1
+	shift
+	RDP_MESH_NODE='node%r' run_limited 300 mpirun --allow-run-as-root \
+		--oversubscribe -np "$np" -x RDP_MESH_NODE --mca pml ob1 \
+		--mca btl self,vader,tcp "$BUILD/rdmaperf-mesh" "$@" \
+		>"$WORK/out" 2>&1
+}
+
+# Open MPI refuses a host named "(none)", the name of a guest that was
+# never given one: name the throw-away guest, never a real host.
+mesh_hostname() {
+	if [ "${RDP_RXE_MODE:-}" = qemu ] && [ "$(hostname)" = "(none)" ]; then
+		hostname rdp-guest
+	fi
+}
+
+# Why the mesh cannot run here, or nothing.
+mesh_missing() {
+	if [ ! -x "$BUILD/rdmaperf-mesh" ]; then
+		echo "rdmaperf-mesh not built (configure found no MPI: install libopenmpi-dev)"
+	elif ! command -v mpirun >/dev/null 2>&1; then
+		echo "mpirun not installed (openmpi-bin)"
+	elif [ -z "${RDP_RXE_DEV1:-}" ]; then
+		echo "needs two devices (rxe-run --devices 2)"
+	fi
+}
+
+# Two nodes, pairwise: two rounds (A->B, then B->A), two cells, each a
+# full rdmaperf result with its data check, and a journal line a round.
+t_mesh_pairwise() {
+	local dir=$WORK/mesh why
+	begin "mesh: 2 nodes pairwise, write_bw: 2 cells ok, journal, files"
+	why=$(mesh_missing)
+	[ -z "$why" ] || { skip "$why"; return; }
+	rm -rf "$dir"
+	mesh_hostname
+	mesh_mpirun 2 write_bw -d "$RDP_RXE_DEV0,$RDP_RXE_DEV1" -n 200 \
+		-s 4096 --tolerance 90 --output-dir "$dir" ||
+		{ fail "exit $?"; return; }
+	expect_out "^rail 0: sender rows, receiver columns" \
+		"2 cells, 0 flagged or failed" || return
+	expect_json "$dir/mesh.json" \
+		'.nodes | length == 2' \
+		'.cells | length == 2' \
+		'[.cells[] | .status == "ok"] | all' \
+		'[.cells[].tx] | sort == ["node0", "node1"]' \
+		'[.cells[] | .result.results[-1].bw_avg_gbps > 0] | all' \
+		'[.cells[] | .result.results[-1].data_check.ok] | all' \
+		|| return
+	[ "$(wc -l <"$dir/rounds.jsonl")" = 2 ] ||
+		{ fail "rounds.jsonl: $(wc -l <"$dir/rounds.jsonl") lines, not 2"; return; }
+	expect_file "$dir/cells.csv" "^node0,node1,0,1,ok," \
+		"^node1,node0,0,2,ok," || return
+	[ -s "$dir/matrix-rail0.csv" ] && [ -s "$dir/outliers.txt" ] ||
+		{ fail "matrix-rail0.csv or outliers.txt missing"; return; }
+	pass
+}
+
+t_mesh() {
+	t_mesh_pairwise
+}

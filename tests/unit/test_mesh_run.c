@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The MPI-free parts of rdmaperf-mesh's run: node names (RDP_MESH_NODE
+ * with %r), and nodes and rails grouped from every rank's endpoint.
+ */
+#include <errno.h>
+
+#include "unit.h"
+
+#include <rdmaperf/mesh_run.h>
+
+static void test_node_names(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	assert_int_equal(
+		rdp_mesh_node_name_of(NULL, 3, "hostA", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "hostA");
+	assert_int_equal(
+		rdp_mesh_node_name_of("", 3, "hostA", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "hostA");
+	assert_int_equal(
+		rdp_mesh_node_name_of("node%r", 12, "h", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "node12");
+	assert_int_equal(
+		rdp_mesh_node_name_of("a%rb%r%", 7, "h", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "a7b7%");
+	assert_int_equal(rdp_mesh_node_name_of("0123456789abcdef", 0, "h", buf,
+					       sizeof(buf)),
+			 -ENAMETOOLONG);
+	assert_int_equal(rdp_mesh_node_name_of("node%r", 123456789, "h", buf,
+					       10),
+			 -ENAMETOOLONG);
+	assert_int_equal(rdp_mesh_node_name_of(NULL, 0, "", buf, sizeof(buf)),
+			 -ENAMETOOLONG);
+}
+
+static void set_nodes(struct rdp_mesh_endpoint *eps, const char *const *n,
+		      int count)
+{
+	int i;
+
+	memset(eps, 0, sizeof(*eps) * (size_t)count);
+	for (i = 0; i < count; i++)
+		snprintf(eps[i].node, sizeof(eps[i].node), "%s", n[i]);
+}
+
+/* Ranks of a node need not be next to each other: the rail is a rank's
+ * place among its node's ranks, nodes numbered by their first rank. */
+static void test_group(void **state)
+{
+	static const char *const n[] = { "b", "a", "b", "c", "a", "c" };
+	struct rdp_mesh_endpoint eps[6];
+	unsigned int node_of[6], rail_of[6], nodes = 0, rails = 0;
+	const char *names[6];
+
+	(void)state;
+	set_nodes(eps, n, 6);
+	assert_int_equal(rdp_mesh_group(eps, 6, node_of, rail_of, names, &nodes,
+					&rails),
+			 0);
+	assert_int_equal(nodes, 3);
+	assert_int_equal(rails, 2);
+	assert_string_equal(names[0], "b");
+	assert_string_equal(names[1], "a");
+	assert_string_equal(names[2], "c");
+	assert_int_equal(node_of[0], 0);
+	assert_int_equal(node_of[1], 1);
+	assert_int_equal(node_of[2], 0);
+	assert_int_equal(node_of[5], 2);
+	assert_int_equal(rail_of[0], 0);
+	assert_int_equal(rail_of[2], 1);
+	assert_int_equal(rail_of[4], 1);
+}
+
+static void test_group_refused(void **state)
+{
+	static const char *const uneven[] = { "a", "a", "b" };
+	static const char *const one[] = { "a", "a" };
+	struct rdp_mesh_endpoint eps[3];
+	unsigned int node_of[3], rail_of[3], nodes = 0, rails = 0;
+	const char *names[3];
+
+	(void)state;
+	set_nodes(eps, uneven, 3);
+	assert_int_equal(rdp_mesh_group(eps, 3, node_of, rail_of, names, &nodes,
+					&rails),
+			 -EINVAL);
+	set_nodes(eps, one, 2);
+	assert_int_equal(rdp_mesh_group(eps, 2, node_of, rail_of, names, &nodes,
+					&rails),
+			 -EINVAL);
+	assert_int_equal(nodes, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_node_names),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_group_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
