@@ -22,14 +22,15 @@ mesh_hostname() {
 	fi
 }
 
-# Why the mesh cannot run here, or nothing.
+# Why a mesh of N nodes (default 2) cannot run here, or nothing.
 mesh_missing() {
+	local n=${1:-2}
 	if [ ! -x "$BUILD/rdmaperf-mesh" ]; then
 		echo "rdmaperf-mesh not built (configure found no MPI: install libopenmpi-dev)"
 	elif ! command -v mpirun >/dev/null 2>&1; then
 		echo "mpirun not installed (openmpi-bin)"
-	elif [ -z "${RDP_RXE_DEV1:-}" ]; then
-		echo "needs two devices (rxe-run --devices 2)"
+	elif ! eval "[ -n \"\${RDP_RXE_DEV$((n - 1)):-}\" ]"; then
+		echo "needs $n devices (rxe-run --devices $n)"
 	fi
 }
 

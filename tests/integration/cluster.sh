@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The cluster tier: rdmaperf-mesh under mpirun over four rxe devices, each
+# standing for one node (RDP_MESH_NODE=node%r). Run through
+# tests/softroce/rxe-run --devices 4.
+# Usage: cluster.sh BUILD_DIR [TEST_NAME_FILTER]
+set -u
+BUILD=$(cd "${1:?build directory}" && pwd)
+FILTER=${2:-}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+. "$HERE/mesh.sh"
+
+# The first N devices of the bed, as -d takes them.
+devs() {
+	local i list=""
+	for ((i = 0; i < $1; i++)); do
+		eval "list=\$list\${list:+,}\$RDP_RXE_DEV$i"
+	done
+	echo "$list"
+}
+
+# A mesh of N nodes with the rest of the arguments, its files in
+# $WORK/mN-NAME (DIR): true when it ended with exit 0; a skip (the mesh
+# cannot run here) or a failure is already counted otherwise.
+cluster_run() {
+	local n=$1 name=$2 why rc
+	shift 2
+	why=$(mesh_missing "$n")
+	[ -z "$why" ] || { skip "$why"; return 1; }
+	DIR=$WORK/m$n-$name
+	rm -rf "$DIR"
+	mesh_hostname
+	mesh_mpirun "$n" "$@" -d "$(devs "$n")" --output-dir "$DIR"
+	rc=$?
+	[ "$rc" -eq 0 ] || { fail "exit $rc"; return 1; }
+}
+
+# Every round of mesh.json puts no node in two of its pairs.
+rounds_disjoint() {
+	expect_json "$DIR/mesh.json" \
+		'[.rounds[] | [.pairs[] | .tx, .rx] | (length == (unique | length))] | all'
+}
+
+t_cluster_pairwise4() {
+	begin "mesh: 4 nodes pairwise: 12 cells ok in 6 rounds, no node twice in a round"
+	cluster_run 4 pw write_bw -n 200 -s 4096 --tolerance 90 ||
+		return
+	expect_out "12 cells, 0 flagged or failed" || return
+	expect_json "$DIR/mesh.json" '.cells | length == 12' \
+		'[.cells[] | .status == "ok"] | all' \
+		'[.cells[] | "\(.tx)>\(.rx)"] | unique | length == 12' \
+		'[.cells[] | .result.results[-1].data_check.ok] | all' \
+		'.rounds | length == 6' || return
+	rounds_disjoint || return
+	[ "$(wc -l <"$DIR/rounds.jsonl")" = 6 ] ||
+		{ fail "rounds.jsonl: not 6 lines"; return; }
+	pass
+}
+
+t_cluster_bye3() {
+	begin "mesh: 3 nodes pairwise: one node rests in each pairing, 6 cells ok"
+	cluster_run 3 bye write_lat -n 200 -s 64 --tolerance 90 ||
+		return
+	expect_json "$DIR/mesh.json" '.cells | length == 6' \
+		'[.cells[] | .status == "ok"] | all' \
+		'[.rounds[] | .bye | length == 1] | all' \
+		'[.rounds[].bye[]] | unique | length == 3' || return
+	rounds_disjoint || return
+	pass
+}
+
+t_cluster_bisection() {
+	begin "mesh: 4 nodes bisection with a permutation: each round a perfect matching"
+	cluster_run 4 bis write_bw -n 200 -s 4096 --tolerance 90 \
+		--pattern bisection --permutations 1 ||
+		return
+	expect_json "$DIR/mesh.json" '.pattern == "bisection"' \
+		'[.rounds[] | .pairs | length == 2] | all' \
+		'[.cells[] | .status == "ok"] | all' \
+		'[.cells[] | select(.round <= 2) | "\(.tx)>\(.rx)"] | sort == ["node0>node2","node1>node3","node2>node0","node3>node1"]' ||
+		return
+	rounds_disjoint || return
+	pass
+}
+
+t_cluster_ringshift() {
+	begin "mesh: 4 nodes ring-shift: every node sends and receives at once, 12 cells"
+	cluster_run 4 ring write_bw -n 200 -s 4096 --tolerance 90 \
+		--pattern ring-shift ||
+		return
+	expect_json "$DIR/mesh.json" '.rounds | length == 3' \
+		'[.rounds[] | .pairs | length == 4] | all' \
+		'.cells | length == 12' '[.cells[] | .status == "ok"] | all' ||
+		return
+	pass
+}
+
+# One node's link goes down after the first round (the bridge port facing
+# its veth: the cable pulled): the job still ends, that node's later cells
+# are failed with a reason, the outliers name it.
+t_cluster_node_down() {
+	local pid i net rc why
+	begin "mesh: a node's netdev down mid-mesh: job completes, its cells failed, named"
+	why=$(mesh_missing 4)
+	[ -z "$why" ] || { skip "$why"; return; }
+	DIR=$WORK/m4-down
+	rm -rf "$DIR"
+	mesh_hostname
+	net=$RDP_RXE_BRPORT3
+	mesh_mpirun 4 write_bw -n 200 -s 4096 --tolerance 90 \
+		--connect-timeout 2 --oob-timeout 3 -d "$(devs 4)" \
+		--output-dir "$DIR" &
+	pid=$!
+	for i in $(seq 1 600); do
+		[ -s "$DIR/rounds.jsonl" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	ip link set "$net" down
+	wait "$pid"
+	rc=$?
+	ip link set "$net" up
+	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
+	expect_json "$DIR/mesh.json" '.cells | length == 12' \
+		'[.cells[] | select(.status == "failed") | .reason | length > 0] | all' \
+		'[.cells[] | select(.status == "failed") | (.tx == "node3" or .rx == "node3")] | all' \
+		'[.cells[] | select(.status == "failed")] | length >= 4' \
+		'[.cells[] | select(.tx != "node3" and .rx != "node3") | .status == "ok"] | all' ||
+		return
+	expect_file "$DIR/outliers.txt" "node3" || return
+	pass
+}
+
+main() {
+	local t
+	for t in t_cluster_pairwise4 t_cluster_bye3 t_cluster_bisection \
+		t_cluster_ringshift t_cluster_node_down; do
+		case "$t" in *"$FILTER"*) "$t" ;; esac
+	done
+	summary
+}
+
+main
