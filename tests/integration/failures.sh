@@ -148,12 +148,10 @@ wait_port() {
 	return 1
 }
 
-# The link under the device goes down: the port follows, and the client
-# says which port is in which state. Restores the link afterwards. On the
-# test bed the bridge port facing the device's veth goes down (the cable
-# pulled): the veth's own routes survive for the cases that follow.
+# The netdev under the device goes down: the port follows, and the client
+# says which port is in which state. Restores the link afterwards.
 t_fail_port_down() {
-	local netdev=${RDP_RXE_BRPORT0:-${RDP_RXE_NETDEV0:-}}
+	local netdev=${RDP_RXE_NETDEV0:-}
 	begin "port down: the client names the port and its state"
 	[ -n "$netdev" ] || { skip "no netdev known for $DEV"; return; }
 	ip link set "$netdev" down
@@ -268,7 +266,7 @@ t_fail_handshake_client() {
 # within its --cq-timeout and says why; with the link back the server
 # serves again.
 t_fail_netdev_down() {
-	local netdev=${RDP_RXE_BRPORT0:-${RDP_RXE_NETDEV0:-}} cpid rc before
+	local netdev=${RDP_RXE_NETDEV0:-} cpid rc before
 	begin "netdev down mid-run: the client fails in time and names the cause"
 	[ -n "$netdev" ] || { skip "no netdev known for $DEV"; return; }
 	before=$(grep -c 'write_bw: failed' "$WORK/server.log")
