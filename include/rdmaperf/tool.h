@@ -29,4 +29,24 @@ const struct rdp_tool *rdp_tool_find(const char *name);
  */
 struct json_t *rdp_tool_load_results(const char *tool, const char *path);
 
+/*
+ * The plan's rows that `rdmaperf mesh --plan` and rdmaperf-mesh share:
+ * --permutations and --seed into the fields of those names of the struct
+ * args, so
+ * both commands take the same ranges and defaults (RDP_MESH_MAX_PERMUTATIONS
+ * from mesh_plan.h).
+ */
+/* clang-format off */
+#define RDP_MESH_PLAN_ROWS(args)                                               \
+	{ "permutations", 0, "K", RDP_CLI_TOOL, .type = RDP_CLI_UINT,          \
+	  .off = offsetof(args, permutations),                                 \
+	  .width = sizeof(((args *)0)->permutations), .min = 0,                \
+	  .max = RDP_MESH_MAX_PERMUTATIONS, .def = 0,                          \
+	  .help = "bisection: K random perfect matchings more" },              \
+	{ "seed", 0, "S", RDP_CLI_TOOL, .type = RDP_CLI_UINT,                  \
+	  .off = offsetof(args, seed), .width = sizeof(((args *)0)->seed),     \
+	  .min = 0, .max = UINT32_MAX, .def = 1,                               \
+	  .help = "of the random matchings" }
+/* clang-format on */
+
 #endif /* RDMAPERF_TOOL_H */

@@ -18,6 +18,7 @@
 #include <rdmaperf/mesh_run.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/session.h>
+#include <rdmaperf/tool.h>
 
 struct mesh_args {
 	const char *pattern;
@@ -49,11 +50,7 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "one device a rail: the node-local rank picks its own" },
 	{ "pattern", 0, "P", T, TEXT(pattern),
 	  .help = "pairwise (default), bisection or ring-shift" },
-	{ "permutations", 0, "K", T,
-	  UINT(permutations, 0, RDP_MESH_MAX_PERMUTATIONS, 0),
-	  .help = "bisection: K random perfect matchings more" },
-	{ "seed", 0, "S", T, UINT(seed, 0, UINT32_MAX, 1),
-	  .help = "of the random matchings" },
+	RDP_MESH_PLAN_ROWS(struct mesh_args),
 	{ "output-dir", 0, "DIR", T, TEXT(output_dir),
 	  .help = "mesh.json, matrices, outliers, logs (default mesh)" },
 	{ "tolerance", 0, "PCT", T, REAL(tolerance_pct, "a percentage like 10"),
