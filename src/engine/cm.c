@@ -444,12 +444,19 @@ static int resolve(struct rdp_conn *conn, struct rdp_cm *cm,
 		   struct rdma_cm_id *id, struct sockaddr_in *dst,
 		   int64_t deadline)
 {
+	struct sockaddr_in src = { .sin_family = AF_INET };
 	struct cm_ev ev;
-	int ret;
+	int ret, bind_src;
 
+	/* From the address of this side's GID: with several devices on one
+	 * subnet, the kernel's route alone may pick another device. */
+	bind_src = conn->have_gid &&
+		   rdp_gid_is_ipv4_mapped(conn->gid.entry.raw);
+	if (bind_src)
+		memcpy(&src.sin_addr, conn->gid.entry.raw + 12, 4);
 	set_tos(cm, id);
-	ret = rdma_resolve_addr(id, NULL, (struct sockaddr *)dst,
-				step_ms(deadline))
+	ret = rdma_resolve_addr(id, bind_src ? (struct sockaddr *)&src : NULL,
+				(struct sockaddr *)dst, step_ms(deadline))
 		      ? -errno
 		      : expect(cm, id, deadline, RDMA_CM_EVENT_ADDR_RESOLVED,
 			       &ev);
