@@ -2,7 +2,8 @@
 /*
  * The bootstrap of a mesh: how many processes, which one this is, which
  * share its host, and the few collectives a mesh needs (allgather of the
- * endpoints, a barrier per round, results gathered at rank 0). MPI fills
+ * endpoints, a barrier per round, results gathered at rank 0, the retest
+ * schedule sent from it). MPI fills
  * it (boot_mpi.c, built with MPI only); a PMIx-only backend could too.
  * Every collective takes a deadline. After -ETIMEDOUT the collective may
  * still be pending inside the backend (MPI cannot cancel one): the caller
@@ -28,6 +29,9 @@ struct rdp_boot_ops {
 	 */
 	int (*gather)(struct rdp_boot *b, const void *mine, size_t len,
 		      char **all_out, size_t *lens, int timeout_ms);
+	/* Rank 0's len bytes into buf on every other rank; every rank
+	 * passes the same len. */
+	int (*bcast)(struct rdp_boot *b, void *buf, size_t len, int timeout_ms);
 	int (*barrier)(struct rdp_boot *b, int timeout_ms);
 	/* End the whole job with code: after a collective timed out. */
 	void (*abort)(struct rdp_boot *b, int code);

@@ -7,7 +7,9 @@
  *
  * Use: rdp_mesh_create() over a plan; rdp_mesh_add() each measured or
  * failed cell (rdp_mesh_journal_round() after each round);
- * rdp_mesh_analyze(); rdp_mesh_write_dir(); rdp_mesh_free().
+ * rdp_mesh_analyze(); for --retest, rdp_mesh_retest_pairs(), run them
+ * again and rdp_mesh_add_retest() each, then rdp_mesh_analyze() again;
+ * rdp_mesh_write_dir(); rdp_mesh_free().
  * Layer: mesh
  */
 #ifndef RDMAPERF_MESH_H
@@ -55,6 +57,9 @@ struct rdp_mesh_cell {
 	/* Written by rdp_mesh_analyze for FLAGGED and FAILED cells. */
 	enum rdp_mesh_class cls;
 	unsigned int suspect; /* the node cls names (LINK: tx) */
+	/* Written by rdp_mesh_analyze on a flagged or failed cell that was
+	 * run again: its retest, rdp_mesh_retest_at(); -1 none. */
+	long again;
 };
 
 struct rdp_mesh_limits {
@@ -83,7 +88,52 @@ void rdp_mesh_free(struct rdp_mesh *m);
  */
 int rdp_mesh_add(struct rdp_mesh *m, const struct rdp_mesh_cell *c);
 
+/*
+ * The node pairs to run again after an analysis: each sender and receiver
+ * with a flagged or failed cell, on any rail, once, in the order of the
+ * cells; when the plan runs both directions at once, each unordered pair
+ * once with .both set. *out: malloc'd (NULL when *n is 0). -EINVAL before
+ * an analysis, -ENOMEM.
+ */
+int rdp_mesh_retest_pairs(const struct rdp_mesh *m, struct rdp_mesh_xfer **out,
+			  size_t *n);
+/*
+ * Add the retest of a flagged or failed cell (the same tx, rx and rail;
+ * c->round numbers the extra round, past the plan's): status OK or FAILED
+ * as in rdp_mesh_add, which it follows otherwise. The next analysis
+ * judges it against the first pass's medians and limits, and links it to
+ * that cell (.again): the flag held when the retest is not OK. -ENOENT
+ * when the last analysis found no such bad cell (a direction of a pair
+ * that was fine); the result is dropped then too.
+ */
+int rdp_mesh_add_retest(struct rdp_mesh *m, const struct rdp_mesh_cell *c);
+
+/*
+ * Where a round's time went, seen from rank 0. wall: from the round's
+ * barrier to its cells stored. pair: the slowest transfer's whole client
+ * session (connect, set up, measure, tear down). measured: the longest
+ * measured interval of the round (the sum of its points' elapsed time).
+ * What is neither is the barrier, the gather and the journal.
+ */
+struct rdp_mesh_round_time {
+	double wall_s, pair_s, measured_s;
+};
+
+/* Round k's times (of the plan or a retest), for the files. -ENOMEM. */
+int rdp_mesh_set_round_time(struct rdp_mesh *m, size_t k,
+			    const struct rdp_mesh_round_time *t);
+/* The bootstrap's: from the start to the first round (device, server,
+ * endpoints swapped, plan). */
+void rdp_mesh_set_bootstrap_time(struct rdp_mesh *m, double s);
+/* The times of every round with times, summed into *sum; returns how many
+ * rounds had them. */
+size_t rdp_mesh_time_total(const struct rdp_mesh *m,
+			   struct rdp_mesh_round_time *sum);
+
 size_t rdp_mesh_n_cells(const struct rdp_mesh *m);
+size_t rdp_mesh_n_retests(const struct rdp_mesh *m);
+const struct rdp_mesh_cell *rdp_mesh_retest_at(const struct rdp_mesh *m,
+					       size_t i);
 const struct rdp_mesh_cell *rdp_mesh_cell_at(const struct rdp_mesh *m,
 					     size_t i);
 const char *rdp_mesh_node_name(const struct rdp_mesh *m, unsigned int node);
@@ -104,6 +154,7 @@ const char *rdp_mesh_class_name(enum rdp_mesh_class c);	  /* "node" ... */
  * bisection alone) a bad link reads as its sender's TX. The medians hold
  * while fewer than half of a rail's cells are bad (one bad node of 3
  * spoils 4 cells of 6): past that only the absolute limits flag.
+ * Retests are judged by the same medians and limits, and never move them.
  * Runs again from scratch when called again. Returns how many cells are
  * flagged or failed, or -EINVAL (a limit out of range), -ENOMEM.
  */
@@ -116,29 +167,42 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
  * directory -EINVAL before an analysis.
  */
 /* mesh.json: pattern, nodes[], rounds[] (1-based, each with its pairs and
- * bye), medians per rail, cells[] with their result objects, totals. */
+ * bye), retest_rounds[] when there were any, medians per rail, cells[]
+ * with their result objects (and "retest" where run again), totals. */
 int rdp_mesh_write_json(const struct rdp_mesh *m, FILE *f);
 /* Sender rows x receiver columns of one rail: Gb/s (the rail's latency
  * in us when no cell has a bandwidth), "failed", empty where untested. */
 int rdp_mesh_write_matrix(const struct rdp_mesh *m, unsigned int rail, FILE *f);
 /* One line a cell: tx,rx,rail,round,status,class,suspect,bw_gbps,lat_us,
- * reason. */
+ * retest (held, cleared or empty),retest_bw_gbps,retest_lat_us,reason. */
 int rdp_mesh_write_cells(const struct rdp_mesh *m, FILE *f);
 /* One line a flagged or failed cell: where, its class and the figures
- * behind it (the cell, the rail's median, the row and column medians). */
+ * behind it (the cell, the rail's median, the row and column medians),
+ * and whether its flag held when run again. */
 int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f);
 /*
  * The journal: one JSON object on one line for the finished round k
- * (0-based): {"round", "pairs", "cells"}, then flushed, so a killed job
- * leaves every round it finished. f: opened for appending.
+ * (0-based): {"round", "pairs", "cells"} ("retest": true, and the
+ * retests as cells, for a round past the plan's), then flushed, so a
+ * killed job leaves every round it finished. f: opened for appending.
  */
 int rdp_mesh_journal_round(const struct rdp_mesh *m, size_t k, FILE *f);
 
+/* What the heatmaps colour a cell by. */
+enum rdp_mesh_scale {
+	RDP_MESH_SCALE_MEDIAN, /* % of the rail's median (default) */
+	RDP_MESH_SCALE_LINE,   /* % of the cell's line rate: bandwidth only */
+};
+
+void rdp_mesh_set_scale(struct rdp_mesh *m, enum rdp_mesh_scale s);
+
 /*
  * The gnuplot script for one rail's heatmap (SVG on gnuplot's stdout):
- * % of the median bandwidth (else of the median latency), sender rows,
- * receiver columns, failed cells black, flagged cells crossed. -EINVAL
- * also when the rail has no cell.
+ * % of the median bandwidth (else of the median latency), or of each
+ * cell's line rate, sender rows, receiver columns, failed cells black,
+ * flagged cells crossed; a cell of unknown line rate is left blank.
+ * -EINVAL also when the rail has no cell, or on the line-rate scale when
+ * the rail has no bandwidth.
  */
 int rdp_mesh_heatmap_script(const struct rdp_mesh *m, unsigned int rail,
 			    FILE *f);

@@ -94,4 +94,14 @@ size_t rdp_mesh_plan_round(const struct rdp_mesh_plan *p, size_t k,
  */
 int rdp_mesh_plan_print(const struct rdp_mesh_plan *p, FILE *f);
 
+/*
+ * The rounds that run transfers again (--retest): each of the n transfers
+ * of x gets a round in round_of[] (0-based), greedily in order, so that no
+ * node is in two transfers of one round. *rounds: how many (0 for n 0).
+ * -EINVAL (a node at or past `nodes`, tx == rx) or -ENOMEM.
+ */
+int rdp_mesh_retest_schedule(const struct rdp_mesh_xfer *x, size_t n,
+			     unsigned int nodes, unsigned int *round_of,
+			     unsigned int *rounds);
+
 #endif /* RDMAPERF_MESH_PLAN_H */

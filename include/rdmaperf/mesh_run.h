@@ -42,9 +42,12 @@ struct rdp_mesh_run_opts {
 	char devs[RDP_MESH_DEVS_MAX][64]; /* -d list; the local rank picks */
 	size_t n_devs;
 	const char *output_dir;
-	int round_timeout_ms; /* bounds every collective */
-	FILE *out;	      /* rank 0: the matrix and outliers */
-	int progress;	      /* rank 0: a progress line on stderr */
+	int round_timeout_ms;	    /* bounds every collective */
+	FILE *out;		    /* rank 0: the matrix and outliers */
+	int progress;		    /* rank 0: a progress line on stderr */
+	int retest;		    /* run flagged and failed pairs again */
+	unsigned int retest_wait_s; /* every rank, before those rounds */
+	enum rdp_mesh_scale scale;  /* of the heatmaps */
 };
 
 /*

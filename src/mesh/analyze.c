@@ -29,19 +29,16 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int bad(const struct rdp_mesh_cell *c)
-{
-	return c->status != RDP_MESH_OK;
-}
+#define bad rdp_mesh_bad
 
-/* Reset what an earlier analysis wrote. */
-static void unflag(struct rdp_mesh *m)
+/* Reset what an earlier analysis wrote into the n cells of v. */
+static void unflag(struct rdp_mesh_cell *v, size_t n)
 {
 	struct rdp_mesh_cell *c;
 	size_t i;
 
-	for (i = 0; i < m->n; i++) {
-		c = &m->cells[i];
+	for (i = 0; i < n; i++) {
+		c = &v[i];
 		if (c->status == RDP_MESH_FLAGGED) {
 			free((char *)c->reason);
 			c->reason = NULL;
@@ -49,6 +46,7 @@ static void unflag(struct rdp_mesh *m)
 		}
 		c->cls = RDP_MESH_CLASS_NONE;
 		c->suspect = c->tx;
+		c->again = -1;
 	}
 }
 
@@ -121,8 +119,8 @@ static void judge_lat(const struct rdp_mesh_cell *c, double med,
 		    l->max_lat_us);
 }
 
-/* Flag the rail's measured cells that break a limit. */
-static int flag_rail(struct rdp_mesh *m, unsigned int rail,
+/* Flag the rail's measured cells of v (n) that break a limit. */
+static int flag_rail(struct rdp_mesh_cell *v, size_t n, unsigned int rail,
 		     const struct rail_stats *s,
 		     const struct rdp_mesh_limits *l)
 {
@@ -130,8 +128,8 @@ static int flag_rail(struct rdp_mesh *m, unsigned int rail,
 	char why[512];
 	size_t i;
 
-	for (i = 0; i < m->n; i++) {
-		c = &m->cells[i];
+	for (i = 0; i < n; i++) {
+		c = &v[i];
 		if (c->rail != rail || bad(c))
 			continue;
 		why[0] = '\0';
@@ -233,6 +231,26 @@ static void classify(struct rdp_mesh_cell *c, const struct rail_stats *s)
 	}
 }
 
+/* Each retest to the last bad first-pass cell of its sender, receiver and
+ * rail; a later retest of the same cell wins. */
+static void link_retests(struct rdp_mesh *m)
+{
+	const struct rdp_mesh_cell *r;
+	size_t i, j;
+
+	for (j = 0; j < m->n_re; j++) {
+		r = &m->retests[j];
+		for (i = m->n; i-- > 0;)
+			if (m->cells[i].tx == r->tx &&
+			    m->cells[i].rx == r->rx &&
+			    m->cells[i].rail == r->rail) {
+				if (bad(&m->cells[i]))
+					m->cells[i].again = (long)j;
+				break;
+			}
+	}
+}
+
 static int limits_ok(const struct rdp_mesh_limits *l)
 {
 	return l->tol >= 0 && l->tol < 1 && l->min_bw_gbps >= 0 &&
@@ -250,7 +268,9 @@ static int analyze_rail(struct rdp_mesh *m, unsigned int rail, struct work *w,
 	if (ret)
 		return ret;
 	rail_medians(m, rail, w->v, s);
-	ret = flag_rail(m, rail, s, l);
+	ret = flag_rail(m->cells, m->n, rail, s, l);
+	if (!ret)
+		ret = flag_rail(m->retests, m->n_re, rail, s, l);
 	if (ret)
 		return ret;
 	lines_of(m, rail, 0, w, s);
@@ -267,7 +287,8 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l)
 
 	if (!limits_ok(l))
 		return -EINVAL;
-	unflag(m);
+	unflag(m->cells, m->n);
+	unflag(m->retests, m->n_re);
 	m->analyzed = 0;
 	w.v = malloc((m->n ? m->n : 1) * sizeof(*w.v));
 	w.start = malloc((m->nodes + 1) * sizeof(*w.start));
@@ -289,6 +310,7 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l)
 		classify(&m->cells[i], &m->stats[m->cells[i].rail]);
 		n_bad++;
 	}
+	link_retests(m);
 	m->limits = *l;
 	m->analyzed = 1;
 	return n_bad;

@@ -141,6 +141,19 @@ out:
 	return ret;
 }
 
+static int mpi_bcast(struct rdp_boot *b, void *buf, size_t len, int timeout_ms)
+{
+	MPI_Request r;
+	int rc;
+
+	if (len > INT32_MAX)
+		return -E2BIG;
+	rc = MPI_Ibcast(buf, (int)len, MPI_BYTE, 0, mpi_of(b)->world, &r);
+	if (rc != MPI_SUCCESS)
+		return mpi_fail("broadcast", rc);
+	return wait_req(&r, timeout_ms, "broadcast");
+}
+
 static int mpi_barrier(struct rdp_boot *b, int timeout_ms)
 {
 	MPI_Request r;
@@ -175,6 +188,7 @@ static const struct rdp_boot_ops mpi_ops = {
 	.name = "mpi",
 	.allgather = mpi_allgather,
 	.gather = mpi_gather,
+	.bcast = mpi_bcast,
 	.barrier = mpi_barrier,
 	.abort = mpi_abort,
 	.close = mpi_close,

@@ -72,6 +72,12 @@ void rdp_mesh_free(struct rdp_mesh *m)
 		json_decref(m->cells[i].result);
 	}
 	free(m->cells);
+	for (i = 0; i < m->n_re; i++) {
+		free((char *)m->retests[i].reason);
+		json_decref(m->retests[i].result);
+	}
+	free(m->retests);
+	free(m->times);
 	for (i = 0; m->names && i < m->nodes; i++)
 		free(m->names[i]);
 	free(m->names);
@@ -81,20 +87,25 @@ void rdp_mesh_free(struct rdp_mesh *m)
 	free(m);
 }
 
-static int grow(struct rdp_mesh *m)
+/* Room for one more cell in *v (of *n, *cap). */
+static int grow(struct rdp_mesh_cell **v, size_t n, size_t *cap)
 {
-	size_t cap = m->cap ? 2 * m->cap : 64;
+	size_t want = *cap ? 2 * *cap : 64;
 	struct rdp_mesh_cell *c;
 
-	c = realloc(m->cells, cap * sizeof(*c));
+	if (n < *cap)
+		return 0;
+	c = realloc(*v, want * sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	m->cells = c;
-	m->cap = cap;
+	*v = c;
+	*cap = want;
 	return 0;
 }
 
-static int add(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
+/* A copy of c at the end of *v, its reason copied when it failed. */
+static int add_to(struct rdp_mesh *m, struct rdp_mesh_cell **v, size_t *n,
+		  size_t *cap, const struct rdp_mesh_cell *c)
 {
 	struct rdp_mesh_cell *d;
 	const char *why = NULL;
@@ -109,31 +120,155 @@ static int add(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 		if (!why)
 			return -ENOMEM;
 	}
-	if (m->n == m->cap && grow(m)) {
+	if (grow(v, *n, cap)) {
 		free((char *)why);
 		return -ENOMEM;
 	}
-	d = &m->cells[m->n++];
+	d = &(*v)[(*n)++];
 	*d = *c;
 	d->reason = why;
 	d->cls = RDP_MESH_CLASS_NONE;
 	d->suspect = c->tx;
-	m->analyzed = 0;
+	d->again = -1;
 	return 0;
 }
 
 int rdp_mesh_add(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 {
-	int ret = add(m, c);
+	int ret = add_to(m, &m->cells, &m->n, &m->cap, c);
 
+	if (ret)
+		json_decref(c->result);
+	else
+		m->analyzed = 0;
+	return ret;
+}
+
+/* Whether the last analysis left a bad cell of c's sender, receiver and
+ * rail. */
+static int was_bad(const struct rdp_mesh *m, const struct rdp_mesh_cell *c)
+{
+	size_t i;
+
+	for (i = 0; m->analyzed && i < m->n; i++)
+		if (m->cells[i].tx == c->tx && m->cells[i].rx == c->rx &&
+		    m->cells[i].rail == c->rail && rdp_mesh_bad(&m->cells[i]))
+			return 1;
+	return 0;
+}
+
+int rdp_mesh_add_retest(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
+{
+	int ret = was_bad(m, c) ? 0 : -ENOENT;
+
+	if (!ret)
+		ret = add_to(m, &m->retests, &m->n_re, &m->cap_re, c);
 	if (ret)
 		json_decref(c->result);
 	return ret;
 }
 
+/* Whether *v (of n) holds the transfer tx->rx, or with both the pair. */
+static int listed(const struct rdp_mesh_xfer *v, size_t n,
+		  const struct rdp_mesh_xfer *x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].tx == x->tx && v[i].rx == x->rx)
+			return 1;
+	return 0;
+}
+
+int rdp_mesh_retest_pairs(const struct rdp_mesh *m, struct rdp_mesh_xfer **out,
+			  size_t *n)
+{
+	int both = rdp_mesh_plan_opts(m->plan)->bidir;
+	struct rdp_mesh_xfer *v = NULL, x;
+	const struct rdp_mesh_cell *c;
+	size_t i, k = 0;
+
+	if (!m->analyzed)
+		return -EINVAL;
+	for (i = 0; i < m->n; i++) {
+		c = &m->cells[i];
+		if (!rdp_mesh_bad(c))
+			continue;
+		x = (struct rdp_mesh_xfer){ .tx = c->tx, .rx = c->rx };
+		if (both) {
+			x.tx = c->tx < c->rx ? c->tx : c->rx;
+			x.rx = c->tx < c->rx ? c->rx : c->tx;
+			x.both = 1;
+		}
+		if (listed(v, k, &x))
+			continue;
+		if (!v && !(v = calloc(m->n, sizeof(*v))))
+			return -ENOMEM;
+		v[k++] = x;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+int rdp_mesh_set_round_time(struct rdp_mesh *m, size_t k,
+			    const struct rdp_mesh_round_time *t)
+{
+	struct rdp_mesh_round_time *v;
+
+	if (k >= m->n_times) {
+		v = realloc(m->times, (k + 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		memset(v + m->n_times, 0, (k + 1 - m->n_times) * sizeof(*v));
+		m->times = v;
+		m->n_times = k + 1;
+	}
+	m->times[k] = *t;
+	return 0;
+}
+
+void rdp_mesh_set_scale(struct rdp_mesh *m, enum rdp_mesh_scale s)
+{
+	m->scale = s;
+}
+
+void rdp_mesh_set_bootstrap_time(struct rdp_mesh *m, double s)
+{
+	m->bootstrap_s = s;
+}
+
+size_t rdp_mesh_time_total(const struct rdp_mesh *m,
+			   struct rdp_mesh_round_time *sum)
+{
+	size_t k, n = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (k = 0; k < m->n_times; k++) {
+		if (m->times[k].wall_s <= 0)
+			continue;
+		sum->wall_s += m->times[k].wall_s;
+		sum->pair_s += m->times[k].pair_s;
+		sum->measured_s += m->times[k].measured_s;
+		n++;
+	}
+	return n;
+}
+
 size_t rdp_mesh_n_cells(const struct rdp_mesh *m)
 {
 	return m->n;
+}
+
+size_t rdp_mesh_n_retests(const struct rdp_mesh *m)
+{
+	return m->n_re;
+}
+
+const struct rdp_mesh_cell *rdp_mesh_retest_at(const struct rdp_mesh *m,
+					       size_t i)
+{
+	return i < m->n_re ? &m->retests[i] : NULL;
 }
 
 const struct rdp_mesh_cell *rdp_mesh_cell_at(const struct rdp_mesh *m, size_t i)

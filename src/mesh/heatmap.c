@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The heatmap of one rail as a gnuplot script: one box per cell, sender
- * rows and receiver columns, coloured by % of the rail's median, failed
- * cells in black and flagged cells crossed. The data goes inline as
+ * rows and receiver columns, coloured by % of the rail's median (or of
+ * each cell's line rate), failed cells in black and flagged cells crossed. The data goes inline as
  * datablocks, as in report/plot.c.
  */
 #include <errno.h>
@@ -43,8 +43,15 @@ static void tics(FILE *f, const struct rdp_mesh *m, const char *axis)
 	fprintf(f, ")%s\n", axis[0] == 'x' ? " rotate by 90 right" : "");
 }
 
+/* What a cell is drawn in % of: its line rate, or the rail's median. */
+static double base_of(const struct rdp_mesh *m, const struct rdp_mesh_cell *c,
+		      double med)
+{
+	return m->scale == RDP_MESH_SCALE_LINE ? c->line_gbps : med;
+}
+
 /*
- * The three datablocks ($cells: receiver, sender, % of the median;
+ * The three datablocks ($cells: receiver, sender, % of the base;
  * $failed, $flagged: receiver, sender); counts of each in n[].
  */
 static void blocks(FILE *f, const struct rdp_mesh *m, const int32_t *g, int fig,
@@ -53,7 +60,7 @@ static void blocks(FILE *f, const struct rdp_mesh *m, const int32_t *g, int fig,
 	static const char *const name[3] = { "cells", "failed", "flagged" };
 	const struct rdp_mesh_cell *c;
 	unsigned int tx, rx;
-	double v;
+	double v, base;
 	int b;
 
 	for (b = 0; b < 3; b++) {
@@ -65,8 +72,9 @@ static void blocks(FILE *f, const struct rdp_mesh *m, const int32_t *g, int fig,
 					continue;
 				c = &m->cells[g[(size_t)tx * m->nodes + rx]];
 				v = fig < 0 ? NAN : rdp_mesh_fig(c, fig);
+				base = base_of(m, c, med);
 				if (b == 0 && (c->status == RDP_MESH_FAILED ||
-					       !isfinite(v) || !(med > 0)))
+					       !isfinite(v) || !(base > 0)))
 					continue;
 				if (b == 1 && c->status != RDP_MESH_FAILED)
 					continue;
@@ -74,7 +82,7 @@ static void blocks(FILE *f, const struct rdp_mesh *m, const int32_t *g, int fig,
 					continue;
 				fprintf(f, "%u %u", rx, tx);
 				if (b == 0)
-					fprintf(f, " %.4f", 100 * v / med);
+					fprintf(f, " %.4f", 100 * v / base);
 				fputc('\n', f);
 				n[b]++;
 			}
@@ -121,7 +129,12 @@ static void settings(FILE *f, const struct rdp_mesh *m, unsigned int rail,
 		"'sans,11' background rgb 'white'\n"
 		"set termoption noenhanced\n",
 		side + 120, side);
-	if (fig >= 0 && med > 0)
+	if (fig >= 0 && m->scale == RDP_MESH_SCALE_LINE)
+		fprintf(f,
+			"set title 'rail %u: bandwidth in %% of the line rate "
+			"(failed cells black, flagged crossed)'\n",
+			rail);
+	else if (fig >= 0 && med > 0)
 		fprintf(f,
 			"set title 'rail %u: %s in %% of the median %.3f %s "
 			"(failed cells black, flagged crossed)'\n",
@@ -136,9 +149,14 @@ static void settings(FILE *f, const struct rdp_mesh *m, unsigned int rail,
 		"set xlabel 'receiver'\nset ylabel 'sender'\n"
 		"set xrange [-0.5:%u.5]\nset yrange [%u.5:-0.5]\n"
 		"set size ratio -1\nset style fill solid 1.0 noborder\n"
-		"set cblabel '%% of the median'\nset key below\n",
-		m->nodes - 1, m->nodes - 1);
-	palette(f, fig, m->limits.tol);
+		"set cblabel '%% of the %s'\nset key below\n",
+		m->nodes - 1, m->nodes - 1,
+		m->scale == RDP_MESH_SCALE_LINE ? "line rate" : "median");
+	/* On the line rate, yellow at --min-bw PCT% where it is set. */
+	palette(f, fig,
+		m->scale == RDP_MESH_SCALE_LINE && m->limits.min_bw_pct > 0
+			? 1 - m->limits.min_bw_pct / 100
+			: m->limits.tol);
 	tics(f, m, "x");
 	tics(f, m, "y");
 }
@@ -180,6 +198,8 @@ int rdp_mesh_heatmap_script(const struct rdp_mesh *m, unsigned int rail,
 	if (!m->analyzed || rail >= m->rails)
 		return -EINVAL;
 	med = fig >= 0 ? m->stats[rail].med[fig] : NAN;
+	if (fig != FIG_BW && m->scale == RDP_MESH_SCALE_LINE)
+		return -EINVAL;
 	g = rdp_mesh_grid(m, rail);
 	if (!g)
 		return -ENOMEM;

@@ -31,6 +31,26 @@ static json_t *checked(json_t *v, int ok)
 	return NULL;
 }
 
+/* A cell's retest: {"round", "status", "held", "reason", figures,
+ * "result"}. */
+static json_t *again_json(const struct rdp_mesh_cell *r)
+{
+	json_t *o = json_object();
+	int ok = o != NULL;
+
+	if (!ok)
+		return NULL;
+	put(o, "round", json_integer((json_int_t)r->round + 1), &ok);
+	put(o, "status", json_string(rdp_mesh_status_name(r->status)), &ok);
+	put(o, "held", json_boolean(rdp_mesh_bad(r)), &ok);
+	if (r->reason)
+		put(o, "reason", json_string(r->reason), &ok);
+	put(o, "bw_gbps", number(r->bw_gbps), &ok);
+	put(o, "lat_us", number(r->lat_us), &ok);
+	put(o, "result", r->result ? json_incref(r->result) : json_null(), &ok);
+	return checked(o, ok);
+}
+
 static json_t *cell_json(const struct rdp_mesh *m,
 			 const struct rdp_mesh_cell *c)
 {
@@ -55,7 +75,22 @@ static json_t *cell_json(const struct rdp_mesh *m,
 	if (c->line_gbps > 0)
 		put(o, "line_rate_gbps", json_real(c->line_gbps), &ok);
 	put(o, "result", c->result ? json_incref(c->result) : json_null(), &ok);
+	if (c->again >= 0)
+		put(o, "retest", again_json(&m->retests[c->again]), &ok);
 	return checked(o, ok);
+}
+
+/* Round k's times into o, when it has them. */
+static void put_time(const struct rdp_mesh *m, size_t k, json_t *o, int *ok)
+{
+	const struct rdp_mesh_round_time *t = k < m->n_times ? &m->times[k]
+							     : NULL;
+
+	if (t && t->wall_s > 0)
+		put(o, "timing",
+		    json_pack("{s:f, s:f, s:f}", "wall_s", t->wall_s, "pair_s",
+			      t->pair_s, "measured_s", t->measured_s),
+		    ok);
 }
 
 /* Round k of the plan: {"round", "pairs", "bye"}; x and busy are
@@ -89,6 +124,7 @@ static json_t *round_json(const struct rdp_mesh *m, size_t k,
 			put(o, "bye", bye, &ok);
 		else
 			json_decref(bye);
+		put_time(m, k, o, &ok);
 	} else {
 		json_decref(pairs);
 		json_decref(bye);
@@ -129,14 +165,97 @@ static json_t *medians_json(const struct rdp_mesh *m)
 
 static json_t *totals_json(const struct rdp_mesh *m)
 {
-	size_t n[3] = { 0 }, i;
+	size_t n[3] = { 0 }, again = 0, held = 0, i;
 
-	for (i = 0; i < m->n; i++)
+	for (i = 0; i < m->n; i++) {
 		n[m->cells[i].status]++;
-	return json_pack("{s:I, s:I, s:I, s:I}", "cells", (json_int_t)m->n,
-			 "ok", (json_int_t)n[RDP_MESH_OK], "flagged",
-			 (json_int_t)n[RDP_MESH_FLAGGED], "failed",
-			 (json_int_t)n[RDP_MESH_FAILED]);
+		if (m->cells[i].again < 0)
+			continue;
+		again++;
+		held += (size_t)rdp_mesh_bad(&m->retests[m->cells[i].again]);
+	}
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "cells",
+			 (json_int_t)m->n, "ok", (json_int_t)n[RDP_MESH_OK],
+			 "flagged", (json_int_t)n[RDP_MESH_FLAGGED], "failed",
+			 (json_int_t)n[RDP_MESH_FAILED], "retested",
+			 (json_int_t)again, "held", (json_int_t)held);
+}
+
+/* The pair of pairs whose sender is r's receiver and back, or NULL. */
+static json_t *reverse_of(const struct rdp_mesh *m, json_t *pairs,
+			  const struct rdp_mesh_cell *r)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(
+		pairs, i,
+		p) if (!strcmp(json_string_value(json_object_get(p, "tx")),
+			       m->names[r->rx]) &&
+		       !strcmp(json_string_value(json_object_get(p, "rx")),
+			       m->names[r->tx])) return p;
+	return NULL;
+}
+
+/* The retest round k (past the plan's): {"round", "retest": true,
+ * "pairs"}, its pairs from the retests of rail 0 that ran in it. */
+static json_t *retest_round_json(const struct rdp_mesh *m, size_t k)
+{
+	json_t *o, *pairs = json_array(), *p;
+	const struct rdp_mesh_cell *r;
+	size_t i;
+	int ok = pairs != NULL;
+
+	for (i = 0; ok && i < m->n_re; i++) {
+		r = &m->retests[i];
+		if (r->round != k || r->rail)
+			continue;
+		/* Both directions of a pair at once: one pair. */
+		if ((p = reverse_of(m, pairs, r))) {
+			put(p, "bidirectional", json_true(), &ok);
+			continue;
+		}
+		p = json_pack("{s:s, s:s}", "tx", m->names[r->tx], "rx",
+			      m->names[r->rx]);
+		ok = !json_array_append_new(pairs, p);
+	}
+	o = json_pack("{s:I, s:b}", "round", (json_int_t)k + 1, "retest", 1);
+	if (o) {
+		put(o, "pairs", pairs, &ok);
+		put_time(m, k, o, &ok);
+	} else
+		json_decref(pairs);
+	return checked(o, ok);
+}
+
+/* The retest rounds, in order, each once. */
+static json_t *retest_rounds_json(const struct rdp_mesh *m)
+{
+	size_t first = rdp_mesh_plan_rounds(m->plan), last = first, i;
+	json_t *a = json_array();
+	int ok = a != NULL;
+
+	for (i = 0; i < m->n_re; i++)
+		if (m->retests[i].round + (size_t)1 > last)
+			last = m->retests[i].round + (size_t)1;
+	for (i = first; ok && i < last; i++)
+		ok = !json_array_append_new(a, retest_round_json(m, i));
+	return checked(a, ok);
+}
+
+/* The rounds' times summed, the bootstrap's, and the share of the
+ * rounds' wall time that was not measuring. */
+static json_t *timing_json(const struct rdp_mesh *m)
+{
+	struct rdp_mesh_round_time t;
+	size_t n = rdp_mesh_time_total(m, &t);
+
+	return json_pack(
+		"{s:I, s:f, s:f, s:f, s:f, s:o}", "rounds", (json_int_t)n,
+		"bootstrap_s", m->bootstrap_s, "wall_s", t.wall_s, "pair_s",
+		t.pair_s, "measured_s", t.measured_s, "overhead_pct",
+		number(t.wall_s > 0 ? 100 * (1 - t.measured_s / t.wall_s)
+				    : NAN));
 }
 
 static json_t *head_json(const struct rdp_mesh *m)
@@ -176,9 +295,13 @@ static json_t *mesh_json(const struct rdp_mesh *m)
 		ok = !json_array_append_new(cells, cell_json(m, &m->cells[i]));
 	if (doc) {
 		put(doc, "rounds", rounds_json(m), &ok);
+		if (m->n_re)
+			put(doc, "retest_rounds", retest_rounds_json(m), &ok);
 		put(doc, "medians", medians_json(m), &ok);
 		put(doc, "cells", cells, &ok);
 		put(doc, "totals", totals_json(m), &ok);
+		if (m->n_times)
+			put(doc, "timing", timing_json(m), &ok);
 	} else {
 		json_decref(cells);
 	}
@@ -216,12 +339,15 @@ int rdp_mesh_journal_round(const struct rdp_mesh *m, size_t k, FILE *f)
 	if (ok && k < rdp_mesh_plan_rounds(m->plan))
 		line = round_json(m, k, x, busy);
 	else if (ok)
-		line = json_pack("{s:I, s:[]}", "round", (json_int_t)k + 1,
-				 "pairs");
+		line = retest_round_json(m, k);
 	for (i = 0; line && ok && i < m->n; i++)
 		if (m->cells[i].round == k)
 			ok = !json_array_append_new(cells,
 						    cell_json(m, &m->cells[i]));
+	for (i = 0; line && ok && i < m->n_re; i++)
+		if (m->retests[i].round == k)
+			ok = !json_array_append_new(
+				cells, cell_json(m, &m->retests[i]));
 	free(x);
 	free(busy);
 	if (line)

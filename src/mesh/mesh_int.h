@@ -29,8 +29,14 @@ struct rdp_mesh {
 	char **names;
 	struct rdp_mesh_cell *cells;
 	size_t n, cap;
-	struct rail_stats *stats;      /* one per rail */
+	struct rdp_mesh_cell *retests; /* run again, past the plan's rounds */
+	size_t n_re, cap_re;
+	struct rail_stats *stats;	   /* one per rail */
+	struct rdp_mesh_round_time *times; /* per round; wall 0: none */
+	size_t n_times;
+	double bootstrap_s;
 	struct rdp_mesh_limits limits; /* of the last analysis */
+	enum rdp_mesh_scale scale;     /* of the heatmaps */
 	int analyzed;
 };
 
@@ -47,5 +53,11 @@ int rdp_mesh_rail_fig(const struct rdp_mesh *m, unsigned int rail);
  * when out of memory. The caller frees it.
  */
 int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail);
+
+/* A cell flagged or failed. */
+static inline int rdp_mesh_bad(const struct rdp_mesh_cell *c)
+{
+	return c->status != RDP_MESH_OK;
+}
 
 #endif /* RDMAPERF_MESH_INT_H */

@@ -5,6 +5,7 @@
  * only the matchings of bisection are stored.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,4 +280,34 @@ int rdp_mesh_plan_print(const struct rdp_mesh_plan *p, FILE *f)
 	free(busy);
 	free(x);
 	return ret;
+}
+
+int rdp_mesh_retest_schedule(const struct rdp_mesh_xfer *x, size_t n,
+			     unsigned int nodes, unsigned int *round_of,
+			     unsigned int *rounds)
+{
+	unsigned int *stamp, r = 0; /* stamp: the round a node is busy in, +1 */
+	size_t i, left = n;
+
+	for (i = 0; i < n; i++)
+		if (x[i].tx >= nodes || x[i].rx >= nodes || x[i].tx == x[i].rx)
+			return -EINVAL;
+	stamp = calloc(nodes ? nodes : 1, sizeof(*stamp));
+	if (!stamp)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		round_of[i] = UINT_MAX;
+	/* Each pass fills one round; the first transfer left always fits. */
+	for (; left; r++)
+		for (i = 0; i < n; i++) {
+			if (round_of[i] != UINT_MAX ||
+			    stamp[x[i].tx] == r + 1 || stamp[x[i].rx] == r + 1)
+				continue;
+			stamp[x[i].tx] = stamp[x[i].rx] = r + 1;
+			round_of[i] = r;
+			left--;
+		}
+	free(stamp);
+	*rounds = r;
+	return 0;
 }

@@ -22,6 +22,7 @@
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/boot.h>
+#include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mesh_run.h>
 #include <rdmaperf/oob.h>
@@ -53,8 +54,20 @@ struct run {
 	FILE *journal;	       /* rank 0 */
 	char tmp_json[4096];   /* this rank's client document */
 	struct server srv;
-	time_t started;
+	double started; /* of the rounds, for the ETA */
+	double bootstrap_s;
+	size_t total_rounds; /* the plan's, and the retests' once known */
+	/* --retest: the transfers to run again and the round (0-based,
+	 * after the plan's) of each; every rank has them. */
+	struct rdp_mesh_xfer *re;
+	unsigned int *re_round, re_rounds;
+	size_t n_re;
 };
+
+static double now_s(void)
+{
+	return (double)rdp_clock_mono_ns() / 1e9;
+}
 
 static void *serve_main(void *arg)
 {
@@ -135,6 +148,9 @@ static int local_setup(struct run *r)
 		}
 		dev = mo->devs[r->boot->local_rank];
 	}
+	/* Named in the others' logs should it fail to open. */
+	snprintf(r->me.dev, sizeof(r->me.dev), "%s",
+		 dev && *dev ? dev : "the first active device");
 	ret = rdp_mesh_endpoint_local(dev, r->o->conn.ib_port, &r->me);
 	if (!ret)
 		ret = serve_start(r);
@@ -162,7 +178,8 @@ static int swap_endpoints(struct run *r)
 			rdp_err("mesh: rank %d (%s, %s) could not start: see "
 				"its log",
 				i, r->eps[i].host, r->eps[i].dev);
-			return -ECANCELED;
+			/* Every rank ends the way that one does. */
+			return r->eps[i].status;
 		}
 	}
 	if (r->me.status)
@@ -202,6 +219,7 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 	json_error_t jerr;
 	json_t *rec, *doc = NULL;
 	char why[512] = "";
+	double t0;
 	int rc;
 
 	peer = &r->eps[rank_of(r, x->rx, r->rail_of[r->boot->rank])];
@@ -224,7 +242,9 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 	printf("== round %u: %s -> %s (%s:%u) on %s ==\n", round + 1,
 	       r->me.node, peer->node, peer->addr, peer->port, r->me.dev);
 	fflush(stdout);
+	t0 = now_s();
 	rc = rdp_session_client_with(c, r->eng, NULL);
+	t0 = now_s() - t0;
 	free(c);
 	if (rc)
 		snprintf(why, sizeof(why), "%s (%s %s to %s %s, exit %d)",
@@ -235,11 +255,26 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 		snprintf(why, sizeof(why), "read the result: %.*s",
 			 (int)(sizeof(why) - 32), jerr.text);
 	unlink(r->tmp_json);
-	rec = json_pack("{s:i, s:i, s:i, s:i, s:b, s:s, s:o}", "tx", x->tx,
+	rec = json_pack("{s:i, s:i, s:i, s:i, s:b, s:s, s:f, s:o}", "tx", x->tx,
 			"rx", x->rx, "rail", r->rail_of[r->boot->rank], "round",
-			round, "both", x->both, "reason", why, "result",
-			doc ? doc : json_null());
+			round, "both", x->both, "reason", why, "pair_s", t0,
+			"result", doc ? doc : json_null());
 	return rec;
+}
+
+/* The transfers of round k into xs (the plan's width): the plan's, or
+ * past them the retests'. */
+static size_t round_xfers(const struct run *r, size_t k,
+			  struct rdp_mesh_xfer *xs)
+{
+	size_t first = rdp_mesh_plan_rounds(r->plan), i, n = 0;
+
+	if (k < first)
+		return rdp_mesh_plan_round(r->plan, k, xs);
+	for (i = 0; i < r->n_re; i++)
+		if (r->re_round[i] == k - first)
+			xs[n++] = r->re[i];
+	return n;
 }
 
 /* This rank's transfer of round k, if it sends in it: its record. */
@@ -253,7 +288,7 @@ static char *my_round(struct run *r, size_t k)
 
 	if (!xs)
 		return NULL;
-	n = rdp_mesh_plan_round(r->plan, k, xs);
+	n = round_xfers(r, k, xs);
 	for (i = 0; i < n; i++)
 		if (xs[i].tx == me)
 			rec = run_pair(r, &xs[i], (unsigned int)k);
@@ -262,6 +297,18 @@ static char *my_round(struct run *r, size_t k)
 		text = json_dumps(rec, JSON_COMPACT);
 	json_decref(rec);
 	return text;
+}
+
+/* The measured time of a result: its points' elapsed time summed. */
+static double measured_s(json_t *doc)
+{
+	json_t *res = json_object_get(doc, "results"), *pt;
+	double sum = 0;
+	size_t i;
+
+	json_array_foreach(res, i, pt)
+		sum += json_number_value(json_object_get(pt, "elapsed_s"));
+	return sum;
 }
 
 static int add_cell(struct run *r, json_t *rec, int reverse)
@@ -292,15 +339,38 @@ static int add_cell(struct run *r, json_t *rec, int reverse)
 	if (c.status == RDP_MESH_OK)
 		c.reason = NULL;
 	c.line_gbps = rank >= 0 ? r->eps[rank].line_gbps : 0;
-	return rdp_mesh_add(r->mesh, &c);
+	if (c.round < rdp_mesh_plan_rounds(r->plan))
+		return rdp_mesh_add(r->mesh, &c);
+	/* A direction of a retested pair that was fine: -ENOENT, dropped. */
+	rank = rdp_mesh_add_retest(r->mesh, &c);
+	return rank == -ENOENT ? 0 : rank;
 }
 
-/* Rank 0: the records of round k into cells, then the journal. */
-static int collect(struct run *r, size_t k, const char *all, const size_t *lens)
+/* Rank 0: the progress line, on a terminal. */
+static void progress(const struct run *r, size_t k)
 {
-	size_t off = 0, done;
+	size_t done = k + 1;
+
+	if (!r->mo->progress)
+		return;
+	fprintf(stderr, "\rround %zu of %zu, %zu cells, ETA %.0f s   ", done,
+		r->total_rounds, rdp_mesh_n_cells(r->mesh),
+		(now_s() - r->started) / (double)done *
+			(double)(r->total_rounds - done));
+	if (done == r->total_rounds)
+		fputc('\n', stderr);
+}
+
+/* Rank 0: the records of round k (begun at t0) into cells and its
+ * times, then the journal. */
+static int collect(struct run *r, size_t k, const char *all, const size_t *lens,
+		   double t0)
+{
+	struct rdp_mesh_round_time t = { 0 };
+	size_t off = 0;
 	json_error_t jerr;
 	json_t *rec;
+	double v;
 	int i, ret = 0;
 
 	for (i = 0; i < r->boot->size; off += lens[i], i++) {
@@ -315,37 +385,37 @@ static int collect(struct run *r, size_t k, const char *all, const size_t *lens)
 		ret = add_cell(r, rec, 0);
 		if (!ret && json_is_true(json_object_get(rec, "both")))
 			ret = add_cell(r, rec, 1);
+		v = json_number_value(json_object_get(rec, "pair_s"));
+		t.pair_s = v > t.pair_s ? v : t.pair_s;
+		v = measured_s(json_object_get(rec, "result"));
+		t.measured_s = v > t.measured_s ? v : t.measured_s;
 		json_decref(rec);
 		if (ret)
 			return ret;
 	}
+	t.wall_s = now_s() - t0;
+	if (rdp_mesh_set_round_time(r->mesh, k, &t))
+		return -ENOMEM;
 	if (r->journal && rdp_mesh_journal_round(r->mesh, k, r->journal))
 		rdp_warn("mesh: journal: round %zu not written", k + 1);
-	if (r->mo->progress) {
-		done = k + 1;
-		fprintf(stderr, "\rround %zu of %zu, %zu cells, ETA %.0f s   ",
-			done, rdp_mesh_plan_rounds(r->plan),
-			rdp_mesh_n_cells(r->mesh),
-			difftime(time(NULL), r->started) / (double)done *
-				(double)(rdp_mesh_plan_rounds(r->plan) - done));
-		if (done == rdp_mesh_plan_rounds(r->plan))
-			fputc('\n', stderr);
-	}
+	progress(r, k);
 	return 0;
 }
 
-static int rounds(struct run *r)
+/* Rounds from..to-1: a barrier, this rank's transfer, the gather. */
+static int rounds(struct run *r, size_t from, size_t to)
 {
 	struct rdp_boot *b = r->boot;
 	size_t k, *lens = NULL;
 	char *mine, *all = NULL;
+	double t0;
 	int ret = 0;
 
 	lens = calloc((size_t)b->size, sizeof(*lens));
 	if (!lens)
 		return -ENOMEM;
-	r->started = time(NULL);
-	for (k = 0; !ret && k < rdp_mesh_plan_rounds(r->plan); k++) {
+	for (k = from; !ret && k < to; k++) {
+		t0 = now_s();
 		ret = b->ops->barrier(b, r->mo->round_timeout_ms);
 		if (ret)
 			break;
@@ -354,12 +424,116 @@ static int rounds(struct run *r)
 				     lens, r->mo->round_timeout_ms);
 		free(mine);
 		if (!ret && !b->rank)
-			ret = collect(r, k, all, lens);
+			ret = collect(r, k, all, lens, t0);
 		free(all);
 		all = NULL;
 	}
 	free(lens);
 	return ret;
+}
+
+/* Rank 0: the pairs of the flagged and failed cells, and their rounds. */
+static int pick_retests(struct run *r)
+{
+	int ret = rdp_mesh_analyze(r->mesh, &r->mo->limits);
+
+	if (ret > 0)
+		ret = rdp_mesh_retest_pairs(r->mesh, &r->re, &r->n_re);
+	if (ret < 0)
+		return ret;
+	r->re_round = calloc(r->n_re ? r->n_re : 1, sizeof(*r->re_round));
+	if (!r->re_round)
+		return -ENOMEM;
+	return rdp_mesh_retest_schedule(r->re, r->n_re, r->nodes, r->re_round,
+					&r->re_rounds);
+}
+
+/* --retest: rank 0 picks what to run again; every rank learns it as
+ * (tx, rx, both, round) words. */
+static int share_retests(struct run *r)
+{
+	struct rdp_boot *b = r->boot;
+	uint32_t head[2] = { 0 }, *w = NULL;
+	size_t i;
+	int ret = 0;
+
+	if (!b->rank && (ret = pick_retests(r)) < 0) {
+		rdp_warn("mesh: no retest: %s", strerror(-ret));
+		r->n_re = r->re_rounds = 0;
+	}
+	head[0] = (uint32_t)r->n_re;
+	head[1] = r->re_rounds;
+	ret = b->ops->bcast(b, head, sizeof(head), r->mo->round_timeout_ms);
+	if (ret || !head[0])
+		return ret;
+	w = calloc((size_t)head[0] * 4, sizeof(*w));
+	if (b->rank) {
+		free(r->re);
+		free(r->re_round);
+		r->re = calloc(head[0], sizeof(*r->re));
+		r->re_round = calloc(head[0], sizeof(*r->re_round));
+	}
+	/* Out of memory on one rank: the others time out in the bcast. */
+	if (!w || !r->re || !r->re_round) {
+		free(w);
+		return -ENOMEM;
+	}
+	for (i = 0; !b->rank && i < head[0]; i++) {
+		w[4 * i] = r->re[i].tx;
+		w[4 * i + 1] = r->re[i].rx;
+		w[4 * i + 2] = (uint32_t)r->re[i].both;
+		w[4 * i + 3] = r->re_round[i];
+	}
+	ret = b->ops->bcast(b, w, (size_t)head[0] * 4 * sizeof(*w),
+			    r->mo->round_timeout_ms);
+	for (i = 0; !ret && b->rank && i < head[0]; i++) {
+		r->re[i] = (struct rdp_mesh_xfer){ .tx = w[4 * i],
+						   .rx = w[4 * i + 1],
+						   .both = (int)w[4 * i + 2] };
+		r->re_round[i] = w[4 * i + 3];
+	}
+	free(w);
+	r->n_re = head[0];
+	r->re_rounds = head[1];
+	r->total_rounds += r->re_rounds;
+	if (!ret && !b->rank)
+		printf("mesh: %zu pair(s) run again in %u round(s)\n", r->n_re,
+		       r->re_rounds);
+	return ret;
+}
+
+/* The plan's rounds, then the retests' when asked for. */
+static int all_rounds(struct run *r)
+{
+	size_t first = rdp_mesh_plan_rounds(r->plan);
+	int ret;
+
+	r->started = now_s();
+	r->total_rounds = first;
+	ret = rounds(r, 0, first);
+	if (!ret && r->mo->retest)
+		ret = share_retests(r);
+	if (!ret && r->n_re && r->mo->retest_wait_s)
+		sleep(r->mo->retest_wait_s); /* every rank, the same */
+	if (!ret && r->n_re)
+		ret = rounds(r, first, first + r->re_rounds);
+	return ret;
+}
+
+/* Rank 0: where the time went. */
+static void times_text(const struct run *r, FILE *out)
+{
+	struct rdp_mesh_round_time t;
+	size_t n = rdp_mesh_time_total(r->mesh, &t);
+
+	if (!n || t.wall_s <= 0)
+		return;
+	fprintf(out,
+		"time: %zu rounds in %.1f s, %.1f s measured (%.0f%% "
+		"overhead: %.1f s sessions' setup and teardown, %.1f s "
+		"barriers and gathers); bootstrap %.1f s\n",
+		n, t.wall_s, t.measured_s, 100 * (1 - t.measured_s / t.wall_s),
+		t.pair_s - t.measured_s, t.wall_s - t.pair_s, r->bootstrap_s);
 }
 
 /* Rank 0: flags, files, the matrix and the outliers. */
@@ -383,6 +557,7 @@ static int finish(struct run *r)
 	}
 	if (bad)
 		rdp_mesh_write_outliers(r->mesh, out);
+	times_text(r, out);
 	fprintf(out, "%zu cells, %d flagged or failed; files in %s\n",
 		rdp_mesh_n_cells(r->mesh), bad, r->mo->output_dir);
 	fflush(out);
@@ -398,6 +573,7 @@ static int open_store(struct run *r)
 	ret = rdp_mesh_create(r->plan, r->rails, r->names, &r->mesh);
 	if (ret)
 		return ret;
+	rdp_mesh_set_scale(r->mesh, r->mo->scale);
 	snprintf(path, sizeof(path), "%s/rounds.jsonl", r->mo->output_dir);
 	r->journal = fopen(path, "w");
 	if (!r->journal)
@@ -464,6 +640,8 @@ static void cleanup(struct run *r)
 	free(r->node_of);
 	free(r->rail_of);
 	free(r->names);
+	free(r->re);
+	free(r->re_round);
 }
 
 int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,
@@ -471,13 +649,17 @@ int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,
 		 const struct rdp_mesh_run_opts *mo)
 {
 	struct run r = { .boot = boot, .o = o, .eng = eng, .mo = mo };
+	double t0 = now_s();
 	int ret, rc = RDP_EXIT_FAIL;
 
 	r.srv.lfd = -1;
 	signal(SIGPIPE, SIG_IGN); /* a peer that vanishes mid-write */
 	ret = prepare(&r);
+	r.bootstrap_s = now_s() - t0;
+	if (!ret && r.mesh)
+		rdp_mesh_set_bootstrap_time(r.mesh, r.bootstrap_s);
 	if (!ret)
-		ret = rounds(&r);
+		ret = all_rounds(&r);
 	/* Nobody stops serving while another still measures. */
 	if (!ret)
 		ret = boot->ops->barrier(boot, mo->round_timeout_ms);
@@ -491,6 +673,8 @@ int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,
 		rc = boot->rank ? RDP_EXIT_OK : finish(&r);
 	else if (ret == -EINVAL)
 		rc = RDP_EXIT_USAGE;
+	else
+		rc = rdp_exit_code(ret); /* as rdmaperf's own */
 	cleanup(&r);
 	return rc;
 }

@@ -78,10 +78,11 @@ int rdp_mesh_write_matrix(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 
 int rdp_mesh_write_cells(const struct rdp_mesh *m, FILE *f)
 {
-	const struct rdp_mesh_cell *c;
+	const struct rdp_mesh_cell *c, *again;
 	size_t i;
 
-	fputs("tx,rx,rail,round,status,class,suspect,bw_gbps,lat_us,reason\n",
+	fputs("tx,rx,rail,round,status,class,suspect,bw_gbps,lat_us,retest,"
+	      "retest_bw_gbps,retest_lat_us,reason\n",
 	      f);
 	for (i = 0; i < m->n; i++) {
 		c = &m->cells[i];
@@ -95,6 +96,13 @@ int rdp_mesh_write_cells(const struct rdp_mesh *m, FILE *f)
 			csv_text(f, m->names[c->suspect]);
 		csv_number(f, c->bw_gbps);
 		csv_number(f, c->lat_us);
+		again = c->again >= 0 ? &m->retests[c->again] : NULL;
+		fprintf(f, ",%s",
+			!again		      ? ""
+			: rdp_mesh_bad(again) ? "held"
+					      : "cleared");
+		csv_number(f, again ? again->bw_gbps : NAN);
+		csv_number(f, again ? again->lat_us : NAN);
 		fputc(',', f);
 		csv_text(f, c->reason ? c->reason : "");
 		fputc('\n', f);
@@ -164,6 +172,18 @@ static void medians_text(FILE *f, const struct rdp_mesh *m,
 	}
 }
 
+/* "; retest round 9: held (why)" or "; ...: did not hold (97.1 Gb/s)". */
+static void again_text(FILE *f, const struct rdp_mesh_cell *r)
+{
+	fprintf(f, "; retest round %u: ", r->round + 1);
+	if (rdp_mesh_bad(r))
+		fprintf(f, "held (%s)", r->reason);
+	else if (isfinite(r->bw_gbps))
+		fprintf(f, "did not hold (%.3f Gb/s)", r->bw_gbps);
+	else
+		fprintf(f, "did not hold (%.3f us)", r->lat_us);
+}
+
 /* What a suspect line groups by: rail, class, suspect, and the far end
  * of a link. */
 static void suspect_key(const struct rdp_mesh_cell *c, unsigned int k[4])
@@ -226,7 +246,7 @@ static int suspects(FILE *f, const struct rdp_mesh *m, size_t n_bad)
 int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 {
 	const struct rdp_mesh_cell *c;
-	size_t n[3] = { 0 }, i;
+	size_t n[3] = { 0 }, again = 0, held = 0, i;
 	int ret;
 
 	if (!m->analyzed)
@@ -245,6 +265,17 @@ int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 		"tolerance %.4g%%\n",
 		n[RDP_MESH_FLAGGED] + n[RDP_MESH_FAILED], m->n,
 		n[RDP_MESH_FLAGGED], n[RDP_MESH_FAILED], 100 * m->limits.tol);
+	for (i = 0; i < m->n; i++)
+		if (m->cells[i].again >= 0) {
+			again++;
+			held += (size_t)rdp_mesh_bad(
+				&m->retests[m->cells[i].again]);
+		}
+	if (again)
+		fprintf(f,
+			"retest: %zu of %zu outliers run again, the flag held "
+			"on %zu\n",
+			again, n[RDP_MESH_FLAGGED] + n[RDP_MESH_FAILED], held);
 	ret = suspects(f, m, n[RDP_MESH_FLAGGED] + n[RDP_MESH_FAILED]);
 	if (ret)
 		return ret;
@@ -258,6 +289,8 @@ int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 		class_text(f, m, c);
 		fprintf(f, ": %s", c->reason);
 		medians_text(f, m, c);
+		if (c->again >= 0)
+			again_text(f, &m->retests[c->again]);
 		fputc('\n', f);
 	}
 	return done(f);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rdmaperf/bench.h>
 #include <rdmaperf/boot.h>
 #include <rdmaperf/engine_ops.h>
 #include <rdmaperf/log.h>
@@ -30,6 +31,9 @@ struct mesh_args {
 	double max_lat_us;
 	unsigned int round_timeout_s;
 	const char *devs;
+	const char *scale;
+	int retest;
+	unsigned int retest_wait_s;
 };
 
 #define UINT(m, lo, hi, d)                                                     \
@@ -59,6 +63,15 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "flag cells below it (PCT% of the line rate)" },
 	{ "max-lat", 0, "US", T, REAL(max_lat_us, "microseconds like 5.5"),
 	  .help = "flag cells whose median latency is above it" },
+	{ "heatmap-scale", 0, "median|line", T, TEXT(scale),
+	  .help = "colour cells in % of the rail's median (default) or of "
+		  "the line rate" },
+	{ "retest", 0, NULL, T, .type = RDP_CLI_ON,
+	  .off = offsetof(struct mesh_args, retest), .width = sizeof(int),
+	  .help = "then run the pairs of flagged and failed cells again" },
+	{ "retest-wait", 0, "SEC", T, UINT(retest_wait_s, 0, 3600, 0),
+	  .help = "before the retest rounds: time for a link that flapped to "
+		  "come back" },
 	{ "round-timeout", 0, "SEC", T, UINT(round_timeout_s, 10, 86400, 600),
 	  .help = "the longest a round may take before the job ends" },
 	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
@@ -216,6 +229,28 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 	}
 	mo->output_dir = a->output_dir ? a->output_dir : "mesh";
 	mo->round_timeout_ms = (int)a->round_timeout_s * 1000;
+	mo->retest = a->retest;
+	mo->retest_wait_s = a->retest_wait_s;
+	if (a->retest_wait_s && !a->retest) {
+		rdp_err("--retest-wait applies to --retest");
+		return -EINVAL;
+	}
+	if (a->scale && !strcmp(a->scale, "line") &&
+	    o->bench->kind != RDP_BENCH_BW) {
+		rdp_err("--heatmap-scale line needs a bandwidth test, not %s: "
+			"latency has no line rate",
+			o->bench->name);
+		return -EINVAL;
+	}
+	if (a->scale && strcmp(a->scale, "line") &&
+	    strcmp(a->scale, "median")) {
+		rdp_err("--heatmap-scale needs median or line, not '%s'",
+			a->scale);
+		return -EINVAL;
+	}
+	mo->scale = a->scale && !strcmp(a->scale, "line")
+			    ? RDP_MESH_SCALE_LINE
+			    : RDP_MESH_SCALE_MEDIAN;
 	if (a->devs && set_devs(a->devs, mo))
 		return -EINVAL;
 	return set_limits(a, &mo->limits);

@@ -65,6 +65,45 @@ t_mesh_pairwise() {
 	pass
 }
 
+# The same over RDMA CM (-R): each side binds its own device's address,
+# though both devices share one subnet.
+t_mesh_cm() {
+	local dir=$WORK/mesh-cm why
+	begin "mesh: 2 nodes, write_bw -R: connected through RDMA CM, 2 cells ok"
+	why=$(mesh_missing)
+	[ -z "$why" ] || { skip "$why"; return; }
+	rm -rf "$dir"
+	mesh_hostname
+	mesh_mpirun 2 write_bw -R -d "$RDP_RXE_DEV0,$RDP_RXE_DEV1" -n 200 \
+		-s 4096 --tolerance 90 --output-dir "$dir" ||
+		{ fail "exit $?"; return; }
+	expect_json "$dir/mesh.json" '.cells | length == 2' \
+		'[.cells[] | .status == "ok"] | all' \
+		'[.cells[] | .result.results[-1].data_check.ok] | all' || return
+	pass
+}
+
+# A device that is not there: every rank ends as rdmaperf would (exit 1),
+# the missing device named by its rank and by rank 0, no round run.
+t_mesh_missing_device() {
+	local dir=$WORK/mesh-nodev why rc
+	begin "mesh: a device that is not there: every rank exits 1, the device named"
+	why=$(mesh_missing)
+	[ -z "$why" ] || { skip "$why"; return; }
+	rm -rf "$dir"
+	mesh_hostname
+	mesh_mpirun 2 write_bw -d "$RDP_RXE_DEV0,nosuchdev" -n 200 \
+		--output-dir "$dir"
+	rc=$?
+	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
+	expect_out "device 'nosuchdev' not found" \
+		"rank 1 \\(.*, nosuchdev\\) could not start" || return
+	[ ! -s "$dir/rounds.jsonl" ] || { fail "a round ran"; return; }
+	pass
+}
+
 t_mesh() {
 	t_mesh_pairwise
+	t_mesh_cm
+	t_mesh_missing_device
 }

@@ -21,10 +21,11 @@ devs() {
 }
 
 # A mesh of N nodes with the rest of the arguments, its files in
-# $WORK/mN-NAME (DIR): true when it ended with exit 0; a skip (the mesh
-# cannot run here) or a failure is already counted otherwise.
+# $WORK/mN-NAME (DIR): true when it ended with exit $WANT_RC (default 0);
+# a skip (the mesh cannot run here) or a failure is already counted
+# otherwise.
 cluster_run() {
-	local n=$1 name=$2 why rc
+	local n=$1 name=$2 why rc want=${WANT_RC:-0}
 	shift 2
 	why=$(mesh_missing "$n")
 	[ -z "$why" ] || { skip "$why"; return 1; }
@@ -33,7 +34,7 @@ cluster_run() {
 	mesh_hostname
 	mesh_mpirun "$n" "$@" -d "$(devs "$n")" --output-dir "$DIR"
 	rc=$?
-	[ "$rc" -eq 0 ] || { fail "exit $rc"; return 1; }
+	[ "$rc" -eq "$want" ] || { fail "exit $rc, wanted $want"; return 1; }
 }
 
 # Every round of mesh.json puts no node in two of its pairs.
@@ -98,12 +99,36 @@ t_cluster_ringshift() {
 	pass
 }
 
+# Both directions of a pair at once (-b), and a floor no link reaches:
+# every cell is flagged, each pair runs again after the plan, and the flag
+# holds on every one.
+t_cluster_retest_held() {
+	begin "mesh: 3 nodes -b with --retest: 6 cells flagged, each pair run again, held"
+	WANT_RC=1 cluster_run 3 held write_bw -b -n 200 -s 4096 \
+		--min-bw 100000 --retest || return
+	expect_json "$DIR/mesh.json" '.bidirectional' '.rounds | length == 3' \
+		'.cells | length == 6' \
+		'[.cells[] | .status == "flagged"] | all' \
+		'[.cells[] | .bw_gbps > 0] | all' \
+		'[.cells[] | .retest.held] | all' \
+		'[.cells[] | .retest.round > 3] | all' \
+		'.retest_rounds | length == 3' \
+		'[.retest_rounds[] | .pairs | length == 1] | all' \
+		'.totals.retested == 6 and .totals.held == 6' || return
+	expect_file "$DIR/outliers.txt" \
+		"^retest: 6 of 6 outliers run again, the flag held on 6" || return
+	[ "$(wc -l <"$DIR/rounds.jsonl")" = 6 ] ||
+		{ fail "rounds.jsonl: not 6 lines"; return; }
+	pass
+}
+
 # One node's link goes down after the first round (the bridge port facing
 # its veth: the cable pulled): the job still ends, that node's later cells
-# are failed with a reason, the outliers name it.
+# are failed with a reason, the outliers name it. The link is back before
+# the retest rounds, so no flag holds there.
 t_cluster_node_down() {
 	local pid i net rc why
-	begin "mesh: a node's netdev down mid-mesh: job completes, its cells failed, named"
+	begin "mesh: a node's netdev down mid-mesh: job completes, its cells failed, named, retest clears"
 	why=$(mesh_missing 4)
 	[ -z "$why" ] || { skip "$why"; return; }
 	DIR=$WORK/m4-down
@@ -112,7 +137,7 @@ t_cluster_node_down() {
 	net=$RDP_RXE_BRPORT3
 	mesh_mpirun 4 write_bw -n 200 -s 4096 --tolerance 90 \
 		--connect-timeout 2 --oob-timeout 3 -d "$(devs 4)" \
-		--output-dir "$DIR" &
+		--retest --retest-wait 3 --output-dir "$DIR" &
 	pid=$!
 	for i in $(seq 1 600); do
 		[ -s "$DIR/rounds.jsonl" ] && break
@@ -120,9 +145,15 @@ t_cluster_node_down() {
 		sleep 0.1
 	done
 	ip link set "$net" down
+	# Up again once the plan's 6 rounds are in, within --retest-wait.
+	for i in $(seq 1 6000); do
+		[ "$(wc -l <"$DIR/rounds.jsonl")" -ge 6 ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.02
+	done
+	ip link set "$net" up
 	wait "$pid"
 	rc=$?
-	ip link set "$net" up
 	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
 	expect_json "$DIR/mesh.json" '.cells | length == 12' \
 		'[.cells[] | select(.status == "failed") | .reason | length > 0] | all' \
@@ -131,13 +162,19 @@ t_cluster_node_down() {
 		'[.cells[] | select(.tx != "node3" and .rx != "node3") | .status == "ok"] | all' ||
 		return
 	expect_file "$DIR/outliers.txt" "node3" || return
+	expect_json "$DIR/mesh.json" \
+		'[.cells[] | select(.status == "failed") | .retest.held == false] | all' \
+		'[.cells[] | select(.status == "failed") | .retest.result.results[-1].data_check.ok] | all' \
+		'.totals.held == 0' '.totals.retested == .totals.failed' \
+		'[.retest_rounds[] | [.pairs[] | .tx, .rx] | (length == (unique | length))] | all' ||
+		return
 	pass
 }
 
 main() {
 	local t
 	for t in t_cluster_pairwise4 t_cluster_bye3 t_cluster_bisection \
-		t_cluster_ringshift t_cluster_node_down; do
+		t_cluster_ringshift t_cluster_retest_held t_cluster_node_down; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary

@@ -718,13 +718,13 @@ static void test_csv(void **state)
 	t = written(&s, rdp_mesh_write_cells);
 	assert_string_equal(
 		t, "tx,rx,rail,round,status,class,suspect,bw_gbps,lat_us,"
-		   "reason\n"
-		   "\"b,c\",d,0,1,ok,,,100.000,,\n"
-		   "d,\"b,c\",0,1,ok,,,98.000,,\n"
-		   "d,a,0,2,ok,,,102.000,,\n"
-		   "a,d,0,2,failed,link,a,,,qp timed out\n"
-		   "a,\"b,c\",0,3,ok,,,100.000,,\n"
-		   "\"b,c\",a,0,3,flagged,link,\"b,c\",60.000,,60.000 Gb/s "
+		   "retest,retest_bw_gbps,retest_lat_us,reason\n"
+		   "\"b,c\",d,0,1,ok,,,100.000,,,,,\n"
+		   "d,\"b,c\",0,1,ok,,,98.000,,,,,\n"
+		   "d,a,0,2,ok,,,102.000,,,,,\n"
+		   "a,d,0,2,failed,link,a,,,,,,qp timed out\n"
+		   "a,\"b,c\",0,3,ok,,,100.000,,,,,\n"
+		   "\"b,c\",a,0,3,flagged,link,\"b,c\",60.000,,,,,60.000 Gb/s "
 		   "is 60.0% of the rail's median 100.000 Gb/s (below 90%)\n");
 	free(t);
 	assert_int_equal(rdp_mesh_write_matrix(s.m, 1, stdout), -EINVAL);
@@ -815,8 +815,9 @@ static void test_json(void **state)
 	assert_null(json_object_get(cell, "reason"));
 	assert_true(json_real_value(json_object_get(cell, "bw_gbps")) == 100);
 	expect_json(json_object_get(doc, "totals"),
-		    json_pack("{s:i, s:i, s:i, s:i}", "cells", 6, "ok", 4,
-			      "flagged", 1, "failed", 1));
+		    json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "cells", 6,
+			      "ok", 4, "flagged", 1, "failed", 1, "retested", 0,
+			      "held", 0));
 	r = json_array_get(json_object_get(doc, "medians"), 0);
 	assert_true(json_real_value(json_object_get(r, "bw_gbps")) == 100);
 	json_decref(doc);
@@ -863,6 +864,258 @@ static void test_journal(void **state)
 	small_free(&s);
 }
 
+/* Retest rounds: every transfer in one round, no node twice in a round;
+ * all N(N-1) directed pairs of N nodes for N = 2..64. */
+static void test_retest_schedule(void **state)
+{
+	static struct rdp_mesh_xfer x[MAX_N * MAX_N];
+	static unsigned int round_of[MAX_N * MAX_N];
+	unsigned char busy[MAX_N];
+	unsigned int n, a, b, rounds, r;
+	size_t i, cnt, in_round;
+
+	(void)state;
+	for (n = 2; n <= MAX_N; n++) {
+		cnt = 0;
+		for (a = 0; a < n; a++)
+			for (b = 0; b < n; b++)
+				if (a != b)
+					x[cnt++] = (struct rdp_mesh_xfer){
+						.tx = a, .rx = b
+					};
+		assert_int_equal(rdp_mesh_retest_schedule(x, cnt, n, round_of,
+							  &rounds),
+				 0);
+		/* Each node is in 2(N-1) transfers, at most one a round. */
+		assert_true(rounds >= 2 * (n - 1));
+		for (r = 0, i = 0; r < rounds; r++) {
+			memset(busy, 0, sizeof(busy));
+			in_round = 0;
+			for (i = 0; i < cnt; i++) {
+				if (round_of[i] != r)
+					continue;
+				assert_false(busy[x[i].tx] || busy[x[i].rx]);
+				busy[x[i].tx] = busy[x[i].rx] = 1;
+				in_round++;
+			}
+			assert_true(in_round > 0);
+		}
+		for (i = 0; i < cnt; i++)
+			assert_true(round_of[i] < rounds);
+	}
+	/* Disjoint pairs share one round. */
+	x[0] = (struct rdp_mesh_xfer){ .tx = 0, .rx = 1 };
+	x[1] = (struct rdp_mesh_xfer){ .tx = 3, .rx = 2 };
+	assert_int_equal(rdp_mesh_retest_schedule(x, 2, 4, round_of, &rounds),
+			 0);
+	assert_int_equal(rounds, 1);
+	assert_int_equal(rdp_mesh_retest_schedule(x, 0, 4, round_of, &rounds),
+			 0);
+	assert_int_equal(rounds, 0);
+	assert_int_equal(rdp_mesh_retest_schedule(x, 2, 3, round_of, &rounds),
+			 -EINVAL);
+	x[1].rx = 3;
+	assert_int_equal(rdp_mesh_retest_schedule(x, 2, 4, round_of, &rounds),
+			 -EINVAL);
+}
+
+static void add_again(struct rdp_mesh *m, unsigned int tx, unsigned int rx,
+		      unsigned int round, double gbps, int want)
+{
+	struct rdp_mesh_cell c = {
+		.tx = tx,
+		.rx = rx,
+		.round = round,
+		.status = gbps < 0 ? RDP_MESH_FAILED : RDP_MESH_OK,
+		.reason = "connect timed out",
+		.bw_gbps = gbps < 0 ? NAN : gbps,
+		.lat_us = NAN,
+		.result = json_pack("{s:f}", "again", gbps),
+	};
+
+	assert_int_equal(rdp_mesh_add_retest(m, &c), want);
+}
+
+/* Two nodes, both directions at once, both below an absolute floor. */
+static void retest_both(void)
+{
+	struct rdp_mesh_limits floor50 = { .tol = 0.1, .min_bw_gbps = 50 };
+	struct rdp_mesh_cell c = {
+		.rail = 0, .status = RDP_MESH_OK, .bw_gbps = 40, .lat_us = NAN
+	};
+	struct rdp_mesh_xfer *x = NULL;
+	json_t *doc;
+	struct small s;
+	size_t n = 0;
+	char *t;
+
+	s.plan = plan_of(RDP_MESH_PAIRWISE, 2, 0, 0, 1);
+	assert_int_equal(rdp_mesh_create(s.plan, 1, NULL, &s.m), 0);
+	c.tx = 0;
+	c.rx = 1;
+	assert_int_equal(rdp_mesh_add(s.m, &c), 0);
+	c.tx = 1;
+	c.rx = 0;
+	assert_int_equal(rdp_mesh_add(s.m, &c), 0);
+	assert_int_equal(rdp_mesh_analyze(s.m, &floor50), 2);
+	assert_int_equal(rdp_mesh_retest_pairs(s.m, &x, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(x[0].tx == 0 && x[0].rx == 1 && x[0].both);
+	free(x);
+	add_again(s.m, 0, 1, 1, 45, 0);
+	add_again(s.m, 1, 0, 1, 60, 0);
+	assert_int_equal(rdp_mesh_analyze(s.m, &floor50), 2);
+	t = written(&s, rdp_mesh_write_json);
+	doc = json_loads(t, 0, NULL);
+	assert_non_null(doc);
+	expect_json(json_object_get(doc, "retest_rounds"),
+		    json_pack("[{s:i, s:b, s:[{s:s, s:s, s:b}]}]", "round", 2,
+			      "retest", 1, "pairs", "tx", "node0", "rx",
+			      "node1", "bidirectional", 1));
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(doc, "totals"), "held")),
+			 1);
+	json_decref(doc);
+	free(t);
+	small_free(&s);
+}
+
+/*
+ * --retest on the small mesh (3 nodes, both directions at once): a->d
+ * failed and b,c->a is flagged. Run again, a->d is fine (the flag did
+ * not hold) and b,c->a is still slow (it held); the healthy directions
+ * of those pairs are not kept.
+ */
+static void test_retest(void **state)
+{
+	static const struct fault link = { F_LINK, 1, 5, 40 };
+	struct fake one = { .f = &link, .n_faults = 1, .fault_rail = ANY_RAIL };
+	struct rdp_mesh_plan *plan;
+	struct rdp_mesh_xfer *x = NULL;
+	const struct rdp_mesh_cell *c;
+	json_t *doc, *again;
+	struct small s;
+	size_t n = 0;
+	char *t;
+
+	(void)state;
+	small_mesh(&s);
+	assert_int_equal(rdp_mesh_retest_pairs(s.m, &x, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(x[0].tx == 0 && x[0].rx == 2 && x[0].both);
+	assert_true(x[1].tx == 0 && x[1].rx == 1 && x[1].both);
+	free(x);
+	add_again(s.m, 0, 2, 3, 99, 0);
+	add_again(s.m, 2, 0, 3, 101, -ENOENT);
+	add_again(s.m, 1, 0, 4, 61, 0);
+	add_again(s.m, 0, 1, 4, 100, -ENOENT);
+	assert_int_equal(rdp_mesh_n_retests(s.m), 2);
+	assert_int_equal(rdp_mesh_analyze(s.m, &tol10), 2);
+	c = rdp_mesh_cell_at(s.m, 3);
+	assert_int_equal(c->again, 0);
+	assert_int_equal(rdp_mesh_retest_at(s.m, 0)->status, RDP_MESH_OK);
+	c = rdp_mesh_cell_at(s.m, 5);
+	assert_int_equal(c->again, 1);
+	assert_int_equal(rdp_mesh_retest_at(s.m, 1)->status, RDP_MESH_FLAGGED);
+	assert_int_equal(rdp_mesh_cell_at(s.m, 0)->again, -1);
+	/* The medians are the first pass's: 61 is still 61 % of 100. */
+	t = written(&s, rdp_mesh_write_outliers);
+	expect_in(t, "retest: 2 of 2 outliers run again, the flag held on 1\n");
+	expect_in(t, "qp timed out; medians Gb/s: rail 100.000, a TX 50.000 RX "
+		     "81.000, d TX 100.000 RX 50.000; retest round 4: did not "
+		     "hold (99.000 Gb/s)\n");
+	expect_in(t, "; retest round 5: held (61.000 Gb/s is 61.0% of the "
+		     "rail's median 100.000 Gb/s (below 90%))\n");
+	free(t);
+	t = written(&s, rdp_mesh_write_cells);
+	expect_in(t,
+		  "\na,d,0,2,failed,link,a,,,cleared,99.000,,qp timed out\n");
+	expect_in(t, "\n\"b,c\",a,0,3,flagged,link,\"b,c\",60.000,,held,"
+		     "61.000,,60.000 Gb/s");
+	free(t);
+	t = written(&s, rdp_mesh_write_json);
+	doc = json_loads(t, 0, NULL);
+	assert_non_null(doc);
+	again = json_object_get(
+		json_array_get(json_object_get(doc, "cells"), 3), "retest");
+	assert_int_equal(json_integer_value(json_object_get(again, "round")),
+			 4);
+	assert_true(json_is_false(json_object_get(again, "held")));
+	assert_true(json_real_value(json_object_get(again, "bw_gbps")) == 99);
+	expect_json(json_object_get(again, "result"),
+		    json_pack("{s:f}", "again", 99.0));
+	again = json_object_get(
+		json_array_get(json_object_get(doc, "cells"), 5), "retest");
+	assert_true(json_is_true(json_object_get(again, "held")));
+	assert_string_equal(json_string_value(json_object_get(again, "status")),
+			    "flagged");
+	assert_null(json_object_get(
+		json_array_get(json_object_get(doc, "cells"), 0), "retest"));
+	expect_json(json_object_get(doc, "retest_rounds"),
+		    json_pack("[{s:i, s:b, s:[{s:s, s:s}]}, {s:i, s:b, "
+			      "s:[{s:s, s:s}]}]",
+			      "round", 4, "retest", 1, "pairs", "tx", "a", "rx",
+			      "d", "round", 5, "retest", 1, "pairs", "tx",
+			      "b,c", "rx", "a"));
+	expect_json(json_object_get(doc, "totals"),
+		    json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "cells", 6,
+			      "ok", 4, "flagged", 1, "failed", 1, "retested", 2,
+			      "held", 1));
+	json_decref(doc);
+	free(t);
+	small_free(&s);
+
+	/* Both directions of a pair bad, run again at once: one pair. */
+	retest_both();
+
+	/* One direction at a time: the bad direction alone; none before an
+	 * analysis. */
+	s.m = fake_mesh(6, 2, &one, &plan);
+	s.plan = plan;
+	assert_int_equal(rdp_mesh_retest_pairs(s.m, &x, &n), -EINVAL);
+	assert_int_equal(rdp_mesh_analyze(s.m, &tol10), 2);
+	assert_int_equal(rdp_mesh_retest_pairs(s.m, &x, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(x[0].tx == 1 && x[0].rx == 5 && !x[0].both);
+	free(x);
+	small_free(&s);
+}
+
+/* Where the rounds' time went: in the rounds, summed, and the overhead. */
+static void test_round_times(void **state)
+{
+	struct rdp_mesh_round_time t0 = { 2, 1.5, 1 }, t2 = { 4, 3, 2 }, sum;
+	json_t *doc, *r;
+	struct small s;
+	char *t;
+
+	(void)state;
+	small_mesh(&s);
+	assert_int_equal(rdp_mesh_time_total(s.m, &sum), 0);
+	assert_int_equal(rdp_mesh_set_round_time(s.m, 2, &t2), 0);
+	assert_int_equal(rdp_mesh_set_round_time(s.m, 0, &t0), 0);
+	rdp_mesh_set_bootstrap_time(s.m, 0.5);
+	assert_int_equal(rdp_mesh_time_total(s.m, &sum), 2);
+	assert_true(sum.wall_s == 6 && sum.pair_s == 4.5 &&
+		    sum.measured_s == 3);
+	t = written(&s, rdp_mesh_write_json);
+	doc = json_loads(t, 0, NULL);
+	assert_non_null(doc);
+	expect_json(json_object_get(doc, "timing"),
+		    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "rounds", 2,
+			      "bootstrap_s", 0.5, "wall_s", 6.0, "pair_s", 4.5,
+			      "measured_s", 3.0, "overhead_pct", 50.0));
+	r = json_array_get(json_object_get(doc, "rounds"), 0);
+	expect_json(json_object_get(r, "timing"),
+		    json_pack("{s:f, s:f, s:f}", "wall_s", 2.0, "pair_s", 1.5,
+			      "measured_s", 1.0));
+	r = json_array_get(json_object_get(doc, "rounds"), 1);
+	assert_null(json_object_get(r, "timing"));
+	json_decref(doc);
+	free(t);
+	small_free(&s);
+}
+
 static void test_heatmap_script(void **state)
 {
 	struct small s;
@@ -886,6 +1139,37 @@ static void test_heatmap_script(void **state)
 	expect_in(t, "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fc "
 		     "palette notitle, $failed using 1:2:(0.5):(0.5) with "
 		     "boxxyerror fc rgb '#000000' title 'failed', $flagged");
+	free(t);
+	/* On the line rate: the small mesh's cells have none, so no box;
+	 * the failed cell still shows. */
+	rdp_mesh_set_scale(s.m, RDP_MESH_SCALE_LINE);
+	t = written(&s, heatmap0);
+	expect_in(t, "$cells << EOD\nEOD\n$failed << EOD\n2 0\nEOD\n");
+	free(t);
+	small_free(&s);
+}
+
+/* The heatmap in % of each cell's line rate (100 Gb/s in fake meshes),
+ * yellow at --min-bw's percentage. */
+static void test_heatmap_line_rate(void **state)
+{
+	static const struct fault link = { F_LINK, 1, 2, 40 };
+	struct fake one = { .f = &link, .n_faults = 1, .fault_rail = ANY_RAIL };
+	struct rdp_mesh_limits l = { .tol = 0.1, .min_bw_pct = 80 };
+	struct small s;
+	char *t;
+
+	(void)state;
+	s.m = fake_mesh(3, 1, &one, &s.plan);
+	assert_int_equal(rdp_mesh_analyze(s.m, &l), 1);
+	rdp_mesh_set_scale(s.m, RDP_MESH_SCALE_LINE);
+	t = written(&s, heatmap0);
+	expect_in(t, "\n2 1 40.0000\n");
+	expect_in(t, "\n1 0 99.2500\n"); /* 100 - 0.25 * 3 */
+	expect_in(t, "set title 'rail 0: bandwidth in % of the line rate "
+		     "(failed");
+	expect_in(t, "set cblabel '% of the line rate'");
+	expect_in(t, "set palette defined (50 '#b71c1c', 80 '#fdd835'");
 	free(t);
 	small_free(&s);
 }
@@ -1014,7 +1298,11 @@ int main(void)
 		cmocka_unit_test(test_outliers_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_journal),
+		cmocka_unit_test(test_retest_schedule),
+		cmocka_unit_test(test_retest),
+		cmocka_unit_test(test_round_times),
 		cmocka_unit_test(test_heatmap_script),
+		cmocka_unit_test(test_heatmap_line_rate),
 		cmocka_unit_test(test_write_dir),
 		cmocka_unit_test(test_mesh_command),
 	};
