@@ -59,6 +59,13 @@ int rdp_dev_open(const char *name, int port, struct rdp_dev **out);
  */
 int rdp_dev_open_cm(const char *name, int port, struct rdp_dev **out);
 void rdp_dev_close(struct rdp_dev *dev);
+/*
+ * The valid GIDs of dev's port, in index order, up to cap: one query of
+ * the device (ibv_query_gid_table), else, where the kernel lacks it, one
+ * sysfs file a slot (1024 slots on rxe: half a second under emulation).
+ */
+int rdp_dev_gid_table(const struct rdp_dev *dev, struct rdp_gid_entry *tab,
+		      size_t cap, size_t *n_out);
 
 const char *rdp_link_layer_str(uint8_t link_layer);
 const char *rdp_port_state_str(enum ibv_port_state state);

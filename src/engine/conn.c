@@ -11,7 +11,6 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
-#include <rdmaperf/sysfs.h>
 
 #define RDP_GID_TABLE_MAX 4096
 #define RDP_RD_ATOMIC_MAX 16
@@ -21,7 +20,6 @@ static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	struct rdp_dev *dev = conn->dev;
 	int eth = dev->port.link_layer == IBV_LINK_LAYER_ETHERNET;
 	struct rdp_gid_entry *tab;
-	struct rdp_sysfs fs;
 	size_t n = 0;
 	int ret;
 
@@ -30,9 +28,7 @@ static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	tab = calloc(RDP_GID_TABLE_MAX, sizeof(*tab));
 	if (!tab)
 		return -ENOMEM;
-	rdp_sysfs_init(&fs, NULL);
-	ret = rdp_gid_read_table(&fs, dev->name, dev->port.num, eth, tab,
-				 RDP_GID_TABLE_MAX, &n);
+	ret = rdp_dev_gid_table(dev, tab, RDP_GID_TABLE_MAX, &n);
 	if (ret) {
 		rdp_err("read GID table of %s port %u: %s", dev->name,
 			dev->port.num, strerror(-ret));

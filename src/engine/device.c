@@ -2,6 +2,7 @@
 /* Device and port: open by name or the first with an active port, and
  * explain what is wrong when neither works. */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -334,4 +335,57 @@ void rdp_dev_close(struct rdp_dev *dev)
 	else if (dev->ctx)
 		ibv_close_device(dev->ctx);
 	free(dev);
+}
+
+static int by_index(const void *a, const void *b)
+{
+	const struct rdp_gid_entry *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+static enum rdp_gid_type gid_type_of(uint32_t t, int eth)
+{
+	if (!eth)
+		return RDP_GID_IB;
+	return t == IBV_GID_TYPE_ROCE_V2 ? RDP_GID_ROCE_V2 : RDP_GID_ROCE_V1;
+}
+
+int rdp_dev_gid_table(const struct rdp_dev *dev, struct rdp_gid_entry *tab,
+		      size_t cap, size_t *n_out)
+{
+	int eth = dev->port.link_layer == IBV_LINK_LAYER_ETHERNET;
+	size_t max = (size_t)dev->attr.phys_port_cnt *
+		     (size_t)(dev->port.gid_tbl_len > 0 ? dev->port.gid_tbl_len
+							: 1),
+	       n = 0;
+	struct ibv_gid_entry *all;
+	struct rdp_sysfs fs;
+	ssize_t got, i;
+	char ndev[IF_NAMESIZE];
+
+	all = calloc(max ? max : 1, sizeof(*all));
+	got = all ? ibv_query_gid_table(dev->ctx, all, max, 0) : -ENOMEM;
+	if (got < 0) {
+		free(all);
+		rdp_sysfs_init(&fs, NULL);
+		return rdp_gid_read_table(&fs, dev->name, dev->port.num, eth,
+					  tab, cap, n_out);
+	}
+	for (i = 0; i < got && n < cap; i++) {
+		if (all[i].port_num != dev->port.num)
+			continue;
+		memset(&tab[n], 0, sizeof(tab[n]));
+		tab[n].index = (int)all[i].gid_index;
+		memcpy(tab[n].raw, all[i].gid.raw, 16);
+		tab[n].type = gid_type_of(all[i].gid_type, eth);
+		if (eth && all[i].ndev_ifindex &&
+		    if_indextoname(all[i].ndev_ifindex, ndev))
+			snprintf(tab[n].ndev, sizeof(tab[n].ndev), "%s", ndev);
+		n++;
+	}
+	free(all);
+	qsort(tab, n, sizeof(*tab), by_index);
+	*n_out = n;
+	return 0;
 }

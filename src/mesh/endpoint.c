@@ -50,11 +50,9 @@ int rdp_mesh_node_name_of(const char *env, int rank, const char *host,
 static int roce_addr(const struct rdp_dev *d, struct rdp_mesh_endpoint *ep)
 {
 	struct rdp_gid_entry tab[GID_CAP];
-	struct rdp_sysfs fs;
 	size_t i, n = 0;
 
-	rdp_sysfs_init(&fs, NULL);
-	if (rdp_gid_read_table(&fs, d->name, d->port.num, 1, tab, GID_CAP, &n))
+	if (rdp_dev_gid_table(d, tab, GID_CAP, &n))
 		return -ENOENT;
 	for (i = 0; i < n; i++) {
 		if (tab[i].type != RDP_GID_ROCE_V2 ||

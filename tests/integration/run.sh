@@ -359,7 +359,8 @@ t_one_shot() {
 . "$HERE/topo.sh"
 . "$HERE/mesh.sh"
 
-# The cases that go from one device to the other (rails, the mesh) come
+# The cases that go from one device to the other (rails, the mesh, -R
+# from the second device) come
 # before t_failures: its link-down cases set veth0 down, which drops the
 # veth's routes for the rest of the run.
 main() {
@@ -372,6 +373,7 @@ main() {
 		t_interval_hist t_bidir t_margin \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \
+		t_cm_other_device \
 		t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
 		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo \
 		t_bounce_fake; do
