@@ -12,6 +12,12 @@ BUILD_PACKAGES=(
 	gnuplot-nox libopenmpi-dev openmpi-bin
 )
 
+# The cluster tier also launches rdmaperf-mesh with srun --mpi=pmix, through
+# a one-node Slurm it starts inside the test bed's guest. Their services are
+# neither started nor left enabled here.
+SLURM_PACKAGES=(slurmd slurmctld slurm-client)
+SLURM_SERVICES=(slurmd.service slurmctld.service munge.service)
+
 missing() {
 	local pkg
 	for pkg in "$@"; do
@@ -29,5 +35,25 @@ mapfile -t need < <(missing "${BUILD_PACKAGES[@]}")
 if [[ ${#need[@]} -gt 0 ]]; then
 	apt-get update -q
 	apt-get install -y -q --no-install-recommends "${need[@]}"
+fi
+mapfile -t need < <(missing "${SLURM_PACKAGES[@]}")
+if [[ ${#need[@]} -gt 0 ]]; then
+	apt-get update -q
+	# policy-rc.d 101: "do not start", for the length of this install.
+	made_policy=''
+	if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		made_policy=1
+		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+	fi
+	apt-get install -y -q --no-install-recommends "${need[@]}"
+	if [[ -n $made_policy ]]; then
+		rm -f /usr/sbin/policy-rc.d
+		trap - EXIT
+	fi
+	if command -v systemctl >/dev/null; then
+		systemctl disable "${SLURM_SERVICES[@]}" >/dev/null 2>&1 || true
+	fi
 fi
 tests/softroce/install-deps.sh

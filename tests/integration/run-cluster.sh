@@ -10,6 +10,7 @@ FILTER=${2:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/mesh.sh"
+. "$HERE/slurm.sh"
 
 # The first N devices of the bed, as -d takes them.
 devs() {
@@ -174,7 +175,8 @@ t_cluster_node_down() {
 main() {
 	local t
 	for t in t_cluster_pairwise4 t_cluster_bye3 t_cluster_bisection \
-		t_cluster_ringshift t_cluster_retest_held t_cluster_node_down; do
+		t_cluster_ringshift t_cluster_retest_held t_cluster_srun \
+		t_cluster_node_down; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary
