@@ -85,6 +85,7 @@ struct rdp_run {
 	uint64_t interval_cycles; /* --interval, 0: none */
 	uint64_t margin_cycles;	  /* -f: left out at both ends of -D */
 	struct rdp_decisions dec; /* rdp_bench_decide(), before the run */
+	int keep_samples;	  /* -U: every latency sample in the result */
 };
 
 #define RDP_HIST_BUCKETS 20
@@ -114,6 +115,10 @@ struct rdp_result {
 	/* latency histogram over [min, p99), one bucket more above */
 	uint64_t hist[RDP_HIST_BUCKETS + 1];
 	double hist_lo_ns, hist_hi_ns;
+	/* -U: every sample, in the order measured; owned like
+	 * interval_bytes */
+	double *samples_ns;
+	uint64_t n_samples;
 	struct rdp_decisions dec; /* what the loop did */
 };
 

@@ -46,6 +46,14 @@ int rdp_measure_lat(const uint64_t *stamps, uint64_t first, uint64_t n,
 		    struct rdp_result *res);
 
 /*
+ * -U: the same n samples (ns, in the order measured) into res->samples_ns
+ * (malloc'd, freed by rdp_result_clear). 0 or -ENOMEM.
+ */
+int rdp_measure_lat_samples(const uint64_t *stamps, uint64_t first, uint64_t n,
+			    double div, const struct rdp_clock *clk,
+			    struct rdp_result *res);
+
+/*
  * Bandwidth figures from cumulative samples (cycles, bytes) and the
  * cycle the run started at: average, message rate from res->msgs, and the
  * peak over a window of 1/64 of the run, never below the average.

@@ -21,14 +21,16 @@ struct rdp_oob {
 	int have_local_ipv4;
 	struct in_addr peer_ipv4; /* the other end's, for RDMA CM */
 	int have_peer_ipv4;
+	int dialed; /* this side connected: the client */
 };
 
 /*
- * Connect to host:port, retrying refused connections until timeout_ms.
- * Errors are logged; returns 0 or -errno.
+ * Connect to host:port from src (NULL or "": the route's source address),
+ * retrying refused connections until timeout_ms. Errors are logged;
+ * returns 0 or -errno (-EINVAL: src is no address of this host).
  */
-int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
-		    struct rdp_oob *oob);
+int rdp_oob_connect(const char *host, uint16_t port, const char *src,
+		    int timeout_ms, struct rdp_oob *oob);
 
 /* Listen on bind_addr ("" or NULL: any) and port; port 0 lets the kernel
  * pick one, which rdp_oob_local_port() tells. */

@@ -35,6 +35,7 @@ struct rdp_report_info {
 	size_t n_sizes; /* points in the sweep: sizes x QP counts */
 	size_t n_qps;
 	int gbits;
+	int cycles; /* -C: latency in CPU cycles of clk */
 	const struct rdp_placement *placement; /* this side's, NULL unknown */
 	const struct rdp_ctr_pair *counters;   /* this point's, NULL none */
 };
@@ -47,10 +48,14 @@ void rdp_report_table_head(FILE *f, const struct rdp_report_info *info);
 void rdp_report_row(FILE *f, const struct rdp_report_info *info,
 		    const struct rdp_result *res);
 void rdp_report_footer(FILE *f, const struct rdp_report_info *info);
-/* --interval lines and the -H histogram of one point. */
+/* --interval lines, the -H histogram and the -U samples of one point
+ * (latencies in the table's unit: -C cycles). */
 void rdp_report_intervals(FILE *f, const struct rdp_report_info *info,
 			  const struct rdp_result *res);
-void rdp_report_histogram(FILE *f, const struct rdp_result *res);
+void rdp_report_histogram(FILE *f, const struct rdp_report_info *info,
+			  const struct rdp_result *res);
+void rdp_report_samples(FILE *f, const struct rdp_report_info *info,
+			const struct rdp_result *res);
 /* -b: this side's TX and what it received (the server's TX). */
 void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,
 		      const struct rdp_result *res);

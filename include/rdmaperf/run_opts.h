@@ -24,9 +24,10 @@ struct rdp_bench_ops;
 struct rdp_conn_opts {
 	char dev[64]; /* "" = first device with an active port */
 	int ib_port;
-	int gid_index;	/* -1 = choose */
-	char host[256]; /* client: server to reach; "" = one-shot server */
-	char bind[64];	/* server: listen address, "" = any */
+	int gid_index;	    /* -1 = choose */
+	char host[256];	    /* client: server to reach; "" = one-shot server */
+	char bind[64];	    /* server: listen address, "" = any */
+	char source_ip[64]; /* client: OOB source address, "" = the route's */
 	uint16_t tcp_port;
 	int oob_timeout_ms;
 	int cq_timeout_ms;
@@ -45,6 +46,8 @@ struct rdp_report_opts {
 	enum rdp_output output;
 	int no_peak;		   /* -N */
 	int histogram;		   /* -H */
+	int samples;		   /* -U: every latency sample */
+	int cycles;		   /* -C: latency in CPU cycles */
 	double interval_s;	   /* --interval, 0: none */
 	double margin_s;	   /* -f, with -D */
 	double limit_bw_gbps;	   /* -w: fail a point below it, 0 none */

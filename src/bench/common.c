@@ -136,6 +136,9 @@ void rdp_result_clear(struct rdp_result *res)
 	free(res->interval_bytes);
 	res->interval_bytes = NULL;
 	res->n_intervals = 0;
+	free(res->samples_ns);
+	res->samples_ns = NULL;
+	res->n_samples = 0;
 }
 
 int rdp_check_size(const struct rdp_params *p, char *why, size_t len)

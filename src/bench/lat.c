@@ -84,6 +84,7 @@ static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
 		rdp_clock_cycles_of_ms(run->clk, p->duration_s * 1000ull) -
 		run->margin_cycles;
 	uint64_t first, n;
+	int ret;
 
 	if (run->params->duration_s && done == lat_samples(run->params))
 		rdp_warn("sample buffer full after %llu round trips: the run "
@@ -91,8 +92,12 @@ static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
 			 (unsigned long long)done, run->params->duration_s);
 	n = rdp_measure_lat_window(stamps, done, p->warmup_iters,
 				   !!run->margin_cycles, from, to, &first);
-	return rdp_measure_lat(stamps, first, n, halve ? 2.0 : 1.0, run->clk,
-			       res);
+	ret = rdp_measure_lat(stamps, first, n, halve ? 2.0 : 1.0, run->clk,
+			      res);
+	if (!ret && run->keep_samples)
+		ret = rdp_measure_lat_samples(stamps, first, n,
+					      halve ? 2.0 : 1.0, run->clk, res);
+	return ret;
 }
 
 int rdp_lat_client(struct rdp_run *run, struct rdp_result *res,

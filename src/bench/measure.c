@@ -71,6 +71,24 @@ int rdp_measure_lat(const uint64_t *stamps, uint64_t first, uint64_t n,
 	return ret;
 }
 
+int rdp_measure_lat_samples(const uint64_t *stamps, uint64_t first, uint64_t n,
+			    double div, const struct rdp_clock *clk,
+			    struct rdp_result *res)
+{
+	const uint64_t *t = stamps + first;
+	uint64_t i;
+
+	free(res->samples_ns);
+	res->samples_ns = malloc((n ? n : 1) * sizeof(*res->samples_ns));
+	res->n_samples = 0;
+	if (!res->samples_ns)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		res->samples_ns[i] = rdp_clock_ns(clk, t[i + 1] - t[i]) / div;
+	res->n_samples = n;
+	return 0;
+}
+
 void rdp_result_bw(struct rdp_result *res, const struct rdp_bw_sample *s,
 		   size_t n, uint64_t start_cycles, const struct rdp_clock *clk)
 {

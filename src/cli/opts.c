@@ -369,6 +369,12 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 				   "the GID of the route to HOST");
 	if (o->report.histogram && o->bench->kind != RDP_BENCH_LAT)
 		return rdp_cli_bad(err, len, "-H applies to latency tests");
+	if (o->report.samples && o->bench->kind != RDP_BENCH_LAT)
+		return rdp_cli_bad(err, len, "-U applies to latency tests");
+	if (o->report.cycles && o->bench->kind != RDP_BENCH_LAT)
+		return rdp_cli_bad(err, len,
+				   "-C applies to latency tests: bandwidth "
+				   "is in Gb/s or MiB/s");
 	if (o->report.output && o->report.json)
 		return rdp_cli_bad(err, len,
 				   "--output and --json both want stdout");

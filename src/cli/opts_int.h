@@ -26,6 +26,12 @@ rdp_cli_set_fn rdp_cli_set_atomic;
 rdp_cli_set_fn rdp_cli_set_interval;
 rdp_cli_set_fn rdp_cli_set_output;
 rdp_cli_set_fn rdp_cli_set_json_file;
+/* perftest's names (perftest_names.c) */
+rdp_cli_set_fn rdp_cli_set_out_json;
+rdp_cli_set_fn rdp_cli_set_out_json_file;
+rdp_cli_set_fn rdp_cli_set_connection;
+rdp_cli_set_fn rdp_cli_set_nothing;
+rdp_cli_set_fn rdp_cli_refuse;
 /* Thresholds, plots, adaptive sweeps (opts_limits.c). */
 rdp_cli_set_fn rdp_cli_set_min_bw;
 rdp_cli_set_fn rdp_cli_set_min_msgrate;

@@ -10,6 +10,7 @@
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/oob.h>
+#include <rdmaperf/perftest_wire.h>
 #include "oob_int.h"
 
 static int64_t deadline_of(const struct rdp_oob *oob, int timeout_ms)
@@ -87,7 +88,17 @@ static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
 	if (ret)
 		return ret;
 	ret = rdp_wire_decode_hdr(buf, sizeof(buf), hdr);
-	if (ret == -EBADMSG)
+	if (ret == -EBADMSG && rdp_pt_looks_like_version(buf, sizeof(buf)))
+		rdp_err("peer %s is a perftest %s (version %.*s): this side "
+			"speaks rdmaperf's protocol; %s",
+			oob->peer, oob->dialed ? "ib_* server" : "client",
+			(int)strnlen((const char *)buf, sizeof(buf)),
+			(const char *)buf,
+			oob->dialed ? "run rdmaperf-server there (or rdmaperf "
+				      "TEST without HOST)"
+				    : "run an ib_* server for it, or rdmaperf "
+				      "on the client side too");
+	else if (ret == -EBADMSG)
 		rdp_err("peer %s is not speaking the rdmaperf protocol (magic "
 			"0x%08x): is the port right (-p)?",
 			oob->peer, hdr->magic);
@@ -133,6 +144,12 @@ int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 		rdp_err("peer %s sent no %s within the timeout: is it "
 			"stuck or is the network dropping packets?",
 			oob->peer, rdp_wire_type_str(type));
+	else if (ret == -ECONNRESET && type == RDP_MSG_HELLO && oob->dialed)
+		rdp_err("peer %s closed the connection without answering "
+			"HELLO: is it rdmaperf-server? (a perftest ib_* server "
+			"closes this way: rdmaperf needs rdmaperf-server, or "
+			"rdmaperf TEST without HOST, on that side)",
+			oob->peer);
 	else if (ret == -ECONNRESET)
 		rdp_err("peer %s closed the connection while this side "
 			"waited for %s (did it exit? see its output)",

@@ -100,7 +100,32 @@ int rdp_oob_wait(int fd, short events, int64_t deadline)
 	}
 }
 
-static int connect_once(const struct addrinfo *ai, int64_t deadline, int *fd)
+/* src as a socket address of port 0; 0, or -EINVAL when it is no
+ * address. */
+static int source_of(const char *src, struct sockaddr_storage *ss,
+		     socklen_t *len)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, src, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		*len = sizeof(*s4);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, src, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		*len = sizeof(*s6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* src: NULL, or the source address to bind (of ai's family). */
+static int connect_once(const struct addrinfo *ai,
+			const struct sockaddr_storage *src, socklen_t src_len,
+			int64_t deadline, int *fd)
 {
 	int s, ret, soerr = 0;
 	socklen_t sl = sizeof(soerr);
@@ -109,6 +134,10 @@ static int connect_once(const struct addrinfo *ai, int64_t deadline, int *fd)
 		   0);
 	if (s < 0)
 		return -errno;
+	if (src && bind(s, (const struct sockaddr *)src, src_len)) {
+		ret = -errno;
+		goto err_close;
+	}
 	if (connect(s, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
 		ret = -errno;
 		goto err_close;
@@ -128,15 +157,26 @@ err_close:
 	return ret;
 }
 
-int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
-		    struct rdp_oob *oob)
+int rdp_oob_connect(const char *host, uint16_t port, const char *src,
+		    int timeout_ms, struct rdp_oob *oob)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res, *ai;
 	int64_t deadline = rdp_oob_now_ms() + timeout_ms;
+	struct sockaddr_storage ss;
+	socklen_t ss_len = 0;
 	char svc[8];
 	int ret, fd = -1, refused, round;
 
+	if (src && *src) {
+		if (source_of(src, &ss, &ss_len)) {
+			rdp_err("--bind_source_ip needs an IPv4 or IPv6 "
+				"address of this host, not '%s'",
+				src);
+			return -EINVAL;
+		}
+		hints.ai_family = ss.ss_family;
+	}
 	snprintf(svc, sizeof(svc), "%u", port);
 	ret = getaddrinfo(host, svc, &hints, &res);
 	if (ret) {
@@ -152,7 +192,15 @@ int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
 	for (;;) {
 		round = 0;
 		for (ai = res; ai; ai = ai->ai_next) {
-			ret = connect_once(ai, deadline, &fd);
+			ret = connect_once(ai, ss_len ? &ss : NULL, ss_len,
+					   deadline, &fd);
+			if (ret == -EADDRNOTAVAIL) {
+				rdp_err("--bind_source_ip %s: not an address "
+					"of this host",
+					src);
+				freeaddrinfo(res);
+				return -EINVAL;
+			}
 			if (!ret)
 				break;
 			if (ret == -ECONNREFUSED)
@@ -176,6 +224,7 @@ int rdp_oob_connect(const char *host, uint16_t port, int timeout_ms,
 		return ret;
 	}
 	rdp_oob_from_fd(fd, timeout_ms, oob);
+	oob->dialed = 1;
 	snprintf(oob->peer, sizeof(oob->peer), "%s:%u", host, port);
 	set_keepalive(fd);
 	return 0;

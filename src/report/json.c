@@ -423,6 +423,21 @@ static json_t *rx_obj(const struct rdp_result *r)
 	return done(o, err);
 }
 
+/* -U: every latency sample in microseconds, in the order measured. */
+static json_t *samples_arr(const struct rdp_result *r)
+{
+	json_t *a = json_array();
+	uint64_t i;
+
+	for (i = 0; a && i < r->n_samples; i++)
+		if (json_array_append_new(a,
+					  real_val(r->samples_ns[i] / 1e3))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 /* --interval: [{ "start_s", "end_s", "bw_gbps" }, ...] */
 static json_t *intervals_arr(const struct rdp_result *r)
 {
@@ -502,6 +517,8 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 	err |= bw ? add_bw(e, res) : add_lat(e, ops, res);
 	if (res->n_intervals)
 		err |= json_object_set_new(e, "intervals", intervals_arr(res));
+	if (res->n_samples)
+		err |= json_object_set_new(e, "samples_us", samples_arr(res));
 	if (res->bidir)
 		err |= json_object_set_new(e, "rx", rx_obj(res));
 	err |= json_object_set_new(e, "data_check", check_obj(ops, res));

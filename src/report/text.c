@@ -125,8 +125,22 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }
 
+/* A latency in the table's unit: microseconds, or CPU cycles with -C. */
+static double lat_val(const struct rdp_report_info *in, double ns)
+{
+	return in->cycles ? ns * in->clk->cycles_per_ns : ns / 1e3;
+}
+
+static const char *lat_unit(const struct rdp_report_info *in)
+{
+	return in->cycles ? "cycles" : "usec";
+}
+
 void rdp_report_table_head(FILE *f, const struct rdp_report_info *in)
 {
+	char c[7][40];
+	const char *u = lat_unit(in);
+
 	const char *unit = in->gbits ? "Gb/sec" : "MiB/sec";
 	char peak[32], avg[32];
 
@@ -138,10 +152,16 @@ void rdp_report_table_head(FILE *f, const struct rdp_report_info *in)
 			line_gbps(in) > 0 ? "   LineRate[%]" : "");
 		return;
 	}
+	snprintf(c[0], sizeof(c[0]), "t_min[%s]", u);
+	snprintf(c[1], sizeof(c[1]), "t_max[%s]", u);
+	snprintf(c[2], sizeof(c[2]), "t_typical[%s]", u);
+	snprintf(c[3], sizeof(c[3]), "t_avg[%s]", u);
+	snprintf(c[4], sizeof(c[4]), "t_stdev[%s]", u);
+	snprintf(c[5], sizeof(c[5]), "99%% percentile[%s]", u);
+	snprintf(c[6], sizeof(c[6]), "99.9%% percentile[%s]", u);
 	fprintf(f, " %-10s %-12s %-12s %-12s %-16s %-12s %-14s %-21s %s\n",
-		"#bytes", "#iterations", "t_min[usec]", "t_max[usec]",
-		"t_typical[usec]", "t_avg[usec]", "t_stdev[usec]",
-		"99% percentile[usec]", "99.9% percentile[usec]");
+		"#bytes", "#iterations", c[0], c[1], c[2], c[3], c[4], c[5],
+		c[6]);
 }
 
 double rdp_report_mibps(double gbps)
@@ -174,10 +194,10 @@ void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 		" %-10llu %-12llu %-12.3f %-12.3f %-16.3f %-12.3f "
 		"%-14.3f %-21.3f %.3f\n",
 		(unsigned long long)r->size_bytes, (unsigned long long)r->msgs,
-		r->lat.min_ns / 1e3, r->lat.max_ns / 1e3,
-		r->lat.median_ns / 1e3, r->lat.avg_ns / 1e3,
-		r->lat.stdev_ns / 1e3, r->lat.p99_ns / 1e3,
-		r->lat.p999_ns / 1e3);
+		lat_val(in, r->lat.min_ns), lat_val(in, r->lat.max_ns),
+		lat_val(in, r->lat.median_ns), lat_val(in, r->lat.avg_ns),
+		lat_val(in, r->lat.stdev_ns), lat_val(in, r->lat.p99_ns),
+		lat_val(in, r->lat.p999_ns));
 }
 
 void rdp_report_footer(FILE *f, const struct rdp_report_info *in)
@@ -202,7 +222,20 @@ void rdp_report_intervals(FILE *f, const struct rdp_report_info *in,
 	}
 }
 
-void rdp_report_histogram(FILE *f, const struct rdp_result *r)
+void rdp_report_samples(FILE *f, const struct rdp_report_info *in,
+			const struct rdp_result *r)
+{
+	uint64_t i;
+
+	fprintf(f, "   every sample [%s], in the order measured:\n",
+		lat_unit(in));
+	for (i = 0; i < r->n_samples; i++)
+		fprintf(f, "   %llu %.3f\n", (unsigned long long)i + 1,
+			lat_val(in, r->samples_ns[i]));
+}
+
+void rdp_report_histogram(FILE *f, const struct rdp_report_info *in,
+			  const struct rdp_result *r)
 {
 	double step = (r->hist_hi_ns - r->hist_lo_ns) / RDP_HIST_BUCKETS;
 	uint64_t most = 1;
@@ -212,16 +245,18 @@ void rdp_report_histogram(FILE *f, const struct rdp_result *r)
 	for (b = 0; b <= RDP_HIST_BUCKETS; b++)
 		if (r->hist[b] > most)
 			most = r->hist[b];
-	fprintf(f, "   latency histogram, %zu samples [usec]:\n", r->lat.n);
+	fprintf(f, "   latency histogram, %zu samples [%s]:\n", r->lat.n,
+		lat_unit(in));
 	for (b = 0; b <= RDP_HIST_BUCKETS; b++) {
 		bar = (int)(50 * r->hist[b] / most);
 		if (b < RDP_HIST_BUCKETS)
 			fprintf(f, "   %10.3f - %-10.3f",
-				(r->hist_lo_ns + step * (double)b) / 1e3,
-				(r->hist_lo_ns + step * (double)(b + 1)) / 1e3);
+				lat_val(in, r->hist_lo_ns + step * (double)b),
+				lat_val(in, r->hist_lo_ns +
+						    step * (double)(b + 1)));
 		else
 			fprintf(f, "   %10.3f and above  ",
-				r->hist_hi_ns / 1e3);
+				lat_val(in, r->hist_hi_ns));
 		fprintf(f, " %10llu %.*s\n", (unsigned long long)r->hist[b],
 			bar,
 			"##################################################");

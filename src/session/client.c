@@ -185,6 +185,7 @@ static int run_test(struct client *c, struct rdp_result *res)
 		.oob_fd = c->oob.fd,
 		.interval_cycles = (uint64_t)(c->o->report.interval_s * 1e9 *
 					      c->clk.cycles_per_ns),
+		.keep_samples = c->o->report.samples,
 		.margin_cycles = (uint64_t)(c->o->report.margin_s * 1e9 *
 					    c->clk.cycles_per_ns),
 		.stall_cycles = rdp_clock_cycles_of_ms(
@@ -359,6 +360,7 @@ static int run_point(struct client *c, int first, int group,
 		.n_sizes = o->matrix.n_sizes,
 		.n_qps = o->matrix.n_qps,
 		.gbits = o->report.gbits,
+		.cycles = o->report.cycles,
 		.placement = &c->place,
 		.counters = &c->ctr,
 	};
@@ -382,7 +384,9 @@ static int run_point(struct client *c, int first, int group,
 	if (!ret && res->n_intervals)
 		rdp_report_intervals(c->text, &c->info, res);
 	if (!ret && o->report.histogram)
-		rdp_report_histogram(c->text, res);
+		rdp_report_histogram(c->text, &c->info, res);
+	if (!ret && res->n_samples)
+		rdp_report_samples(c->text, &c->info, res);
 	if (!ret)
 		print_figure(c, res);
 	if (!ret && (o->report.json || o->report.json_file[0] ||
@@ -426,6 +430,7 @@ static int session(struct client *c)
 
 	if (c->oob.fd < 0)
 		ret = rdp_oob_connect(c->o->conn.host, c->o->conn.tcp_port,
+				      c->o->conn.source_ip,
 				      c->o->conn.connect_timeout_ms, &c->oob);
 	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
 	if (!ret)

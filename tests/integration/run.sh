@@ -173,6 +173,65 @@ t_matrix() {
 }
 
 # The JSON document: valid, with the documented keys and sane values.
+# perftest's names, as a wrapper passes them: -U and -C on a latency
+# test, --out_json into the working directory, --bind_source_ip.
+t_perftest_names() {
+	local dir=$WORK/pt-json n
+	begin "perftest's -U -C: every sample, in CPU cycles"
+	client write_lat -n 100 -U -C || { fail "exit $?"; return; }
+	expect_out "t_min\[cycles\]" "every sample \[cycles\], in the order measured" \
+		"^   100 [0-9]+\.[0-9]{3}$" || return
+	n=$(grep -cE '^   [0-9]+ [0-9]+\.[0-9]{3}$' "$WORK/out")
+	[ "$n" -eq 100 ] || { fail "$n sample lines, not 100"; return; }
+	pass
+	begin "perftest's --out_json: perftest_out.json in the working directory"
+	rm -rf "$dir" && mkdir -p "$dir"
+	(cd "$dir" && run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -n 100 \
+		--out_json --report_gbits -d "$DEV" -p "$PORT" "$ADDR") \
+		>"$WORK/out" 2>&1 || { fail "exit $?"; return; }
+	expect_out "BW average\[Gb/sec\]" || return
+	expect_json "$dir/perftest_out.json" '.parameters.test == "write_bw"' \
+		'.results[0].data_check.ok' || return
+	pass
+	begin "perftest's --bind_source_ip: this host's address works, another is named"
+	client write_bw -n 100 --bind_source_ip "$ADDR" ||
+		{ fail "exit $?"; return; }
+	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -n 100 \
+		--bind_source_ip 192.0.2.1 -d "$DEV" -p "$PORT" "$ADDR" \
+		>"$WORK/out" 2>&1 && { fail "exit 0 from 192.0.2.1"; return; }
+	expect_out "--bind_source_ip 192.0.2.1: not an address of this host" ||
+		return
+	pass
+}
+
+# perftest on the other side, which rdmaperf does not speak yet: each side
+# names what it met, nothing hangs, and the server keeps serving.
+t_perftest_peers() {
+	local port=$((PORT + 9)) spid
+	begin "an ib_write_bw client at rdmaperf-server: named as perftest, server serves on"
+	command -v ib_write_bw >/dev/null || { skip "perftest not installed"; return; }
+	run_limited 30 ib_write_bw -d "$DEV" -p "$PORT" -n 10 "$ADDR" \
+		>"$WORK/pt-client.log" 2>&1 && { fail "ib_write_bw: exit 0"; return; }
+	expect_file "$WORK/server.log" \
+		"is a perftest client \(version [0-9]+\.[0-9]+\): this side speaks rdmaperf's protocol" ||
+		return
+	client write_bw -n 100 || { fail "the next client: exit $?"; return; }
+	pass
+	begin "rdmaperf at an ib_write_bw server: one line naming it, no hang"
+	run_limited 30 ib_write_bw -d "$DEV" -p "$port" -n 10 \
+		>"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	sleep 1
+	run_limited 30 "$BUILD/rdmaperf" write_bw -n 10 -d "$DEV" -p "$port" \
+		"$ADDR" >"$WORK/out" 2>&1 && { fail "exit 0"; return; }
+	wait "$spid"
+	expect_out "is a perftest ib_\* server \(version [0-9]+\.[0-9]+\): this side speaks rdmaperf's protocol; run rdmaperf-server there" ||
+		return
+	[ "$(grep -c "error:" "$WORK/out")" -eq 1 ] ||
+		{ fail "not one error line"; return; }
+	pass
+}
+
 t_json() {
 	local doc=$WORK/doc.json
 	begin "--json: one valid document on stdout with the documented keys"
@@ -370,7 +429,7 @@ main() {
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
-		t_interval_hist t_bidir t_margin \
+		t_interval_hist t_bidir t_margin t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \
 		t_cm_other_device \

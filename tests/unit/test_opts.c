@@ -276,6 +276,50 @@ static void test_perftest_flags(void **state)
 	expect_reject("stdout", "write_bw", "--output", "bandwidth", "--json");
 }
 
+/* perftest's own names, as wrappers pass them. */
+static void test_perftest_names(void **state)
+{
+	struct rdp_opts o;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--out_json", "h"),
+			 RDP_PARSE_OK);
+	assert_string_equal(o.report.json_file, "perftest_out.json");
+	assert_int_equal(o.report.json, 0); /* the table stays on stdout */
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--out_json_file=r.json",
+				"--out_json", "h"),
+			 RDP_PARSE_OK);
+	assert_string_equal(o.report.json_file, "r.json");
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--out_json",
+				"--out_json_file", "r.json", "h"),
+			 RDP_PARSE_OK);
+	assert_string_equal(o.report.json_file, "r.json");
+	assert_int_equal(CLIENT(&o, err, "send_lat", "--report-histogrm", "-U",
+				"-C", "-c", "RC", "--perform_warm_up",
+				"--bind_source_ip", "10.0.0.1", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.report.histogram, 1);
+	assert_int_equal(o.report.samples, 1);
+	assert_int_equal(o.report.cycles, 1);
+	assert_string_equal(o.conn.source_ip, "10.0.0.1");
+	assert_int_equal(CLIENT(&o, err, "write_lat", "--report-unsorted",
+				"--report-cycles", "-c", "rc", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.report.samples + o.report.cycles, 2);
+	expect_reject("RC (reliable connected) QPs only", "send_bw", "-c",
+		      "UD");
+	expect_reject("-U applies", "write_bw", "-U");
+	expect_reject("-C applies", "read_bw", "-C");
+	expect_reject("--dont_xchg_versions: rdmaperf always exchanges",
+		      "write_bw", "--dont_xchg_versions");
+	expect_reject("-D SEC", "write_bw", "--run_infinitely");
+	expect_reject("--out_json_file needs a file name", "write_bw",
+		      "--out_json_file=");
+	assert_int_equal(SERVER(&o, err, "--run_infinitely"), -EINVAL);
+	assert_non_null(strstr(err, "live runs are not supported"));
+}
+
 static void test_server_line(void **state)
 {
 	struct rdp_opts o;
@@ -472,7 +516,7 @@ static void test_usage_from_table(void **state)
 	assert_non_null(strstr(buf, "-u, --qp-timeout=N"));
 	assert_non_null(strstr(buf, "(0..31, default 14)"));
 	assert_non_null(strstr(buf, "(1..255)"));
-	assert_null(strstr(buf, "--bind"));
+	assert_null(strstr(buf, "--bind="));
 	free(buf);
 }
 
@@ -564,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_matrix_options),
 		cmocka_unit_test(test_perftest_flags),
+		cmocka_unit_test(test_perftest_names),
 		cmocka_unit_test(test_server_line),
 		cmocka_unit_test(test_man_pages),
 		cmocka_unit_test(test_table_unique),

@@ -369,7 +369,7 @@ static void print_lat(FILE *f, struct ctx *c)
 	rdp_report_header(f, &c->info);
 	rdp_report_table_head(f, &c->info);
 	rdp_report_row(f, &c->info, &r);
-	rdp_report_histogram(f, &r);
+	rdp_report_histogram(f, &c->info, &r);
 	rdp_verdict_point(&v, f, &r, NULL);
 	rdp_report_footer(f, &c->info);
 	rdp_verdict_finish(&v, f, NULL);
@@ -459,6 +459,71 @@ static void test_write_lat_json(void **state)
 	t = ctx_json_text(j);
 	assert_non_null(t);
 	golden("write_lat.json", t);
+	free(t);
+	rdp_json_free(j);
+}
+
+static void has(const char *text, const char *want)
+{
+	if (!strstr(text, want))
+		fail_msg("'%s' lacks '%s'", text, want);
+}
+
+/* -C: the latency table in CPU cycles (2.5 per ns here); -U: every
+ * sample in the order measured, in the text and the JSON. */
+static void print_lat_cycles_samples(FILE *f, struct ctx *c)
+{
+	double samples[3] = { 1500, 1720, 2950 };
+	struct rdp_result r = lat_result(c);
+
+	r.samples_ns = samples;
+	r.n_samples = 3;
+	c->info.cycles = 1;
+	rdp_report_table_head(f, &c->info);
+	rdp_report_row(f, &c->info, &r);
+	rdp_report_samples(f, &c->info, &r);
+	c->info.cycles = 0;
+	rdp_report_samples(f, &c->info, &r);
+}
+
+static void test_lat_cycles_samples(void **state)
+{
+	double samples[2] = { 1500, 2250 };
+	struct rdp_json *j = NULL;
+	struct rdp_result r;
+	struct ctx c;
+	json_t *doc, *want;
+	char *t;
+
+	(void)state;
+	ctx_lat(&c, "write_lat");
+	t = capture(print_lat_cycles_samples, &c);
+	has(t, " t_min[cycles] ");
+	has(t, "99.9% percentile[cycles]");
+	/* min 1500 ns and max 25300 ns at 2.5 cycles/ns */
+	has(t, " 3750.000 ");
+	has(t, " 63250.000 ");
+	has(t, "   every sample [cycles], in the order measured:\n"
+	       "   1 3750.000\n   2 4300.000\n   3 7375.000\n"
+	       "   every sample [usec], in the order measured:\n"
+	       "   1 1.500\n   2 1.720\n   3 2.950\n");
+	free(t);
+	r = lat_result(&c);
+	r.samples_ns = samples;
+	r.n_samples = 2;
+	assert_int_equal(rdp_json_new(&c.info, &j), 0);
+	assert_int_equal(rdp_json_add(j, &c.info, &r), 0);
+	t = ctx_json_text(j);
+	doc = json_loads(t, 0, NULL);
+	assert_non_null(doc);
+	want = json_pack("[f, f]", 1.5, 2.25);
+	assert_true(json_equal(
+		json_object_get(json_array_get(json_object_get(doc, "results"),
+					       0),
+				"samples_us"),
+		want));
+	json_decref(want);
+	json_decref(doc);
 	free(t);
 	rdp_json_free(j);
 }
@@ -581,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_read_bw_text),
 		cmocka_unit_test(test_write_bw_gbits_text),
 		cmocka_unit_test(test_write_lat_text),
+		cmocka_unit_test(test_lat_cycles_samples),
 		cmocka_unit_test(test_send_lat_not_inline_text),
 		cmocka_unit_test(test_read_lat_text),
 		cmocka_unit_test(test_read_bw_json),

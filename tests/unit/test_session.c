@@ -659,7 +659,7 @@ static void test_busy_server(void **state)
 			 0);
 	/* The first client: its HELLO answered, it is being served. */
 	assert_int_equal(rdp_oob_connect("127.0.0.1", (uint16_t)atoi(port),
-					 IO_MS, &first),
+					 NULL, IO_MS, &first),
 			 0);
 	assert_int_equal(rdp_oob_send(&first, &msg), 0);
 	assert_int_equal(rdp_oob_expect(&first, RDP_MSG_HELLO, &msg, IO_MS), 0);
@@ -684,7 +684,8 @@ static void test_connect_refused(void **state)
 
 	(void)state;
 	for (ms = 1; ms <= 301; ms += 50)
-		assert_int_equal(rdp_oob_connect("127.0.0.1", port, ms, &oob),
+		assert_int_equal(rdp_oob_connect("127.0.0.1", port, NULL, ms,
+						 &oob),
 				 -ECONNREFUSED);
 }
 
@@ -699,7 +700,8 @@ static void test_listen_any_port(void **state)
 	assert_int_equal(rdp_oob_listen("127.0.0.1", 0, &lfd), 0);
 	assert_int_equal(rdp_oob_local_port(lfd, &port), 0);
 	assert_int_not_equal(port, 0);
-	assert_int_equal(rdp_oob_connect("127.0.0.1", port, IO_MS, &client), 0);
+	assert_int_equal(
+		rdp_oob_connect("127.0.0.1", port, NULL, IO_MS, &client), 0);
 	assert_int_equal(rdp_oob_accept(lfd, IO_MS, IO_MS, &server), 0);
 	rdp_oob_close(&client);
 	rdp_oob_close(&server);

@@ -15,6 +15,7 @@
 
 #include <rdmaperf/opts.h>
 #include <rdmaperf/params.h>
+#include <rdmaperf/perftest_wire.h>
 #include <rdmaperf/wire.h>
 
 #define BUF_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)
@@ -731,6 +732,169 @@ static void test_fuzz(void **state)
 	assert_true(ok < N_FUZZ - N_FUZZ / 20);
 }
 
+/* perftest's version string: 16 bytes, NUL padded, a number. */
+static void test_pt_version(void **state)
+{
+	uint8_t b[RDP_PT_VERSION_BYTES];
+	char v[RDP_PT_VERSION_BYTES];
+	double num = 0;
+
+	(void)state;
+	rdp_pt_version_encode("6.06", b);
+	assert_memory_equal(b, "6.06\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	assert_int_equal(rdp_pt_version_decode(b, v, sizeof(v), &num), 0);
+	assert_string_equal(v, "6.06");
+	assert_true(num > 6.05 && num < 6.07);
+	rdp_pt_version_encode("6.29", b);
+	assert_int_equal(rdp_pt_version_decode(b, v, sizeof(v), &num), 0);
+	assert_true(num >= RDP_PT_NEG_VERSION);
+	/* rdmaperf's own header, letters, no NUL, a leading dot. */
+	memcpy(b, "RDPF\0\1\0\1\0\0\0A\0\0\0\0", 16);
+	assert_int_equal(rdp_pt_version_decode(b, v, sizeof(v), &num),
+			 -EBADMSG);
+	memset(b, '6', 16);
+	assert_int_equal(rdp_pt_version_decode(b, v, sizeof(v), &num),
+			 -EBADMSG);
+	rdp_pt_version_encode(".5", b);
+	assert_int_equal(rdp_pt_version_decode(b, v, sizeof(v), &num),
+			 -EBADMSG);
+	assert_true(rdp_pt_looks_like_version((const uint8_t *)"6.06", 4));
+	assert_true(rdp_pt_looks_like_version((const uint8_t *)"10.1", 4));
+	assert_false(rdp_pt_looks_like_version((const uint8_t *)"RDPF", 4));
+	assert_false(rdp_pt_looks_like_version((const uint8_t *)"666", 3));
+}
+
+static void test_pt_mtu(void **state)
+{
+	uint8_t b[2];
+	uint32_t mtu = 0;
+
+	(void)state;
+	assert_int_equal(rdp_pt_mtu_encode(1024, b), 0);
+	assert_memory_equal(b, "3", 2);
+	assert_int_equal(rdp_pt_mtu_encode(4096, b), 0);
+	assert_int_equal(rdp_pt_mtu_decode(b, &mtu), 0);
+	assert_int_equal(mtu, 4096);
+	assert_int_equal(rdp_pt_mtu_encode(1500, b), -EINVAL);
+	assert_int_equal(rdp_pt_mtu_decode((const uint8_t *)"6", &mtu),
+			 -EBADMSG);
+	assert_int_equal(rdp_pt_mtu_decode((const uint8_t *)"3x", &mtu),
+			 -EBADMSG);
+}
+
+/* Key messages: the exact text perftest prints and parses, both forms. */
+static void test_pt_key(void **state)
+{
+	struct rdp_qp_info qi = { .lid = 0x12,
+				  .rd_atomic = 16,
+				  .qpn = 0x1a2b3c,
+				  .psn = 0xabcdef,
+				  .rkey = 0xdeadbeef,
+				  .addr = 0x7f0011223344ull },
+			   back;
+	char k[RDP_PT_KEY_GID_BYTES];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 16; i++)
+		qi.gid[i] = (uint8_t)(i * 17);
+	rdp_pt_key_encode(&qi, 0, k);
+	assert_string_equal(k, "0012:0010:1a2b3c:abcdef:deadbeef:"
+			       "00007f0011223344:00000000");
+	assert_int_equal(strlen(k) + 1, RDP_PT_KEY_BYTES);
+	assert_int_equal(rdp_pt_key_decode(k, RDP_PT_KEY_BYTES, 0, &back), 0);
+	assert_int_equal(back.qpn, qi.qpn);
+	assert_int_equal(back.psn, qi.psn);
+	assert_int_equal(back.rkey, qi.rkey);
+	assert_true(back.addr == qi.addr);
+	assert_int_equal(back.lid, 0x12);
+	assert_int_equal(back.rd_atomic, 16);
+	rdp_pt_key_encode(&qi, 1, k);
+	assert_int_equal(strlen(k) + 1, RDP_PT_KEY_GID_BYTES);
+	assert_string_equal(k + 50, "00:11:22:33:44:55:66:77:88:99:aa:bb:cc:"
+				    "dd:ee:ff:00000000:");
+	assert_int_equal(rdp_pt_key_decode(k, RDP_PT_KEY_GID_BYTES, 1, &back),
+			 0);
+	assert_memory_equal(back.gid, qi.gid, 16);
+	assert_true(back.addr == qi.addr);
+	/* The other form's length, a bad digit, a missing colon, no NUL. */
+	assert_int_equal(rdp_pt_key_decode(k, RDP_PT_KEY_GID_BYTES, 0, &back),
+			 -EBADMSG);
+	k[3] = 'g';
+	assert_int_equal(rdp_pt_key_decode(k, RDP_PT_KEY_GID_BYTES, 1, &back),
+			 -EBADMSG);
+	rdp_pt_key_encode(&qi, 1, k);
+	k[4] = '-';
+	assert_int_equal(rdp_pt_key_decode(k, RDP_PT_KEY_GID_BYTES, 1, &back),
+			 -EBADMSG);
+	rdp_pt_key_encode(&qi, 1, k);
+	k[RDP_PT_KEY_GID_BYTES - 1] = ':';
+	assert_int_equal(rdp_pt_key_decode(k, RDP_PT_KEY_GID_BYTES, 1, &back),
+			 -EBADMSG);
+}
+
+static void test_pt_report(void **state)
+{
+	struct rdp_pt_report r = { 65536, 5000, 92.5, 91.25, 0.174 }, back;
+	uint8_t b[RDP_PT_REPORT_BYTES];
+
+	(void)state;
+	rdp_pt_report_encode(&r, b);
+	/* size, big-endian, first; a double's bytes big-endian too */
+	assert_memory_equal(b, "\0\0\0\0\0\1\0\0", 8);
+	assert_memory_equal(b + 8, "\0\0\0\0\0\0\x13\x88", 8);
+	assert_memory_equal(b + 16, "\x40\x57\x20\0\0\0\0\0", 8);
+	rdp_pt_report_decode(b, &back);
+	assert_true(back.size_bytes == 65536 && back.iters == 5000);
+	assert_true(back.bw_peak == 92.5 && back.bw_avg == 91.25 &&
+		    back.msg_rate_mpps == 0.174);
+}
+
+/* The negotiation block: fields at perftest's offsets, both sizes, and
+ * the first mismatch in perftest's order. */
+static void test_pt_neg(void **state)
+{
+	struct rdp_pt_neg n = { .test_method = 1,
+				.verb = RDP_PT_WRITE,
+				.tst = RDP_PT_BW,
+				.report_fmt = 1,
+				.size_bytes = 8388608,
+				.iters = 5000,
+				.num_qps = 2,
+				.duration_s = 5,
+				.max_qp_rd_atom = 16,
+				.mlx5dv_mask = 1u << 16 },
+			  back, other;
+	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES];
+
+	(void)state;
+	assert_int_equal(rdp_pt_neg_encode(&n, b, 300), -EINVAL);
+	assert_int_equal(rdp_pt_neg_encode(&n, b, RDP_PT_NEG_BYTES), 0);
+	assert_memory_equal(b, "\0\0\0\1\0\0\0\0\0\0\0\2\0\0\0\1", 16);
+	assert_memory_equal(b + 24, "\0\0\0\1", 4);
+	assert_memory_equal(b + 32, "\0\0\0\0\0\x80\0\0", 8);
+	assert_memory_equal(b + 52, "\0\0\0\2\0\0\0\5", 8);
+	assert_int_equal(b[224], 16); /* attr.max_qp_rd_atom, host order */
+	assert_int_equal(rdp_pt_neg_decode(b, RDP_PT_NEG_BYTES, &back), 0);
+	assert_null(rdp_pt_neg_mismatch(&n, &back));
+	assert_true(back.mlx5dv_mask == 0);
+	assert_int_equal(rdp_pt_neg_encode(&n, b, RDP_PT_NEG_MLX5DV_BYTES), 0);
+	assert_memory_equal(b + 312, "\0\0\0\0\0\1\0\0", 8);
+	assert_int_equal(rdp_pt_neg_decode(b, RDP_PT_NEG_MLX5DV_BYTES, &back),
+			 0);
+	assert_true(back.mlx5dv_mask == 1u << 16);
+	assert_int_equal(back.max_qp_rd_atom, 16);
+	other = n;
+	other.iters = 1000;
+	other.num_qps = 1;
+	assert_string_equal(rdp_pt_neg_mismatch(&n, &other), "iters");
+	other.verb = RDP_PT_READ;
+	assert_string_equal(rdp_pt_neg_mismatch(&n, &other), "verb");
+	other = n;
+	other.duration_s = 2;
+	assert_string_equal(rdp_pt_neg_mismatch(&n, &other), "duration");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -754,6 +918,11 @@ int main(void)
 		cmocka_unit_test(test_type_str),
 		cmocka_unit_test(test_encode_too_small),
 		cmocka_unit_test(test_fuzz),
+		cmocka_unit_test(test_pt_version),
+		cmocka_unit_test(test_pt_mtu),
+		cmocka_unit_test(test_pt_key),
+		cmocka_unit_test(test_pt_report),
+		cmocka_unit_test(test_pt_neg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

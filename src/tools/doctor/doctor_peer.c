@@ -208,7 +208,8 @@ void rdp_doctor_probe_peer(const struct doctor_opts *o,
 	pr.p.cq_mod = 1;
 	pr.p.warmup_iters = 0;
 	rdp_clear_error();
-	ret = rdp_oob_connect(o->host, o->tcp_port, o->timeout_ms, &pr.oob);
+	ret = rdp_oob_connect(o->host, o->tcp_port, NULL, o->timeout_ms,
+			      &pr.oob);
 	if (!ret) {
 		peer->local_ipv4 = pr.oob.local_ipv4;
 		peer->have_local_ipv4 = pr.oob.have_local_ipv4;

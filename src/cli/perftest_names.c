@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * perftest's option names that a wrapper may pass: those that mean what an
+ * rdmaperf option means, and those that stay refused with the reason and
+ * what to use instead.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "opts_int.h"
+
+/* Where perftest writes --out_json when no --out_json_file names a file. */
+#define PERFTEST_JSON_FILE "perftest_out.json"
+
+int rdp_cli_set_out_json(void *base, const struct rdp_cli_opt *d,
+			 const char *arg, char *err, size_t len)
+{
+	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
+
+	(void)d;
+	(void)arg;
+	(void)err;
+	(void)len;
+	if (!r->json_file[0])
+		snprintf(r->json_file, sizeof(r->json_file), "%s",
+			 PERFTEST_JSON_FILE);
+	return 0;
+}
+
+/* Unlike perftest, naming the file is enough to have it written. */
+int rdp_cli_set_out_json_file(void *base, const struct rdp_cli_opt *d,
+			      const char *arg, char *err, size_t len)
+{
+	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
+
+	(void)d;
+	return rdp_cli_file_name(r->json_file, sizeof(r->json_file), arg,
+				 "--out_json_file needs a file name", err, len);
+}
+
+int rdp_cli_set_connection(void *base, const struct rdp_cli_opt *d,
+			   const char *arg, char *err, size_t len)
+{
+	(void)base;
+	(void)d;
+	if (!strcasecmp(arg, "RC"))
+		return 0;
+	return rdp_cli_bad(err, len,
+			   "-c %s: rdmaperf measures RC (reliable connected) "
+			   "QPs only; drop -c or give -c RC",
+			   arg);
+}
+
+int rdp_cli_set_nothing(void *base, const struct rdp_cli_opt *d,
+			const char *arg, char *err, size_t len)
+{
+	(void)base;
+	(void)d;
+	(void)arg;
+	(void)err;
+	(void)len;
+	return 0;
+}
+
+int rdp_cli_refuse(void *base, const struct rdp_cli_opt *d, const char *arg,
+		   char *err, size_t len)
+{
+	(void)base;
+	(void)arg;
+	return rdp_cli_bad(err, len, "--%s: %s", d->name, d->say);
+}
