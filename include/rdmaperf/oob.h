@@ -39,6 +39,15 @@ int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out);
 /* The TCP port a socket is bound to; 0 or -errno. */
 int rdp_oob_local_port(int fd, uint16_t *port_out);
 
+/*
+ * Bytes without rdmaperf's framing (perftest's messages): all of them,
+ * within the channel's timeout (recv: timeout_ms, -1 the channel's). 0,
+ * -ETIMEDOUT, -ECONNRESET (closed) or -errno; nothing logged.
+ */
+int rdp_oob_send_raw(struct rdp_oob *oob, const void *buf, size_t len);
+int rdp_oob_recv_raw(struct rdp_oob *oob, void *buf, size_t len,
+		     int timeout_ms);
+
 /* Wait for one client; timeout_ms < 0 waits forever. */
 int rdp_oob_accept(int listen_fd, int timeout_ms, int io_timeout_ms,
 		   struct rdp_oob *oob);

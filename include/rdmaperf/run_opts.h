@@ -28,6 +28,8 @@ struct rdp_conn_opts {
 	char host[256];	    /* client: server to reach; "" = one-shot server */
 	char bind[64];	    /* server: listen address, "" = any */
 	char source_ip[64]; /* client: OOB source address, "" = the route's */
+	int perftest; /* --perftest: the peer is a perftest ib_* program */
+	uint32_t perftest_block; /* --perftest-block: 312 or 320, 0 = 320 */
 	uint16_t tcp_port;
 	int oob_timeout_ms;
 	int cq_timeout_ms;

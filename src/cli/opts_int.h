@@ -30,6 +30,7 @@ rdp_cli_set_fn rdp_cli_set_json_file;
 rdp_cli_set_fn rdp_cli_set_out_json;
 rdp_cli_set_fn rdp_cli_set_out_json_file;
 rdp_cli_set_fn rdp_cli_set_connection;
+rdp_cli_set_fn rdp_cli_set_perftest_block;
 rdp_cli_set_fn rdp_cli_set_nothing;
 rdp_cli_set_fn rdp_cli_refuse;
 /* Thresholds, plots, adaptive sweeps (opts_limits.c). */

@@ -4,6 +4,7 @@
  * rdmaperf option means, and those that stay refused with the reason and
  * what to use instead.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -49,6 +50,21 @@ int rdp_cli_set_connection(void *base, const struct rdp_cli_opt *d,
 			   "-c %s: rdmaperf measures RC (reliable connected) "
 			   "QPs only; drop -c or give -c RC",
 			   arg);
+}
+
+int rdp_cli_set_perftest_block(void *base, const struct rdp_cli_opt *d,
+			       const char *arg, char *err, size_t len)
+{
+	struct rdp_conn_opts *c = &((struct rdp_opts *)base)->conn;
+
+	(void)d;
+	if (strcmp(arg, "312") && strcmp(arg, "320"))
+		return rdp_cli_bad(err, len,
+				   "--perftest-block needs 312 (perftest built "
+				   "without mlx5dv) or 320 (with it), not '%s'",
+				   arg);
+	c->perftest_block = (uint32_t)atoi(arg);
+	return 0;
 }
 
 int rdp_cli_set_nothing(void *base, const struct rdp_cli_opt *d,

@@ -153,6 +153,10 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "bounce", 0, NULL, C | S, ON(mem.bounce),
 	  .help = "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
 	/* perftest's names, so that its wrappers run unchanged */
+	{ "perftest", 0, NULL, C, ON(conn.perftest),
+	  .help = "HOST is a perftest ib_* server started with the same options" },
+	{ "perftest-block", 0, "312|320", C, .set = rdp_cli_set_perftest_block,
+	  .help = "--perftest: the size of the negotiation block a 6.28+ server expects (default 320)" },
 	{ "out_json", 0, NULL, C, .set = rdp_cli_set_out_json,
 	  .help = "perftest's name: write the JSON document to perftest_out.json (or --out_json_file)" },
 	{ "out_json_file", 0, "FILE", C, .set = rdp_cli_set_out_json_file,

@@ -78,6 +78,16 @@ int rdp_oob_send(struct rdp_oob *oob, const struct rdp_msg *msg)
 	return write_full(oob->fd, buf, len, deadline_of(oob, -1));
 }
 
+int rdp_oob_send_raw(struct rdp_oob *oob, const void *buf, size_t len)
+{
+	return write_full(oob->fd, buf, len, deadline_of(oob, -1));
+}
+
+int rdp_oob_recv_raw(struct rdp_oob *oob, void *buf, size_t len, int timeout_ms)
+{
+	return read_full(oob->fd, buf, len, deadline_of(oob, timeout_ms));
+}
+
 static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
 		    int64_t deadline)
 {

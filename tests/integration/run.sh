@@ -230,6 +230,41 @@ t_perftest_peers() {
 	[ "$(grep -c "error:" "$WORK/out")" -eq 1 ] ||
 		{ fail "not one error line"; return; }
 	pass
+	pt_client write_bw -n 2000 -s 65536 -q 2
+	pt_client read_bw -n 1000 -s 4096
+	pt_client write_bw -D 2 -s 65536 --report_gbits
+	begin "--perftest with a test not served yet: exit 2, named, nothing sent"
+	run_limited 30 "$BUILD/rdmaperf" send_bw --perftest -d "$DEV" \
+		-p "$((PORT + 9))" "$ADDR" >"$WORK/out" 2>&1
+	[ $? -eq 2 ] || { fail "exit $?, wanted 2"; return; }
+	expect_out "--perftest: send_bw is not served yet; write_bw and read_bw are" ||
+		return
+	pass
+}
+
+# rdmaperf TEST --perftest against an unmodified ib_TEST server started
+# with the same options: both exit 0, and the server prints the figures
+# rdmaperf sent it, which are rdmaperf's own.
+pt_client() {
+	local test=$1 port=$((PORT + 9)) spid rc row mine theirs
+	shift
+	begin "rdmaperf $test --perftest $* against ib_$test: both ends agree"
+	run_limited 60 "ib_$test" -d "$DEV" -p "$port" "$@" \
+		>"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	sleep 1
+	run_limited 60 "$BUILD/rdmaperf" "$test" --perftest -d "$DEV" \
+		-p "$port" "$@" "$ADDR" >"$WORK/out" 2>&1
+	rc=$?
+	wait "$spid" || { fail "ib_$test: exit $?"; cat "$WORK/pt-server.log" >>"$WORK/out"; return; }
+	[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
+	expect_out "Peer +: perftest [0-9.]+ server at" || return
+	# The result row: size, iterations, peak, average on both sides.
+	mine=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {print $1, $2, $4; exit}' "$WORK/out")
+	theirs=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {print $1, $2, $4; exit}' "$WORK/pt-server.log")
+	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
+		{ fail "rdmaperf row '$mine', ib_$test row '$theirs'"; return; }
+	pass
 }
 
 t_json() {

@@ -316,6 +316,16 @@ static void test_perftest_names(void **state)
 	expect_reject("-D SEC", "write_bw", "--run_infinitely");
 	expect_reject("--out_json_file needs a file name", "write_bw",
 		      "--out_json_file=");
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--perftest",
+				"--perftest-block=312", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.conn.perftest, 1);
+	assert_int_equal(o.conn.perftest_block, 312);
+	expect_reject("without HOST", "write_bw", "--perftest");
+	expect_reject("312 (perftest built without mlx5dv) or 320", "write_bw",
+		      "--perftest", "--perftest-block", "300", "h");
+	expect_reject("--perftest-block applies to --perftest", "write_bw",
+		      "--perftest-block", "320", "h");
 	assert_int_equal(SERVER(&o, err, "--run_infinitely"), -EINVAL);
 	assert_non_null(strstr(err, "live runs are not supported"));
 }
