@@ -3,6 +3,7 @@
  * run a subcommand (doctor, compare, ...). */
 #include <stdio.h>
 
+#include <rdmaperf/engine_ops.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/rails.h>
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
 	}
 	if (ret == RDP_PARSE_EXIT)
 		return RDP_EXIT_OK;
+	if (!o.conn.host[0] && o.conn.perftest)
+		return rdp_session_perftest(&o, &rdp_engine_verbs);
 	if (!o.conn.host[0])
 		return rdp_server_loop(&o, 1);
 	if (rdp_rails_wanted(&o))

@@ -21,9 +21,10 @@ enum rdp_exit {
 
 /* Run the client's test against o->conn.host; returns enum rdp_exit. */
 int rdp_session_client(const struct rdp_opts *o);
-/* --perftest: o's test against a perftest ib_* server at o's HOST. */
-int rdp_session_perftest_client(const struct rdp_opts *o,
-				const struct rdp_engine_ops *eng);
+/* --perftest: o's test against a perftest ib_* server at o's HOST, or
+ * without HOST served to one perftest client. */
+int rdp_session_perftest(const struct rdp_opts *o,
+			 const struct rdp_engine_ops *eng);
 
 /* Serve one connected client; returns 0 or -errno (already logged). */
 int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob);

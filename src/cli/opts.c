@@ -369,12 +369,6 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 				   "the GID of the route to HOST");
 	if (o->report.histogram && o->bench->kind != RDP_BENCH_LAT)
 		return rdp_cli_bad(err, len, "-H applies to latency tests");
-	if (o->conn.perftest && !o->conn.host[0])
-		return rdp_cli_bad(
-			err, len,
-			"--perftest without HOST (serving a perftest "
-			"client) is not supported yet: give the HOST "
-			"of an ib_* server");
 	if (o->conn.perftest_block && !o->conn.perftest)
 		return rdp_cli_bad(err, len,
 				   "--perftest-block applies to --perftest");

@@ -154,12 +154,6 @@ int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 		rdp_err("peer %s sent no %s within the timeout: is it "
 			"stuck or is the network dropping packets?",
 			oob->peer, rdp_wire_type_str(type));
-	else if (ret == -ECONNRESET && type == RDP_MSG_HELLO && oob->dialed)
-		rdp_err("peer %s closed the connection without answering "
-			"HELLO: is it rdmaperf-server? (a perftest ib_* server "
-			"closes this way: rdmaperf needs rdmaperf-server, or "
-			"rdmaperf TEST without HOST, on that side)",
-			oob->peer);
 	else if (ret == -ECONNRESET)
 		rdp_err("peer %s closed the connection while this side "
 			"waited for %s (did it exit? see its output)",

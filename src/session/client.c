@@ -578,6 +578,6 @@ int rdp_session_client_with(const struct rdp_opts *o,
 int rdp_session_client(const struct rdp_opts *o)
 {
 	if (o->conn.perftest)
-		return rdp_session_perftest_client(o, &rdp_engine_verbs);
+		return rdp_session_perftest(o, &rdp_engine_verbs);
 	return rdp_session_client_with(o, &rdp_engine_verbs, NULL);
 }

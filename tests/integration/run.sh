@@ -233,6 +233,10 @@ t_perftest_peers() {
 	pt_client write_bw -n 2000 -s 65536 -q 2
 	pt_client read_bw -n 1000 -s 4096
 	pt_client write_bw -D 2 -s 65536 --report_gbits
+	pt_client write_bw -a -n 5
+	pt_server write_bw -n 2000 -s 65536 -q 2
+	pt_server read_bw -n 1000 -s 64
+	pt_server read_bw -a -n 5 -q 2
 	begin "--perftest with a test not served yet: exit 2, named, nothing sent"
 	run_limited 30 "$BUILD/rdmaperf" send_bw --perftest -d "$DEV" \
 		-p "$((PORT + 9))" "$ADDR" >"$WORK/out" 2>&1
@@ -242,9 +246,38 @@ t_perftest_peers() {
 	pass
 }
 
+# An unmodified ib_TEST client against rdmaperf TEST --perftest without
+# HOST (a one-shot server): both exit 0, rdmaperf prints the client's
+# (last) row.
+pt_server() {
+	local test=$1 port=$((PORT + 10)) spid rc mine theirs i
+	shift
+	begin "ib_$test $* against rdmaperf $test --perftest (one-shot): both ends agree"
+	run_limited 60 "$BUILD/rdmaperf" "$test" --perftest -d "$DEV" \
+		-p "$port" "$@" >"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	for i in $(seq 1 50); do
+		grep -q "waiting for one perftest client" "$WORK/pt-server.log" &&
+			break
+		sleep 0.1
+	done
+	run_limited 60 "ib_$test" -d "$DEV" -p "$port" "$@" "$ADDR" \
+		>"$WORK/out" 2>&1
+	rc=$?
+	wait "$spid" || { fail "rdmaperf: exit $?"; cat "$WORK/pt-server.log" >>"$WORK/out"; return; }
+	[ "$rc" -eq 0 ] || { fail "ib_$test: exit $rc"; return; }
+	expect_file "$WORK/pt-server.log" "Peer +: perftest [0-9.]+ client from" ||
+		return
+	mine=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $1 " " $2 " " $4} END {print r}' "$WORK/pt-server.log")
+	theirs=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $1 " " $2 " " $4} END {print r}' "$WORK/out")
+	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
+		{ fail "rdmaperf row '$mine', ib_$test row '$theirs'"; return; }
+	pass
+}
+
 # rdmaperf TEST --perftest against an unmodified ib_TEST server started
 # with the same options: both exit 0, and the server prints the figures
-# rdmaperf sent it, which are rdmaperf's own.
+# rdmaperf sent it, which are rdmaperf's own (with -a, of the last size).
 pt_client() {
 	local test=$1 port=$((PORT + 9)) spid rc row mine theirs
 	shift
@@ -260,8 +293,8 @@ pt_client() {
 	[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
 	expect_out "Peer +: perftest [0-9.]+ server at" || return
 	# The result row: size, iterations, peak, average on both sides.
-	mine=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {print $1, $2, $4; exit}' "$WORK/out")
-	theirs=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {print $1, $2, $4; exit}' "$WORK/pt-server.log")
+	mine=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $1 " " $2 " " $4} END {print r}' "$WORK/out")
+	theirs=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $1 " " $2 " " $4} END {print r}' "$WORK/pt-server.log")
 	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
 		{ fail "rdmaperf row '$mine', ib_$test row '$theirs'"; return; }
 	pass

@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdmaperf TEST --perftest [HOST]: perftest's out-of-band exchange
+ * (doc/perftest-protocol.md) around rdmaperf's own verbs. With HOST,
+ * rdmaperf's loop against a perftest ib_* server started with the same
+ * options; without, a one-shot server that exposes its memory to one
+ * perftest client and prints the figures the client sends. For now:
+ * write_bw and read_bw, one size (-s, -n or -D), any -q, with peers that
+ * announce a version from 5.70 on; 6.28 and later also get the
+ * negotiation block.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/clock.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/engine_ops.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/oob.h>
+#include <rdmaperf/perftest_wire.h>
+#include <rdmaperf/report.h>
+#include <rdmaperf/run_opts.h>
+#include <rdmaperf/session.h>
+
+#include "session_int.h"
+
+#define PT_PAGE_SIZE  4096 /* what perftest announces on x86 */
+#define PT_CACHE_LINE 64
+#define PT_DONE_BYTES 5 /* "done\0", which 6.06 writes before closing */
+
+struct pt_client {
+	int server; /* the TCP server: reads first, then writes */
+	int all;    /* -a: every size on the same QPs */
+	const struct rdp_opts *o;
+	const struct rdp_engine_ops *eng;
+	struct rdp_oob oob;
+	struct rdp_dev *dev;
+	struct rdp_conn *conn;
+	struct rdp_clock clk;
+	struct rdp_params p;
+	char version[RDP_PT_VERSION_BYTES];
+	double version_num;
+	uint32_t peer_mtu;
+	int with_gid;
+};
+
+/* -a: perftest's sweep, 2 B to 8 MiB in powers of two. */
+static int all_sizes(const struct rdp_opts *o)
+{
+	size_t i;
+
+	if (o->matrix.n_sizes != 23)
+		return 0;
+	for (i = 0; i < o->matrix.n_sizes; i++)
+		if (o->matrix.sizes[i] != 2ull << i)
+			return 0;
+	return 1;
+}
+
+/* What this side can run against a perftest server, or why not. */
+static int supported(const struct rdp_opts *o)
+{
+	const char *t = o->bench->name;
+
+	if (strcmp(t, "write_bw") && strcmp(t, "read_bw")) {
+		rdp_err("--perftest: %s is not served yet; write_bw and "
+			"read_bw are",
+			t);
+		return -EINVAL;
+	}
+	if ((o->matrix.n_sizes > 1 && !all_sizes(o)) || o->matrix.n_qps > 1) {
+		rdp_err("--perftest: one size (-s) or perftest's sweep (-a), "
+			"and one QP count, per run: as perftest's own");
+		return -EINVAL;
+	}
+	if (o->report.json || o->report.json_file[0] || o->report.output ||
+	    o->limits.plot_file[0]) {
+		rdp_err("--perftest: the text report only for now (no --json, "
+			"--json-file, --out_json, --output or --plot)");
+		return -EINVAL;
+	}
+	if (o->params.flags & (RDP_PARAM_BIDIR | RDP_PARAM_RDMA_CM)) {
+		rdp_err("--perftest: -b and -R are not served yet");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const char *peer_role(const struct pt_client *c)
+{
+	return c->server ? "client" : "server";
+}
+
+/* perftest's lock step: the TCP client writes, then reads; the server
+ * reads, then writes. timeout_ms 0: no deadline (the server, while the
+ * client runs). */
+static int xchg_for(struct pt_client *c, const void *mine, void *theirs,
+		    size_t len, int timeout_ms, const char *what)
+{
+	int ret;
+
+	if (c->server) {
+		ret = rdp_oob_recv_raw(&c->oob, theirs, len, timeout_ms);
+		if (!ret)
+			ret = rdp_oob_send_raw(&c->oob, mine, len);
+	} else {
+		ret = rdp_oob_send_raw(&c->oob, mine, len);
+		if (!ret)
+			ret = rdp_oob_recv_raw(&c->oob, theirs, len,
+					       timeout_ms);
+	}
+	if (ret == -ECONNRESET)
+		rdp_err("perftest %s %s closed the connection during %s: "
+			"see its output (started with the same test and "
+			"options?)",
+			peer_role(c), c->oob.peer, what);
+	else if (ret)
+		rdp_err("perftest %s %s: %s: %s", peer_role(c), c->oob.peer,
+			what, strerror(-ret));
+	return ret;
+}
+
+static int xchg(struct pt_client *c, const void *mine, void *theirs, size_t len,
+		const char *what)
+{
+	return xchg_for(c, mine, theirs, len, -1, what);
+}
+
+static int xchg_u32(struct pt_client *c, uint32_t mine, uint32_t *theirs,
+		    const char *what)
+{
+	uint8_t a[4] = { mine >> 24, mine >> 16, mine >> 8, mine }, b[4];
+	int ret = xchg(c, a, b, 4, what);
+
+	*theirs = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+		  (uint32_t)b[2] << 8 | b[3];
+	return ret;
+}
+
+/* Version, page size, cache line, MTU. */
+static int prologue(struct pt_client *c)
+{
+	uint8_t mine[RDP_PT_VERSION_BYTES], theirs[RDP_PT_VERSION_BYTES];
+	uint8_t mtu[RDP_PT_MTU_BYTES], peer_mtu[RDP_PT_MTU_BYTES];
+	uint32_t v;
+	int ret;
+
+	rdp_pt_version_encode(RDP_PT_OWN_VERSION, mine);
+	ret = xchg(c, mine, theirs, sizeof(mine), "the version exchange");
+	if (ret)
+		return ret;
+	if (rdp_pt_version_decode(theirs, c->version, sizeof(c->version),
+				  &c->version_num)) {
+		rdp_err("%s sent no perftest version: is it a perftest "
+			"ib_* %s (without --perftest: rdmaperf's own)?",
+			c->oob.peer, peer_role(c));
+		return -EPROTO;
+	}
+	if (c->version_num < RDP_PT_MIN_VERSION) {
+		rdp_err("perftest %s at %s is older than %.2f, which this side "
+			"speaks: upgrade perftest there",
+			c->version, c->oob.peer, RDP_PT_MIN_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	ret = xchg_u32(c, PT_PAGE_SIZE, &v, "the page size exchange");
+	if (!ret)
+		ret = xchg_u32(c, PT_CACHE_LINE, &v, "the cache line exchange");
+	if (!ret && rdp_pt_mtu_encode(c->dev->port.active_mtu_bytes, mtu)) {
+		rdp_err("%s: active MTU %u is no InfiniBand MTU", c->dev->name,
+			c->dev->port.active_mtu_bytes);
+		return -EINVAL;
+	}
+	if (!ret)
+		ret = xchg(c, mtu, peer_mtu, sizeof(mtu), "the MTU exchange");
+	if (!ret && rdp_pt_mtu_decode(peer_mtu, &c->peer_mtu))
+		c->peer_mtu = c->dev->port.active_mtu_bytes; /* as perftest */
+	return ret;
+}
+
+/*
+ * The server: the client's block, whose size nothing announces: 312
+ * bytes, and 8 more when it was built with mlx5dv. The client sends it in
+ * one write and then waits, so what has not come soon is not coming.
+ */
+static int block_size(struct pt_client *c, uint8_t *b, size_t *bytes)
+{
+	int ret = rdp_oob_recv_raw(&c->oob, b, RDP_PT_NEG_BYTES, -1);
+
+	if (ret) {
+		rdp_err("perftest client %s: no parameter block: %s",
+			c->oob.peer, strerror(-ret));
+		return ret;
+	}
+	ret = rdp_oob_recv_raw(&c->oob, b + RDP_PT_NEG_BYTES,
+			       RDP_PT_NEG_MLX5DV_BYTES - RDP_PT_NEG_BYTES, 300);
+	*bytes = ret ? RDP_PT_NEG_BYTES : RDP_PT_NEG_MLX5DV_BYTES;
+	return 0;
+}
+
+/* 6.28 and later: the block both sides compare. */
+static int negotiate(struct pt_client *c)
+{
+	const struct rdp_params *p = &c->p;
+	struct rdp_pt_neg mine = {
+		.test_method = c->all ? 1 : 0,
+		.verb = !strcmp(c->o->bench->name, "read_bw") ? RDP_PT_READ
+							      : RDP_PT_WRITE,
+		.tst = RDP_PT_BW,
+		.test_type = p->duration_s ? 1 : 0,
+		.report_fmt = c->o->report.gbits ? 0 : 1,
+		.size_bytes = p->size_bytes,
+		.iters = p->duration_s ? 0 : p->iters,
+		.num_qps = (int32_t)p->num_qps,
+		.duration_s = p->duration_s ? (int32_t)p->duration_s : 5,
+		.max_qp_rd_atom = (uint32_t)c->dev->attr.max_qp_rd_atom,
+	},
+			  theirs;
+	uint8_t a[RDP_PT_NEG_MLX5DV_BYTES], b[RDP_PT_NEG_MLX5DV_BYTES];
+	size_t bytes = c->o->conn.perftest_block ? c->o->conn.perftest_block
+						 : RDP_PT_NEG_MLX5DV_BYTES;
+	const char *diff;
+	int ret;
+
+	if (c->version_num < RDP_PT_NEG_VERSION)
+		return 0;
+	if (c->server) {
+		ret = block_size(c, b, &bytes);
+		if (!ret) {
+			rdp_pt_neg_encode(&mine, a, bytes);
+			ret = rdp_oob_send_raw(&c->oob, a, bytes);
+		}
+	} else {
+		rdp_pt_neg_encode(&mine, a, bytes);
+		ret = xchg(c, a, b, bytes, "the parameter negotiation");
+	}
+	if (ret)
+		return ret;
+	rdp_pt_neg_decode(b, bytes, &theirs);
+	diff = rdp_pt_neg_mismatch(&mine, &theirs);
+	if (diff) {
+		rdp_err("perftest %s %s at %s runs with another %s than this "
+			"side: start it with the same test and options",
+			c->version, peer_role(c), c->oob.peer, diff);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One key message each way per QP: remote[i] from the server's. */
+static int keys(struct pt_client *c, struct rdp_qp_info *remote,
+		const char *what)
+{
+	char mine[RDP_PT_KEY_GID_BYTES], theirs[RDP_PT_KEY_GID_BYTES];
+	size_t len = rdp_pt_key_bytes(c->with_gid);
+	struct rdp_qp_info qi;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < c->p.num_qps; i++) {
+		c->eng->conn_local_info(c->conn, i, 0, &qi);
+		rdp_pt_key_encode(&qi, c->with_gid, mine);
+		ret = xchg(c, mine, theirs, len, what);
+		if (ret)
+			return ret;
+		if (!remote)
+			continue;
+		if (rdp_pt_key_decode(theirs, len, c->with_gid, &remote[i])) {
+			rdp_err("perftest %s %s sent a malformed key message "
+				"for QP %u",
+				peer_role(c), c->oob.peer, i);
+			return -EPROTO;
+		}
+		remote[i].mtu_bytes = c->peer_mtu;
+		remote[i].gid_type = qi.gid_type; /* perftest sends none */
+	}
+	return 0;
+}
+
+/* One barrier: QP 0's key message again, each way; timeout_ms 0 waits
+ * as long as it takes (the server, while the client runs). */
+static int barrier_for(struct pt_client *c, int timeout_ms, const char *what)
+{
+	char mine[RDP_PT_KEY_GID_BYTES], theirs[RDP_PT_KEY_GID_BYTES];
+	struct rdp_qp_info qi;
+
+	c->eng->conn_local_info(c->conn, 0, 0, &qi);
+	rdp_pt_key_encode(&qi, c->with_gid, mine);
+	return xchg_for(c, mine, theirs, rdp_pt_key_bytes(c->with_gid),
+			timeout_ms, what);
+}
+
+static int barrier(struct pt_client *c, const char *what)
+{
+	return barrier_for(c, -1, what);
+}
+
+static int connect_qps(struct pt_client *c)
+{
+	const struct rdp_params *p = &c->p;
+	struct rdp_conn_cfg cfg = {
+		.num_qps = p->num_qps,
+		.msg_bytes = (uint32_t)p->size_bytes,
+		.tx_depth = p->tx_depth,
+		.gid_index = c->o->conn.gid_index,
+		.use_grh = !!(p->flags & RDP_PARAM_GRH),
+		.inline_bytes = p->inline_bytes,
+		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
+						     : NULL,
+	};
+	struct rdp_qp_info *remote;
+	struct rdp_path_opts path;
+	int ret;
+
+	/* A perftest client steps through a page of the server's memory
+	 * for messages up to half a page. */
+	if (c->server && cfg.msg_bytes < PT_PAGE_SIZE)
+		cfg.msg_bytes = PT_PAGE_SIZE;
+	rdp_path_from_params(p, &path);
+	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
+	if (ret)
+		return ret;
+	/* RoCE always carries the GID; InfiniBand with -x. */
+	c->with_gid = c->dev->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
+		      c->o->conn.gid_index >= 0;
+	remote = calloc(p->num_qps, sizeof(*remote));
+	if (!remote)
+		return -ENOMEM;
+	ret = keys(c, remote, "the QP exchange");
+	if (!ret)
+		ret = c->eng->conn_connect(c->conn, remote, &path);
+	free(remote);
+	if (!ret)
+		ret = keys(c, NULL, "the second QP exchange");
+	if (!ret)
+		ret = barrier(c, "the barrier after RTR");
+	return ret;
+}
+
+/* After the run: a barrier, the reports field by field, the closing
+ * barrier, and 6.06's "done". */
+static int epilogue(struct pt_client *c, const struct rdp_result *res)
+{
+	double bw = c->o->report.gbits ? res->bw_avg_gbps
+				       : rdp_report_mibps(res->bw_avg_gbps);
+	double peak = c->o->report.gbits ? res->bw_peak_gbps
+					 : rdp_report_mibps(res->bw_peak_gbps);
+	struct rdp_pt_report r = { .size_bytes = res->size_bytes,
+				   .iters = res->msgs,
+				   .bw_peak = peak,
+				   .bw_avg = bw,
+				   .msg_rate_mpps = res->msg_rate_mpps };
+	uint8_t mine[RDP_PT_REPORT_BYTES], theirs[RDP_PT_REPORT_BYTES];
+	uint8_t done[PT_DONE_BYTES];
+	int i, ret;
+
+	ret = barrier(c, "the barrier after the run");
+	rdp_pt_report_encode(&r, mine);
+	/* The server reads each of the five fields alone. */
+	for (i = 0; !ret && i < 5; i++)
+		ret = xchg(c, mine + 8 * i, theirs + 8 * i, 8,
+			   "the report exchange");
+	if (!ret)
+		ret = barrier(c, "the closing barrier");
+	/* 6.06 writes "done" before it closes; later ones just close. */
+	if (!ret && c->version_num < 6.17)
+		rdp_oob_recv_raw(&c->oob, done, sizeof(done), 1000);
+	return ret;
+}
+
+/* The header both roles print, and the table's head; last: the header's
+ * last line. */
+static void report_head(struct pt_client *c, struct rdp_report_info *in,
+			const char *last)
+{
+	*in = (struct rdp_report_info){
+		.ops = c->o->bench,
+		.params = &c->p,
+		.conn = c->conn,
+		.clk = &c->clk,
+		.gbits = c->o->report.gbits,
+	};
+	printf("------------------------------------------------------------"
+	       "---------------------------\n"
+	       " %s, perftest on the other side\n"
+	       " Local device    : %s port %u, path MTU %u\n"
+	       " Peer            : perftest %s %s %s %s\n"
+	       " QPs             : %u RC, %s\n"
+	       " %s\n",
+	       c->o->bench->title, c->dev->name, c->dev->port.num,
+	       c->peer_mtu < c->dev->port.active_mtu_bytes
+		       ? c->peer_mtu
+		       : c->dev->port.active_mtu_bytes,
+	       c->version, peer_role(c), c->server ? "from" : "at", c->oob.peer,
+	       c->p.num_qps, c->all ? "sizes 2 B to 8 MiB (-a)" : "one size",
+	       last);
+	rdp_report_table_head(stdout, in);
+	fflush(stdout);
+}
+
+/* The server after its QPs are up: wait for the client's run to end,
+ * take its figures, close as perftest does. */
+static int serve_run(struct pt_client *c, struct rdp_pt_report *r)
+{
+	uint8_t mine[RDP_PT_REPORT_BYTES] = { 0 }, theirs[RDP_PT_REPORT_BYTES];
+	uint8_t done[PT_DONE_BYTES];
+	int i, ret;
+
+	ret = barrier_for(c, 0, "the end of the client's run");
+	/* A perftest server sends back figures it never measured: zeros
+	 * here. */
+	for (i = 0; !ret && i < 5; i++)
+		ret = xchg(c, mine + 8 * i, theirs + 8 * i, 8,
+			   "the report exchange");
+	if (!ret)
+		rdp_pt_report_decode(theirs, r);
+	if (!ret)
+		ret = barrier(c, "the closing barrier");
+	if (!ret && c->version_num < 6.17)
+		rdp_oob_recv_raw(&c->oob, done, sizeof(done), 1000);
+	return ret;
+}
+
+/* The client's figures, in its unit (with the same --report_gbits as
+ * this side: Gb/s, else MiB/s), as a result this side's table prints. */
+static void result_of(const struct pt_client *c, const struct rdp_pt_report *r,
+		      struct rdp_result *res)
+{
+	double to_gbps = c->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
+
+	res->size_bytes = r->size_bytes;
+	res->num_qps = c->p.num_qps;
+	res->msgs = r->iters;
+	res->bw_peak_gbps = r->bw_peak * to_gbps;
+	res->bw_avg_gbps = r->bw_avg * to_gbps;
+	res->msg_rate_mpps = r->msg_rate_mpps;
+}
+
+/* This side's end of the TCP connection: accept one client, or dial. */
+static int open_oob(struct pt_client *c)
+{
+	const struct rdp_conn_opts *o = &c->o->conn;
+	int lfd, ret;
+
+	if (!c->server)
+		return rdp_oob_connect(o->host, o->tcp_port, o->source_ip,
+				       o->connect_timeout_ms, &c->oob);
+	ret = rdp_oob_listen(o->bind, o->tcp_port, &lfd);
+	if (ret)
+		return ret;
+	printf("rdmaperf %s: waiting for one perftest client on port %u\n",
+	       c->o->bench->name, o->tcp_port);
+	fflush(stdout);
+	ret = rdp_oob_accept(lfd, -1, o->oob_timeout_ms, &c->oob);
+	close(lfd);
+	return ret;
+}
+
+/* The client's loop at each size on the same QPs; *res: the last. */
+static int sweep(struct pt_client *c, struct rdp_result *res)
+{
+	const struct rdp_matrix *m = &c->o->matrix;
+	size_t n = m->n_sizes ? m->n_sizes : 1, k;
+	struct rdp_report_info in;
+	struct rdp_run run = {
+		.params = &c->p,
+		.ops = c->o->bench,
+		.conn = c->conn,
+		.clk = &c->clk,
+		.side = RDP_SIDE_CLIENT,
+		.oob_fd = -1,
+		.stall_cycles = rdp_clock_cycles_of_ms(
+			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
+	};
+	int ret = 0;
+
+	report_head(c, &in,
+		    "Data check      : none (a perftest server keeps no "
+		    "pattern)");
+	for (k = 0; !ret && k < n; k++) {
+		if (m->n_sizes)
+			c->p.size_bytes = m->sizes[k];
+		rdp_result_clear(res);
+		memset(res, 0, sizeof(*res));
+		rdp_bench_decide(c->o->bench, &c->p, c->conn, &run.dec);
+		res->dec = run.dec;
+		res->size_bytes = c->p.size_bytes;
+		res->num_qps = c->p.num_qps;
+		ret = c->eng->prepare(&run);
+		if (!ret)
+			ret = c->eng->loop(&run, res);
+		if (!ret)
+			rdp_report_row(stdout, &in, res);
+		fflush(stdout);
+	}
+	return ret;
+}
+
+static int run(struct pt_client *c)
+{
+	struct rdp_result res = { 0 };
+	struct rdp_report_info in;
+	struct rdp_pt_report served;
+	int ret;
+
+	ret = open_oob(c);
+	if (ret)
+		return ret;
+	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
+	ret = prologue(c);
+	if (!ret)
+		ret = negotiate(c);
+	if (!ret)
+		ret = connect_qps(c);
+	if (ret)
+		return ret;
+	if (c->server) {
+		ret = serve_run(c, &served);
+		result_of(c, &served, &res);
+		if (!ret) {
+			report_head(c, &in,
+				    c->all ? "Figures         : the client's, "
+					     "as it sent them, of its last "
+					     "size"
+					   : "Figures         : the client's, "
+					     "as it sent them");
+			rdp_report_row(stdout, &in, &res);
+		}
+	} else {
+		ret = sweep(c, &res);
+		if (!ret)
+			ret = epilogue(c, &res);
+	}
+	if (!ret)
+		rdp_report_footer(stdout, &in);
+	fflush(stdout);
+	rdp_result_clear(&res);
+	return ret;
+}
+
+int rdp_session_perftest(const struct rdp_opts *o,
+			 const struct rdp_engine_ops *eng)
+{
+	struct pt_client c = {
+		.server = !o->conn.host[0],
+		.o = o,
+		.eng = eng,
+		.oob = { .fd = -1 },
+	};
+	int ret;
+
+	if (supported(o))
+		return RDP_EXIT_USAGE;
+	if (rdp_clock_calibrate(&c.clk)) {
+		rdp_err("the cycle counter does not advance: cannot time");
+		return RDP_EXIT_FAIL;
+	}
+	c.p = o->params;
+	c.all = all_sizes(o);
+	/* The buffers fit the largest size; the client's sweep goes from
+	 * the first. */
+	c.p.size_bytes = o->matrix.n_sizes
+				 ? o->matrix.sizes[o->matrix.n_sizes - 1]
+				 : o->params.size_bytes;
+	c.p.num_qps = o->matrix.n_qps ? (uint32_t)o->matrix.qps[0]
+				      : o->params.num_qps;
+	ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem, &c.dev);
+	if (!ret)
+		ret = run(&c);
+	eng->conn_destroy(c.conn);
+	rdp_oob_close(&c.oob);
+	eng->dev_close(c.dev);
+	return rdp_exit_code(ret);
+}
