@@ -23,6 +23,12 @@ enum rdp_exit {
 int rdp_session_client(const struct rdp_opts *o);
 /* --perftest: o's test against a perftest ib_* server at o's HOST, or
  * without HOST served to one perftest client. */
+/* rdmaperf-server: a client whose first bytes are perftest's version;
+ * served when it brings its parameters (6.28 and later), else refused
+ * with the one-shot command to use. oob stays the caller's. */
+int rdp_session_perftest_serve(const struct rdp_opts *o,
+			       const struct rdp_engine_ops *eng,
+			       struct rdp_oob *oob);
 int rdp_session_perftest(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng);
 

@@ -88,6 +88,26 @@ int rdp_oob_recv_raw(struct rdp_oob *oob, void *buf, size_t len, int timeout_ms)
 	return read_full(oob->fd, buf, len, deadline_of(oob, timeout_ms));
 }
 
+int rdp_oob_peek(struct rdp_oob *oob, void *buf, size_t len, int timeout_ms)
+{
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		ret = rdp_oob_wait(oob->fd, POLLIN,
+				   deadline_of(oob, timeout_ms));
+		if (ret)
+			return ret;
+		n = recv(oob->fd, buf, len, MSG_PEEK | MSG_DONTWAIT);
+		if (n > 0)
+			return (int)n;
+		if (n == 0)
+			return -ECONNRESET;
+		if (errno != EAGAIN && errno != EINTR)
+			return -errno;
+	}
+}
+
 static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
 		    int64_t deadline)
 {
@@ -145,19 +165,24 @@ int rdp_oob_recv(struct rdp_oob *oob, struct rdp_msg *msg, int timeout_ms)
 	return 0;
 }
 
+void rdp_oob_say_missing(const struct rdp_oob *oob, int err, uint16_t type)
+{
+	if (err == -ETIMEDOUT)
+		rdp_err("peer %s sent no %s within the timeout: is it "
+			"stuck or is the network dropping packets?",
+			oob->peer, rdp_wire_type_str(type));
+	else if (err == -ECONNRESET)
+		rdp_err("peer %s closed the connection while this side "
+			"waited for %s (did it exit? see its output)",
+			oob->peer, rdp_wire_type_str(type));
+}
+
 int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 		   int timeout_ms)
 {
 	int ret = rdp_oob_recv(oob, msg, timeout_ms);
 
-	if (ret == -ETIMEDOUT)
-		rdp_err("peer %s sent no %s within the timeout: is it "
-			"stuck or is the network dropping packets?",
-			oob->peer, rdp_wire_type_str(type));
-	else if (ret == -ECONNRESET)
-		rdp_err("peer %s closed the connection while this side "
-			"waited for %s (did it exit? see its output)",
-			oob->peer, rdp_wire_type_str(type));
+	rdp_oob_say_missing(oob, ret, type);
 	if (ret)
 		return ret;
 	if (msg->type == RDP_MSG_ERROR) {

@@ -499,22 +499,15 @@ static int sweep(struct pt_client *c, struct rdp_result *res)
 	return ret;
 }
 
-static int run(struct pt_client *c)
+/* From the QPs to the report, once the parameters are agreed. */
+static int test(struct pt_client *c)
 {
 	struct rdp_result res = { 0 };
 	struct rdp_report_info in;
 	struct rdp_pt_report served;
 	int ret;
 
-	ret = open_oob(c);
-	if (ret)
-		return ret;
-	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
-	ret = prologue(c);
-	if (!ret)
-		ret = negotiate(c);
-	if (!ret)
-		ret = connect_qps(c);
+	ret = connect_qps(c);
 	if (ret)
 		return ret;
 	if (c->server) {
@@ -538,6 +531,129 @@ static int run(struct pt_client *c)
 		rdp_report_footer(stdout, &in);
 	fflush(stdout);
 	rdp_result_clear(&res);
+	return ret;
+}
+
+static int run(struct pt_client *c)
+{
+	int ret = open_oob(c);
+
+	if (ret)
+		return ret;
+	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
+	ret = prologue(c);
+	if (!ret)
+		ret = negotiate(c);
+	return ret ? ret : test(c);
+}
+
+static const char *const verb_names[] = { "SEND",      "SEND_IMM", "WRITE",
+					  "WRITE_IMM", "READ",	   "ATOMIC" };
+
+/*
+ * The persistent server: the test a 6.28+ client's block asks for, as
+ * rdmaperf's options (po, a copy of the server's own), or why not.
+ */
+static int opts_of_block(const struct rdp_pt_neg *n,
+			 const struct rdp_opts *server, struct rdp_opts *po,
+			 char *why, size_t len)
+{
+	const char *test = NULL;
+	size_t i;
+
+	if (n->tst == RDP_PT_BW && n->verb == RDP_PT_WRITE)
+		test = "write_bw";
+	else if (n->tst == RDP_PT_BW && n->verb == RDP_PT_READ)
+		test = "read_bw";
+	if (!test || n->connection_type || n->test_method > 1 ||
+	    n->use_rdma_cm || n->write_with_imm || n->data_validation ||
+	    n->aes_xts || !n->num_qps || n->num_qps > 4096 || !n->size_bytes ||
+	    n->size_bytes > RDP_MSG_MAX_BYTES) {
+		snprintf(why, len,
+			 "%s %s on connection type %d%s%s is not served here "
+			 "(RC write_bw and read_bw are)",
+			 (unsigned int)n->verb < 6 ? verb_names[n->verb] : "?",
+			 n->tst == RDP_PT_BW ? "bandwidth" : "latency",
+			 n->connection_type,
+			 n->test_method > 1 ? ", run infinitely" : "",
+			 n->use_rdma_cm ? ", RDMA CM" : "");
+		return -EPROTONOSUPPORT;
+	}
+	*po = *server;
+	po->bench = rdp_bench_find(test);
+	snprintf(po->params.test, sizeof(po->params.test), "%s", test);
+	po->params.size_bytes = n->size_bytes;
+	po->params.num_qps = (uint32_t)n->num_qps;
+	po->params.iters = n->test_type ? 0 : n->iters;
+	po->params.duration_s = n->test_type ? (uint32_t)n->duration_s : 0;
+	po->report.gbits = n->report_fmt == 0;
+	po->matrix.n_qps = 1;
+	po->matrix.qps[0] = (uint64_t)n->num_qps;
+	po->matrix.n_sizes = n->test_method == 1 ? 23 : 1;
+	for (i = 0; i < po->matrix.n_sizes; i++)
+		po->matrix.sizes[i] = n->test_method == 1 ? 2ull << i
+							  : n->size_bytes;
+	return po->bench ? 0 : -EPROTONOSUPPORT;
+}
+
+int rdp_session_perftest_serve(const struct rdp_opts *o,
+			       const struct rdp_engine_ops *eng,
+			       struct rdp_oob *oob)
+{
+	struct pt_client c = { .server = 1, .o = o, .eng = eng, .oob = *oob };
+	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES];
+	struct rdp_pt_neg theirs;
+	struct rdp_opts *po;
+	char why[160];
+	size_t bytes;
+	int ret;
+
+	po = malloc(sizeof(*po));
+	if (!po)
+		return -ENOMEM;
+	ret = rdp_clock_calibrate(&c.clk);
+	if (!ret)
+		ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem,
+				    &c.dev);
+	if (!ret)
+		ret = prologue(&c);
+	if (!ret && c.version_num < RDP_PT_NEG_VERSION) {
+		rdp_err("perftest %s client from %s brings no test parameters "
+			"(perftest sends them from %.2f on): start a one-shot "
+			"`rdmaperf TEST --perftest [its options] -p PORT` for "
+			"it and point it at that port",
+			c.version, oob->peer, RDP_PT_NEG_VERSION);
+		ret = -EPROTONOSUPPORT;
+	}
+	if (!ret)
+		ret = block_size(&c, b, &bytes);
+	if (!ret) {
+		rdp_pt_neg_decode(b, bytes, &theirs);
+		ret = opts_of_block(&theirs, o, po, why, sizeof(why));
+		if (ret)
+			rdp_err("perftest %s client from %s: %s", c.version,
+				oob->peer, why);
+	}
+	if (!ret) {
+		/* The same fields back, so that the client's check passes. */
+		theirs.max_qp_rd_atom = (uint32_t)c.dev->attr.max_qp_rd_atom;
+		rdp_pt_neg_encode(&theirs, b, bytes);
+		ret = rdp_oob_send_raw(&c.oob, b, bytes);
+	}
+	if (!ret) {
+		c.o = po;
+		c.p = po->params;
+		c.all = all_sizes(po);
+		printf("client %s: perftest %s, %s, %llu B, %u QP(s)\n",
+		       oob->peer, c.version, po->params.test,
+		       (unsigned long long)po->params.size_bytes,
+		       po->params.num_qps);
+		fflush(stdout);
+		ret = test(&c);
+	}
+	eng->conn_destroy(c.conn);
+	eng->dev_close(c.dev);
+	free(po);
 	return ret;
 }
 

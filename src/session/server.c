@@ -21,6 +21,7 @@
 #include <rdmaperf/counters.h>
 #include <rdmaperf/convert.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/perftest_wire.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/stage.h>
 
@@ -320,8 +321,21 @@ int rdp_session_serve_with(const struct rdp_opts *o,
 			   struct rdp_oob *oob)
 {
 	struct server s = { .o = o, .eng = eng, .oob = oob };
+	uint8_t first[4];
 	int ret;
 
+	/* perftest's clients start with their version, not rdmaperf's
+	 * HELLO. */
+	ret = rdp_oob_peek(oob, first, sizeof(first), -1);
+	if (ret > 0 && rdp_pt_looks_like_version(first, (size_t)ret))
+		return rdp_session_perftest_serve(o, eng, oob);
+	if (ret < 0) {
+		rdp_oob_say_missing(oob, ret, RDP_MSG_HELLO);
+		printf("client %s: handshake: failed (%s)\n", oob->peer,
+		       strerror(-ret));
+		fflush(stdout);
+		return ret;
+	}
 	ret = rdp_clock_calibrate(&s.clk);
 	if (ret)
 		return ret;

@@ -204,16 +204,17 @@ t_perftest_names() {
 	pass
 }
 
-# perftest on the other side, which rdmaperf does not speak yet: each side
-# names what it met, nothing hangs, and the server keeps serving.
+# perftest on the other side: rdmaperf-server and rdmaperf's client name a
+# perftest peer they cannot serve, nothing hangs, the server serves on;
+# --perftest speaks perftest's protocol.
 t_perftest_peers() {
 	local port=$((PORT + 9)) spid
-	begin "an ib_write_bw client at rdmaperf-server: named as perftest, server serves on"
+	begin "a perftest client before 6.28 at rdmaperf-server: told the one-shot command, server serves on"
 	command -v ib_write_bw >/dev/null || { skip "perftest not installed"; return; }
 	run_limited 30 ib_write_bw -d "$DEV" -p "$PORT" -n 10 "$ADDR" \
 		>"$WORK/pt-client.log" 2>&1 && { fail "ib_write_bw: exit 0"; return; }
 	expect_file "$WORK/server.log" \
-		"is a perftest client \(version [0-9]+\.[0-9]+\): this side speaks rdmaperf's protocol" ||
+		"perftest [0-9.]+ client from [0-9.:]+ brings no test parameters .*: start a one-shot .rdmaperf TEST --perftest \[its options\] -p PORT." ||
 		return
 	client write_bw -n 100 || { fail "the next client: exit $?"; return; }
 	pass
@@ -237,6 +238,7 @@ t_perftest_peers() {
 	pt_server write_bw -n 2000 -s 65536 -q 2
 	pt_server read_bw -n 1000 -s 64
 	pt_server read_bw -a -n 5 -q 2
+	pt_new_at_server
 	begin "--perftest with a test not served yet: exit 2, named, nothing sent"
 	run_limited 30 "$BUILD/rdmaperf" send_bw --perftest -d "$DEV" \
 		-p "$((PORT + 9))" "$ADDR" >"$WORK/out" 2>&1
@@ -244,6 +246,25 @@ t_perftest_peers() {
 	expect_out "--perftest: send_bw is not served yet; write_bw and read_bw are" ||
 		return
 	pass
+}
+
+# perftest 6.28 or later (RDP_PERFTEST_NEW_DIR holds its ib_write_bw and
+# ib_read_bw; Debian 12 ships 6.06) at the persistent server, which takes
+# the test from its parameter block: no options on the server's side.
+pt_new_at_server() {
+	local dir=${RDP_PERFTEST_NEW_DIR:-} args
+	for args in "write_bw -n 1000 -s 65536 -q 2" "read_bw -a -n 5"; do
+		begin "perftest 6.28+ ib_${args%% *} ${args#* } at rdmaperf-server: served from its block"
+		[ -x "$dir/ib_write_bw" ] ||
+			{ skip "no perftest 6.28 or later (RDP_PERFTEST_NEW_DIR)"; continue; }
+		# shellcheck disable=SC2086
+		run_limited 120 "$dir/ib_${args%% *}" -d "$DEV" -p "$PORT" \
+			${args#* } "$ADDR" >"$WORK/out" 2>&1 ||
+			{ fail "exit $?"; continue; }
+		expect_file "$WORK/server.log" \
+			"client [0-9.]+: perftest [0-9.]+, ${args%% *}," || continue
+		pass
+	done
 }
 
 # An unmodified ib_TEST client against rdmaperf TEST --perftest without
