@@ -5,7 +5,8 @@
  * rdmaperf's loop against a perftest ib_* server started with the same
  * options; without, a one-shot server that exposes its memory to one
  * perftest client and prints the figures the client sends. For now:
- * write_bw and read_bw, one size (-s, -n or -D), any -q, with peers that
+ * write_bw, read_bw and atomic_bw, one size (-s, -n or -D; perftest's
+ * -a sweep for write and read), any -q, with peers that
  * announce a version from 5.70 on; 6.28 and later also get the
  * negotiation block.
  */
@@ -35,6 +36,7 @@
 struct pt_client {
 	int server; /* the TCP server: reads first, then writes */
 	int all;    /* -a: every size on the same QPs */
+	int send;   /* ib_send_bw's sequence */
 	const struct rdp_opts *o;
 	const struct rdp_engine_ops *eng;
 	struct rdp_oob oob;
@@ -66,10 +68,17 @@ static int supported(const struct rdp_opts *o)
 {
 	const char *t = o->bench->name;
 
-	if (strcmp(t, "write_bw") && strcmp(t, "read_bw")) {
-		rdp_err("--perftest: %s is not served yet; write_bw and "
-			"read_bw are",
+	if (strcmp(t, "write_bw") && strcmp(t, "read_bw") &&
+	    strcmp(t, "atomic_bw") && strcmp(t, "send_bw")) {
+		rdp_err("--perftest: %s is not served yet; write_bw, read_bw, "
+			"atomic_bw and (as the client) send_bw are",
 			t);
+		return -EINVAL;
+	}
+	if (!strcmp(t, "send_bw") && !o->conn.host[0]) {
+		rdp_err("--perftest: serving an ib_send_bw client is not "
+			"supported yet; rdmaperf send_bw --perftest HOST runs "
+			"against an ib_send_bw server");
 		return -EINVAL;
 	}
 	if ((o->matrix.n_sizes > 1 && !all_sizes(o)) || o->matrix.n_qps > 1) {
@@ -201,15 +210,29 @@ static int block_size(struct pt_client *c, uint8_t *b, size_t *bytes)
 	return 0;
 }
 
+/* perftest's verb for this side's test. */
+static int32_t verb_of(const struct rdp_opts *o)
+{
+	if (!strcmp(o->bench->name, "send_bw"))
+		return RDP_PT_SEND;
+	if (!strcmp(o->bench->name, "read_bw"))
+		return RDP_PT_READ;
+	if (!strcmp(o->bench->name, "atomic_bw"))
+		return RDP_PT_ATOMIC;
+	return RDP_PT_WRITE;
+}
+
 /* 6.28 and later: the block both sides compare. */
 static int negotiate(struct pt_client *c)
 {
 	const struct rdp_params *p = &c->p;
+	int atomic = verb_of(c->o) == RDP_PT_ATOMIC;
 	struct rdp_pt_neg mine = {
 		.test_method = c->all ? 1 : 0,
-		.verb = !strcmp(c->o->bench->name, "read_bw") ? RDP_PT_READ
-							      : RDP_PT_WRITE,
+		.verb = verb_of(c->o),
 		.tst = RDP_PT_BW,
+		/* perftest: fetch-and-add unless -A; 0 in other tests */
+		.atomic_type = atomic && !(p->flags & RDP_PARAM_CAS) ? 1 : 0,
 		.test_type = p->duration_s ? 1 : 0,
 		.report_fmt = c->o->report.gbits ? 0 : 1,
 		.size_bytes = p->size_bytes,
@@ -333,9 +356,12 @@ static int connect_qps(struct pt_client *c)
 	if (!ret)
 		ret = c->eng->conn_connect(c->conn, remote, &path);
 	free(remote);
+	/* ib_send_bw holds its barrier between the two rounds. */
+	if (!ret && c->send)
+		ret = barrier(c, "the barrier after RTR");
 	if (!ret)
 		ret = keys(c, NULL, "the second QP exchange");
-	if (!ret)
+	if (!ret && !c->send)
 		ret = barrier(c, "the barrier after RTR");
 	return ret;
 }
@@ -355,12 +381,14 @@ static int epilogue(struct pt_client *c, const struct rdp_result *res)
 				   .msg_rate_mpps = res->msg_rate_mpps };
 	uint8_t mine[RDP_PT_REPORT_BYTES], theirs[RDP_PT_REPORT_BYTES];
 	uint8_t done[PT_DONE_BYTES];
-	int i, ret;
+	int i, ret = 0;
 
-	ret = barrier(c, "the barrier after the run");
+	/* ib_send_bw exchanges no report: each side prints its own. */
+	if (!c->send)
+		ret = barrier(c, "the barrier after the run");
 	rdp_pt_report_encode(&r, mine);
 	/* The server reads each of the five fields alone. */
-	for (i = 0; !ret && i < 5; i++)
+	for (i = 0; !ret && !c->send && i < 5; i++)
 		ret = xchg(c, mine + 8 * i, theirs + 8 * i, 8,
 			   "the report exchange");
 	if (!ret)
@@ -490,8 +518,13 @@ static int sweep(struct pt_client *c, struct rdp_result *res)
 		res->size_bytes = c->p.size_bytes;
 		res->num_qps = c->p.num_qps;
 		ret = c->eng->prepare(&run);
+		/* The receiver posts its receives, then meets the sender. */
+		if (!ret && c->send)
+			ret = barrier(c, "the barrier before the run");
 		if (!ret)
 			ret = c->eng->loop(&run, res);
+		if (!ret && c->send && c->all)
+			ret = barrier(c, "the barrier after a size");
 		if (!ret)
 			rdp_report_row(stdout, &in, res);
 		fflush(stdout);
@@ -565,13 +598,16 @@ static int opts_of_block(const struct rdp_pt_neg *n,
 		test = "write_bw";
 	else if (n->tst == RDP_PT_BW && n->verb == RDP_PT_READ)
 		test = "read_bw";
+	else if (n->tst == RDP_PT_BW && n->verb == RDP_PT_ATOMIC &&
+		 n->test_method == 0)
+		test = "atomic_bw";
 	if (!test || n->connection_type || n->test_method > 1 ||
 	    n->use_rdma_cm || n->write_with_imm || n->data_validation ||
 	    n->aes_xts || !n->num_qps || n->num_qps > 4096 || !n->size_bytes ||
 	    n->size_bytes > RDP_MSG_MAX_BYTES) {
 		snprintf(why, len,
 			 "%s %s on connection type %d%s%s is not served here "
-			 "(RC write_bw and read_bw are)",
+			 "(RC write_bw, read_bw and atomic_bw are)",
 			 (unsigned int)n->verb < 6 ? verb_names[n->verb] : "?",
 			 n->tst == RDP_PT_BW ? "bandwidth" : "latency",
 			 n->connection_type,
@@ -587,6 +623,9 @@ static int opts_of_block(const struct rdp_pt_neg *n,
 	po->params.iters = n->test_type ? 0 : n->iters;
 	po->params.duration_s = n->test_type ? (uint32_t)n->duration_s : 0;
 	po->report.gbits = n->report_fmt == 0;
+	po->params.flags &= ~(uint32_t)RDP_PARAM_CAS;
+	if (n->verb == RDP_PT_ATOMIC && n->atomic_type == 0)
+		po->params.flags |= RDP_PARAM_CAS;
 	po->matrix.n_qps = 1;
 	po->matrix.qps[0] = (uint64_t)n->num_qps;
 	po->matrix.n_sizes = n->test_method == 1 ? 23 : 1;
@@ -676,6 +715,7 @@ int rdp_session_perftest(const struct rdp_opts *o,
 	}
 	c.p = o->params;
 	c.all = all_sizes(o);
+	c.send = !strcmp(o->bench->name, "send_bw");
 	/* The buffers fit the largest size; the client's sweep goes from
 	 * the first. */
 	c.p.size_bytes = o->matrix.n_sizes

@@ -208,7 +208,7 @@ t_perftest_names() {
 # perftest peer they cannot serve, nothing hangs, the server serves on;
 # --perftest speaks perftest's protocol.
 t_perftest_peers() {
-	local port=$((PORT + 9)) spid
+	local port=$((PORT + 9)) spid rc
 	begin "a perftest client before 6.28 at rdmaperf-server: told the one-shot command, server serves on"
 	command -v ib_write_bw >/dev/null || { skip "perftest not installed"; return; }
 	run_limited 30 ib_write_bw -d "$DEV" -p "$PORT" -n 10 "$ADDR" \
@@ -238,12 +238,25 @@ t_perftest_peers() {
 	pt_server write_bw -n 2000 -s 65536 -q 2
 	pt_server read_bw -n 1000 -s 64
 	pt_server read_bw -a -n 5 -q 2
+	pt_client atomic_bw -n 1000 -q 2
+	pt_server atomic_bw -n 1000
+	PT_FIELDS=2 pt_client send_bw -n 1000 -s 4096 -q 2
+	PT_FIELDS=2 pt_client send_bw -a -n 5
 	pt_new_at_server
 	begin "--perftest with a test not served yet: exit 2, named, nothing sent"
-	run_limited 30 "$BUILD/rdmaperf" send_bw --perftest -d "$DEV" \
+	run_limited 30 "$BUILD/rdmaperf" send_lat --perftest -d "$DEV" \
 		-p "$((PORT + 9))" "$ADDR" >"$WORK/out" 2>&1
-	[ $? -eq 2 ] || { fail "exit $?, wanted 2"; return; }
-	expect_out "--perftest: send_bw is not served yet; write_bw and read_bw are" ||
+	rc=$?
+	[ "$rc" -eq 2 ] || { fail "exit $rc, wanted 2"; return; }
+	expect_out "--perftest: send_lat is not served yet; write_bw, read_bw, atomic_bw and \(as the client\) send_bw are" ||
+		return
+	pass
+	begin "--perftest send_bw without HOST: exit 2, says the client side works"
+	run_limited 30 "$BUILD/rdmaperf" send_bw --perftest -d "$DEV" \
+		-p "$((PORT + 9))" >"$WORK/out" 2>&1
+	rc=$?
+	[ "$rc" -eq 2 ] || { fail "exit $rc, wanted 2"; return; }
+	expect_out "serving an ib_send_bw client is not supported yet" ||
 		return
 	pass
 }
@@ -289,11 +302,18 @@ pt_server() {
 	[ "$rc" -eq 0 ] || { fail "ib_$test: exit $rc"; return; }
 	expect_file "$WORK/pt-server.log" "Peer +: perftest [0-9.]+ client from" ||
 		return
-	mine=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $1 " " $2 " " $4} END {print r}' "$WORK/pt-server.log")
-	theirs=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $1 " " $2 " " $4} END {print r}' "$WORK/out")
+	mine=$(pt_row "$WORK/pt-server.log")
+	theirs=$(pt_row "$WORK/out")
 	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
 		{ fail "rdmaperf row '$mine', ib_$test row '$theirs'"; return; }
 	pass
+}
+
+# The last row of a result table: size, iterations and average, or with
+# PT_FIELDS=2 size and iterations.
+pt_row() {
+	awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $0} END {print r}' "$1" |
+		awk -v f="${PT_FIELDS:-3}" '{ if (f == 3) print $1, $2, $4; else print $1, $2 }'
 }
 
 # rdmaperf TEST --perftest against an unmodified ib_TEST server started
@@ -313,9 +333,10 @@ pt_client() {
 	wait "$spid" || { fail "ib_$test: exit $?"; cat "$WORK/pt-server.log" >>"$WORK/out"; return; }
 	[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
 	expect_out "Peer +: perftest [0-9.]+ server at" || return
-	# The result row: size, iterations, peak, average on both sides.
-	mine=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $1 " " $2 " " $4} END {print r}' "$WORK/out")
-	theirs=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {r = $1 " " $2 " " $4} END {print r}' "$WORK/pt-server.log")
+	# The last result row: size, iterations, average on both sides
+	# (ib_send_bw prints what it received: size and iterations alone).
+	mine=$(pt_row "$WORK/out")
+	theirs=$(pt_row "$WORK/pt-server.log")
 	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
 		{ fail "rdmaperf row '$mine', ib_$test row '$theirs'"; return; }
 	pass
