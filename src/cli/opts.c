@@ -293,10 +293,13 @@ int rdp_cli_set_json_file(void *base, const struct rdp_cli_opt *d,
 			  const char *arg, char *err, size_t len)
 {
 	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
+	char what[64];
 
-	(void)d;
-	return rdp_cli_file_name(r->json_file, sizeof(r->json_file), arg,
-				 "--json-file needs a file name", err, len);
+	/* --json-file, and perftest's --out_json_file: naming the file is
+	 * enough to have it written. */
+	snprintf(what, sizeof(what), "--%s needs a file name", d->name);
+	return rdp_cli_file_name(r->json_file, sizeof(r->json_file), arg, what,
+				 err, len);
 }
 
 /* Every point of the matrix must be runnable, not just the first. */

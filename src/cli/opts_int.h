@@ -28,7 +28,6 @@ rdp_cli_set_fn rdp_cli_set_output;
 rdp_cli_set_fn rdp_cli_set_json_file;
 /* perftest's names (perftest_names.c) */
 rdp_cli_set_fn rdp_cli_set_out_json;
-rdp_cli_set_fn rdp_cli_set_out_json_file;
 rdp_cli_set_fn rdp_cli_set_connection;
 rdp_cli_set_fn rdp_cli_set_perftest_block;
 rdp_cli_set_fn rdp_cli_set_nothing;

@@ -28,17 +28,6 @@ int rdp_cli_set_out_json(void *base, const struct rdp_cli_opt *d,
 	return 0;
 }
 
-/* Unlike perftest, naming the file is enough to have it written. */
-int rdp_cli_set_out_json_file(void *base, const struct rdp_cli_opt *d,
-			      const char *arg, char *err, size_t len)
-{
-	struct rdp_report_opts *r = &((struct rdp_opts *)base)->report;
-
-	(void)d;
-	return rdp_cli_file_name(r->json_file, sizeof(r->json_file), arg,
-				 "--out_json_file needs a file name", err, len);
-}
-
 int rdp_cli_set_connection(void *base, const struct rdp_cli_opt *d,
 			   const char *arg, char *err, size_t len)
 {

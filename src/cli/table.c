@@ -159,7 +159,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "--perftest: the size of the negotiation block a 6.28+ server expects (default 320)" },
 	{ "out_json", 0, NULL, C, .set = rdp_cli_set_out_json,
 	  .help = "perftest's name: write the JSON document to perftest_out.json (or --out_json_file)" },
-	{ "out_json_file", 0, "FILE", C, .set = rdp_cli_set_out_json_file,
+	{ "out_json_file", 0, "FILE", C, .set = rdp_cli_set_json_file,
 	  .help = "perftest's name for --json-file" },
 	{ "report-histogrm", 0, NULL, C, ON(report.histogram),
 	  .help = "perftest's name for -H" },
