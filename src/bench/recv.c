@@ -110,7 +110,8 @@ static int recv_batch_staged(struct rdp_run *run, struct recv_loop *rl)
 	return recv_batch(run, rl, 1);
 }
 
-/* Until the expected count (iteration mode) or the client's DONE. */
+/* Until the expected count (iteration mode) or the client's DONE; res
+ * gets the count and the time from the first receive to the last. */
 int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
@@ -118,12 +119,11 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	int (*batch)(struct rdp_run *, struct recv_loop *) =
 		run->conn->stage ? recv_batch_staged : recv_batch_plain;
 	struct recv_loop rl = { 0 };
-	uint64_t progress = rdp_cycles();
+	uint64_t progress = rdp_cycles(), first = 0;
 	unsigned int idle = 0;
 	uint32_t q;
 	int n = 0;
 
-	(void)res;
 	rl.wrs = calloc(p->num_qps, sizeof(*rl.wrs));
 	rl.sges = calloc(p->num_qps, sizeof(*rl.sges));
 	if (!rl.wrs || !rl.sges) {
@@ -138,6 +138,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 			break;
 		if (n > 0) {
 			progress = rdp_cycles();
+			if (!first)
+				first = progress;
 			continue;
 		}
 		if (++idle & IDLE_CHECK_MASK)
@@ -153,6 +155,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 			break;
 		}
 	}
+	res->msgs = rl.got;
+	res->elapsed_ns = first ? rdp_clock_ns(run->clk, progress - first) : 0;
 out:
 	free(rl.wrs);
 	free(rl.sges);

@@ -20,6 +20,8 @@ struct slat {
 	struct ibv_sge rsge;
 	uint64_t recvs, consumed;
 	uint32_t last_imm;
+	/* perftest's peer: receives posted so far, and how many in all */
+	uint64_t rposted, rlimit;
 };
 
 static void setup(const struct rdp_run *run, struct slat *s)
@@ -167,6 +169,171 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 	return ret ? fail(run, &s, ret, "completion") : 0;
 }
 
+/*
+ * perftest's ping-pong (doc/perftest-protocol.md 5.5): its client sends
+ * first, the server answers; plain SENDs, exactly -n each way, no stop
+ * message. Like perftest, at most -n receives are posted per size (the
+ * receive queue is empty when a size ends, so the next, larger size never
+ * lands in a smaller receive); with -D each side stops at its own
+ * deadline and keeps posting.
+ */
+static inline int pt_poll(struct slat *s)
+{
+	struct ibv_recv_wr *bad;
+	struct ibv_wc wc;
+	int n, ret;
+
+	n = ibv_poll_cq(s->tx.cq, 1, &wc);
+	if (n <= 0)
+		return n < 0 ? -EIO : 0;
+	if (wc.status != IBV_WC_SUCCESS)
+		return rdp_bench_wc_error(&wc);
+	if (!(wc.opcode & IBV_WC_RECV)) {
+		s->tx.retired = wc.wr_id;
+		return 1;
+	}
+	s->recvs++;
+	if (s->rposted >= s->rlimit)
+		return 1;
+	s->rposted++;
+	ret = ibv_post_recv(s->tx.qp, &s->rwr, &bad);
+	return ret ? -ret : 1;
+}
+
+/* Until *have reaches want: 0; 1 at the deadline; or -errno. */
+static inline int pt_wait(struct rdp_run *run, struct slat *s,
+			  const uint64_t *have, uint64_t want, uint64_t end)
+{
+	unsigned int spins = 0;
+	uint64_t t0 = 0, now;
+	int ret;
+
+	while (*have < want) {
+		ret = pt_poll(s);
+		if (ret < 0)
+			return ret;
+		if (ret || (++spins & RDP_SPIN_CHECK_MASK))
+			continue;
+		now = rdp_cycles();
+		if (now >= end)
+			return 1;
+		if (!t0)
+			t0 = now;
+		else if (now - t0 > run->stall_cycles)
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+static inline int pt_post(struct rdp_run *run, struct slat *s, int last)
+{
+	int ret;
+
+	if (s->tx.posted - s->tx.retired >= s->tx.tx_depth) {
+		ret = pt_wait(run, s, &s->tx.retired, s->tx.last_signaled,
+			      UINT64_MAX);
+		if (ret)
+			return ret;
+	}
+	return rdp_lat_tx_post(&s->tx, last);
+}
+
+/* As perftest's client: send, wait for the answer, stamp. */
+static int pt_loop_client(struct rdp_run *run, void *state, uint64_t *stamps,
+			  uint64_t total, uint64_t end, uint64_t *done)
+{
+	struct slat *s = state;
+	uint64_t i;
+	int ret;
+
+	for (i = 0; i < total; i++) {
+		ret = pt_post(run, s, 0);
+		if (ret)
+			return fail(run, s, ret, "send");
+		ret = pt_wait(run, s, &s->recvs, i + 1, end);
+		if (ret < 0)
+			return fail(run, s, ret, "reply");
+		if (ret)
+			break;
+		stamps[i + 1] = rdp_cycles();
+		if (stamps[i + 1] >= end) {
+			i++;
+			break;
+		}
+	}
+	*done = i;
+	return 0;
+}
+
+/* As perftest's server: the client's first send starts the clock; then
+ * answer it and wait for the next. The last answer goes out in pt_close. */
+static int pt_loop_server(struct rdp_run *run, void *state, uint64_t *stamps,
+			  uint64_t total, uint64_t end, uint64_t *done)
+{
+	struct slat *s = state;
+	uint64_t i = 0;
+	int ret;
+
+	*done = 0;
+	ret = pt_wait(run, s, &s->recvs, 1, end);
+	if (ret)
+		return ret < 0 ? fail(run, s, ret, "first send") : 0;
+	stamps[0] = rdp_cycles();
+	for (; i + 1 < total; i++) {
+		ret = pt_post(run, s, 0);
+		if (ret)
+			return fail(run, s, ret, "send");
+		ret = pt_wait(run, s, &s->recvs, i + 2, end);
+		if (ret < 0)
+			return fail(run, s, ret, "ping");
+		if (ret)
+			break;
+		stamps[i + 1] = rdp_cycles();
+		if (stamps[i + 1] >= end) {
+			i++;
+			break;
+		}
+	}
+	*done = i;
+	return 0;
+}
+
+/* The server's last answer (with -n), then every signaled send seen
+ * through. */
+static int pt_close(struct rdp_run *run, void *state, uint64_t done, int ret)
+{
+	struct slat *s = state;
+
+	(void)done;
+	if (!ret && run->side == RDP_SIDE_SERVER && !run->params->duration_s)
+		ret = pt_post(run, s, 1);
+	if (!ret)
+		ret = pt_wait(run, s, &s->tx.retired, s->tx.last_signaled,
+			      UINT64_MAX);
+	return ret ? fail(run, s, ret, "completion of the last send") : 0;
+}
+
+static const struct rdp_lat_loop pt_ping[] = {
+	[RDP_SIDE_CLIENT] = { .timed = pt_loop_client,
+			      .close = pt_close,
+			      .halve = 1 },
+	[RDP_SIDE_SERVER] = { .timed = pt_loop_server,
+			      .close = pt_close,
+			      .halve = 1 },
+};
+
+static int perftest(struct rdp_run *run, struct rdp_result *res)
+{
+	const struct rdp_params *p = run->params;
+	struct slat s;
+
+	setup(run, &s);
+	s.tx.wr.opcode = IBV_WR_SEND;
+	s.rposted = p->rx_depth;
+	s.rlimit = p->duration_s ? UINT64_MAX : p->iters;
+	return rdp_lat_client(run, res, &pt_ping[run->side], &s);
+}
+
 /* At most half the send queue between signaled sends, so it never fills. */
 static void decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
 		   const struct rdp_conn *conn, struct rdp_decisions *d)
@@ -193,5 +360,6 @@ const struct rdp_bench_ops rdp_bench_send_lat = {
 	.prepare = rdp_post_receives,
 	.client = client,
 	.server = server,
+	.perftest = perftest,
 	.verify = rdp_verify_both_rx,
 };

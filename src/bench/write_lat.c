@@ -57,7 +57,9 @@ static inline int reap(struct rdp_run *run, struct lat_state *ls, int block)
 	}
 }
 
-static inline int post(struct rdp_run *run, struct lat_state *ls, uint8_t tag)
+/* Write tag; last: signaled, whatever the interval. */
+static inline int post_as(struct rdp_run *run, struct lat_state *ls,
+			  uint8_t tag, int last)
 {
 	int ret;
 
@@ -67,7 +69,12 @@ static inline int post(struct rdp_run *run, struct lat_state *ls, uint8_t tag)
 			return ret;
 	}
 	*ls->tx_tag = tag;
-	return rdp_lat_tx_post(&ls->tx, tag == TAG_STOP);
+	return rdp_lat_tx_post(&ls->tx, last);
+}
+
+static inline int post(struct rdp_run *run, struct lat_state *ls, uint8_t tag)
+{
+	return post_as(run, ls, tag, tag == TAG_STOP);
 }
 
 /* Spin until the receive tag differs from `not`; bounded by the stall
@@ -186,6 +193,129 @@ static int server(struct rdp_run *run, struct rdp_result *res)
 	return 0;
 }
 
+/*
+ * perftest's ping-pong (doc/perftest-protocol.md 5.3): its server writes
+ * first; each side numbers its own writes 1, 2, ... in the last byte
+ * (wrapping through 0) and waits for the peer's number; exactly -n writes
+ * each way and no stop message; with -D each side stops at its own
+ * deadline, so a wait ends there too. Returns 0 when want arrived, 1 at
+ * the deadline, or -errno.
+ */
+static inline int pt_wait(struct rdp_run *run, struct lat_state *ls,
+			  uint8_t want, uint64_t end)
+{
+	unsigned int spins = 0;
+	uint64_t t0 = 0, now;
+	int ret;
+
+	while (__atomic_load_n(ls->rx_tag, __ATOMIC_ACQUIRE) != want) {
+		if (++spins & RDP_SPIN_CHECK_MASK)
+			continue;
+		ret = reap(run, ls, 0);
+		if (ret)
+			return ret;
+		now = rdp_cycles();
+		if (now >= end)
+			return 1;
+		if (!t0)
+			t0 = now;
+		else if (now - t0 > run->stall_cycles)
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* As perftest's client: the server's first write starts the clock; then
+ * write n, wait for its n + 1. The last write goes out in pt_close. */
+static int pt_loop_client(struct rdp_run *run, void *state, uint64_t *stamps,
+			  uint64_t total, uint64_t end, uint64_t *done)
+{
+	struct lat_state *ls = state;
+	uint64_t i = 0;
+	int ret;
+
+	*done = 0;
+	ret = pt_wait(run, ls, 1, end);
+	if (ret)
+		return ret < 0 ? fail(run, ls, ret, "first write") : 0;
+	stamps[0] = rdp_cycles();
+	for (; i + 1 < total; i++) {
+		ret = post_as(run, ls, (uint8_t)(i + 1), 0);
+		if (ret)
+			return fail(run, ls, ret, "completion");
+		ret = pt_wait(run, ls, (uint8_t)(i + 2), end);
+		if (ret < 0)
+			return fail(run, ls, ret, "reply");
+		if (ret)
+			break;
+		stamps[i + 1] = rdp_cycles();
+		if (stamps[i + 1] >= end) {
+			i++;
+			break;
+		}
+	}
+	*done = i;
+	return 0;
+}
+
+/* As perftest's server: write n, wait for the client's n. */
+static int pt_loop_server(struct rdp_run *run, void *state, uint64_t *stamps,
+			  uint64_t total, uint64_t end, uint64_t *done)
+{
+	struct lat_state *ls = state;
+	uint64_t i;
+	int ret;
+
+	for (i = 0; i < total; i++) {
+		ret = post_as(run, ls, (uint8_t)(i + 1), 0);
+		if (ret)
+			return fail(run, ls, ret, "completion");
+		ret = pt_wait(run, ls, (uint8_t)(i + 1), end);
+		if (ret < 0)
+			return fail(run, ls, ret, "reply");
+		if (ret)
+			break;
+		stamps[i + 1] = rdp_cycles();
+		if (stamps[i + 1] >= end) {
+			i++;
+			break;
+		}
+	}
+	*done = i;
+	return 0;
+}
+
+/* The client's last write answers the server's last (with -n; under -D
+ * the peer stops by its own clock and expects nothing), then every
+ * signaled write is seen through. */
+static int pt_close(struct rdp_run *run, void *state, uint64_t done, int ret)
+{
+	struct lat_state *ls = state;
+
+	if (!ret && run->side == RDP_SIDE_CLIENT && !run->params->duration_s)
+		ret = post_as(run, ls, (uint8_t)(done + 1), 1);
+	while (!ret && ls->tx.retired < ls->tx.last_signaled)
+		ret = reap(run, ls, 1);
+	return ret ? fail(run, ls, ret, "completion of the last write") : 0;
+}
+
+static const struct rdp_lat_loop pt_ping[] = {
+	[RDP_SIDE_CLIENT] = { .timed = pt_loop_client,
+			      .close = pt_close,
+			      .halve = 1 },
+	[RDP_SIDE_SERVER] = { .timed = pt_loop_server,
+			      .close = pt_close,
+			      .halve = 1 },
+};
+
+static int perftest(struct rdp_run *run, struct rdp_result *res)
+{
+	struct lat_state ls;
+
+	setup(run, &ls);
+	return rdp_lat_client(run, res, &pt_ping[run->side], &ls);
+}
+
 /* Signal often enough that the send queue never fills. */
 static void decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
 		   const struct rdp_conn *conn, struct rdp_decisions *d)
@@ -212,5 +342,6 @@ const struct rdp_bench_ops rdp_bench_write_lat = {
 	.validate = rdp_check_one_qp,
 	.client = client,
 	.server = server,
+	.perftest = perftest,
 	.verify = rdp_verify_both_rx,
 };

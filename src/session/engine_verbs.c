@@ -38,6 +38,8 @@ static int verbs_prepare(struct rdp_run *run)
 
 static int verbs_loop(struct rdp_run *run, struct rdp_result *res)
 {
+	if (run->perftest && run->ops->perftest)
+		return run->ops->perftest(run, res);
 	if (run->side == RDP_SIDE_CLIENT)
 		return run->ops->client(run, res);
 	return run->ops->server(run, res);

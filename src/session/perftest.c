@@ -3,12 +3,13 @@
  * rdmaperf TEST --perftest [HOST]: perftest's out-of-band exchange
  * (doc/perftest-protocol.md) around rdmaperf's own verbs. With HOST,
  * rdmaperf's loop against a perftest ib_* server started with the same
- * options; without, a one-shot server that exposes its memory to one
- * perftest client and prints the figures the client sends. For now:
- * write_bw, read_bw and atomic_bw, one size (-s, -n or -D; perftest's
- * -a sweep for write and read), any -q, with peers that
- * announce a version from 5.70 on; 6.28 and later also get the
- * negotiation block.
+ * options; without, a one-shot server for one perftest client. All eight
+ * tests, one size (-s, -n or -D) or perftest's -a sweep, any -q on the
+ * bandwidth tests, with peers that announce a version from 5.70 on; 6.28
+ * and later also get the negotiation block. Where perftest's side is
+ * passive (the RDMA bandwidth tests' and READ and atomic latency's
+ * server), rdmaperf's is too and prints the figures the client sends, if
+ * it sends any.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,10 +34,19 @@
 #define PT_CACHE_LINE 64
 #define PT_DONE_BYTES 5 /* "done\0", which 6.06 writes before closing */
 
-struct pt_client {
+/* How each test meets its peer over TCP (doc/perftest-protocol.md 5). */
+enum pt_seq {
+	PT_RDMA_BW,  /* write_bw, read_bw, atomic_bw: server passive */
+	PT_SEND_BW,  /* send_bw: the server receives */
+	PT_RDMA_LAT, /* write_lat, read_lat, atomic_lat */
+	PT_SEND_LAT, /* send_lat */
+};
+
+struct pt_peer {
 	int server; /* the TCP server: reads first, then writes */
 	int all;    /* -a: every size on the same QPs */
-	int send;   /* ib_send_bw's sequence */
+	enum pt_seq seq;
+	int pingpong; /* both sides run the loop (write_lat, send_lat) */
 	const struct rdp_opts *o;
 	const struct rdp_engine_ops *eng;
 	struct rdp_oob oob;
@@ -44,6 +54,7 @@ struct pt_client {
 	struct rdp_conn *conn;
 	struct rdp_clock clk;
 	struct rdp_params p;
+	struct rdp_run run;
 	char version[RDP_PT_VERSION_BYTES];
 	double version_num;
 	uint32_t peer_mtu;
@@ -63,27 +74,19 @@ static int all_sizes(const struct rdp_opts *o)
 	return 1;
 }
 
-/* What this side can run against a perftest server, or why not. */
+/* What this side can run against a perftest peer, or why not. */
 static int supported(const struct rdp_opts *o)
 {
-	const char *t = o->bench->name;
+	const struct rdp_bench_ops *t = o->bench;
 
-	if (strcmp(t, "write_bw") && strcmp(t, "read_bw") &&
-	    strcmp(t, "atomic_bw") && strcmp(t, "send_bw")) {
-		rdp_err("--perftest: %s is not served yet; write_bw, read_bw, "
-			"atomic_bw and (as the client) send_bw are",
-			t);
-		return -EINVAL;
-	}
-	if (!strcmp(t, "send_bw") && !o->conn.host[0]) {
-		rdp_err("--perftest: serving an ib_send_bw client is not "
-			"supported yet; rdmaperf send_bw --perftest HOST runs "
-			"against an ib_send_bw server");
-		return -EINVAL;
-	}
 	if ((o->matrix.n_sizes > 1 && !all_sizes(o)) || o->matrix.n_qps > 1) {
 		rdp_err("--perftest: one size (-s) or perftest's sweep (-a), "
 			"and one QP count, per run: as perftest's own");
+		return -EINVAL;
+	}
+	if (t->verb == RDP_VERB_ATOMIC && o->matrix.n_sizes > 1) {
+		rdp_err("--perftest: perftest's atomic tests have one size "
+			"(8 B): drop -a");
 		return -EINVAL;
 	}
 	if (o->report.json || o->report.json_file[0] || o->report.output ||
@@ -99,7 +102,14 @@ static int supported(const struct rdp_opts *o)
 	return 0;
 }
 
-static const char *peer_role(const struct pt_client *c)
+static enum pt_seq seq_of(const struct rdp_bench_ops *t)
+{
+	if (t->kind == RDP_BENCH_BW)
+		return t->verb == RDP_VERB_SEND ? PT_SEND_BW : PT_RDMA_BW;
+	return t->verb == RDP_VERB_SEND ? PT_SEND_LAT : PT_RDMA_LAT;
+}
+
+static const char *peer_role(const struct pt_peer *c)
 {
 	return c->server ? "client" : "server";
 }
@@ -107,7 +117,7 @@ static const char *peer_role(const struct pt_client *c)
 /* perftest's lock step: the TCP client writes, then reads; the server
  * reads, then writes. timeout_ms 0: no deadline (the server, while the
  * client runs). */
-static int xchg_for(struct pt_client *c, const void *mine, void *theirs,
+static int xchg_for(struct pt_peer *c, const void *mine, void *theirs,
 		    size_t len, int timeout_ms, const char *what)
 {
 	int ret;
@@ -133,13 +143,13 @@ static int xchg_for(struct pt_client *c, const void *mine, void *theirs,
 	return ret;
 }
 
-static int xchg(struct pt_client *c, const void *mine, void *theirs, size_t len,
+static int xchg(struct pt_peer *c, const void *mine, void *theirs, size_t len,
 		const char *what)
 {
 	return xchg_for(c, mine, theirs, len, -1, what);
 }
 
-static int xchg_u32(struct pt_client *c, uint32_t mine, uint32_t *theirs,
+static int xchg_u32(struct pt_peer *c, uint32_t mine, uint32_t *theirs,
 		    const char *what)
 {
 	uint8_t a[4] = { mine >> 24, mine >> 16, mine >> 8, mine }, b[4];
@@ -151,7 +161,7 @@ static int xchg_u32(struct pt_client *c, uint32_t mine, uint32_t *theirs,
 }
 
 /* Version, page size, cache line, MTU. */
-static int prologue(struct pt_client *c)
+static int prologue(struct pt_peer *c)
 {
 	uint8_t mine[RDP_PT_VERSION_BYTES], theirs[RDP_PT_VERSION_BYTES];
 	uint8_t mtu[RDP_PT_MTU_BYTES], peer_mtu[RDP_PT_MTU_BYTES];
@@ -164,15 +174,22 @@ static int prologue(struct pt_client *c)
 		return ret;
 	if (rdp_pt_version_decode(theirs, c->version, sizeof(c->version),
 				  &c->version_num)) {
-		rdp_err("%s sent no perftest version: is it a perftest "
-			"ib_* %s (without --perftest: rdmaperf's own)?",
-			c->oob.peer, peer_role(c));
+		if (c->server)
+			rdp_err("client %s sent no valid perftest version: is "
+				"it a perftest ib_* client?",
+				c->oob.peer);
+		else
+			rdp_err("%s sent no perftest version: is it a perftest "
+				"ib_* server (without --perftest: rdmaperf's "
+				"own)?",
+				c->oob.peer);
 		return -EPROTO;
 	}
 	if (c->version_num < RDP_PT_MIN_VERSION) {
-		rdp_err("perftest %s at %s is older than %.2f, which this side "
-			"speaks: upgrade perftest there",
-			c->version, c->oob.peer, RDP_PT_MIN_VERSION);
+		rdp_err("perftest %s %s at %s is older than %.2f, which this "
+			"side speaks: upgrade perftest there",
+			c->version, peer_role(c), c->oob.peer,
+			RDP_PT_MIN_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	ret = xchg_u32(c, PT_PAGE_SIZE, &v, "the page size exchange");
@@ -195,7 +212,7 @@ static int prologue(struct pt_client *c)
  * bytes, and 8 more when it was built with mlx5dv. The client sends it in
  * one write and then waits, so what has not come soon is not coming.
  */
-static int block_size(struct pt_client *c, uint8_t *b, size_t *bytes)
+static int block_size(struct pt_peer *c, uint8_t *b, size_t *bytes)
 {
 	int ret = rdp_oob_recv_raw(&c->oob, b, RDP_PT_NEG_BYTES, -1);
 
@@ -213,24 +230,28 @@ static int block_size(struct pt_client *c, uint8_t *b, size_t *bytes)
 /* perftest's verb for this side's test. */
 static int32_t verb_of(const struct rdp_opts *o)
 {
-	if (!strcmp(o->bench->name, "send_bw"))
+	switch (o->bench->verb) {
+	case RDP_VERB_SEND:
 		return RDP_PT_SEND;
-	if (!strcmp(o->bench->name, "read_bw"))
+	case RDP_VERB_READ:
 		return RDP_PT_READ;
-	if (!strcmp(o->bench->name, "atomic_bw"))
+	case RDP_VERB_ATOMIC:
 		return RDP_PT_ATOMIC;
-	return RDP_PT_WRITE;
+	default:
+		return RDP_PT_WRITE;
+	}
 }
 
 /* 6.28 and later: the block both sides compare. */
-static int negotiate(struct pt_client *c)
+static int negotiate(struct pt_peer *c)
 {
 	const struct rdp_params *p = &c->p;
 	int atomic = verb_of(c->o) == RDP_PT_ATOMIC;
 	struct rdp_pt_neg mine = {
 		.test_method = c->all ? 1 : 0,
 		.verb = verb_of(c->o),
-		.tst = RDP_PT_BW,
+		.tst = c->o->bench->kind == RDP_BENCH_LAT ? RDP_PT_LAT
+							  : RDP_PT_BW,
 		/* perftest: fetch-and-add unless -A; 0 in other tests */
 		.atomic_type = atomic && !(p->flags & RDP_PARAM_CAS) ? 1 : 0,
 		.test_type = p->duration_s ? 1 : 0,
@@ -274,8 +295,7 @@ static int negotiate(struct pt_client *c)
 }
 
 /* One key message each way per QP: remote[i] from the server's. */
-static int keys(struct pt_client *c, struct rdp_qp_info *remote,
-		const char *what)
+static int keys(struct pt_peer *c, struct rdp_qp_info *remote, const char *what)
 {
 	char mine[RDP_PT_KEY_GID_BYTES], theirs[RDP_PT_KEY_GID_BYTES];
 	size_t len = rdp_pt_key_bytes(c->with_gid);
@@ -305,7 +325,7 @@ static int keys(struct pt_client *c, struct rdp_qp_info *remote,
 
 /* One barrier: QP 0's key message again, each way; timeout_ms 0 waits
  * as long as it takes (the server, while the client runs). */
-static int barrier_for(struct pt_client *c, int timeout_ms, const char *what)
+static int barrier_for(struct pt_peer *c, int timeout_ms, const char *what)
 {
 	char mine[RDP_PT_KEY_GID_BYTES], theirs[RDP_PT_KEY_GID_BYTES];
 	struct rdp_qp_info qi;
@@ -316,24 +336,46 @@ static int barrier_for(struct pt_client *c, int timeout_ms, const char *what)
 			timeout_ms, what);
 }
 
-static int barrier(struct pt_client *c, const char *what)
+static int barrier(struct pt_peer *c, const char *what)
 {
 	return barrier_for(c, -1, what);
 }
 
-static int connect_qps(struct pt_client *c)
+/* The run's constants; params point at c->p, whose size each point sets. */
+static void run_init(struct pt_peer *c)
+{
+	c->run = (struct rdp_run){
+		.params = &c->p,
+		.ops = c->o->bench,
+		.conn = c->conn,
+		.clk = &c->clk,
+		.side = c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
+		/* The send_bw receiver stops when the client's next TCP
+		 * message comes (under -D). */
+		.oob_fd = c->oob.fd,
+		.stall_cycles = rdp_clock_cycles_of_ms(
+			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
+		.perftest = 1,
+	};
+	rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
+}
+
+static int connect_qps(struct pt_peer *c)
 {
 	const struct rdp_params *p = &c->p;
 	struct rdp_conn_cfg cfg = {
 		.num_qps = p->num_qps,
 		.msg_bytes = (uint32_t)p->size_bytes,
 		.tx_depth = p->tx_depth,
+		.rx_depth = c->o->bench->flags & RDP_BENCH_RECV ? p->rx_depth
+								: 0,
 		.gid_index = c->o->conn.gid_index,
 		.use_grh = !!(p->flags & RDP_PARAM_GRH),
 		.inline_bytes = p->inline_bytes,
 		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
 						     : NULL,
 	};
+	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
 	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	int ret;
@@ -346,29 +388,67 @@ static int connect_qps(struct pt_client *c)
 	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
 	if (ret)
 		return ret;
+	run_init(c);
 	/* RoCE always carries the GID; InfiniBand with -x. */
 	c->with_gid = c->dev->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
 		      c->o->conn.gid_index >= 0;
 	remote = calloc(p->num_qps, sizeof(*remote));
 	if (!remote)
 		return -ENOMEM;
-	ret = keys(c, remote, "the QP exchange");
+	/* The RDMA latency tests shake hands once before the rounds. */
+	ret = c->seq == PT_RDMA_LAT ? barrier(c, "the first handshake") : 0;
+	if (!ret)
+		ret = keys(c, remote, "the QP exchange");
 	if (!ret)
 		ret = c->eng->conn_connect(c->conn, remote, &path);
 	free(remote);
-	/* ib_send_bw holds its barrier between the two rounds. */
-	if (!ret && c->send)
+	/* The SEND tests hold their barrier between the two rounds. */
+	if (!ret && send)
 		ret = barrier(c, "the barrier after RTR");
 	if (!ret)
 		ret = keys(c, NULL, "the second QP exchange");
-	if (!ret && !c->send)
+	/* The RDMA latency tests run every size back to back from here:
+	 * their memory is set (the receive byte cleared) before. */
+	if (!ret && c->seq == PT_RDMA_LAT)
+		ret = c->eng->prepare(&c->run);
+	if (!ret && !send)
 		ret = barrier(c, "the barrier after RTR");
 	return ret;
 }
 
-/* After the run: a barrier, the reports field by field, the closing
- * barrier, and 6.06's "done". */
-static int epilogue(struct pt_client *c, const struct rdp_result *res)
+/* perftest's close: a barrier, then (6.06) the "done" it writes; timeout
+ * 0: as long as the peer runs. */
+static int close_tcp(struct pt_peer *c, int timeout_ms)
+{
+	uint8_t done[PT_DONE_BYTES];
+	int ret = barrier_for(c, timeout_ms, "the closing barrier");
+
+	/* 6.06 writes "done" before it closes; later ones just close. */
+	if (!ret && c->version_num < 6.17)
+		rdp_oob_recv_raw(&c->oob, done, sizeof(done), 1000);
+	return ret;
+}
+
+/* ib_write_lat sends nothing after its run: the peer's exit closes the
+ * connection. Until then its last writes may still come, so the QPs stay. */
+static int await_exit(struct pt_peer *c)
+{
+	int ms = c->o->conn.oob_timeout_ms + (int)c->p.duration_s * 1000;
+	uint8_t b;
+	int ret = rdp_oob_recv_raw(&c->oob, &b, 1, ms);
+
+	if (ret == -ECONNRESET)
+		return 0;
+	rdp_err("perftest %s %s did not close the connection after the run: "
+		"%s",
+		peer_role(c), c->oob.peer,
+		ret ? strerror(-ret) : "it sent more");
+	return ret ? ret : -EPROTO;
+}
+
+/* After the client's RDMA bandwidth run: a barrier, the reports field by
+ * field, the close. */
+static int epilogue(struct pt_peer *c, const struct rdp_result *res)
 {
 	double bw = c->o->report.gbits ? res->bw_avg_gbps
 				       : rdp_report_mibps(res->bw_avg_gbps);
@@ -380,28 +460,20 @@ static int epilogue(struct pt_client *c, const struct rdp_result *res)
 				   .bw_avg = bw,
 				   .msg_rate_mpps = res->msg_rate_mpps };
 	uint8_t mine[RDP_PT_REPORT_BYTES], theirs[RDP_PT_REPORT_BYTES];
-	uint8_t done[PT_DONE_BYTES];
-	int i, ret = 0;
+	int i, ret;
 
-	/* ib_send_bw exchanges no report: each side prints its own. */
-	if (!c->send)
-		ret = barrier(c, "the barrier after the run");
+	ret = barrier(c, "the barrier after the run");
 	rdp_pt_report_encode(&r, mine);
 	/* The server reads each of the five fields alone. */
-	for (i = 0; !ret && !c->send && i < 5; i++)
+	for (i = 0; !ret && i < 5; i++)
 		ret = xchg(c, mine + 8 * i, theirs + 8 * i, 8,
 			   "the report exchange");
-	if (!ret)
-		ret = barrier(c, "the closing barrier");
-	/* 6.06 writes "done" before it closes; later ones just close. */
-	if (!ret && c->version_num < 6.17)
-		rdp_oob_recv_raw(&c->oob, done, sizeof(done), 1000);
-	return ret;
+	return ret ? ret : close_tcp(c, -1);
 }
 
 /* The header both roles print, and the table's head; last: the header's
  * last line. */
-static void report_head(struct pt_client *c, struct rdp_report_info *in,
+static void report_head(struct pt_peer *c, struct rdp_report_info *in,
 			const char *last)
 {
 	*in = (struct rdp_report_info){
@@ -425,16 +497,19 @@ static void report_head(struct pt_client *c, struct rdp_report_info *in,
 	       c->version, peer_role(c), c->server ? "from" : "at", c->oob.peer,
 	       c->p.num_qps, c->all ? "sizes 2 B to 8 MiB (-a)" : "one size",
 	       last);
+	if (c->o->bench->kind == RDP_BENCH_LAT)
+		printf(" Latency         : %s, without warm-up (the peer "
+		       "counts exactly -n)\n",
+		       c->o->bench->lat_note);
 	rdp_report_table_head(stdout, in);
 	fflush(stdout);
 }
 
-/* The server after its QPs are up: wait for the client's run to end,
- * take its figures, close as perftest does. */
-static int serve_run(struct pt_client *c, struct rdp_pt_report *r)
+/* The passive server of the RDMA bandwidth tests: wait for the client's
+ * run to end, take its figures, close as perftest does. */
+static int serve_run(struct pt_peer *c, struct rdp_pt_report *r)
 {
 	uint8_t mine[RDP_PT_REPORT_BYTES] = { 0 }, theirs[RDP_PT_REPORT_BYTES];
-	uint8_t done[PT_DONE_BYTES];
 	int i, ret;
 
 	ret = barrier_for(c, 0, "the end of the client's run");
@@ -445,16 +520,12 @@ static int serve_run(struct pt_client *c, struct rdp_pt_report *r)
 			   "the report exchange");
 	if (!ret)
 		rdp_pt_report_decode(theirs, r);
-	if (!ret)
-		ret = barrier(c, "the closing barrier");
-	if (!ret && c->version_num < 6.17)
-		rdp_oob_recv_raw(&c->oob, done, sizeof(done), 1000);
-	return ret;
+	return ret ? ret : close_tcp(c, -1);
 }
 
 /* The client's figures, in its unit (with the same --report_gbits as
  * this side: Gb/s, else MiB/s), as a result this side's table prints. */
-static void result_of(const struct pt_client *c, const struct rdp_pt_report *r,
+static void result_of(const struct pt_peer *c, const struct rdp_pt_report *r,
 		      struct rdp_result *res)
 {
 	double to_gbps = c->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
@@ -468,7 +539,7 @@ static void result_of(const struct pt_client *c, const struct rdp_pt_report *r,
 }
 
 /* This side's end of the TCP connection: accept one client, or dial. */
-static int open_oob(struct pt_client *c)
+static int open_oob(struct pt_peer *c)
 {
 	const struct rdp_conn_opts *o = &c->o->conn;
 	int lfd, ret;
@@ -487,87 +558,132 @@ static int open_oob(struct pt_client *c)
 	return ret;
 }
 
-/* The client's loop at each size on the same QPs; *res: the last. */
-static int sweep(struct pt_client *c, struct rdp_result *res)
+/* The send_bw receiver's figures for one size, from its own count and
+ * clock (as ib_send_bw's server prints them). */
+static void receiver_figures(const struct pt_peer *c, uint64_t size,
+			     struct rdp_result *res)
+{
+	res->size_bytes = size;
+	res->bw_avg_gbps =
+		res->elapsed_ns > 0
+			? (double)res->msgs * (double)size * 8 / res->elapsed_ns
+			: 0;
+	res->bw_peak_gbps = res->bw_avg_gbps;
+	res->msg_rate_mpps =
+		res->elapsed_ns > 0 ? res->msgs * 1e3 / res->elapsed_ns : 0;
+	(void)c;
+}
+
+/* This side's loop at each size on the same QPs, a row each; *res: the
+ * last. The send_bw receiver keeps receives of the largest size posted
+ * (its params keep that size), so a larger next size always fits. */
+static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 {
 	const struct rdp_matrix *m = &c->o->matrix;
 	size_t n = m->n_sizes ? m->n_sizes : 1, k;
+	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
+	int receiver = c->seq == PT_SEND_BW && c->server;
 	struct rdp_report_info in;
-	struct rdp_run run = {
-		.params = &c->p,
-		.ops = c->o->bench,
-		.conn = c->conn,
-		.clk = &c->clk,
-		.side = RDP_SIDE_CLIENT,
-		.oob_fd = -1,
-		.stall_cycles = rdp_clock_cycles_of_ms(
-			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
-	};
+	uint64_t size = c->p.size_bytes;
 	int ret = 0;
 
-	report_head(c, &in,
-		    "Data check      : none (a perftest server keeps no "
-		    "pattern)");
+	report_head(c, &in, check);
 	for (k = 0; !ret && k < n; k++) {
 		if (m->n_sizes)
-			c->p.size_bytes = m->sizes[k];
+			size = m->sizes[k];
+		if (!receiver)
+			c->p.size_bytes = size;
 		rdp_result_clear(res);
 		memset(res, 0, sizeof(*res));
-		rdp_bench_decide(c->o->bench, &c->p, c->conn, &run.dec);
-		res->dec = run.dec;
-		res->size_bytes = c->p.size_bytes;
+		rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
+		res->dec = c->run.dec;
+		res->size_bytes = size;
 		res->num_qps = c->p.num_qps;
-		ret = c->eng->prepare(&run);
+		/* RDMA latency: prepared once, before the last barrier; the
+		 * receiver's queues, once filled, are kept full by its loop. */
+		if (c->seq != PT_RDMA_LAT && !(receiver && k))
+			ret = c->eng->prepare(&c->run);
 		/* The receiver posts its receives, then meets the sender. */
-		if (!ret && c->send)
+		if (!ret && send)
 			ret = barrier(c, "the barrier before the run");
 		if (!ret)
-			ret = c->eng->loop(&run, res);
-		if (!ret && c->send && c->all)
+			ret = c->eng->loop(&c->run, res);
+		if (!ret && c->seq == PT_SEND_BW && c->all)
 			ret = barrier(c, "the barrier after a size");
+		if (!ret && receiver)
+			receiver_figures(c, size, res);
 		if (!ret)
 			rdp_report_row(stdout, &in, res);
 		fflush(stdout);
 	}
+	if (!ret)
+		rdp_report_footer(stdout, &in);
 	return ret;
 }
 
-/* From the QPs to the report, once the parameters are agreed. */
-static int test(struct pt_client *c)
+/* A passive server (RDMA bandwidth, READ and atomic latency): the
+ * client's figures if it sends them, else a line saying there are none. */
+static int serve_passive(struct pt_peer *c)
 {
 	struct rdp_result res = { 0 };
 	struct rdp_report_info in;
 	struct rdp_pt_report served;
 	int ret;
 
+	if (c->seq != PT_RDMA_BW) {
+		ret = close_tcp(c, 0);
+		if (!ret) {
+			report_head(c, &in,
+				    "Figures         : none here: perftest's "
+				    "latency client keeps its own");
+			rdp_report_footer(stdout, &in);
+		}
+		return ret;
+	}
+	ret = serve_run(c, &served);
+	if (ret)
+		return ret;
+	result_of(c, &served, &res);
+	report_head(c, &in,
+		    c->all ? "Figures         : the client's, as it sent them, "
+			     "of its last size"
+			   : "Figures         : the client's, as it sent them");
+	rdp_report_row(stdout, &in, &res);
+	rdp_report_footer(stdout, &in);
+	return 0;
+}
+
+/* From the QPs to the report, once the parameters are agreed. */
+static int test(struct pt_peer *c)
+{
+	struct rdp_result res = { 0 };
+	int ret;
+
 	ret = connect_qps(c);
 	if (ret)
 		return ret;
-	if (c->server) {
-		ret = serve_run(c, &served);
-		result_of(c, &served, &res);
-		if (!ret) {
-			report_head(c, &in,
-				    c->all ? "Figures         : the client's, "
-					     "as it sent them, of its last "
-					     "size"
-					   : "Figures         : the client's, "
-					     "as it sent them");
-			rdp_report_row(stdout, &in, &res);
-		}
-	} else {
-		ret = sweep(c, &res);
-		if (!ret)
-			ret = epilogue(c, &res);
-	}
-	if (!ret)
-		rdp_report_footer(stdout, &in);
+	if (c->server && !c->pingpong && c->seq != PT_SEND_BW)
+		ret = serve_passive(c);
+	else
+		ret = sweep(c, &res,
+			    c->server ? "Data check      : none (a perftest "
+					"client sends no pattern)"
+				      : "Data check      : none (a perftest "
+					"server keeps no pattern)");
+	if (ret)
+		;
+	else if (c->seq == PT_RDMA_BW)
+		ret = c->server ? 0 : epilogue(c, &res);
+	else if (c->seq == PT_RDMA_LAT && c->pingpong)
+		ret = await_exit(c);
+	else if (!(c->server && c->seq == PT_RDMA_LAT))
+		ret = close_tcp(c, -1);
 	fflush(stdout);
 	rdp_result_clear(&res);
 	return ret;
 }
 
-static int run(struct pt_client *c)
+static int run(struct pt_peer *c)
 {
 	int ret = open_oob(c);
 
@@ -591,23 +707,33 @@ static int opts_of_block(const struct rdp_pt_neg *n,
 			 const struct rdp_opts *server, struct rdp_opts *po,
 			 char *why, size_t len)
 {
+	static const char *const tests[2][6] = {
+		[RDP_PT_LAT] = { [RDP_PT_SEND] = "send_lat",
+				 [RDP_PT_WRITE] = "write_lat",
+				 [RDP_PT_READ] = "read_lat",
+				 [RDP_PT_ATOMIC] = "atomic_lat" },
+		[RDP_PT_BW] = { [RDP_PT_SEND] = "send_bw",
+				[RDP_PT_WRITE] = "write_bw",
+				[RDP_PT_READ] = "read_bw",
+				[RDP_PT_ATOMIC] = "atomic_bw" },
+	};
 	const char *test = NULL;
 	size_t i;
 
-	if (n->tst == RDP_PT_BW && n->verb == RDP_PT_WRITE)
-		test = "write_bw";
-	else if (n->tst == RDP_PT_BW && n->verb == RDP_PT_READ)
-		test = "read_bw";
-	else if (n->tst == RDP_PT_BW && n->verb == RDP_PT_ATOMIC &&
-		 n->test_method == 0)
-		test = "atomic_bw";
+	if ((n->tst == RDP_PT_LAT || n->tst == RDP_PT_BW) &&
+	    (unsigned int)n->verb < 6)
+		test = tests[n->tst][n->verb];
+	/* perftest's atomic tests have one size */
+	if (n->verb == RDP_PT_ATOMIC && n->test_method)
+		test = NULL;
 	if (!test || n->connection_type || n->test_method > 1 ||
 	    n->use_rdma_cm || n->write_with_imm || n->data_validation ||
 	    n->aes_xts || !n->num_qps || n->num_qps > 4096 || !n->size_bytes ||
 	    n->size_bytes > RDP_MSG_MAX_BYTES) {
 		snprintf(why, len,
 			 "%s %s on connection type %d%s%s is not served here "
-			 "(RC write_bw, read_bw and atomic_bw are)",
+			 "(RC SEND, WRITE, READ and atomics are, one size or "
+			 "-a)",
 			 (unsigned int)n->verb < 6 ? verb_names[n->verb] : "?",
 			 n->tst == RDP_PT_BW ? "bandwidth" : "latency",
 			 n->connection_type,
@@ -632,14 +758,41 @@ static int opts_of_block(const struct rdp_pt_neg *n,
 	for (i = 0; i < po->matrix.n_sizes; i++)
 		po->matrix.sizes[i] = n->test_method == 1 ? 2ull << i
 							  : n->size_bytes;
-	return po->bench ? 0 : -EPROTONOSUPPORT;
+	if (!po->bench)
+		return -EPROTONOSUPPORT;
+	return po->bench->validate && po->bench->validate(&po->params, why, len)
+		       ? -EPROTONOSUPPORT
+		       : 0;
+}
+
+/* This side's parameters from o: the buffers fit the largest size (a
+ * sweep starts from the first); a latency run has no warm-up, which the
+ * peer would count; a SEND latency side posts at most -n receives, as
+ * perftest does. */
+static void peer_init(struct pt_peer *c, const struct rdp_opts *o)
+{
+	const struct rdp_matrix *m = &o->matrix;
+
+	c->o = o;
+	c->p = o->params;
+	c->all = all_sizes(o);
+	c->seq = seq_of(o->bench);
+	c->pingpong = o->bench->perftest != NULL;
+	c->p.size_bytes = m->n_sizes ? m->sizes[m->n_sizes - 1]
+				     : o->params.size_bytes;
+	c->p.num_qps = m->n_qps ? (uint32_t)m->qps[0] : o->params.num_qps;
+	if (o->bench->kind == RDP_BENCH_LAT)
+		c->p.warmup_iters = 0;
+	if (c->seq == PT_SEND_LAT && !c->p.duration_s &&
+	    c->p.iters < c->p.rx_depth)
+		c->p.rx_depth = (uint32_t)c->p.iters;
 }
 
 int rdp_session_perftest_serve(const struct rdp_opts *o,
 			       const struct rdp_engine_ops *eng,
 			       struct rdp_oob *oob)
 {
-	struct pt_client c = { .server = 1, .o = o, .eng = eng, .oob = *oob };
+	struct pt_peer c = { .server = 1, .o = o, .eng = eng, .oob = *oob };
 	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES];
 	struct rdp_pt_neg theirs;
 	struct rdp_opts *po;
@@ -680,9 +833,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 		ret = rdp_oob_send_raw(&c.oob, b, bytes);
 	}
 	if (!ret) {
-		c.o = po;
-		c.p = po->params;
-		c.all = all_sizes(po);
+		peer_init(&c, po);
 		printf("client %s: perftest %s, %s, %llu B, %u QP(s)\n",
 		       oob->peer, c.version, po->params.test,
 		       (unsigned long long)po->params.size_bytes,
@@ -699,7 +850,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 int rdp_session_perftest(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng)
 {
-	struct pt_client c = {
+	struct pt_peer c = {
 		.server = !o->conn.host[0],
 		.o = o,
 		.eng = eng,
@@ -713,16 +864,7 @@ int rdp_session_perftest(const struct rdp_opts *o,
 		rdp_err("the cycle counter does not advance: cannot time");
 		return RDP_EXIT_FAIL;
 	}
-	c.p = o->params;
-	c.all = all_sizes(o);
-	c.send = !strcmp(o->bench->name, "send_bw");
-	/* The buffers fit the largest size; the client's sweep goes from
-	 * the first. */
-	c.p.size_bytes = o->matrix.n_sizes
-				 ? o->matrix.sizes[o->matrix.n_sizes - 1]
-				 : o->params.size_bytes;
-	c.p.num_qps = o->matrix.n_qps ? (uint32_t)o->matrix.qps[0]
-				      : o->params.num_qps;
+	peer_init(&c, o);
 	ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem, &c.dev);
 	if (!ret)
 		ret = run(&c);
