@@ -38,6 +38,8 @@ struct rdp_report_info {
 	int cycles; /* -C: latency in CPU cycles of clk */
 	const struct rdp_placement *placement; /* this side's, NULL unknown */
 	const struct rdp_ctr_pair *counters;   /* this point's, NULL none */
+	const char *rx_from; /* -b: whose sends the RX line counts; NULL:
+				"the server" */
 };
 
 /* 10^9 bits per second in 2^20 bytes per second. */

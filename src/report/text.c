@@ -274,8 +274,9 @@ void rdp_report_bidir(FILE *f, const struct rdp_report_info *in,
 		(unsigned long long)r->msgs, bw_unit(in, r->bw_peak_gbps),
 		bw_unit(in, r->bw_avg_gbps), unit, r->msg_rate_mpps);
 	fprintf(f,
-		"   RX (the server) : %llu msgs, peak %.2f, average %.2f %s, "
+		"   RX (%s) : %llu msgs, peak %.2f, average %.2f %s, "
 		"%.6f Mpps\n",
+		in->rx_from ? in->rx_from : "the server",
 		(unsigned long long)r->rx_msgs, bw_unit(in, r->rx_bw_peak_gbps),
 		bw_unit(in, r->rx_bw_avg_gbps), unit, r->rx_msg_rate_mpps);
 }

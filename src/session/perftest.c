@@ -47,6 +47,7 @@ struct pt_peer {
 	int all;    /* -a: every size on the same QPs */
 	enum pt_seq seq;
 	int pingpong; /* both sides run the loop (write_lat, send_lat) */
+	int bidir;    /* -b: both sides run the bandwidth loop */
 	const struct rdp_opts *o;
 	const struct rdp_engine_ops *eng;
 	struct rdp_oob oob;
@@ -95,8 +96,9 @@ static int supported(const struct rdp_opts *o)
 			"--json-file, --out_json, --output or --plot)");
 		return -EINVAL;
 	}
-	if (o->params.flags & (RDP_PARAM_BIDIR | RDP_PARAM_RDMA_CM)) {
-		rdp_err("--perftest: -b and -R are not served yet");
+	if (o->params.flags & RDP_PARAM_RDMA_CM) {
+		rdp_err("--perftest: -R is not served yet: perftest's own "
+			"exchange over TCP only");
 		return -EINVAL;
 	}
 	return 0;
@@ -446,9 +448,10 @@ static int await_exit(struct pt_peer *c)
 	return ret ? ret : -EPROTO;
 }
 
-/* After the client's RDMA bandwidth run: a barrier, the reports field by
- * field, the close. */
-static int epilogue(struct pt_peer *c, const struct rdp_result *res)
+/* The reports, field by field (the server reads each alone); *peer: the
+ * other side's, in its unit (the same --report_gbits as this side). */
+static int reports(struct pt_peer *c, const struct rdp_result *res,
+		   struct rdp_pt_report *peer)
 {
 	double bw = c->o->report.gbits ? res->bw_avg_gbps
 				       : rdp_report_mibps(res->bw_avg_gbps);
@@ -460,14 +463,26 @@ static int epilogue(struct pt_peer *c, const struct rdp_result *res)
 				   .bw_avg = bw,
 				   .msg_rate_mpps = res->msg_rate_mpps };
 	uint8_t mine[RDP_PT_REPORT_BYTES], theirs[RDP_PT_REPORT_BYTES];
-	int i, ret;
+	int i, ret = 0;
 
-	ret = barrier(c, "the barrier after the run");
 	rdp_pt_report_encode(&r, mine);
-	/* The server reads each of the five fields alone. */
 	for (i = 0; !ret && i < 5; i++)
 		ret = xchg(c, mine + 8 * i, theirs + 8 * i, 8,
 			   "the report exchange");
+	if (!ret)
+		rdp_pt_report_decode(theirs, peer);
+	return ret;
+}
+
+/* After the client's one-way RDMA bandwidth run: a barrier, the reports,
+ * the close. */
+static int epilogue(struct pt_peer *c, const struct rdp_result *res)
+{
+	struct rdp_pt_report peer;
+	int ret = barrier(c, "the barrier after the run");
+
+	if (!ret)
+		ret = reports(c, res, &peer);
 	return ret ? ret : close_tcp(c, -1);
 }
 
@@ -574,6 +589,24 @@ static void receiver_figures(const struct pt_peer *c, uint64_t size,
 	(void)c;
 }
 
+/* -b: the reports each way after each run; what the peer sent is what
+ * this side received. */
+static int bidir_figures(struct pt_peer *c, struct rdp_result *res)
+{
+	double to_gbps = c->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
+	struct rdp_pt_report peer;
+	int ret = reports(c, res, &peer);
+
+	if (ret)
+		return ret;
+	res->bidir = 1;
+	res->rx_msgs = peer.iters;
+	res->rx_bw_peak_gbps = peer.bw_peak * to_gbps;
+	res->rx_bw_avg_gbps = peer.bw_avg * to_gbps;
+	res->rx_msg_rate_mpps = peer.msg_rate_mpps;
+	return 0;
+}
+
 /* This side's loop at each size on the same QPs, a row each; *res: the
  * last. The send_bw receiver keeps receives of the largest size posted
  * (its params keep that size), so a larger next size always fits. */
@@ -588,6 +621,7 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 	int ret = 0;
 
 	report_head(c, &in, check);
+	in.rx_from = c->server ? "the client" : "the server";
 	for (k = 0; !ret && k < n; k++) {
 		if (m->n_sizes)
 			size = m->sizes[k];
@@ -603,17 +637,22 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 		 * receiver's queues, once filled, are kept full by its loop. */
 		if (c->seq != PT_RDMA_LAT && !(receiver && k))
 			ret = c->eng->prepare(&c->run);
-		/* The receiver posts its receives, then meets the sender. */
-		if (!ret && send)
+		/* The receiver posts its receives, then meets the sender;
+		 * under -b both meet before each run. */
+		if (!ret && (send || c->bidir))
 			ret = barrier(c, "the barrier before the run");
 		if (!ret)
 			ret = c->eng->loop(&c->run, res);
-		if (!ret && c->seq == PT_SEND_BW && c->all)
+		if (!ret && (c->seq == PT_SEND_BW || c->bidir) && c->all)
 			ret = barrier(c, "the barrier after a size");
 		if (!ret && receiver)
 			receiver_figures(c, size, res);
+		if (!ret && c->bidir)
+			ret = bidir_figures(c, res);
 		if (!ret)
 			rdp_report_row(stdout, &in, res);
+		if (!ret && c->bidir)
+			rdp_report_bidir(stdout, &in, res);
 		fflush(stdout);
 	}
 	if (!ret)
@@ -662,7 +701,7 @@ static int test(struct pt_peer *c)
 	ret = connect_qps(c);
 	if (ret)
 		return ret;
-	if (c->server && !c->pingpong && c->seq != PT_SEND_BW)
+	if (c->server && !c->pingpong && c->seq != PT_SEND_BW && !c->bidir)
 		ret = serve_passive(c);
 	else
 		ret = sweep(c, &res,
@@ -672,7 +711,7 @@ static int test(struct pt_peer *c)
 					"server keeps no pattern)");
 	if (ret)
 		;
-	else if (c->seq == PT_RDMA_BW)
+	else if (c->seq == PT_RDMA_BW && !c->bidir)
 		ret = c->server ? 0 : epilogue(c, &res);
 	else if (c->seq == PT_RDMA_LAT && c->pingpong)
 		ret = await_exit(c);
@@ -778,6 +817,7 @@ static void peer_init(struct pt_peer *c, const struct rdp_opts *o)
 	c->all = all_sizes(o);
 	c->seq = seq_of(o->bench);
 	c->pingpong = o->bench->perftest != NULL;
+	c->bidir = !!(o->params.flags & RDP_PARAM_BIDIR);
 	c->p.size_bytes = m->n_sizes ? m->sizes[m->n_sizes - 1]
 				     : o->params.size_bytes;
 	c->p.num_qps = m->n_qps ? (uint32_t)m->qps[0] : o->params.num_qps;

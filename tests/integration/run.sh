@@ -244,6 +244,8 @@ t_perftest_peers() {
 	PT_FIELDS=0 pt_client atomic_lat -n 500
 	PT_FIELDS=1 pt_client send_lat -n 500 -s 65536
 	PT_FIELDS=1 pt_client send_lat -D 2
+	PT_FIELDS=2 pt_client write_bw -b -n 1000 -s 65536 -q 2
+	PT_FIELDS=2 pt_client read_bw -b -a -n 5
 	pt_serve_each
 	pt_new_at_server
 	pt_bad_handshakes
@@ -277,6 +279,9 @@ pt_serve_each() {
 	PT_FIELDS=1 pt_server send_bw -D 2 -q 4
 	PT_FIELDS=1 pt_server write_lat -D 2
 	PT_FIELDS=1 pt_server send_lat -D 2
+	PT_FIELDS=2 pt_server write_bw -b -n 1000 -s 4096 -q 4
+	PT_FIELDS=2 pt_server read_bw -b -a -n 5
+	PT_FIELDS=1 pt_server write_bw -b -D 2 --report_gbits
 }
 
 # Bytes as a perftest client would send them, then a close: $1 is what
@@ -327,15 +332,22 @@ pt_bad_handshakes() {
 	done
 }
 
-# perftest 6.28 or later (RDP_PERFTEST_NEW_DIR holds its ib_write_bw and
-# ib_read_bw; Debian 12 ships 6.06) at the persistent server, which takes
-# the test from its parameter block: no options on the server's side.
+# perftest 6.28 or later (RDP_PERFTEST_NEW_DIR holds its ib_* programs;
+# Debian 12 ships 6.06) at the persistent server, which takes the test
+# from its parameter block: no options on the server's side.
 pt_new_at_server() {
 	local dir=${RDP_PERFTEST_NEW_DIR:-} args
-	for args in "write_bw -n 1000 -s 65536 -q 2" "read_bw -a -n 5"; do
+	if ! [ -x "$dir/ib_write_bw" ]; then
+		begin "perftest 6.28+ clients at rdmaperf-server: served from their block"
+		skip "no perftest 6.28 or later (RDP_PERFTEST_NEW_DIR)"
+		return
+	fi
+	for args in "write_bw -n 1000 -s 65536 -q 2" "read_bw -a -n 5" \
+		"send_bw -n 200 -q 2" "atomic_bw -n 200" "write_lat -n 200 -s 2" \
+		"read_lat -a -n 5" "send_lat -n 200 -s 4096" "atomic_lat -n 200"; do
 		begin "perftest 6.28+ ib_${args%% *} ${args#* } at rdmaperf-server: served from its block"
-		[ -x "$dir/ib_write_bw" ] ||
-			{ skip "no perftest 6.28 or later (RDP_PERFTEST_NEW_DIR)"; continue; }
+		[ -x "$dir/ib_${args%% *}" ] ||
+			{ skip "no $dir/ib_${args%% *}"; continue; }
 		# shellcheck disable=SC2086
 		run_limited 120 "$dir/ib_${args%% *}" -d "$DEV" -p "$PORT" \
 			${args#* } "$ADDR" >"$WORK/out" 2>&1 ||
@@ -377,7 +389,24 @@ pt_server() {
 	theirs=$(pt_row "$WORK/out")
 	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
 		{ fail "rdmaperf row '$mine', ib_$test row '$theirs'"; return; }
+	case " $* " in
+	*" -b "*) pt_bidir_sum "$WORK/pt-server.log" "$WORK/out" || return ;;
+	esac
 	pass
+}
+
+# -b: perftest prints the sum of both directions; rdmaperf prints its TX
+# and its RX (the figures the peer sent): their sum must be perftest's
+# average, to the rounding of the three printed figures.
+pt_bidir_sum() {
+	local tx rx theirs
+	tx=$(awk '/TX \(this side\)/ {for (i = 1; i < NF; i++) if ($i == "average") v = $(i + 1)} END {print v}' "$1")
+	rx=$(awk '/RX \(the (server|client)\)/ {for (i = 1; i < NF; i++) if ($i == "average") v = $(i + 1)} END {print v}' "$1")
+	theirs=$(PT_FIELDS=3 pt_row "$2" | awk '{print $3}')
+	awk -v a="$tx" -v b="$rx" -v c="$theirs" 'BEGIN {
+		d = a + b - c; if (d < 0) d = -d
+		exit !(a != "" && b != "" && c != "" && d <= 0.02) }' ||
+		{ fail "TX $tx + RX $rx is not perftest's $theirs"; return 1; }
 }
 
 # The last row of a result table: size, iterations and average; with
@@ -414,6 +443,9 @@ pt_client() {
 	[ "${PT_FIELDS:-3}" = 0 ] && mine=${mine:+none}
 	[ -n "$mine" ] && [ "${mine#none}" = "$theirs" ] ||
 		{ fail "rdmaperf row '$mine', ib_$test row '$theirs'"; return; }
+	case " $* " in
+	*" -b "*) pt_bidir_sum "$WORK/out" "$WORK/pt-server.log" || return ;;
+	esac
 	pass
 }
 
