@@ -119,6 +119,15 @@ struct rdp_pt_neg {
 int rdp_pt_neg_encode(const struct rdp_pt_neg *n, uint8_t *out, size_t bytes);
 int rdp_pt_neg_decode(const uint8_t *in, size_t bytes, struct rdp_pt_neg *n);
 /*
+ * A server's answer to a client's block of `bytes` (in): the client's
+ * fields back, so that its comparison passes, with this device's
+ * max_qp_rd_atom (which the client reads to bound its reads in flight).
+ * *client: the client's block decoded. -EINVAL for a size that is none of
+ * the two.
+ */
+int rdp_pt_neg_answer(const uint8_t *in, size_t bytes, uint32_t max_qp_rd_atom,
+		      struct rdp_pt_neg *client, uint8_t *out);
+/*
  * The first field perftest would find different, in its own order and
  * with its name ("verb", "size", ...), or NULL when the blocks agree.
  */

@@ -276,6 +276,19 @@ int rdp_pt_neg_decode(const uint8_t *in, size_t bytes, struct rdp_pt_neg *n)
 	return 0;
 }
 
+int rdp_pt_neg_answer(const uint8_t *in, size_t bytes, uint32_t max_qp_rd_atom,
+		      struct rdp_pt_neg *client, uint8_t *out)
+{
+	struct rdp_pt_neg mine;
+	int ret = rdp_pt_neg_decode(in, bytes, client);
+
+	if (ret)
+		return ret;
+	mine = *client;
+	mine.max_qp_rd_atom = max_qp_rd_atom;
+	return rdp_pt_neg_encode(&mine, out, bytes);
+}
+
 const char *rdp_pt_neg_mismatch(const struct rdp_pt_neg *a,
 				const struct rdp_pt_neg *b)
 {

@@ -833,7 +833,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 			       struct rdp_oob *oob)
 {
 	struct pt_peer c = { .server = 1, .o = o, .eng = eng, .oob = *oob };
-	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES];
+	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES], answer[RDP_PT_NEG_MLX5DV_BYTES];
 	struct rdp_pt_neg theirs;
 	struct rdp_opts *po;
 	char why[160];
@@ -859,19 +859,18 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 	}
 	if (!ret)
 		ret = block_size(&c, b, &bytes);
+	if (!ret)
+		ret = rdp_pt_neg_answer(b, bytes,
+					(uint32_t)c.dev->attr.max_qp_rd_atom,
+					&theirs, answer);
 	if (!ret) {
-		rdp_pt_neg_decode(b, bytes, &theirs);
 		ret = opts_of_block(&theirs, o, po, why, sizeof(why));
 		if (ret)
 			rdp_err("perftest %s client from %s: %s", c.version,
 				oob->peer, why);
 	}
-	if (!ret) {
-		/* The same fields back, so that the client's check passes. */
-		theirs.max_qp_rd_atom = (uint32_t)c.dev->attr.max_qp_rd_atom;
-		rdp_pt_neg_encode(&theirs, b, bytes);
-		ret = rdp_oob_send_raw(&c.oob, b, bytes);
-	}
+	if (!ret)
+		ret = rdp_oob_send_raw(&c.oob, answer, bytes);
 	if (!ret) {
 		peer_init(&c, po);
 		printf("client %s: perftest %s, %s, %llu B, %u QP(s)\n",

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Writes the seed corpus for fuzz_wire: one valid message of each type.
- * Usage: make_seeds DIR */
+/* Writes the seed corpus for fuzz_wire: one valid message of each type;
+ * with --perftest, fuzz_perftest's: each of perftest's messages behind its
+ * kind byte. Usage: make_seeds [--perftest] DIR */
 #include <stdio.h>
 #include <string.h>
 
+#include <rdmaperf/perftest_wire.h>
 #include <rdmaperf/wire.h>
 
 /* Each seed file: its name and the message it holds. */
@@ -63,11 +65,72 @@ static int put(const char *dir, const struct seed *s)
 	return fclose(f) != 0;
 }
 
+static int put_raw(const char *dir, const char *name, uint8_t kind,
+		   const void *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fputc(kind, f) == EOF || fwrite(buf, 1, len, f) != len)
+		return 1;
+	return fclose(f) != 0;
+}
+
+/* fuzz_perftest's kinds: version, MTU, key, key with GID, report, block
+ * of 312 and of 320 bytes. */
+static int perftest_seeds(const char *dir)
+{
+	struct rdp_qp_info qi = {
+		.lid = 0,
+		.rd_atomic = 16,
+		.qpn = 0x11,
+		.psn = 0x123456,
+		.rkey = 0x1234,
+		.addr = 0x7f0000001000ull,
+		.gid = { [10] = 0xff, [11] = 0xff, [12] = 10, [15] = 1 }
+	};
+	struct rdp_pt_report r = { 65536, 5000, 97.5, 96.25, 0.0015 };
+	struct rdp_pt_neg n = { .verb = RDP_PT_WRITE,
+				.tst = RDP_PT_BW,
+				.report_fmt = 1,
+				.size_bytes = 65536,
+				.iters = 5000,
+				.num_qps = 2,
+				.duration_s = 5,
+				.max_qp_rd_atom = 16 };
+	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES];
+	char key[RDP_PT_KEY_GID_BYTES];
+	int bad = 0;
+
+	rdp_pt_version_encode("6.06", b);
+	bad |= put_raw(dir, "version-6.06", 0, b, RDP_PT_VERSION_BYTES);
+	rdp_pt_version_encode("6.28", b);
+	bad |= put_raw(dir, "version-6.28", 0, b, RDP_PT_VERSION_BYTES);
+	bad |= rdp_pt_mtu_encode(1024, b) != 0;
+	bad |= put_raw(dir, "mtu", 1, b, RDP_PT_MTU_BYTES);
+	rdp_pt_key_encode(&qi, 0, key);
+	bad |= put_raw(dir, "key", 2, key, RDP_PT_KEY_BYTES);
+	rdp_pt_key_encode(&qi, 1, key);
+	bad |= put_raw(dir, "key-gid", 3, key, RDP_PT_KEY_GID_BYTES);
+	rdp_pt_report_encode(&r, b);
+	bad |= put_raw(dir, "report", 4, b, RDP_PT_REPORT_BYTES);
+	bad |= rdp_pt_neg_encode(&n, b, RDP_PT_NEG_BYTES) != 0;
+	bad |= put_raw(dir, "block-312", 5, b, RDP_PT_NEG_BYTES);
+	n.mlx5dv_mask = 1u << 16;
+	bad |= rdp_pt_neg_encode(&n, b, RDP_PT_NEG_MLX5DV_BYTES) != 0;
+	bad |= put_raw(dir, "block-320", 6, b, RDP_PT_NEG_MLX5DV_BYTES);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
 	int bad = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "--perftest"))
+		return perftest_seeds(argv[2]);
 	if (argc != 2)
 		return 2;
 	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)

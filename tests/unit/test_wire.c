@@ -895,6 +895,66 @@ static void test_pt_neg(void **state)
 	assert_string_equal(rdp_pt_neg_mismatch(&n, &other), "duration");
 }
 
+/*
+ * A client's block built by hand from perftest's layout (ib_read_lat -a
+ * on 1 QP, -n 1000, --report_gbits, max_qp_rd_atom 128), decoded and
+ * answered, in both sizes: the answer carries every field the client
+ * compares, byte for byte, and this side's max_qp_rd_atom.
+ */
+static void test_pt_neg_by_hand(void **state)
+{
+	static const uint8_t head[56] = {
+		0,    0,    0,	  1,	/* test_method: RUN_ALL (-a) */
+		0,    0,    0,	  0,	/* connection_type: RC */
+		0,    0,    0,	  4,	/* verb: READ */
+		0,    0,    0,	  0,	/* tst: LAT */
+		0,    0,    0,	  0,	/* atomicType */
+		0,    0,    0,	  0,	/* test_type: ITERATIONS */
+		0,    0,    0,	  0,	/* report_fmt: GBS */
+		0xa5, 0xa5, 0xa5, 0xa5, /* padding: anything */
+		0,    0,    0,	  0,	0, 0x80, 0,    0,    /* size: 8 MiB */
+		0,    0,    0,	  0,	0, 0,	 0x03, 0xe8, /* iters: 1000 */
+		0,    0,    0,	  0,			     /* aes_xts */
+		0,    0,    0,	  1,			     /* num_of_qps */
+	};
+	uint8_t in[RDP_PT_NEG_MLX5DV_BYTES], out[RDP_PT_NEG_MLX5DV_BYTES];
+	size_t sizes[] = { RDP_PT_NEG_BYTES, RDP_PT_NEG_MLX5DV_BYTES }, k;
+	struct rdp_pt_neg n, back;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		memset(in, 0x5a, sizeof(in)); /* attr: a device's bytes */
+		memcpy(in, head, sizeof(head));
+		memcpy(in + 56,
+		       "\0\0\0\5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+		       "\0\0\0\0",
+		       24); /* duration 5, then rdma_cm .. data_validation 0 */
+		memcpy(in + 224, "\x80\0\0\0", 4); /* max_qp_rd_atom 128 */
+		if (sizes[k] == RDP_PT_NEG_MLX5DV_BYTES)
+			memcpy(in + 312, "\0\0\0\0\0\1\0\0", 8); /* OOO bit */
+		assert_int_equal(rdp_pt_neg_answer(in, sizes[k], 16, &n, out),
+				 0);
+		assert_int_equal(n.test_method, 1);
+		assert_int_equal(n.verb, RDP_PT_READ);
+		assert_int_equal(n.tst, RDP_PT_LAT);
+		assert_int_equal(n.report_fmt, 0);
+		assert_true(n.size_bytes == 8388608 && n.iters == 1000);
+		assert_int_equal(n.num_qps, 1);
+		assert_int_equal(n.duration_s, 5);
+		assert_int_equal(n.max_qp_rd_atom, 128);
+		assert_true(n.mlx5dv_mask == (k ? 1u << 16 : 0));
+		/* Every compared byte back as it came; ours in attr. */
+		assert_memory_equal(out, in, 28);
+		assert_memory_equal(out + 32, in + 32, 48);
+		assert_memory_equal(out + 224, "\x10\0\0\0", 4);
+		if (k)
+			assert_memory_equal(out + 312, in + 312, 8);
+		assert_int_equal(rdp_pt_neg_decode(out, sizes[k], &back), 0);
+		assert_null(rdp_pt_neg_mismatch(&n, &back));
+	}
+	assert_int_equal(rdp_pt_neg_answer(in, 319, 16, &n, out), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -923,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_pt_key),
 		cmocka_unit_test(test_pt_report),
 		cmocka_unit_test(test_pt_neg),
+		cmocka_unit_test(test_pt_neg_by_hand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
