@@ -40,6 +40,12 @@ struct rdp_report_info {
 	const struct rdp_ctr_pair *counters;   /* this point's, NULL none */
 	const char *rx_from; /* -b: whose sends the RX line counts; NULL:
 				"the server" */
+	/* --perftest: the peer's version and role ("server", "client");
+	 * NULL: an rdmaperf peer */
+	const char *perftest_version;
+	const char *perftest_role;
+	/* Who measured the figures of the results added; NULL: this side */
+	const char *figures_by;
 };
 
 /* 10^9 bits per second in 2^20 bytes per second. */

@@ -314,6 +314,20 @@ static json_t *placement_obj(const struct rdp_report_info *in)
 	return done(o, err);
 }
 
+/* --perftest: who is on the other side. */
+static json_t *perftest_obj(const struct rdp_report_info *in)
+{
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "version", CTEXT(in->perftest_version));
+	err |= json_object_set_new(o, "role", CTEXT(in->perftest_role));
+	err |= json_object_set_new(o, "address", CTEXT(in->peer_addr));
+	return done(o, err);
+}
+
 static int add_context(json_t *root, const struct rdp_report_info *in)
 {
 	const struct rdp_conn *c = in->conn;
@@ -327,6 +341,9 @@ static int add_context(json_t *root, const struct rdp_report_info *in)
 	err |= json_object_set_new(root, "timestamp", timestamp(in->now));
 	err |= json_object_set_new(root, "client", client_obj(in->local_host));
 	err |= json_object_set_new(root, "server", server_obj(in));
+	if (in->perftest_version)
+		err |= json_object_set_new(root, "perftest_peer",
+					   perftest_obj(in));
 	err |= json_object_set_new(root, "device", device_obj(c->dev));
 	err |= json_object_set_new(root, "peer_device",
 				   peer_device_obj(in->peer));
@@ -504,6 +521,9 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 	if (!e)
 		return -ENOMEM;
 	err |= json_object_set_new(e, "test", CTEXT(ops->name));
+	if (info->figures_by)
+		err |= json_object_set_new(e, "measured_by",
+					   CTEXT(info->figures_by));
 	err |= json_object_set_new(e, "kind",
 				   json_string(bw ? "bandwidth" : "latency"));
 	err |= json_object_set_new(e, "size_bytes", uint_val(res->size_bytes));

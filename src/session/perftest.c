@@ -19,8 +19,10 @@
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/clock.h>
+#include <rdmaperf/counters.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/engine_ops.h>
+#include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/perftest_wire.h>
@@ -56,6 +58,10 @@ struct pt_peer {
 	struct rdp_clock clk;
 	struct rdp_params p;
 	struct rdp_run run;
+	struct rdp_report_info in;
+	struct rdp_ctr_pair ctr; /* port counters of the current point */
+	FILE *text;		 /* the text report: stdout, or none (--json) */
+	struct rdp_json *json;	 /* NULL unless --json or --json-file */
 	char version[RDP_PT_VERSION_BYTES];
 	double version_num;
 	uint32_t peer_mtu;
@@ -90,10 +96,9 @@ static int supported(const struct rdp_opts *o)
 			"(8 B): drop -a");
 		return -EINVAL;
 	}
-	if (o->report.json || o->report.json_file[0] || o->report.output ||
-	    o->limits.plot_file[0]) {
-		rdp_err("--perftest: the text report only for now (no --json, "
-			"--json-file, --out_json, --output or --plot)");
+	if (o->report.output || o->limits.plot_file[0]) {
+		rdp_err("--perftest: no --output or --plot with a perftest "
+			"peer: the text report, or --json for the figures");
 		return -EINVAL;
 	}
 	if (o->params.flags & RDP_PARAM_RDMA_CM) {
@@ -357,6 +362,11 @@ static void run_init(struct pt_peer *c)
 		.oob_fd = c->oob.fd,
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
+		.interval_cycles = (uint64_t)(c->o->report.interval_s * 1e9 *
+					      c->clk.cycles_per_ns),
+		.keep_samples = c->o->report.samples,
+		.margin_cycles = (uint64_t)(c->o->report.margin_s * 1e9 *
+					    c->clk.cycles_per_ns),
 		.perftest = 1,
 	};
 	rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
@@ -488,36 +498,111 @@ static int epilogue(struct pt_peer *c, const struct rdp_result *res)
 
 /* The header both roles print, and the table's head; last: the header's
  * last line. */
-static void report_head(struct pt_peer *c, struct rdp_report_info *in,
-			const char *last)
+static void report_head(struct pt_peer *c, const char *last)
 {
+	struct rdp_report_info *in = &c->in;
+
 	*in = (struct rdp_report_info){
 		.ops = c->o->bench,
 		.params = &c->p,
 		.conn = c->conn,
 		.clk = &c->clk,
+		.peer_addr = c->oob.peer,
 		.gbits = c->o->report.gbits,
+		.cycles = c->o->report.cycles,
+		.counters = &c->ctr,
+		.rx_from = c->server ? "the client" : "the server",
+		.perftest_version = c->version,
+		.perftest_role = peer_role(c),
 	};
-	printf("------------------------------------------------------------"
-	       "---------------------------\n"
-	       " %s, perftest on the other side\n"
-	       " Local device    : %s port %u, path MTU %u\n"
-	       " Peer            : perftest %s %s %s %s\n"
-	       " QPs             : %u RC, %s\n"
-	       " %s\n",
-	       c->o->bench->title, c->dev->name, c->dev->port.num,
-	       c->peer_mtu < c->dev->port.active_mtu_bytes
-		       ? c->peer_mtu
-		       : c->dev->port.active_mtu_bytes,
-	       c->version, peer_role(c), c->server ? "from" : "at", c->oob.peer,
-	       c->p.num_qps, c->all ? "sizes 2 B to 8 MiB (-a)" : "one size",
-	       last);
+	fprintf(c->text,
+		"------------------------------------------------------------"
+		"---------------------------\n"
+		" %s, perftest on the other side\n"
+		" Local device    : %s port %u, path MTU %u\n"
+		" Peer            : perftest %s %s %s %s\n"
+		" QPs             : %u RC, %s\n"
+		" %s\n",
+		c->o->bench->title, c->dev->name, c->dev->port.num,
+		c->peer_mtu < c->dev->port.active_mtu_bytes
+			? c->peer_mtu
+			: c->dev->port.active_mtu_bytes,
+		c->version, peer_role(c), c->server ? "from" : "at",
+		c->oob.peer, c->p.num_qps,
+		c->all ? "sizes 2 B to 8 MiB (-a)" : "one size", last);
 	if (c->o->bench->kind == RDP_BENCH_LAT)
-		printf(" Latency         : %s, without warm-up (the peer "
-		       "counts exactly -n)\n",
-		       c->o->bench->lat_note);
-	rdp_report_table_head(stdout, in);
-	fflush(stdout);
+		fprintf(c->text,
+			" Latency         : %s, without warm-up (the peer "
+			"counts exactly -n)\n",
+			c->o->bench->lat_note);
+	rdp_report_table_head(c->text, in);
+	fflush(c->text);
+}
+
+/* One result into the JSON document, when one is asked for. */
+static int add_json(struct pt_peer *c, const struct rdp_result *res)
+{
+	const struct rdp_report_opts *r = &c->o->report;
+	int ret = 0;
+
+	if (!r->json && !r->json_file[0])
+		return 0;
+	if (!c->json) {
+		c->in.now = time(NULL);
+		ret = rdp_json_new(&c->in, &c->json);
+	}
+	if (!ret)
+		ret = rdp_json_add(c->json, &c->in, res);
+	if (ret)
+		rdp_err("build the JSON document: %s", strerror(-ret));
+	return ret;
+}
+
+/* The document to stdout (--json) and to --json-file, once all is done. */
+static int write_json(const struct pt_peer *c)
+{
+	const struct rdp_report_opts *r = &c->o->report;
+	FILE *f;
+	int ret = 0;
+
+	if (!c->json)
+		return 0;
+	if (r->json)
+		ret = rdp_json_write(c->json, stdout);
+	if (!ret && r->json_file[0]) {
+		f = fopen(r->json_file, "w");
+		if (!f) {
+			ret = -errno;
+			rdp_err("open --json-file %s: %s", r->json_file,
+				strerror(-ret));
+			return ret;
+		}
+		ret = rdp_json_write(c->json, f);
+		if (fclose(f) && !ret)
+			ret = -EIO;
+	}
+	if (ret)
+		rdp_err("write the JSON document: %s", strerror(-ret));
+	return ret;
+}
+
+/* What follows a row: counters, the other direction, intervals, the
+ * histogram, every sample; then the JSON entry. */
+static int report_point(struct pt_peer *c, const struct rdp_result *res)
+{
+	rdp_report_row(c->text, &c->in, res);
+	if (c->ctr.have_local)
+		rdp_report_counters(c->text, &c->ctr);
+	if (res->bidir)
+		rdp_report_bidir(c->text, &c->in, res);
+	if (res->n_intervals)
+		rdp_report_intervals(c->text, &c->in, res);
+	if (c->o->report.histogram && c->o->bench->kind == RDP_BENCH_LAT)
+		rdp_report_histogram(c->text, &c->in, res);
+	if (res->n_samples)
+		rdp_report_samples(c->text, &c->in, res);
+	fflush(c->text);
+	return add_json(c, res);
 }
 
 /* The passive server of the RDMA bandwidth tests: wait for the client's
@@ -565,9 +650,11 @@ static int open_oob(struct pt_peer *c)
 	ret = rdp_oob_listen(o->bind, o->tcp_port, &lfd);
 	if (ret)
 		return ret;
-	printf("rdmaperf %s: waiting for one perftest client on port %u\n",
-	       c->o->bench->name, o->tcp_port);
-	fflush(stdout);
+	/* On stderr under --json, where stdout carries the document. */
+	fprintf(c->o->report.json ? stderr : stdout,
+		"rdmaperf %s: waiting for one perftest client on port %u\n",
+		c->o->bench->name, o->tcp_port);
+	fflush(NULL);
 	ret = rdp_oob_accept(lfd, -1, o->oob_timeout_ms, &c->oob);
 	close(lfd);
 	return ret;
@@ -583,7 +670,7 @@ static void receiver_figures(const struct pt_peer *c, uint64_t size,
 		res->elapsed_ns > 0
 			? (double)res->msgs * (double)size * 8 / res->elapsed_ns
 			: 0;
-	res->bw_peak_gbps = res->bw_avg_gbps;
+	res->bw_peak_gbps = 0; /* not sampled: counted and timed only */
 	res->msg_rate_mpps =
 		res->elapsed_ns > 0 ? res->msgs * 1e3 / res->elapsed_ns : 0;
 	(void)c;
@@ -616,12 +703,10 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 	size_t n = m->n_sizes ? m->n_sizes : 1, k;
 	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
 	int receiver = c->seq == PT_SEND_BW && c->server;
-	struct rdp_report_info in;
 	uint64_t size = c->p.size_bytes;
 	int ret = 0;
 
-	report_head(c, &in, check);
-	in.rx_from = c->server ? "the client" : "the server";
+	report_head(c, check);
 	for (k = 0; !ret && k < n; k++) {
 		if (m->n_sizes)
 			size = m->sizes[k];
@@ -641,8 +726,11 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 		 * under -b both meet before each run. */
 		if (!ret && (send || c->bidir))
 			ret = barrier(c, "the barrier before the run");
-		if (!ret)
+		if (!ret) {
+			rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
 			ret = c->eng->loop(&c->run, res);
+			rdp_ctr_end(&c->ctr);
+		}
 		if (!ret && (c->seq == PT_SEND_BW || c->bidir) && c->all)
 			ret = barrier(c, "the barrier after a size");
 		if (!ret && receiver)
@@ -650,13 +738,10 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 		if (!ret && c->bidir)
 			ret = bidir_figures(c, res);
 		if (!ret)
-			rdp_report_row(stdout, &in, res);
-		if (!ret && c->bidir)
-			rdp_report_bidir(stdout, &in, res);
-		fflush(stdout);
+			ret = report_point(c, res);
 	}
 	if (!ret)
-		rdp_report_footer(stdout, &in);
+		rdp_report_footer(c->text, &c->in);
 	return ret;
 }
 
@@ -665,17 +750,16 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 static int serve_passive(struct pt_peer *c)
 {
 	struct rdp_result res = { 0 };
-	struct rdp_report_info in;
 	struct rdp_pt_report served;
 	int ret;
 
 	if (c->seq != PT_RDMA_BW) {
 		ret = close_tcp(c, 0);
 		if (!ret) {
-			report_head(c, &in,
+			report_head(c,
 				    "Figures         : none here: perftest's "
 				    "latency client keeps its own");
-			rdp_report_footer(stdout, &in);
+			rdp_report_footer(c->text, &c->in);
 		}
 		return ret;
 	}
@@ -683,13 +767,15 @@ static int serve_passive(struct pt_peer *c)
 	if (ret)
 		return ret;
 	result_of(c, &served, &res);
-	report_head(c, &in,
-		    c->all ? "Figures         : the client's, as it sent them, "
-			     "of its last size"
-			   : "Figures         : the client's, as it sent them");
-	rdp_report_row(stdout, &in, &res);
-	rdp_report_footer(stdout, &in);
-	return 0;
+	report_head(c, c->all ? "Figures         : the client's, as it sent "
+				"them, of its last size"
+			      : "Figures         : the client's, as it sent "
+				"them");
+	c->in.figures_by = "perftest client";
+	c->in.counters = NULL;
+	ret = report_point(c, &res);
+	rdp_report_footer(c->text, &c->in);
+	return ret;
 }
 
 /* From the QPs to the report, once the parameters are agreed. */
@@ -717,7 +803,13 @@ static int test(struct pt_peer *c)
 		ret = await_exit(c);
 	else if (!(c->server && c->seq == PT_RDMA_LAT))
 		ret = close_tcp(c, -1);
-	fflush(stdout);
+	/* A passive latency server has no results: an empty list. */
+	if (!ret && !c->json &&
+	    (c->o->report.json || c->o->report.json_file[0]))
+		ret = rdp_json_new(&c->in, &c->json);
+	if (!ret)
+		ret = write_json(c);
+	fflush(c->text);
 	rdp_result_clear(&res);
 	return ret;
 }
@@ -781,6 +873,9 @@ static int opts_of_block(const struct rdp_pt_neg *n,
 		return -EPROTONOSUPPORT;
 	}
 	*po = *server;
+	/* The log carries the report; no document. */
+	po->report.json = 0;
+	po->report.json_file[0] = '\0';
 	po->bench = rdp_bench_find(test);
 	snprintf(po->params.test, sizeof(po->params.test), "%s", test);
 	po->params.size_bytes = n->size_bytes;
@@ -832,7 +927,9 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 			       const struct rdp_engine_ops *eng,
 			       struct rdp_oob *oob)
 {
-	struct pt_peer c = { .server = 1, .o = o, .eng = eng, .oob = *oob };
+	struct pt_peer c = {
+		.server = 1, .o = o, .eng = eng, .oob = *oob, .text = stdout
+	};
 	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES], answer[RDP_PT_NEG_MLX5DV_BYTES];
 	struct rdp_pt_neg theirs;
 	struct rdp_opts *po;
@@ -873,15 +970,17 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 		ret = rdp_oob_send_raw(&c.oob, answer, bytes);
 	if (!ret) {
 		peer_init(&c, po);
-		printf("client %s: perftest %s, %s, %llu B, %u QP(s)\n",
-		       oob->peer, c.version, po->params.test,
-		       (unsigned long long)po->params.size_bytes,
-		       po->params.num_qps);
-		fflush(stdout);
+		fprintf(c.text,
+			"client %s: perftest %s, %s, %llu B, %u QP(s)\n",
+			oob->peer, c.version, po->params.test,
+			(unsigned long long)po->params.size_bytes,
+			po->params.num_qps);
+		fflush(c.text);
 		ret = test(&c);
 	}
 	eng->conn_destroy(c.conn);
 	eng->dev_close(c.dev);
+	rdp_json_free(c.json);
 	free(po);
 	return ret;
 }
@@ -904,11 +1003,20 @@ int rdp_session_perftest(const struct rdp_opts *o,
 		return RDP_EXIT_FAIL;
 	}
 	peer_init(&c, o);
+	/* --json: stdout carries the document alone. */
+	c.text = o->report.json ? fopen("/dev/null", "w") : stdout;
+	if (!c.text) {
+		rdp_err("open /dev/null: %s", strerror(errno));
+		return RDP_EXIT_FAIL;
+	}
 	ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem, &c.dev);
 	if (!ret)
 		ret = run(&c);
 	eng->conn_destroy(c.conn);
 	rdp_oob_close(&c.oob);
 	eng->dev_close(c.dev);
+	rdp_json_free(c.json);
+	if (c.text != stdout)
+		fclose(c.text);
 	return rdp_exit_code(ret);
 }

@@ -247,8 +247,51 @@ t_perftest_peers() {
 	PT_FIELDS=2 pt_client write_bw -b -n 1000 -s 65536 -q 2
 	PT_FIELDS=2 pt_client read_bw -b -a -n 5
 	pt_serve_each
+	pt_json
 	pt_new_at_server
 	pt_bad_handshakes
+}
+
+# --json with a perftest peer: rdmaperf's own document, which names the
+# peer, and marks figures it did not measure.
+pt_json() {
+	local port=$((PORT + 11)) spid rc doc=$WORK/pt.json i
+	begin "rdmaperf write_lat --perftest --json -U against ib_write_lat: the document names perftest, every sample"
+	run_limited 60 ib_write_lat -d "$DEV" -p "$port" -n 300 \
+		>"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	sleep 1
+	run_limited 60 "$BUILD/rdmaperf" write_lat --perftest --json -U \
+		-n 300 -d "$DEV" -p "$port" "$ADDR" >"$doc" 2>"$WORK/out"
+	rc=$?
+	wait "$spid" || { fail "ib_write_lat: exit $?"; return; }
+	[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
+	# The side that waits first measures one round trip fewer.
+	jq -e '(.perftest_peer.version | test("^[0-9]+\\.[0-9]+$")) and
+		.perftest_peer.role == "server" and .server == null and
+		(.results | length == 1) and .results[0].test == "write_lat" and
+		.results[0].iterations == 299 and
+		(.results[0].samples_us | length == 299) and
+		.results[0].lat_p50_us > 0 and .results[0].warmup_iters == 0' \
+		"$doc" >/dev/null || { fail "document check failed"; cp "$doc" "$WORK/out"; return; }
+	pass
+	begin "one-shot write_bw --perftest --json-file: the client's figures, marked as the client's"
+	run_limited 60 "$BUILD/rdmaperf" write_bw --perftest -n 300 \
+		--json-file "$doc" -d "$DEV" -p "$port" >"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	for i in $(seq 1 50); do
+		grep -q "waiting for one perftest client" "$WORK/pt-server.log" &&
+			break
+		sleep 0.1
+	done
+	run_limited 60 ib_write_bw -d "$DEV" -p "$port" -n 300 "$ADDR" \
+		>"$WORK/out" 2>&1 || { fail "ib_write_bw: exit $?"; return; }
+	wait "$spid" || { fail "rdmaperf: exit $?"; return; }
+	jq -e '.perftest_peer.role == "client" and
+		.results[0].measured_by == "perftest client" and
+		.results[0].iterations == 300 and .results[0].bw_avg_gbps > 0' \
+		"$doc" >/dev/null || { fail "document check failed"; cp "$doc" "$WORK/out"; return; }
+	pass
 }
 
 # Each perftest client against rdmaperf's one-shot server: the SEND,
