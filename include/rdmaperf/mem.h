@@ -34,7 +34,14 @@ struct rdp_mem {
 	char desc[160]; /* "GPU 0 NVIDIA H200 (0000:3b:00.0)" */
 	char why[160];	/* how the GPU was chosen */
 	char bus_id[32];
+	int hugepages; /* host buffers in 2 MiB huge pages (host type) */
+	int relaxed;   /* registrations ask for PCIe relaxed ordering */
 };
+
+/* Whether this libibverbs can ask for PCIe relaxed ordering. */
+int rdp_mem_relaxed_supported(void);
+/* Access flags m adds to a registration: relaxed ordering when asked. */
+int rdp_mem_access_extra(const struct rdp_mem *m);
 
 /*
  * Every memory type fills every member. Buffers are zeroed; alloc(),

@@ -80,8 +80,10 @@ struct rdp_limit_opts {
 
 /* Where the benchmark buffers live. */
 struct rdp_mem_opts {
-	char cuda[32]; /* --use_cuda: "" host memory, "auto", N or a bus id */
-	int bounce;    /* --bounce: stage each message through host memory */
+	char cuda[32];	/* --use_cuda: "" host memory, "auto", N or a bus id */
+	int bounce;	/* --bounce: stage each message through host memory */
+	int hugepages;	/* --use_hugepages: host buffers in 2 MiB pages */
+	int no_relaxed; /* --disable_pcie_relaxed */
 };
 
 /* The server's check of received parameters (rdp_cli_check_params). */

@@ -10,6 +10,11 @@
 
 int rdp_cli_check_bounce(const struct rdp_opts *o, char *err, size_t len)
 {
+	/* Staged buffers are host memory: huge pages apply there too. */
+	if (o->mem.hugepages && o->mem.cuda[0] && !o->mem.bounce)
+		return rdp_cli_bad(err, len,
+				   "--use_hugepages is for host buffers: drop "
+				   "it with --use_cuda (or add --bounce)");
 	if (!o->mem.bounce)
 		return 0;
 	if (!o->mem.cuda[0])

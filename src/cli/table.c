@@ -152,6 +152,10 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
 	{ "bounce", 0, NULL, C | S, ON(mem.bounce),
 	  .help = "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
+	{ "use_hugepages", 0, NULL, C | S, ON(mem.hugepages),
+	  .help = "host buffers in 2 MiB huge pages (from vm.nr_hugepages)" },
+	{ "disable_pcie_relaxed", 0, NULL, C | S, ON(mem.no_relaxed),
+	  .help = "do not ask for PCIe relaxed ordering when registering memory" },
 	/* perftest's names, so that its wrappers run unchanged */
 	{ "perftest", 0, NULL, C, ON(conn.perftest),
 	  .help = "HOST is a perftest ib_* server started with the same options" },

@@ -84,6 +84,7 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	}
 	if (dev->attr.atomic_cap != IBV_ATOMIC_NONE)
 		access |= IBV_ACCESS_REMOTE_ATOMIC;
+	access |= rdp_mem_access_extra(dev->mem);
 	/* Cache-line aligned slots keep QPs from sharing lines. */
 	conn->slot_bytes = (size_t)rdp_slot_bytes(slot);
 	conn->buf_bytes = (size_t)cfg->num_qps * 2 * conn->slot_bytes;

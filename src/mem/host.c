@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/mman.h>
 #include <sys/resource.h>
 #include <infiniband/verbs.h>
 #include <numa.h>
@@ -29,17 +30,46 @@ static void host_close(struct rdp_mem *m)
 	(void)m;
 }
 
+#define HUGE_PAGE_BYTES (2ul << 20)
+
+/* What a mapping of bytes takes: whole huge pages with --use_hugepages. */
+static size_t mapped_bytes(const struct rdp_mem *m, size_t bytes)
+{
+	return m->hugepages
+		       ? (bytes + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1)
+		       : bytes;
+}
+
+static void *map_huge(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB,
+		       -1, 0);
+
+	if (p == MAP_FAILED)
+		rdp_err("--use_hugepages: no %zu MiB of free 2 MiB huge pages "
+			"(%s): reserve them first, e.g. sysctl "
+			"vm.nr_hugepages=%zu",
+			bytes >> 20, strerror(errno),
+			bytes / HUGE_PAGE_BYTES + 8);
+	return p;
+}
+
 static int host_alloc(struct rdp_mem *m, size_t bytes, int numa_node,
 		      void **out)
 {
 	void *p;
 	int ret;
 
-	(void)m;
 	if (!bytes)
 		return -EINVAL;
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->hugepages)
+		p = map_huge(mapped_bytes(m, bytes));
+	else
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED && m->hugepages)
+		return -ENOMEM;
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		rdp_err("allocate %zu bytes of host memory: %s", bytes,
@@ -60,9 +90,8 @@ static int host_alloc(struct rdp_mem *m, size_t bytes, int numa_node,
 
 static void host_free(struct rdp_mem *m, void *ptr, size_t bytes)
 {
-	(void)m;
 	if (ptr)
-		munmap(ptr, bytes);
+		munmap(ptr, mapped_bytes(m, bytes));
 }
 
 static void memlock_hint(char *buf, size_t len)

@@ -11,6 +11,25 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
 
+int rdp_mem_relaxed_supported(void)
+{
+#if HAVE_DECL_IBV_ACCESS_RELAXED_ORDERING
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+int rdp_mem_access_extra(const struct rdp_mem *m)
+{
+#if HAVE_DECL_IBV_ACCESS_RELAXED_ORDERING
+	return m->relaxed ? IBV_ACCESS_RELAXED_ORDERING : 0;
+#else
+	(void)m;
+	return 0;
+#endif
+}
+
 const char *rdp_mem_path_str(enum rdp_mem_path path)
 {
 	switch (path) {

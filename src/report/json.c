@@ -297,6 +297,13 @@ static json_t *memory_obj(const struct rdp_conn *c)
 				   json_string(rdp_mem_path_id(path)));
 	err |= json_object_set_new(o, "dmabuf_note",
 				   have_note ? TEXT(c->mb->note) : json_null());
+	err |= json_object_set_new(
+		o, "relaxed_ordering",
+		c->dev->mem ? json_boolean(c->dev->mem->relaxed) : json_null());
+	err |= json_object_set_new(
+		o, "hugepages",
+		c->dev->mem ? json_boolean(c->dev->mem->hugepages)
+			    : json_null());
 	return done(o, err);
 }
 

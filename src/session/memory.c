@@ -33,6 +33,8 @@ int rdp_session_use_mem(struct rdp_dev **dev, const struct rdp_mem_opts *mo)
 		return ret;
 	}
 	(*dev)->mem = m;
+	m->hugepages = mo->hugepages;
+	m->relaxed = !mo->no_relaxed && rdp_mem_relaxed_supported();
 	if (ops->kind == RDP_MEM_KIND_GPU)
 		rdp_info("%s: buffers on %s, %s", (*dev)->name, m->desc,
 			 m->why);

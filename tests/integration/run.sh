@@ -528,6 +528,44 @@ t_json() {
 	pass
 }
 
+# Memory knobs: PCIe relaxed ordering asked for by default (and off on
+# request), host buffers in huge pages from the kernel's pool.
+t_memory_knobs() {
+	local doc=$WORK/mem.json old rc
+	begin "PCIe relaxed ordering: requested by default, off with --disable_pcie_relaxed"
+	client write_bw -n 100 --json-file "$doc" || { fail "exit $?"; return; }
+	expect_out "Registration +: PCIe relaxed ordering requested" || return
+	expect_json "$doc" '.memory.relaxed_ordering == true' || return
+	client write_bw -n 100 --disable_pcie_relaxed --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	expect_out "Registration +: PCIe relaxed ordering off \(--disable_pcie_relaxed\)" ||
+		return
+	expect_json "$doc" '.memory.relaxed_ordering == false' || return
+	pass
+	old=$(cat /proc/sys/vm/nr_hugepages)
+	begin "--use_hugepages with none reserved: one line naming vm.nr_hugepages, exit 1"
+	echo 0 >/proc/sys/vm/nr_hugepages
+	client write_bw -n 100 --use_hugepages
+	rc=$?
+	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
+	expect_out "--use_hugepages: no [0-9]+ MiB of free 2 MiB huge pages .*: reserve them first, e.g. sysctl vm.nr_hugepages=[0-9]+" ||
+		return
+	[ "$(grep -c "error:" "$WORK/out")" -eq 1 ] ||
+		{ fail "not one error line"; return; }
+	pass
+	begin "--use_hugepages with pages reserved: buffers in huge pages, data check ok"
+	echo 64 >/proc/sys/vm/nr_hugepages
+	client write_bw -s 4K,1M -n 100 --use_hugepages --json-file "$doc"
+	rc=$?
+	echo "$old" >/proc/sys/vm/nr_hugepages
+	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
+	expect_out "Registration +: PCIe relaxed ordering requested, host buffers in 2 MiB huge pages" ||
+		return
+	expect_json "$doc" '.memory.hugepages == true' \
+		'[.results[].data_check.ok] == [true, true]' || return
+	pass
+}
+
 # A second client while a test runs: told at once, the first undisturbed.
 t_busy() {
 	local first rc
@@ -689,7 +727,8 @@ main() {
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
-		t_interval_hist t_bidir t_margin t_perftest_names t_perftest_peers \
+		t_interval_hist t_bidir t_margin t_memory_knobs \
+		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \
 		t_cm_other_device \

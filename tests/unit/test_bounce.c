@@ -50,6 +50,40 @@ static void test_opts_accepted(void **state)
 	assert_int_equal(o.mem.bounce, 1);
 }
 
+/* --use_hugepages and --disable_pcie_relaxed on both sides; huge pages
+ * are for host buffers: with --use_cuda only under --bounce. */
+static void test_memory_knobs(void **state)
+{
+	struct rdp_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_bw", "h"), RDP_PARSE_OK);
+	assert_int_equal(o.mem.hugepages, 0);
+	assert_int_equal(o.mem.no_relaxed, 0);
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--use_hugepages",
+				"--disable_pcie_relaxed", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.mem.hugepages, 1);
+	assert_int_equal(o.mem.no_relaxed, 1);
+	assert_int_equal(SERVER(&o, err, "--use_hugepages",
+				"--disable_pcie_relaxed"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.mem.hugepages, 1);
+	assert_int_equal(o.mem.no_relaxed, 1);
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--use_cuda=0", "--bounce",
+				"--use_hugepages", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--use_cuda=0",
+				"--use_hugepages", "h"),
+			 -EINVAL);
+	expect_in(err, "--use_hugepages is for host buffers: drop it with "
+		       "--use_cuda (or add --bounce)");
+	assert_int_equal(SERVER(&o, err, "--use_cuda=0", "--use_hugepages"),
+			 -EINVAL);
+	expect_in(err, "--use_hugepages is for host buffers");
+}
+
 static void test_opts_refused(void **state)
 {
 	static const char *const no_stage[] = {
@@ -368,6 +402,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_opts_accepted),
 		cmocka_unit_test(test_opts_refused),
+		cmocka_unit_test(test_memory_knobs),
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test_setup_teardown(test_copy_out, fix_setup,
 						fix_teardown),
