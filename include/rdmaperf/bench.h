@@ -89,6 +89,14 @@ struct rdp_run {
 	int perftest;		  /* the peer is perftest: ops->perftest */
 };
 
+/* What a side's process and host spent over the timed region. */
+struct rdp_cpu_cost {
+	int have;	      /* measured (or sent by the peer) */
+	double wall_s;	      /* the region */
+	double user_s, sys_s; /* the process */
+	double host_busy_pct; /* all of the host's CPUs; < 0 unknown */
+};
+
 #define RDP_HIST_BUCKETS 20
 
 struct rdp_result {
@@ -120,7 +128,9 @@ struct rdp_result {
 	 * interval_bytes */
 	double *samples_ns;
 	uint64_t n_samples;
-	struct rdp_decisions dec; /* what the loop did */
+	struct rdp_decisions dec;     /* what the loop did */
+	struct rdp_cpu_cost cpu;      /* this side */
+	struct rdp_cpu_cost peer_cpu; /* the server's, from its RESULT */
 };
 
 void rdp_result_clear(struct rdp_result *res);

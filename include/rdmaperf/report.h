@@ -56,6 +56,9 @@ void rdp_report_table_head(FILE *f, const struct rdp_report_info *info);
 void rdp_report_row(FILE *f, const struct rdp_report_info *info,
 		    const struct rdp_result *res);
 void rdp_report_footer(FILE *f, const struct rdp_report_info *info);
+/* --cpu_util: each side's CPU over the timed region, per message too. */
+void rdp_report_cpu(FILE *f, const struct rdp_report_info *info,
+		    const struct rdp_result *r);
 /* --interval lines, the -H histogram and the -U samples of one point
  * (latencies in the table's unit: -C cycles). */
 void rdp_report_intervals(FILE *f, const struct rdp_report_info *info,

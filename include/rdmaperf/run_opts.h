@@ -58,6 +58,7 @@ struct rdp_report_opts {
 	char json_file[PATH_MAX];  /* --json-file: also write it here */
 	int gbits;		   /* --report_gbits */
 	int no_freq_check;	   /* -F */
+	int cpu_util;		   /* --cpu_util: CPU lines in the text */
 };
 
 /* The points one invocation runs: every size for every QP count. */

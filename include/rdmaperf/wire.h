@@ -38,7 +38,7 @@
 #include <rdmaperf/qp_info.h>
 
 #define RDP_WIRE_MAGIC		  0x52445046u /* "RDPF" */
-#define RDP_WIRE_VERSION	  1
+#define RDP_WIRE_VERSION	  2 /* 2: RESULT carries the CPU time */
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256
@@ -123,6 +123,12 @@ struct rdp_msg_result {
 	uint64_t tx_bytes;
 	uint64_t tx_elapsed_ns;
 	uint64_t tx_peak_kbps;
+	/* the sender's CPU over the test: its process, and its host's busy
+	 * share in 1/100 % (-1: unknown) */
+	uint64_t cpu_wall_ns; /* the region measured */
+	uint64_t cpu_user_ns;
+	uint64_t cpu_sys_ns;
+	int32_t host_busy_cpct;
 	/* the sender's port counter deltas over the test, bounded */
 	uint16_t n_counters;
 	struct rdp_wire_counter counters[RDP_WIRE_MAX_COUNTERS];

@@ -103,6 +103,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "with -D: leave SEC seconds out at both ends (default 0)" },
 	{ "interval", 0, "SEC", C, .set = rdp_cli_set_interval,
 	  .help = "with -D: bandwidth of every SEC seconds, after the run" },
+	{ "cpu_util", 0, NULL, C, ON(report.cpu_util),
+	  .help = "after each point, the CPU each side used in the timed region" },
 	{ "histogram", 'H', NULL, C, ON(report.histogram),
 	  .help = "latency: print the distribution of the samples" },
 	{ "limit_bw", 'w', "GBPS", C,

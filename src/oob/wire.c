@@ -391,6 +391,10 @@ static void enc_result(struct wcur *c, const struct rdp_msg *m)
 	put_u64(c, r->tx_bytes);
 	put_u64(c, r->tx_elapsed_ns);
 	put_u64(c, r->tx_peak_kbps);
+	put_u64(c, r->cpu_wall_ns);
+	put_u64(c, r->cpu_user_ns);
+	put_u64(c, r->cpu_sys_ns);
+	put_u32(c, (uint32_t)r->host_busy_cpct);
 	put_counters(c, r);
 }
 
@@ -405,6 +409,12 @@ static void dec_result(struct rcur *c, struct rdp_msg *m)
 	r->tx_bytes = get_u64(c);
 	r->tx_elapsed_ns = get_u64(c);
 	r->tx_peak_kbps = get_u64(c);
+	r->cpu_wall_ns = get_u64(c);
+	r->cpu_user_ns = get_u64(c);
+	r->cpu_sys_ns = get_u64(c);
+	r->host_busy_cpct = get_s32(c);
+	if (!c->err && (r->host_busy_cpct < -1 || r->host_busy_cpct > 10000))
+		c->err = -EBADMSG;
 	get_counters(c, r);
 }
 

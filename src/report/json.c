@@ -517,6 +517,46 @@ static json_t *check_obj(const struct rdp_bench_ops *ops,
 	return done(o, err);
 }
 
+/* One side's CPU over the timed region, or null. */
+static json_t *cost_obj(const struct rdp_cpu_cost *c, uint64_t msgs)
+{
+	double busy = c->user_s + c->sys_s;
+	json_t *o;
+	int err = 0;
+
+	if (!c->have)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "wall_s", real_val(c->wall_s));
+	err |= json_object_set_new(o, "user_s", real_val(c->user_s));
+	err |= json_object_set_new(o, "system_s", real_val(c->sys_s));
+	err |= json_object_set_new(
+		o, "cpu_pct",
+		c->wall_s > 0 ? real_val(100 * busy / c->wall_s) : json_null());
+	err |= json_object_set_new(o, "per_msg_us",
+				   msgs ? real_val(busy * 1e6 / (double)msgs)
+					: json_null());
+	err |= json_object_set_new(o, "host_busy_pct",
+				   c->host_busy_pct >= 0
+					   ? real_val(c->host_busy_pct)
+					   : json_null());
+	return done(o, err);
+}
+
+static json_t *cpu_obj(const struct rdp_result *r)
+{
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "this_side", cost_obj(&r->cpu, r->msgs));
+	err |= json_object_set_new(o, "peer", cost_obj(&r->peer_cpu, r->msgs));
+	return done(o, err);
+}
+
 int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 		 const struct rdp_result *res)
 {
@@ -549,6 +589,7 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 	if (res->bidir)
 		err |= json_object_set_new(e, "rx", rx_obj(res));
 	err |= json_object_set_new(e, "data_check", check_obj(ops, res));
+	err |= json_object_set_new(e, "cpu", cpu_obj(res));
 	if (info->counters)
 		err |= json_object_set_new(e, "counters",
 					   rdp_json_counters(info->counters));

@@ -208,6 +208,34 @@ void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 		lat_val(in, r->lat.p999_ns));
 }
 
+static void cpu_line(FILE *f, const char *who, const struct rdp_cpu_cost *c,
+		     uint64_t msgs)
+{
+	double busy = c->user_s + c->sys_s;
+
+	fprintf(f, " CPU %-12s: user %.3f s, system %.3f s, %.1f%% of one CPU",
+		who, c->user_s, c->sys_s,
+		c->wall_s > 0 ? 100 * busy / c->wall_s : 0.0);
+	if (msgs)
+		fprintf(f, ", %.3f us a message", busy * 1e6 / (double)msgs);
+	if (c->host_busy_pct >= 0)
+		fprintf(f, "; host %.1f%% busy", c->host_busy_pct);
+	fprintf(f, "\n");
+}
+
+void rdp_report_cpu(FILE *f, const struct rdp_report_info *in,
+		    const struct rdp_result *r)
+{
+	if (r->cpu.have)
+		cpu_line(f, "here", &r->cpu, r->msgs);
+	if (r->peer_cpu.have)
+		cpu_line(f,
+			 in->rx_from && !strcmp(in->rx_from, "the client")
+				 ? "client"
+				 : "server",
+			 &r->peer_cpu, r->msgs);
+}
+
 void rdp_report_footer(FILE *f, const struct rdp_report_info *in)
 {
 	(void)in;

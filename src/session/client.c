@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "session_int.h"
+#include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
@@ -192,6 +193,7 @@ static int run_test(struct client *c, struct rdp_result *res)
 			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
 	};
 	int slow = rdp_slow_step_ms(c->o, &c->p);
+	struct rdp_cpu_snap cpu;
 	struct rdp_msg msg;
 	int ret;
 
@@ -205,16 +207,21 @@ static int run_test(struct client *c, struct rdp_result *res)
 		rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
-	if (!ret)
+	if (!ret) {
+		rdp_session_cpu_begin(&cpu);
 		ret = c->eng->loop(&run, res);
+		rdp_session_cpu_end(&cpu, &res->cpu);
+	}
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run.posted);
 	if (!ret)
 		rdp_ctr_end(&c->ctr);
 	if (!ret)
 		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
-	if (!ret)
+	if (!ret) {
 		rdp_ctr_from_result(&c->ctr, &msg.u.result);
+		rdp_cpu_from_result(&msg.u.result, &res->peer_cpu);
+	}
 	if (!ret)
 		ret = check_data(c, &run, &msg.u.result, res);
 	return ret;
@@ -379,6 +386,8 @@ static int run_point(struct client *c, int first, int group,
 	c->ctr.same_port = same_port(c);
 	if (!ret)
 		rdp_report_counters(c->text, &c->ctr);
+	if (!ret && o->report.cpu_util)
+		rdp_report_cpu(c->text, &c->info, res);
 	if (!ret && res->bidir)
 		rdp_report_bidir(c->text, &c->info, res);
 	if (!ret && res->n_intervals)

@@ -8,6 +8,8 @@
 #include <sys/utsname.h>
 
 #include "session_int.h"
+#include <rdmaperf/cpu_usage.h>
+#include <rdmaperf/wire.h>
 #include <rdmaperf/cm.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/sysfs.h>
@@ -157,4 +159,49 @@ void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,
 	cmo->ack_timeout = (int)p->qp_timeout;
 	cmo->retry_cnt = 7;
 	cmo->rnr_retry = 7; /* retry forever on RNR NAK, as without -R */
+}
+
+void rdp_session_cpu_begin(struct rdp_cpu_snap *s)
+{
+	struct rdp_sysfs fs;
+
+	rdp_sysfs_init(&fs, NULL);
+	rdp_cpu_snap(&fs, s);
+}
+
+void rdp_session_cpu_end(const struct rdp_cpu_snap *before,
+			 struct rdp_cpu_cost *cost)
+{
+	struct rdp_cpu_snap after;
+	struct rdp_cpu_usage u;
+	struct rdp_sysfs fs;
+
+	rdp_sysfs_init(&fs, NULL);
+	rdp_cpu_snap(&fs, &after);
+	rdp_cpu_usage(before, &after, &u);
+	cost->have = 1;
+	cost->wall_s = (double)u.wall_ns / 1e9;
+	cost->user_s = (double)u.user_ns / 1e9;
+	cost->sys_s = (double)u.sys_ns / 1e9;
+	cost->host_busy_pct = u.host_busy_pct;
+}
+
+void rdp_cpu_to_result(const struct rdp_cpu_cost *c, struct rdp_msg_result *r)
+{
+	r->cpu_wall_ns = (uint64_t)(c->wall_s * 1e9);
+	r->cpu_user_ns = (uint64_t)(c->user_s * 1e9);
+	r->cpu_sys_ns = (uint64_t)(c->sys_s * 1e9);
+	r->host_busy_cpct = c->host_busy_pct < 0
+				    ? -1
+				    : (int32_t)(c->host_busy_pct * 100 + 0.5);
+}
+
+void rdp_cpu_from_result(const struct rdp_msg_result *r, struct rdp_cpu_cost *c)
+{
+	c->have = r->cpu_wall_ns > 0;
+	c->wall_s = (double)r->cpu_wall_ns / 1e9;
+	c->user_s = (double)r->cpu_user_ns / 1e9;
+	c->sys_s = (double)r->cpu_sys_ns / 1e9;
+	c->host_busy_pct = r->host_busy_cpct < 0 ? -1
+						 : r->host_busy_cpct / 100.0;
 }

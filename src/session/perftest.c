@@ -20,6 +20,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
+#include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/engine_ops.h>
 #include <rdmaperf/json.h>
@@ -593,6 +594,8 @@ static int report_point(struct pt_peer *c, const struct rdp_result *res)
 	rdp_report_row(c->text, &c->in, res);
 	if (c->ctr.have_local)
 		rdp_report_counters(c->text, &c->ctr);
+	if (c->o->report.cpu_util)
+		rdp_report_cpu(c->text, &c->in, res);
 	if (res->bidir)
 		rdp_report_bidir(c->text, &c->in, res);
 	if (res->n_intervals)
@@ -704,6 +707,7 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
 	int receiver = c->seq == PT_SEND_BW && c->server;
 	uint64_t size = c->p.size_bytes;
+	struct rdp_cpu_snap cpu;
 	int ret = 0;
 
 	report_head(c, check);
@@ -728,7 +732,9 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 			ret = barrier(c, "the barrier before the run");
 		if (!ret) {
 			rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
+			rdp_session_cpu_begin(&cpu);
 			ret = c->eng->loop(&c->run, res);
+			rdp_session_cpu_end(&cpu, &res->cpu);
 			rdp_ctr_end(&c->ctr);
 		}
 		if (!ret && (c->seq == PT_SEND_BW || c->bidir) && c->all)

@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "session_int.h"
+#include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
@@ -218,6 +219,7 @@ static int run_test(struct server *s)
 	struct rdp_msg msg = { .type = RDP_MSG_RESULT };
 	struct rdp_data_check chk = { 0 };
 	struct rdp_result res = { 0 };
+	struct rdp_cpu_snap cpu;
 	uint64_t count = 0;
 	int ret;
 
@@ -228,12 +230,18 @@ static int run_test(struct server *s)
 	if (!ret)
 		ret = rdp_sync(s->oob, RDP_SYNC_READY, 0,
 			       rdp_slow_step_ms(s->o, &s->p), NULL);
-	if (!ret)
+	/* The server's CPU over the client's run: its loop, or (passive)
+	 * the wait for DONE. */
+	if (!ret) {
+		rdp_session_cpu_begin(&cpu);
 		ret = s->eng->loop(&run, &res);
+	}
 	/* The client may take as long as it asked for: no deadline here,
 	 * TCP keepalive notices a vanished peer. */
 	if (!ret)
 		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0, &count);
+	if (!ret)
+		rdp_session_cpu_end(&cpu, &res.cpu);
 	if (ret)
 		return ret;
 	s->eng->verify(&run, count, &chk);
@@ -242,6 +250,7 @@ static int run_test(struct server *s)
 	msg.u.result.bad_offset = chk.bad_offset;
 	rdp_ctr_end(&s->ctr);
 	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
+	rdp_cpu_to_result(&res.cpu, &msg.u.result);
 	if (s->p.flags & RDP_PARAM_BIDIR) {
 		msg.u.result.tx_msgs = res.msgs;
 		msg.u.result.tx_bytes = res.msgs * s->p.size_bytes;

@@ -31,6 +31,18 @@ int rdp_session_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			    struct rdp_conn **out);
 /* Accepts NULL and a half-built connection. */
 void rdp_session_conn_destroy(struct rdp_conn *conn);
+struct rdp_cpu_snap;
+struct rdp_msg_result;
+/* A snapshot of the live system's CPU counters, before a region. */
+void rdp_session_cpu_begin(struct rdp_cpu_snap *s);
+/* The CPU spent since before (a snapshot), into cost. */
+void rdp_session_cpu_end(const struct rdp_cpu_snap *before,
+			 struct rdp_cpu_cost *cost);
+/* A side's cost into its RESULT, and back. */
+void rdp_cpu_to_result(const struct rdp_cpu_cost *c, struct rdp_msg_result *r);
+void rdp_cpu_from_result(const struct rdp_msg_result *r,
+			 struct rdp_cpu_cost *c);
+
 /* The server's memory, for the client's report. */
 void rdp_session_mem_to_accept(const struct rdp_conn *conn,
 			       const struct rdp_bench_ops *ops,

@@ -566,6 +566,24 @@ t_memory_knobs() {
 	pass
 }
 
+# --cpu_util: what each side's process spent in the timed region. The
+# client busy-polls its completions; write_bw's server is passive and
+# waits on TCP (rxe's own work runs in the kernel, not in the process).
+t_cpu_util() {
+	local doc=$WORK/cpu.json
+	begin "--cpu_util: the polling client near a whole CPU, the passive server near none, per message"
+	client write_bw -D 2 -s 4096 --cpu_util --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	expect_out "CPU here +: user [0-9.]+ s, system [0-9.]+ s, [0-9.]+% of one CPU, [0-9.]+ us a message; host [0-9.]+% busy" \
+		"CPU server +: user [0-9.]+ s, system [0-9.]+ s, [0-9.]+% of one CPU" ||
+		return
+	expect_json "$doc" '.results[0].cpu.this_side.cpu_pct > 50' \
+		'.results[0].cpu.peer.cpu_pct < 50' \
+		'.results[0].cpu.this_side.per_msg_us > 0' \
+		'.results[0].cpu.peer.wall_s >= 1.5' || return
+	pass
+}
+
 # A second client while a test runs: told at once, the first undisturbed.
 t_busy() {
 	local first rc
@@ -727,7 +745,7 @@ main() {
 		  cat "$WORK/server.log"; summary; exit 1; }
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
-		t_interval_hist t_bidir t_margin t_memory_knobs \
+		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

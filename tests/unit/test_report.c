@@ -431,6 +431,10 @@ static void test_read_bw_json(void **state)
 	r2 = bw_result(&c, 1048576, 187.5);
 	r2.bidir = 0;
 	r2.n_intervals = 0;
+	/* Both sides' CPU on the first point: 0.5 s busy over 2 s for its
+	 * messages; the server's host busy share unknown. */
+	r1.cpu = (struct rdp_cpu_cost){ 1, 2.0, 0.375, 0.125, 51.5 };
+	r1.peer_cpu = (struct rdp_cpu_cost){ 1, 2.0, 0.0, 0.01, -1 };
 	assert_int_equal(rdp_json_new(&c.info, &j), 0);
 	assert_int_equal(rdp_json_add(j, &c.info, &r1), 0);
 	c.info.counters = NULL;

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/sysfs.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -260,10 +261,42 @@ static void test_cpu_model(void **state)
 	assert_string_equal(buf, "unknown CPU");
 }
 
+/* /proc/stat's first line: busy is all but idle and iowait; the region
+ * is the difference of two snapshots. */
+static void test_cpu_stat(void **state)
+{
+	struct rdp_cpu_snap a = { 0 }, b = { 0 };
+	struct rdp_cpu_usage u;
+	uint64_t busy, total;
+
+	(void)state;
+	assert_int_equal(rdp_cpu_parse_stat("cpu  100 5 50 800 40 3 2 0 0 0\n"
+					    "cpu0 50 2 25 400 20 1 1 0 0 0",
+					    &busy, &total),
+			 0);
+	assert_true(total == 1000 && busy == 160);
+	/* Old kernels have four fields. */
+	assert_int_equal(rdp_cpu_parse_stat("cpu  1 2 3 4", &busy, &total), 0);
+	assert_true(total == 10 && busy == 6);
+	assert_int_equal(rdp_cpu_parse_stat("cpu0 1 2 3 4", &busy, &total),
+			 -EINVAL);
+	assert_int_equal(rdp_cpu_parse_stat("cpu  1 2", &busy, &total),
+			 -EINVAL);
+	a = (struct rdp_cpu_snap){ 1000, 10, 20, 100, 1000, 1 };
+	b = (struct rdp_cpu_snap){ 3000, 510, 120, 400, 2000, 1 };
+	rdp_cpu_usage(&a, &b, &u);
+	assert_true(u.wall_ns == 2000 && u.user_ns == 500 && u.sys_ns == 100);
+	assert_true(u.host_busy_pct > 29.99 && u.host_busy_pct < 30.01);
+	b.have_host = 0;
+	rdp_cpu_usage(&a, &b, &u);
+	assert_true(u.host_busy_pct < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_model),
+		cmocka_unit_test(test_cpu_stat),
 		cmocka_unit_test(test_read_root_prefix),
 		cmocka_unit_test(test_read_live_root),
 		cmocka_unit_test(test_read_strip),

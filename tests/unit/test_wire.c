@@ -148,6 +148,10 @@ static void make_result(struct rdp_msg *m, int variant)
 	r->tx_bytes = UINT64_MAX - 1;
 	r->tx_elapsed_ns = 0x0102030405060708ull;
 	r->tx_peak_kbps = 7;
+	r->cpu_wall_ns = 1;
+	r->cpu_user_ns = UINT64_MAX;
+	r->cpu_sys_ns = 3;
+	r->host_busy_cpct = 10000;
 	/* As many counters as fit, each name as long as allowed. */
 	r->n_counters = RDP_WIRE_MAX_COUNTERS;
 	for (i = 0; i < RDP_WIRE_MAX_COUNTERS; i++) {
@@ -286,7 +290,7 @@ static void test_params_defaults(void **state)
 static void test_layout_sync(void **state)
 {
 	static const uint8_t want[] = {
-		0x52, 0x44, 0x50, 0x46, 0x00, 0x01, 0x00, 0x05,
+		0x52, 0x44, 0x50, 0x46, 0x00, 0x02, 0x00, 0x05,
 		0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x02,
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02, 0x03,
 	};
@@ -306,7 +310,7 @@ static void test_layout_sync(void **state)
 static void test_layout_error(void **state)
 {
 	static const uint8_t want[] = {
-		0x52, 0x44, 0x50, 0x46, 0x00, 0x01, 0x00,
+		0x52, 0x44, 0x50, 0x46, 0x00, 0x02, 0x00,
 		0x07, 0x00, 0x00, 0x00, 0x09, 0xff, 0xff,
 		0xff, 0xfe, 0x00, 0x03, 'a',  'b',  'c',
 	};
@@ -354,8 +358,9 @@ static void test_result_counter_limit(void **state)
 	uint8_t buf[BUF_BYTES];
 	struct rdp_msg m, out;
 	size_t len = 0;
-	/* status, checked, bad offset and the four -b figures come first */
-	const size_t count_at = RDP_WIRE_HDR_BYTES + 4 + 6 * 8;
+	/* status, checked, bad offset, the four -b figures, the CPU times
+	 * and the host's busy share come first */
+	const size_t count_at = RDP_WIRE_HDR_BYTES + 4 + 9 * 8 + 4;
 
 	(void)state;
 	make_result(&m, 0);
@@ -376,6 +381,13 @@ static void test_result_counter_limit(void **state)
 	assert_int_equal(out.u.result.counters[0].value, 12);
 	/* A hostile count, whatever follows it. */
 	buf[count_at + 1] = RDP_WIRE_MAX_COUNTERS + 1;
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES, &out),
+			 -EBADMSG);
+	/* A host busy share past 100 % (10001 hundredths). */
+	buf[count_at + 1] = 1;
+	memcpy(buf + count_at - 4, "\0\0\x27\x11", 4);
 	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
 					      buf + RDP_WIRE_HDR_BYTES,
 					      len - RDP_WIRE_HDR_BYTES, &out),
