@@ -31,6 +31,7 @@ struct rdp_port_info {
 	uint8_t active_speed;
 	uint8_t active_width;
 	int gid_tbl_len;
+	int pkey_tbl_len;
 };
 
 struct rdp_dev {
@@ -85,6 +86,9 @@ struct rdp_qp_cfg {
 	uint8_t max_dest_rd_atomic;
 	uint8_t traffic_class;
 	uint8_t sl;
+	uint16_t pkey_index;
+	uint32_t flow_label;
+	uint8_t hop_limit;
 	uint8_t timeout; /* 4.096 us * 2^timeout per try */
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
@@ -113,9 +117,10 @@ struct rdp_conn {
 	struct rdp_mem_buf *mb; /* the registered buffer, from dev->mem */
 	void *buf;		/* mb->ptr */
 	size_t buf_bytes;
-	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
-	struct ibv_mr *mr; /* mb->mr */
-	int mr_access;	   /* IBV_ACCESS_* granted on the buffer */
+	size_t slot_bytes;   /* per QP: [tx slot][rx slot], each slot_bytes */
+	struct ibv_mr *mr;   /* mb->mr */
+	int mr_access;	     /* IBV_ACCESS_* granted on the buffer */
+	uint16_t pkey_index; /* the QPs' P_Key entry */
 	struct ibv_cq *cq;
 	int cq_depth;
 	struct ibv_qp **qps;
@@ -141,7 +146,8 @@ struct rdp_conn_cfg {
 	int use_grh;
 	uint32_t inline_bytes;		  /* asked; the device may grant less */
 	const struct in_addr *local_ipv4; /* OOB address, for GID choice */
-	int defer_qps; /* -R: RDMA CM creates the QPs while connecting */
+	int defer_qps;	     /* -R: RDMA CM creates the QPs while connecting */
+	uint16_t pkey_index; /* the port's P_Key entry for the QPs */
 };
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
@@ -184,6 +190,11 @@ struct rdp_path_opts {
 	uint8_t tclass;
 	uint8_t sl;
 	uint8_t timeout; /* ACK timeout exponent */
+	uint16_t pkey_index;
+	uint32_t flow_label;
+	uint8_t hop_limit;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
 };
 
 int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,

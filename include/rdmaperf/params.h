@@ -38,6 +38,11 @@ struct rdp_params {
 	uint32_t tclass;       /* RoCE traffic class / IB GRH class */
 	uint32_t seed;	       /* data pattern seed */
 	uint32_t flags;	       /* enum rdp_param_flags */
+	uint32_t pkey_index;   /* the port's P_Key table entry */
+	uint32_t flow_label;   /* GRH flow label, 20 bits */
+	uint32_t hop_limit;    /* GRH hop limit */
+	uint32_t retry_count;  /* transport retries before a QP fails */
+	uint32_t rnr_retry;    /* RNR NAK retries, 7: forever */
 };
 
 #endif /* RDMAPERF_PARAMS_H */

@@ -38,7 +38,7 @@
 #include <rdmaperf/qp_info.h>
 
 #define RDP_WIRE_MAGIC		  0x52445046u /* "RDPF" */
-#define RDP_WIRE_VERSION	  2 /* 2: RESULT carries the CPU time */
+#define RDP_WIRE_VERSION	  2 /* 2: CPU time in RESULT, path in PARAMS */
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256

@@ -366,6 +366,12 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 				   "-m does not apply with -R: RDMA CM takes "
 				   "the path MTU from the route (set the "
 				   "netdev's MTU instead)");
+	if ((p->flags & RDP_PARAM_RDMA_CM) &&
+	    (p->pkey_index || p->flow_label || p->hop_limit != 64))
+		return rdp_cli_bad(err, len,
+				   "--pkey_index, --flow_label and --hop_limit "
+				   "do not apply with -R: RDMA CM takes the "
+				   "path from the route");
 	if ((p->flags & RDP_PARAM_RDMA_CM) && o->conn.gid_index >= 0)
 		return rdp_cli_bad(err, len,
 				   "-x does not apply with -R: RDMA CM picks "

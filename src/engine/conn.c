@@ -145,7 +145,8 @@ void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 
 static int qp_to_init(struct rdp_conn *conn, struct ibv_qp *qp)
 {
-	struct rdp_qp_cfg cfg = { .port = conn->dev->port.num };
+	struct rdp_qp_cfg cfg = { .port = conn->dev->port.num,
+				  .pkey_index = conn->pkey_index };
 	struct ibv_qp_attr attr;
 	int mask, ret;
 
@@ -216,6 +217,15 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 			dev->attr.max_qp, dev->name);
 		return -EINVAL;
 	}
+	if (c->pkey_index >= dev->port.pkey_tbl_len) {
+		rdp_err("--pkey_index %u: port %u of %s has %d P_Key table "
+			"entr%s (pkey_tbl_len): use 0..%d",
+			c->pkey_index, dev->port.num, dev->name,
+			dev->port.pkey_tbl_len,
+			dev->port.pkey_tbl_len == 1 ? "y" : "ies",
+			dev->port.pkey_tbl_len - 1);
+		return -ENOSYS; /* not supported here */
+	}
 	return 0;
 }
 
@@ -233,6 +243,7 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	if (!conn)
 		return -ENOMEM;
 	conn->dev = dev;
+	conn->pkey_index = cfg->pkey_index;
 	/* Initiator depth is bounded by our initiator limit, responder
 	 * resources by our responder limit. */
 	conn->max_rd_atomic = rd_atomic_limit(dev->attr.max_qp_init_rd_atom);
@@ -357,9 +368,12 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
 	cfg->traffic_class = path->tclass;
 	cfg->sl = path->sl;
 	cfg->timeout = path->timeout; /* default 14: 67 ms per try */
-	cfg->retry_cnt = 7;
-	cfg->rnr_retry = 7;	 /* 7 = retry forever on RNR NAK */
-	cfg->min_rnr_timer = 12; /* 0.64 ms */
+	cfg->pkey_index = path->pkey_index;
+	cfg->flow_label = path->flow_label;
+	cfg->hop_limit = path->hop_limit;
+	cfg->retry_cnt = path->retry_cnt;
+	cfg->rnr_retry = path->rnr_retry; /* 7 = retry forever on RNR NAK */
+	cfg->min_rnr_timer = 12;	  /* 0.64 ms */
 }
 
 static int qp_to_rts(struct rdp_conn *conn, uint32_t i,

@@ -88,6 +88,7 @@ static int query_port(struct ibv_context *ctx, uint8_t num,
 	pi->active_speed = pa.active_speed;
 	pi->active_width = pa.active_width;
 	pi->gid_tbl_len = pa.gid_tbl_len;
+	pi->pkey_tbl_len = pa.pkey_tbl_len;
 	return 0;
 }
 

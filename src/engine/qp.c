@@ -11,7 +11,7 @@ void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->qp_state = IBV_QPS_INIT;
-	attr->pkey_index = 0;
+	attr->pkey_index = cfg->pkey_index;
 	attr->port_num = cfg->port;
 	attr->qp_access_flags = access;
 	*mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -37,9 +37,9 @@ void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
 		attr->ah_attr.is_global = 1;
 		memcpy(attr->ah_attr.grh.dgid.raw, remote->gid, 16);
 		attr->ah_attr.grh.sgid_index = (uint8_t)cfg->sgid_index;
-		attr->ah_attr.grh.hop_limit = 64;
+		attr->ah_attr.grh.hop_limit = cfg->hop_limit;
 		attr->ah_attr.grh.traffic_class = cfg->traffic_class;
-		attr->ah_attr.grh.flow_label = 0;
+		attr->ah_attr.grh.flow_label = cfg->flow_label;
 	}
 	if (cfg->link_layer != IBV_LINK_LAYER_ETHERNET)
 		attr->ah_attr.dlid = remote->lid;

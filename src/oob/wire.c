@@ -229,6 +229,11 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->tclass);
 	put_u32(c, p->seed);
 	put_u32(c, p->flags);
+	put_u32(c, p->pkey_index);
+	put_u32(c, p->flow_label);
+	put_u32(c, p->hop_limit);
+	put_u32(c, p->retry_count);
+	put_u32(c, p->rnr_retry);
 }
 
 static void dec_params(struct rcur *c, struct rdp_msg *m)
@@ -253,6 +258,11 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->tclass = get_u32(c);
 	p->seed = get_u32(c);
 	p->flags = get_u32(c);
+	p->pkey_index = get_u32(c);
+	p->flow_label = get_u32(c);
+	p->hop_limit = get_u32(c);
+	p->retry_count = get_u32(c);
+	p->rnr_retry = get_u32(c);
 }
 
 static void enc_accept(struct wcur *c, const struct rdp_msg *m)

@@ -263,6 +263,13 @@ static json_t *params_obj(const struct rdp_params *p)
 				   uint_or_null(p->outstanding));
 	err |= json_object_set_new(o, "mtu_bytes", uint_or_null(p->mtu_bytes));
 	err |= json_object_set_new(o, "tclass", uint_val(p->tclass));
+	err |= json_object_set_new(o, "sl", uint_val(p->sl));
+	err |= json_object_set_new(o, "qp_timeout", uint_val(p->qp_timeout));
+	err |= json_object_set_new(o, "pkey_index", uint_val(p->pkey_index));
+	err |= json_object_set_new(o, "flow_label", uint_val(p->flow_label));
+	err |= json_object_set_new(o, "hop_limit", uint_val(p->hop_limit));
+	err |= json_object_set_new(o, "retry_count", uint_val(p->retry_count));
+	err |= json_object_set_new(o, "rnr_retry", uint_val(p->rnr_retry));
 	err |= json_object_set_new(o, "seed", uint_val(p->seed));
 	err |= json_object_set_new(o, "grh",
 				   json_boolean(p->flags & RDP_PARAM_GRH));

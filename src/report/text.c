@@ -97,6 +97,13 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		"peer)\n",
 		c->path_mtu_bytes, d->port.active_mtu_bytes,
 		in->peer->active_mtu_bytes);
+	fprintf(f,
+		" Path            : SL %u, traffic class %u, flow label 0x%x, "
+		"hop limit %u, P_Key index %u, retries %u, RNR retries %u%s, "
+		"ACK timeout %u\n",
+		p->sl, p->tclass, p->flow_label, p->hop_limit, p->pkey_index,
+		p->retry_count, p->rnr_retry,
+		p->rnr_retry == 7 ? " (forever)" : "", p->qp_timeout);
 	fprintf(f, " QPs             : %u RC%s, tx depth %u, signal 1 in %u",
 		p->num_qps,
 		p->flags & RDP_PARAM_RDMA_CM ? " connected by RDMA CM" : "",

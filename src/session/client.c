@@ -110,6 +110,7 @@ static int connect_qps(struct client *c)
 		.gid_index = c->o->conn.gid_index,
 		.use_grh = !!(p->flags & RDP_PARAM_GRH),
 		.inline_bytes = p->inline_bytes,
+		.pkey_index = (uint16_t)p->pkey_index,
 		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
 						     : NULL,
 		.defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM),

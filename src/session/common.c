@@ -54,6 +54,11 @@ void rdp_path_from_params(const struct rdp_params *p,
 	path->tclass = (uint8_t)p->tclass;
 	path->sl = (uint8_t)p->sl;
 	path->timeout = (uint8_t)p->qp_timeout;
+	path->pkey_index = (uint16_t)p->pkey_index;
+	path->flow_label = p->flow_label;
+	path->hop_limit = (uint8_t)p->hop_limit;
+	path->retry_cnt = (uint8_t)p->retry_count;
+	path->rnr_retry = (uint8_t)p->rnr_retry;
 }
 
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)
@@ -157,8 +162,8 @@ void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,
 	cmo->timeout_ms = o->conn.connect_timeout_ms;
 	cmo->tos = p->flags & RDP_PARAM_TOS ? (int)p->tclass : -1;
 	cmo->ack_timeout = (int)p->qp_timeout;
-	cmo->retry_cnt = 7;
-	cmo->rnr_retry = 7; /* retry forever on RNR NAK, as without -R */
+	cmo->retry_cnt = (int)p->retry_count;
+	cmo->rnr_retry = (int)p->rnr_retry; /* 7: forever, as without -R */
 }
 
 void rdp_session_cpu_begin(struct rdp_cpu_snap *s)

@@ -385,6 +385,7 @@ static int connect_qps(struct pt_peer *c)
 		.gid_index = c->o->conn.gid_index,
 		.use_grh = !!(p->flags & RDP_PARAM_GRH),
 		.inline_bytes = p->inline_bytes,
+		.pkey_index = (uint16_t)p->pkey_index,
 		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
 						     : NULL,
 	};

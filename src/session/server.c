@@ -163,6 +163,7 @@ static int setup(struct server *s)
 		.gid_index = s->o->conn.gid_index,
 		.use_grh = !!(s->p.flags & RDP_PARAM_GRH),
 		.inline_bytes = s->p.inline_bytes,
+		.pkey_index = (uint16_t)s->p.pkey_index,
 		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4
 						      : NULL,
 		.defer_qps = !!(s->p.flags & RDP_PARAM_RDMA_CM),

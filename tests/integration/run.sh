@@ -584,6 +584,31 @@ t_cpu_util() {
 	pass
 }
 
+# Path knobs: sent to the server with the test, on both sides' QPs, in the
+# header and the JSON; a P_Key index past the port's table is refused.
+t_path_knobs() {
+	local doc=$WORK/path.json rc
+	begin "--sl --flow_label --hop_limit --retry_count --rnr_retry: both sides' QPs, header and JSON"
+	client write_bw -n 200 --sl 1 --flow_label 74565 --hop_limit 8 \
+		--retry_count 5 --rnr_retry 6 --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	expect_out "Path +: SL 1, traffic class 0, flow label 0x12345, hop limit 8, P_Key index 0, retries 5, RNR retries 6, ACK timeout 14" \
+		"Data check +: ok" || return
+	expect_json "$doc" '.parameters.sl == 1' \
+		'.parameters.flow_label == 74565' '.parameters.hop_limit == 8' \
+		'.parameters.retry_count == 5' '.parameters.rnr_retry == 6' \
+		'.parameters.pkey_index == 0' || return
+	pass
+	begin "--pkey_index past the port's P_Key table: one line naming pkey_tbl_len, exit 77"
+	client write_bw -n 10 --pkey_index 4000
+	rc=$?
+	[ "$rc" -eq 77 ] || { fail "exit $rc, wanted 77"; return; }
+	expect_out "--pkey_index 4000: port 1 of $DEV has [0-9]+ P_Key table entr(y|ies) \(pkey_tbl_len\): use 0\.\.[0-9]+" ||
+		return
+	client write_bw -n 100 || { fail "the next run: exit $?"; return; }
+	pass
+}
+
 # A second client while a test runs: told at once, the first undisturbed.
 t_busy() {
 	local first rc
@@ -746,6 +771,7 @@ main() {
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
+		t_path_knobs \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

@@ -65,6 +65,10 @@ void ctx_init_ops(struct ctx *c, const struct rdp_bench_ops *ops)
 		.cq_mod = 100,
 		.rx_depth = 512,
 		.tclass = 96,
+		.qp_timeout = 14,
+		.hop_limit = 64,
+		.retry_count = 7,
+		.rnr_retry = 7,
 		.seed = 7,
 		.flags = RDP_PARAM_CAS,
 	};

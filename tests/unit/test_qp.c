@@ -22,6 +22,9 @@ static const struct rdp_qp_cfg roce_cfg = {
 	.max_rd_atomic = 16,
 	.max_dest_rd_atomic = 8,
 	.traffic_class = 106,
+	.pkey_index = 2,
+	.flow_label = 0xabcde,
+	.hop_limit = 9,
 	.timeout = 14,
 	.retry_cnt = 7,
 	.rnr_retry = 7,
@@ -49,7 +52,7 @@ static void test_init(void **state)
 	rdp_qp_attr_init(&roce_cfg, IBV_ACCESS_REMOTE_WRITE, &a, &mask);
 	assert_int_equal(a.qp_state, IBV_QPS_INIT);
 	assert_int_equal(a.port_num, 1);
-	assert_int_equal(a.pkey_index, 0);
+	assert_int_equal(a.pkey_index, 2);
 	assert_int_equal(a.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
 	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 				       IBV_QP_ACCESS_FLAGS);
@@ -73,8 +76,9 @@ static void test_rtr_roce(void **state)
 	assert_int_equal(a.ah_attr.is_global, 1);
 	assert_memory_equal(a.ah_attr.grh.dgid.raw, r.gid, 16);
 	assert_int_equal(a.ah_attr.grh.sgid_index, 3);
-	assert_int_equal(a.ah_attr.grh.hop_limit, 64);
+	assert_int_equal(a.ah_attr.grh.hop_limit, 9);
 	assert_int_equal(a.ah_attr.grh.traffic_class, 106);
+	assert_int_equal(a.ah_attr.grh.flow_label, 0xabcde);
 	assert_int_equal(a.ah_attr.dlid, 0); /* RoCE has no LIDs */
 	assert_int_equal(a.ah_attr.port_num, 1);
 	assert_true(mask & IBV_QP_AV);

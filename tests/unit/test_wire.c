@@ -67,6 +67,11 @@ static void make_params(struct rdp_msg *m, int variant)
 	p->tclass = 255;
 	p->seed = 0xdeadbeefu;
 	p->flags = RDP_PARAM_GRH | RDP_PARAM_CAS;
+	p->pkey_index = 65535;
+	p->flow_label = 0xfffff;
+	p->hop_limit = 1;
+	p->retry_count = 3;
+	p->rnr_retry = 6;
 }
 
 static void make_accept(struct rdp_msg *m, int variant)

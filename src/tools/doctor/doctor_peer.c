@@ -65,6 +65,7 @@ static int connect_qp(struct probe *pr)
 		.tx_depth = pr->p.tx_depth,
 		.gid_index = -1,
 		.inline_bytes = pr->p.inline_bytes,
+		.pkey_index = (uint16_t)pr->p.pkey_index,
 		.local_ipv4 = pr->oob.have_local_ipv4 ? &pr->oob.local_ipv4
 						      : NULL,
 	};
