@@ -121,6 +121,8 @@ struct rdp_conn {
 	struct ibv_mr *mr;   /* mb->mr */
 	int mr_access;	     /* IBV_ACCESS_* granted on the buffer */
 	uint16_t pkey_index; /* the QPs' P_Key entry */
+	struct ibv_comp_channel *channel; /* -e, else NULL */
+	int comp_vector;
 	struct ibv_cq *cq;
 	int cq_depth;
 	struct ibv_qp **qps;
@@ -148,6 +150,8 @@ struct rdp_conn_cfg {
 	const struct in_addr *local_ipv4; /* OOB address, for GID choice */
 	int defer_qps;	     /* -R: RDMA CM creates the QPs while connecting */
 	uint16_t pkey_index; /* the port's P_Key entry for the QPs */
+	int events;	     /* -e: the CQ reports to a completion channel */
+	int comp_vector;     /* -X: the CQ's completion vector */
 };
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
@@ -199,6 +203,16 @@ struct rdp_path_opts {
 
 int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
 		     const struct rdp_path_opts *path);
+
+/*
+ * -e: sleep until the CQ has news. The first call after the CQ was found
+ * empty arms it and returns at once (the caller polls again, so nothing
+ * that came before the arming is missed); the next sleeps on the channel
+ * until an event, until fd (the peer's TCP socket, or -1) is readable, or
+ * timeout_ms. 0: poll the CQ again; 1: fd is readable; -ETIMEDOUT; -errno.
+ */
+int rdp_conn_cq_sleep(struct rdp_conn *conn, int *armed, int fd,
+		      int timeout_ms);
 
 const char *rdp_wc_status_hint(enum ibv_wc_status status);
 

@@ -17,6 +17,7 @@ enum rdp_param_flags {
 	RDP_PARAM_BIDIR = 1u << 2,   /* -b: the server runs the loop too */
 	RDP_PARAM_RDMA_CM = 1u << 3, /* -R: QPs connected through RDMA CM */
 	RDP_PARAM_TOS = 1u << 4,     /* -T/--tclass given, not the default */
+	RDP_PARAM_EVENTS = 1u << 5,  /* -e: sleep on a completion channel */
 };
 
 struct rdp_params {
@@ -43,6 +44,7 @@ struct rdp_params {
 	uint32_t hop_limit;    /* GRH hop limit */
 	uint32_t retry_count;  /* transport retries before a QP fails */
 	uint32_t rnr_retry;    /* RNR NAK retries, 7: forever */
+	uint32_t comp_vector;  /* -X: the CQ's completion vector (-e) */
 };
 
 #endif /* RDMAPERF_PARAMS_H */

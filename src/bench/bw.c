@@ -31,10 +31,22 @@
  * so). */
 enum bw_variant {
 	BW_PLAIN,
-	BW_ATOMIC,    /* operands per work request */
-	BW_STAGE_OUT, /* --bounce: GPU -> host copy before each post */
-	BW_STAGE_IN,  /* --bounce: host -> GPU copy after each completion */
+	BW_ATOMIC,	  /* operands per work request */
+	BW_STAGE_OUT,	  /* --bounce: GPU -> host copy before each post */
+	BW_STAGE_IN,	  /* --bounce: host -> GPU copy after each completion */
+	BW_EVENTS,	  /* -e: sleep on the completion channel when idle */
+	BW_ATOMIC_EVENTS, /* both */
 };
+
+static HOT_INLINE int has_operands(const enum bw_variant v)
+{
+	return v == BW_ATOMIC || v == BW_ATOMIC_EVENTS;
+}
+
+static HOT_INLINE int sleeps(const enum bw_variant v)
+{
+	return v == BW_EVENTS || v == BW_ATOMIC_EVENTS;
+}
 
 struct bw_qp {
 	struct ibv_qp *qp;
@@ -225,7 +237,7 @@ static HOT_INLINE int post_window(struct bw_state *st, struct bw_qp *b,
 		p = b->posted + i + 1;
 		b->wr[i].wr_id = b->id | p;
 		b->wr[i].send_flags = st->base_flags;
-		if (v == BW_ATOMIC) {
+		if (has_operands(v)) {
 			b->wr[i].wr.atomic.compare_add =
 				st->add_base + (p - 1) * st->add_step;
 			b->wr[i].wr.atomic.swap = p;
@@ -319,12 +331,22 @@ static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v)
 
 /* The timed loop: post, poll, sample. Mode differences are data
  * (target_msgs, end_cycles, sample_step), not branches. */
+/* -e, with nothing to reap: arm the CQ, or sleep until it has news;
+ * bounded by the stall time. */
+static int idle_sleep(struct rdp_run *run, struct bw_state *st, int *armed)
+{
+	int ms = (int)(rdp_clock_ns(run->clk, run->stall_cycles) / 1e6) + 1;
+	int ret = rdp_conn_cq_sleep(run->conn, armed, -1, ms);
+
+	return ret == -ETIMEDOUT ? stalled(run, st) : ret;
+}
+
 static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 				 const enum bw_variant v)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	uint64_t now, progress, next_sample = 0;
-	int ret;
+	int ret, armed = 0;
 
 	now = progress = st->samples[0].cycles;
 	while (st->done < st->target_msgs && now < st->end_cycles) {
@@ -336,6 +358,12 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
+			if (sleeps(v)) {
+				ret = idle_sleep(run, st, &armed);
+				if (ret)
+					return ret;
+				continue;
+			}
 			if (now - progress > run->stall_cycles)
 				return stalled(run, st);
 			continue;
@@ -372,18 +400,34 @@ static int timed_loop_stage_in(struct rdp_run *run, struct bw_state *st)
 	return timed_loop(run, st, BW_STAGE_IN);
 }
 
+static int timed_loop_events(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_EVENTS);
+}
+
+static int timed_loop_atomic_events(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_ATOMIC_EVENTS);
+}
+
 static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_PLAIN] = timed_loop_plain,
 	[BW_ATOMIC] = timed_loop_atomic,
 	[BW_STAGE_OUT] = timed_loop_stage_out,
 	[BW_STAGE_IN] = timed_loop_stage_in,
+	[BW_EVENTS] = timed_loop_events,
+	[BW_ATOMIC_EVENTS] = timed_loop_atomic_events,
 };
 
 /* Atomics carry operands; --bounce copies each message on this side. */
 static enum bw_variant variant_of(const struct rdp_run *run, enum rdp_verb verb)
 {
+	int ev = run->conn->channel != NULL;
+
 	if (verb == RDP_VERB_ATOMIC)
-		return BW_ATOMIC;
+		return ev ? BW_ATOMIC_EVENTS : BW_ATOMIC;
+	if (ev)
+		return BW_EVENTS; /* -e refuses --bounce */
 	if (!run->conn->stage)
 		return BW_PLAIN;
 	return verb == RDP_VERB_READ ? BW_STAGE_IN : BW_STAGE_OUT;

@@ -121,6 +121,9 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	struct recv_loop rl = { 0 };
 	uint64_t progress = rdp_cycles(), first = 0;
 	unsigned int idle = 0;
+	int ev = run->conn->channel != NULL, armed = 0;
+	int stall_ms =
+		(int)(rdp_clock_ns(run->clk, run->stall_cycles) / 1e6) + 1;
 	uint32_t q;
 	int n = 0;
 
@@ -142,19 +145,32 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 				first = progress;
 			continue;
 		}
+		/* -e: sleep until a completion or the client's next message */
+		if (ev) {
+			n = rdp_conn_cq_sleep(run->conn, &armed, run->oob_fd,
+					      stall_ms);
+			if (n == 1 || n == -ETIMEDOUT)
+				break;
+			if (n < 0)
+				goto out;
+			continue;
+		}
 		if (++idle & IDLE_CHECK_MASK)
 			continue;
 		if (peer_spoke(run->oob_fd))
 			break;
 		if (rdp_cycles() - progress > run->stall_cycles) {
-			rdp_err("no message for %.1f s after %llu "
-				"received: the client or the link stopped",
-				rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
-				(unsigned long long)rl.got);
 			n = -ETIMEDOUT;
 			break;
 		}
 	}
+	if (n == -ETIMEDOUT)
+		rdp_err("no message for %.1f s after %llu received: the client "
+			"or the link stopped",
+			rdp_clock_ns(run->clk, run->stall_cycles) / 1e9,
+			(unsigned long long)rl.got);
+	if (n == 1)
+		n = 0;
 	res->msgs = rl.got;
 	res->elapsed_ns = first ? rdp_clock_ns(run->clk, progress - first) : 0;
 out:

@@ -376,6 +376,19 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		return rdp_cli_bad(err, len,
 				   "-x does not apply with -R: RDMA CM picks "
 				   "the GID of the route to HOST");
+	if ((p->flags & RDP_PARAM_EVENTS) && o->bench->kind != RDP_BENCH_BW)
+		return rdp_cli_bad(err, len,
+				   "-e applies to the bandwidth tests: the "
+				   "latency loops poll (write_lat polls memory "
+				   "itself)");
+	if ((p->flags & RDP_PARAM_EVENTS) && o->mem.bounce)
+		return rdp_cli_bad(err, len,
+				   "-e does not combine with --bounce: the "
+				   "staged loops poll");
+	if (p->comp_vector && !(p->flags & RDP_PARAM_EVENTS))
+		return rdp_cli_bad(err, len,
+				   "-X picks the completion vector of -e: add "
+				   "-e");
 	if (o->report.histogram && o->bench->kind != RDP_BENCH_LAT)
 		return rdp_cli_bad(err, len, "-H applies to latency tests");
 	if (o->conn.perftest_block && !o->conn.perftest)

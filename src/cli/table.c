@@ -101,6 +101,10 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "InfiniBand: route with a GRH" },
 	{ "rdma_cm", 'R', NULL, C, PARAM_FLAG(RDP_PARAM_RDMA_CM),
 	  .help = "connect the QPs through RDMA CM (librdmacm)" },
+	{ "events", 'e', NULL, C, PARAM_FLAG(RDP_PARAM_EVENTS),
+	  .help = "bandwidth tests: both sides sleep on a completion channel instead of polling" },
+	{ "vector", 'X', "N", PEER, UINT(params.comp_vector, 0, 1023, 0),
+	  .help = "with -e: the completion vector of both sides' CQs" },
 	{ "bidirectional", 'b', NULL, C, PARAM_FLAG(RDP_PARAM_BIDIR),
 	  .help = "both sides send at once (write_bw, read_bw); TX and RX reported" },
 	/* Report */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Per-session verbs resources: GID choice, PD, buffer and MR, CQ, RC QPs. */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +231,72 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 	return 0;
 }
 
+/* -e: a completion channel the CQ reports to, on -X's vector. */
+static int create_channel(struct rdp_conn *conn, const struct rdp_conn_cfg *c)
+{
+	struct rdp_dev *dev = conn->dev;
+	int flags;
+
+	if (c->comp_vector < 0 ||
+	    c->comp_vector >= dev->ctx->num_comp_vectors) {
+		rdp_err("-X %d: %s has %d completion vector%s "
+			"(num_comp_vectors): use 0..%d",
+			c->comp_vector, dev->name, dev->ctx->num_comp_vectors,
+			dev->ctx->num_comp_vectors == 1 ? "" : "s",
+			dev->ctx->num_comp_vectors - 1);
+		return -ENOSYS; /* not supported here */
+	}
+	conn->comp_vector = c->comp_vector;
+	conn->channel = ibv_create_comp_channel(dev->ctx);
+	if (!conn->channel) {
+		rdp_err("create a completion channel on %s (-e): %s", dev->name,
+			strerror(errno));
+		return errno ? -errno : -ENOMEM;
+	}
+	/* Never block in ibv_get_cq_event: poll() waits, with a deadline. */
+	flags = fcntl(conn->channel->fd, F_GETFL);
+	if (flags < 0 ||
+	    fcntl(conn->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		rdp_err("completion channel of %s: %s", dev->name,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+int rdp_conn_cq_sleep(struct rdp_conn *conn, int *armed, int fd, int timeout_ms)
+{
+	struct pollfd pfd[2] = { { .fd = conn->channel->fd, .events = POLLIN },
+				 { .fd = fd, .events = POLLIN } };
+	struct ibv_cq *cq;
+	void *ctx;
+	int ret;
+
+	if (!*armed) {
+		ret = ibv_req_notify_cq(conn->cq, 0);
+		if (ret) {
+			rdp_err("arm the CQ of %s for events: %s",
+				conn->dev->name, strerror(ret));
+			return -ret;
+		}
+		*armed = 1;
+		return 0;
+	}
+	ret = poll(pfd, fd >= 0 ? 2 : 1, timeout_ms);
+	if (ret < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (ret == 0)
+		return -ETIMEDOUT;
+	if (pfd[0].revents & POLLIN) {
+		if (ibv_get_cq_event(conn->channel, &cq, &ctx))
+			return errno == EAGAIN ? 0 : -EIO;
+		ibv_ack_cq_events(cq, 1);
+		*armed = 0;
+		return 0;
+	}
+	return 1;
+}
+
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		    struct rdp_conn **out)
 {
@@ -264,7 +332,11 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	if (depth > (uint64_t)dev->attr.max_cqe)
 		depth = (uint64_t)dev->attr.max_cqe;
 	conn->cq_depth = (int)depth;
-	conn->cq = ibv_create_cq(dev->ctx, conn->cq_depth, NULL, NULL, 0);
+	ret = cfg->events ? create_channel(conn, cfg) : 0;
+	if (ret)
+		goto err_destroy;
+	conn->cq = ibv_create_cq(dev->ctx, conn->cq_depth, NULL, conn->channel,
+				 conn->comp_vector);
 	if (!conn->cq) {
 		ret = errno ? -errno : -ENOMEM;
 		rdp_err("create CQ of %d entries on %s: %s", conn->cq_depth,
@@ -294,6 +366,8 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 			ibv_destroy_qp(conn->qps[i]);
 	if (conn->cq)
 		ibv_destroy_cq(conn->cq);
+	if (conn->channel)
+		ibv_destroy_comp_channel(conn->channel);
 	rdp_mem_buf_destroy(conn->mb);
 	if (conn->pd)
 		ibv_dealloc_pd(conn->pd);

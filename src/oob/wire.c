@@ -234,6 +234,7 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->hop_limit);
 	put_u32(c, p->retry_count);
 	put_u32(c, p->rnr_retry);
+	put_u32(c, p->comp_vector);
 }
 
 static void dec_params(struct rcur *c, struct rdp_msg *m)
@@ -263,6 +264,7 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->hop_limit = get_u32(c);
 	p->retry_count = get_u32(c);
 	p->rnr_retry = get_u32(c);
+	p->comp_vector = get_u32(c);
 }
 
 static void enc_accept(struct wcur *c, const struct rdp_msg *m)

@@ -270,6 +270,9 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(o, "hop_limit", uint_val(p->hop_limit));
 	err |= json_object_set_new(o, "retry_count", uint_val(p->retry_count));
 	err |= json_object_set_new(o, "rnr_retry", uint_val(p->rnr_retry));
+	err |= json_object_set_new(o, "events",
+				   json_boolean(p->flags & RDP_PARAM_EVENTS));
+	err |= json_object_set_new(o, "comp_vector", uint_val(p->comp_vector));
 	err |= json_object_set_new(o, "seed", uint_val(p->seed));
 	err |= json_object_set_new(o, "grh",
 				   json_boolean(p->flags & RDP_PARAM_GRH));

@@ -110,6 +110,9 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		p->tx_depth, in->dec->signal_every);
 	if (in->ops->flags & RDP_BENCH_RD_WINDOW)
 		fprintf(f, ", %u READ/atomic in flight", in->dec->window);
+	if (p->flags & RDP_PARAM_EVENTS)
+		fprintf(f, ", completions by events (vector %u)",
+			p->comp_vector);
 	fprintf(f, "\n");
 	size_line(f, p);
 	if (in->n_sizes * in->n_qps > 1)

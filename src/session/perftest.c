@@ -386,6 +386,8 @@ static int connect_qps(struct pt_peer *c)
 		.use_grh = !!(p->flags & RDP_PARAM_GRH),
 		.inline_bytes = p->inline_bytes,
 		.pkey_index = (uint16_t)p->pkey_index,
+		.events = !!(p->flags & RDP_PARAM_EVENTS),
+		.comp_vector = (int)p->comp_vector,
 		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
 						     : NULL,
 	};

@@ -164,6 +164,8 @@ static int setup(struct server *s)
 		.use_grh = !!(s->p.flags & RDP_PARAM_GRH),
 		.inline_bytes = s->p.inline_bytes,
 		.pkey_index = (uint16_t)s->p.pkey_index,
+		.events = !!(s->p.flags & RDP_PARAM_EVENTS),
+		.comp_vector = (int)s->p.comp_vector,
 		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4
 						      : NULL,
 		.defer_qps = !!(s->p.flags & RDP_PARAM_RDMA_CM),

@@ -609,6 +609,30 @@ t_path_knobs() {
 	pass
 }
 
+# -e: both sides sleep on a completion channel; the data is checked as
+# ever; a vector the device lacks is refused.
+t_events() {
+	local doc=$WORK/ev.json rc t
+	for t in "write_bw -D 2 -q 2" "send_bw -n 2000 -q 2" "atomic_bw -n 500" \
+		"read_bw -b -n 500 -s 64K"; do
+		begin "${t%% *} -e ${t#* }: completions by events on both sides, data check ok"
+		# shellcheck disable=SC2086
+		client $t -e --json-file "$doc" || { fail "exit $?"; continue; }
+		expect_out "QPs +: .*completions by events \(vector 0\)" \
+			"Data check +: ok" || continue
+		expect_json "$doc" '.parameters.events == true' \
+			'.results[0].cpu.this_side.per_msg_us > 0' || continue
+		pass
+	done
+	begin "-X past the device's completion vectors: one line naming num_comp_vectors, exit 77"
+	client write_bw -n 10 -e -X 1000
+	rc=$?
+	[ "$rc" -eq 77 ] || { fail "exit $rc, wanted 77"; return; }
+	expect_out "-X 1000: $DEV has [0-9]+ completion vectors? \(num_comp_vectors\): use 0\.\.[0-9]+" ||
+		return
+	pass
+}
+
 # A second client while a test runs: told at once, the first undisturbed.
 t_busy() {
 	local first rc
@@ -771,7 +795,7 @@ main() {
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
-		t_path_knobs \
+		t_path_knobs t_events \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

@@ -144,6 +144,16 @@ static void test_rejections(void **state)
 	expect_reject("unexpected argument", "write_bw", "a", "b");
 	expect_reject("one QP", "write_lat", "-q", "2");
 	expect_reject("1..1G", "write_bw", "-s", "2G");
+	expect_reject("-e applies to the bandwidth tests", "send_lat", "-e",
+		      "h");
+	expect_reject("-X picks the completion vector of -e: add -e",
+		      "write_bw", "-X", "1", "h");
+	expect_reject("-e does not combine with --bounce", "write_bw", "-e",
+		      "--use_cuda=0", "--bounce", "h");
+	expect_reject("do not apply with -R", "write_bw", "-R",
+		      "--flow_label", "5", "h");
+	expect_reject("0..1048575", "write_bw", "--flow_label", "1048576", "h");
+	expect_reject("0..7", "write_bw", "--rnr_retry", "8", "h");
 }
 
 static void test_lists(void **state)

@@ -72,6 +72,7 @@ static void make_params(struct rdp_msg *m, int variant)
 	p->hop_limit = 1;
 	p->retry_count = 3;
 	p->rnr_retry = 6;
+	p->comp_vector = 1023;
 }
 
 static void make_accept(struct rdp_msg *m, int variant)
