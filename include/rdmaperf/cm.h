@@ -15,6 +15,7 @@
 
 struct rdp_conn;
 struct rdp_cm;
+struct rdp_ip;
 
 struct rdp_cm_opts {
 	int timeout_ms;	 /* the whole connect (or accept) phase */
@@ -28,7 +29,7 @@ struct rdp_cm_opts {
  * Server: listen on addr with a port of the kernel's choice, for the
  * QPs of conn (created with defer_qps). conn owns the result.
  */
-int rdp_cm_listen(struct rdp_conn *conn, const struct in_addr *addr,
+int rdp_cm_listen(struct rdp_conn *conn, const struct rdp_ip *addr,
 		  const struct rdp_cm_opts *o, uint16_t *port_out);
 
 /*
@@ -39,7 +40,7 @@ int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce);
 
 /* Client: connect num_qps QPs to server:port, one RDMA CM id each. */
 int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
-		   const struct in_addr *server, uint16_t port, uint32_t nonce,
+		   const struct rdp_ip *server, uint16_t port, uint32_t nonce,
 		   const struct rdp_cm_opts *o);
 
 /* Disconnect (bounded wait), destroy the QPs and ids; NULL is fine. */

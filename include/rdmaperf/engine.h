@@ -146,8 +146,8 @@ struct rdp_conn_cfg {
 	uint32_t rx_depth;
 	int gid_index; /* -1 auto */
 	int use_grh;
-	uint32_t inline_bytes;		  /* asked; the device may grant less */
-	const struct in_addr *local_ipv4; /* OOB address, for GID choice */
+	uint32_t inline_bytes;	       /* asked; the device may grant less */
+	const struct rdp_ip *local_ip; /* OOB address, for GID choice */
 	int defer_qps;	     /* -R: RDMA CM creates the QPs while connecting */
 	uint16_t pkey_index; /* the port's P_Key entry for the QPs */
 	int events;	     /* -e: the CQ reports to a completion channel */

@@ -12,6 +12,24 @@
 
 struct rdp_sysfs;
 struct in_addr;
+struct sockaddr;
+struct sockaddr_storage;
+
+/* An IP address in the form a RoCE v2 GID carries it: IPv6 as is, IPv4
+ * mapped (::ffff:a.b.c.d). */
+struct rdp_ip {
+	uint8_t raw[16];
+};
+
+/* From a socket address (AF_INET or AF_INET6); -EAFNOSUPPORT else. */
+int rdp_ip_from_sockaddr(const struct sockaddr *sa, struct rdp_ip *out);
+void rdp_ip_from_ipv4(const struct in_addr *a, struct rdp_ip *out);
+int rdp_ip_is_ipv4(const struct rdp_ip *ip);
+/* A socket address of ip and port (AF_INET for IPv4); its length. */
+unsigned int rdp_ip_to_sockaddr(const struct rdp_ip *ip, uint16_t port,
+				struct sockaddr_storage *ss);
+/* "10.0.0.1" or "fd00::1". */
+void rdp_ip_format(const struct rdp_ip *ip, char *buf, size_t len);
 
 enum rdp_gid_type {
 	RDP_GID_UNKNOWN = 0,
@@ -31,6 +49,7 @@ enum rdp_gid_reason {
 	RDP_GID_FORCED,	    /* -x */
 	RDP_GID_ADDR_MATCH, /* RoCE v2 GID of the out-of-band address */
 	RDP_GID_V2_IPV4,    /* first IPv4-mapped RoCE v2 GID */
+	RDP_GID_V2_IPV6,    /* first global IPv6 RoCE v2 GID (IPv6 OOB) */
 	RDP_GID_V2_ANY,	    /* first RoCE v2 GID */
 	RDP_GID_FIRST,	    /* first valid GID (IB, or v1 only) */
 	RDP_GID_RDMA_CM,    /* -R: the one RDMA CM resolved the route with */
@@ -51,11 +70,12 @@ int rdp_gid_read_table(const struct rdp_sysfs *fs, const char *dev, int port,
 
 /*
  * Pick a GID: forced_index >= 0 wins (-ENOENT if absent); otherwise the
- * RoCE v2 GID carrying local_ipv4 (may be NULL), then the fallbacks in
- * enum rdp_gid_reason order.
+ * RoCE v2 GID carrying local (the out-of-band address; may be NULL), then
+ * the first RoCE v2 GID of local's family (IPv4 when local is NULL; for
+ * IPv6 not a link-local one), then any RoCE v2 GID, then the first.
  */
 int rdp_gid_select(const struct rdp_gid_entry *tab, size_t n,
-		   const struct in_addr *local_ipv4, int forced_index,
+		   const struct rdp_ip *local, int forced_index,
 		   struct rdp_gid_choice *out);
 
 const char *rdp_gid_type_str(enum rdp_gid_type type);

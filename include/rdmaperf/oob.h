@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
+#include <rdmaperf/gid.h>
 #include <rdmaperf/wire.h>
 
 struct rdp_oob {
@@ -19,8 +20,13 @@ struct rdp_oob {
 	char peer[80];		   /* "host:port" for messages */
 	struct in_addr local_ipv4; /* our address on this connection */
 	int have_local_ipv4;
-	struct in_addr peer_ipv4; /* the other end's, for RDMA CM */
+	struct in_addr peer_ipv4; /* the other end's */
 	int have_peer_ipv4;
+	/* Both ends in GID form, IPv4 or IPv6: GID choice, RDMA CM */
+	struct rdp_ip local_ip;
+	int have_local_ip;
+	struct rdp_ip peer_ip;
+	int have_peer_ip;
 	int dialed; /* this side connected: the client */
 };
 

@@ -289,18 +289,19 @@ static int connected(struct rdp_conn *conn, struct rdp_cm *cm)
 	return learn_path(conn);
 }
 
-int rdp_cm_listen(struct rdp_conn *conn, const struct in_addr *addr,
+int rdp_cm_listen(struct rdp_conn *conn, const struct rdp_ip *addr,
 		  const struct rdp_cm_opts *o, uint16_t *port_out)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = *addr };
-	char ip[INET_ADDRSTRLEN];
+	struct sockaddr_storage sa;
+	char ip[INET6_ADDRSTRLEN];
 	struct rdp_cm *cm;
 	int ret;
 
 	ret = cm_new(conn, 0, o, &cm);
 	if (ret)
 		return ret;
-	inet_ntop(AF_INET, addr, ip, sizeof(ip));
+	rdp_ip_to_sockaddr(addr, 0, &sa);
+	rdp_ip_format(addr, ip, sizeof(ip));
 	if (rdma_create_id(cm->ch, &cm->listen, NULL, RDMA_PS_TCP)) {
 		ret = -errno;
 		rdp_err("RDMA CM id: %s (load rdma_ucm, or run without -R)",
@@ -324,7 +325,8 @@ int rdp_cm_listen(struct rdp_conn *conn, const struct in_addr *addr,
 		return ret;
 	}
 	*port_out = ntohs(rdma_get_src_port(cm->listen));
-	snprintf(cm->peer, sizeof(cm->peer), "%s:%u", ip, *port_out);
+	snprintf(cm->peer, sizeof(cm->peer),
+		 rdp_ip_is_ipv4(addr) ? "%s:%u" : "[%s]:%u", ip, *port_out);
 	return 0;
 }
 
@@ -441,19 +443,24 @@ static int step_ms(int64_t deadline)
 }
 
 static int resolve(struct rdp_conn *conn, struct rdp_cm *cm,
-		   struct rdma_cm_id *id, struct sockaddr_in *dst,
+		   struct rdma_cm_id *id, struct sockaddr_storage *dst,
 		   int64_t deadline)
 {
-	struct sockaddr_in src = { .sin_family = AF_INET };
+	const uint8_t *g = conn->gid.entry.raw;
+	struct sockaddr_storage src;
+	struct rdp_ip own;
 	struct cm_ev ev;
 	int ret, bind_src;
 
-	/* From the address of this side's GID: with several devices on one
-	 * subnet, the kernel's route alone may pick another device. */
+	/* From the address of this side's GID, of the server's family (not
+	 * a link-local one, which needs a scope): with several devices on
+	 * one subnet, the kernel's route alone may pick another device. */
 	bind_src = conn->have_gid &&
-		   rdp_gid_is_ipv4_mapped(conn->gid.entry.raw);
+		   rdp_gid_is_ipv4_mapped(g) == (dst->ss_family == AF_INET) &&
+		   !(g[0] == 0xfe && (g[1] & 0xc0) == 0x80);
+	memcpy(own.raw, g, 16);
 	if (bind_src)
-		memcpy(&src.sin_addr, conn->gid.entry.raw + 12, 4);
+		rdp_ip_to_sockaddr(&own, 0, &src);
 	set_tos(cm, id);
 	ret = rdma_resolve_addr(id, bind_src ? (struct sockaddr *)&src : NULL,
 				(struct sockaddr *)dst, step_ms(deadline))
@@ -488,7 +495,7 @@ static int resolve(struct rdp_conn *conn, struct rdp_cm *cm,
 
 /* One attempt: 0 connected, 1 no listener yet (retry), or -errno. */
 static int try_connect(struct rdp_conn *conn, struct rdp_cm *cm, uint32_t i,
-		       struct sockaddr_in *dst, uint32_t nonce,
+		       struct sockaddr_storage *dst, uint32_t nonce,
 		       int64_t deadline)
 {
 	uint8_t priv[RDP_CM_PRIV_BYTES];
@@ -540,14 +547,12 @@ static int try_connect(struct rdp_conn *conn, struct rdp_cm *cm, uint32_t i,
 }
 
 int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
-		   const struct in_addr *server, uint16_t port, uint32_t nonce,
+		   const struct rdp_ip *server, uint16_t port, uint32_t nonce,
 		   const struct rdp_cm_opts *o)
 {
-	struct sockaddr_in dst = { .sin_family = AF_INET,
-				   .sin_port = htons(port),
-				   .sin_addr = *server };
+	struct sockaddr_storage dst;
 	int64_t deadline = now_ms() + o->timeout_ms;
-	char ip[INET_ADDRSTRLEN];
+	char ip[INET6_ADDRSTRLEN];
 	struct rdp_cm *cm;
 	uint32_t i;
 	int ret;
@@ -555,8 +560,10 @@ int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 	ret = cm_new(conn, num_qps, o, &cm);
 	if (ret)
 		return ret;
-	inet_ntop(AF_INET, server, ip, sizeof(ip));
-	snprintf(cm->peer, sizeof(cm->peer), "%s:%u", ip, port);
+	rdp_ip_to_sockaddr(server, port, &dst);
+	rdp_ip_format(server, ip, sizeof(ip));
+	snprintf(cm->peer, sizeof(cm->peer),
+		 rdp_ip_is_ipv4(server) ? "%s:%u" : "[%s]:%u", ip, port);
 	for (i = 0; i < num_qps; i++) {
 		/* A listener that is not there yet: retry to the deadline. */
 		while ((ret = try_connect(conn, cm, i, &dst, nonce,

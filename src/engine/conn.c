@@ -36,8 +36,7 @@ static int choose_gid(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 			dev->port.num, strerror(-ret));
 		goto out;
 	}
-	ret = rdp_gid_select(tab, n, cfg->local_ipv4, cfg->gid_index,
-			     &conn->gid);
+	ret = rdp_gid_select(tab, n, cfg->local_ip, cfg->gid_index, &conn->gid);
 	if (ret == -ENOENT && cfg->gid_index >= 0)
 		rdp_err("GID index %d of %s port %u is empty: see "
 			"/sys/class/infiniband/%s/ports/%u/gids (or show_gids) "

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <string.h>
 
 #include <rdmaperf/gid.h>
@@ -127,26 +128,28 @@ static int is_v2_ipv4(const struct rdp_gid_entry *e)
 	return e->type == RDP_GID_ROCE_V2 && rdp_gid_is_ipv4_mapped(e->raw);
 }
 
-static int addr_matches(const struct rdp_gid_entry *e,
-			const struct in_addr *ipv4)
+/* A global (not link-local fe80::/10) IPv6 RoCE v2 GID. */
+static int is_v2_ipv6(const struct rdp_gid_entry *e)
 {
-	/* Both in network byte order. */
-	return is_v2_ipv4(e) && !memcmp(&e->raw[12], &ipv4->s_addr, 4);
+	return e->type == RDP_GID_ROCE_V2 && !rdp_gid_is_ipv4_mapped(e->raw) &&
+	       !(e->raw[0] == 0xfe && (e->raw[1] & 0xc0) == 0x80);
 }
 
 static int pick(const struct rdp_gid_entry *tab, size_t n,
-		const struct in_addr *local_ipv4, enum rdp_gid_reason *reason)
+		const struct rdp_ip *local, enum rdp_gid_reason *reason)
 {
+	int v6 = local && !rdp_ip_is_ipv4(local);
 	size_t i;
 
-	for (i = 0; local_ipv4 && i < n; i++)
-		if (addr_matches(&tab[i], local_ipv4)) {
+	for (i = 0; local && i < n; i++)
+		if (tab[i].type == RDP_GID_ROCE_V2 &&
+		    !memcmp(tab[i].raw, local->raw, 16)) {
 			*reason = RDP_GID_ADDR_MATCH;
 			return (int)i;
 		}
 	for (i = 0; i < n; i++)
-		if (is_v2_ipv4(&tab[i])) {
-			*reason = RDP_GID_V2_IPV4;
+		if (v6 ? is_v2_ipv6(&tab[i]) : is_v2_ipv4(&tab[i])) {
+			*reason = v6 ? RDP_GID_V2_IPV6 : RDP_GID_V2_IPV4;
 			return (int)i;
 		}
 	for (i = 0; i < n; i++)
@@ -159,7 +162,7 @@ static int pick(const struct rdp_gid_entry *tab, size_t n,
 }
 
 int rdp_gid_select(const struct rdp_gid_entry *tab, size_t n,
-		   const struct in_addr *local_ipv4, int forced_index,
+		   const struct rdp_ip *local, int forced_index,
 		   struct rdp_gid_choice *out)
 {
 	enum rdp_gid_reason reason;
@@ -177,7 +180,7 @@ int rdp_gid_select(const struct rdp_gid_entry *tab, size_t n,
 		return 0;
 	}
 
-	pos = pick(tab, n, local_ipv4, &reason);
+	pos = pick(tab, n, local, &reason);
 	if (pos < 0)
 		return pos;
 	out->entry = tab[pos];
@@ -209,6 +212,8 @@ const char *rdp_gid_reason_str(enum rdp_gid_reason reason)
 		return "matches the out-of-band address";
 	case RDP_GID_V2_IPV4:
 		return "first IPv4 RoCE v2 GID";
+	case RDP_GID_V2_IPV6:
+		return "first global IPv6 RoCE v2 GID";
 	case RDP_GID_V2_ANY:
 		return "first RoCE v2 GID";
 	case RDP_GID_FIRST:
@@ -248,4 +253,59 @@ int rdp_gid_is_ipv4_mapped(const uint8_t raw[16])
 	};
 
 	return !memcmp(raw, prefix, sizeof(prefix));
+}
+
+int rdp_ip_from_sockaddr(const struct sockaddr *sa, struct rdp_ip *out)
+{
+	if (sa->sa_family == AF_INET) {
+		rdp_ip_from_ipv4(&((const struct sockaddr_in *)sa)->sin_addr,
+				 out);
+		return 0;
+	}
+	if (sa->sa_family == AF_INET6) {
+		memcpy(out->raw, &((const struct sockaddr_in6 *)sa)->sin6_addr,
+		       16);
+		return 0;
+	}
+	return -EAFNOSUPPORT;
+}
+
+void rdp_ip_from_ipv4(const struct in_addr *a, struct rdp_ip *out)
+{
+	memset(out->raw, 0, 10);
+	out->raw[10] = 0xff;
+	out->raw[11] = 0xff;
+	memcpy(&out->raw[12], &a->s_addr, 4);
+}
+
+int rdp_ip_is_ipv4(const struct rdp_ip *ip)
+{
+	return rdp_gid_is_ipv4_mapped(ip->raw);
+}
+
+unsigned int rdp_ip_to_sockaddr(const struct rdp_ip *ip, uint16_t port,
+				struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (rdp_ip_is_ipv4(ip)) {
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons(port);
+		memcpy(&s4->sin_addr, &ip->raw[12], 4);
+		return sizeof(*s4);
+	}
+	s6->sin6_family = AF_INET6;
+	s6->sin6_port = htons(port);
+	memcpy(&s6->sin6_addr, ip->raw, 16);
+	return sizeof(*s6);
+}
+
+void rdp_ip_format(const struct rdp_ip *ip, char *buf, size_t len)
+{
+	if (rdp_ip_is_ipv4(ip))
+		inet_ntop(AF_INET, &ip->raw[12], buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, ip->raw, buf, (socklen_t)len);
 }

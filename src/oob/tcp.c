@@ -59,11 +59,24 @@ static int sock_ipv4(int fd, int (*name)(int, struct sockaddr *, socklen_t *),
 	return 0;
 }
 
+/* One end of a socket in GID form (IPv4 mapped, or IPv6). */
+static int sock_ip(int fd, int (*name)(int, struct sockaddr *, socklen_t *),
+		   struct rdp_ip *out)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	return !name(fd, (struct sockaddr *)&ss, &sl) &&
+	       !rdp_ip_from_sockaddr((struct sockaddr *)&ss, out);
+}
+
 static void fill_addrs(struct rdp_oob *oob)
 {
 	oob->have_local_ipv4 =
 		sock_ipv4(oob->fd, getsockname, &oob->local_ipv4);
 	oob->have_peer_ipv4 = sock_ipv4(oob->fd, getpeername, &oob->peer_ipv4);
+	oob->have_local_ip = sock_ip(oob->fd, getsockname, &oob->local_ip);
+	oob->have_peer_ip = sock_ip(oob->fd, getpeername, &oob->peer_ip);
 }
 
 void rdp_oob_from_fd(int fd, int timeout_ms, struct rdp_oob *oob)

@@ -88,14 +88,14 @@ static int cm_connect(struct client *c)
 	const struct rdp_params *p = &c->p;
 	struct rdp_cm_opts cmo;
 
-	if (!c->oob.have_peer_ipv4 || !c->cm_port) {
-		rdp_err("-R needs an IPv4 server address and a server that "
-			"listens with RDMA CM: give HOST as an IPv4 address");
+	if (!c->oob.have_peer_ip || !c->cm_port) {
+		rdp_err("-R needs the server's IP address and a server that "
+			"listens with RDMA CM");
 		return -EAFNOSUPPORT;
 	}
 	rdp_cm_opts_from(c->o, p, &cmo);
-	return rdp_cm_connect(c->conn, p->num_qps, &c->oob.peer_ipv4,
-			      c->cm_port, c->cm_nonce, &cmo);
+	return rdp_cm_connect(c->conn, p->num_qps, &c->oob.peer_ip, c->cm_port,
+			      c->cm_nonce, &cmo);
 }
 
 static int connect_qps(struct client *c)
@@ -113,8 +113,7 @@ static int connect_qps(struct client *c)
 		.pkey_index = (uint16_t)p->pkey_index,
 		.events = !!(p->flags & RDP_PARAM_EVENTS),
 		.comp_vector = (int)p->comp_vector,
-		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
-						     : NULL,
+		.local_ip = c->oob.have_local_ip ? &c->oob.local_ip : NULL,
 		.defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM),
 	};
 	struct rdp_qp_info *remote;

@@ -388,8 +388,7 @@ static int connect_qps(struct pt_peer *c)
 		.pkey_index = (uint16_t)p->pkey_index,
 		.events = !!(p->flags & RDP_PARAM_EVENTS),
 		.comp_vector = (int)p->comp_vector,
-		.local_ipv4 = c->oob.have_local_ipv4 ? &c->oob.local_ipv4
-						     : NULL,
+		.local_ip = c->oob.have_local_ip ? &c->oob.local_ip : NULL,
 	};
 	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
 	struct rdp_qp_info *remote;

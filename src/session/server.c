@@ -122,14 +122,14 @@ static int cm_listen(struct server *s, struct rdp_msg_accept *a)
 	uint32_t nonce;
 	int ret;
 
-	if (!s->oob->have_local_ipv4) {
+	if (!s->oob->have_local_ip) {
 		rdp_errbuf(s->why, sizeof(s->why),
-			   "-R needs IPv4: connect to this server's IPv4 "
-			   "address");
+			   "-R needs an IP address: connect to one of this "
+			   "server's");
 		return -EAFNOSUPPORT;
 	}
 	rdp_cm_opts_from(s->o, &s->p, &cmo);
-	ret = rdp_cm_listen(s->conn, &s->oob->local_ipv4, &cmo, &a->cm_port);
+	ret = rdp_cm_listen(s->conn, &s->oob->local_ip, &cmo, &a->cm_port);
 	if (getrandom(&nonce, sizeof(nonce), 0) < 0)
 		nonce = (uint32_t)rand();
 	a->cm_nonce = nonce;
@@ -166,8 +166,7 @@ static int setup(struct server *s)
 		.pkey_index = (uint16_t)s->p.pkey_index,
 		.events = !!(s->p.flags & RDP_PARAM_EVENTS),
 		.comp_vector = (int)s->p.comp_vector,
-		.local_ipv4 = s->oob->have_local_ipv4 ? &s->oob->local_ipv4
-						      : NULL,
+		.local_ip = s->oob->have_local_ip ? &s->oob->local_ip : NULL,
 		.defer_qps = !!(s->p.flags & RDP_PARAM_RDMA_CM),
 	};
 	int ret;

@@ -633,6 +633,41 @@ t_events() {
 	pass
 }
 
+# IPv6: the guest's veth gets a global IPv6 address, rxe its RoCE v2 GID;
+# a HOST given as that address makes both sides pick it.
+t_ipv6() {
+	local a6=fd77::1 gid=fd77:0000:0000:0000:0000:0000:0000:0001
+	local netdev=${RDP_RXE_NETDEV0:-} i t rc
+	begin "IPv6 HOST: write_bw on the RoCE v2 GID of the IPv6 address"
+	[ -n "$netdev" ] || { skip "no netdev named for $DEV"; return; }
+	sysctl -qw "net.ipv6.conf.$netdev.disable_ipv6=0" 2>/dev/null
+	ip -6 addr add "$a6/64" dev "$netdev" nodad 2>/dev/null
+	for i in $(seq 1 100); do
+		grep -qx "$gid" /sys/class/infiniband/"$DEV"/ports/1/gids/* \
+			2>/dev/null && break
+		sleep 0.1
+	done
+	grep -qx "$gid" /sys/class/infiniband/"$DEV"/ports/1/gids/* 2>/dev/null ||
+		{ fail "no RoCE GID for $a6 on $DEV after 10 s"; return; }
+	for t in "write_bw -n 500 -s 64K" "send_lat -n 500" "write_bw -R -n 200"; do
+		[ "$t" = "write_bw -n 500 -s 64K" ] ||
+			begin "IPv6 HOST: ${t%% *} ${t#* } over it"
+		# shellcheck disable=SC2086
+		run_limited "$LIMIT" "$BUILD/rdmaperf" $t -d "$DEV" -p "$PORT" \
+			"$a6" >"$WORK/out" 2>&1
+		rc=$?
+		[ "$rc" -eq 0 ] || { fail "exit $rc"; continue; }
+		case $t in
+		*-R*) expect_out "GID +: index [0-9]+ RoCE v2 fd77::1 \(chosen by RDMA CM for the route\)" ||
+			continue ;;
+		*) expect_out "GID +: index [0-9]+ RoCE v2 fd77::1 \(matches the out-of-band address\)" || continue ;;
+		esac
+		expect_out "Data check +: ok" || continue
+		pass
+	done
+	ip -6 addr del "$a6/64" dev "$netdev" 2>/dev/null
+}
+
 # A second client while a test runs: told at once, the first undisturbed.
 t_busy() {
 	local first rc
@@ -795,7 +830,7 @@ main() {
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
-		t_path_knobs t_events \
+		t_path_knobs t_events t_ipv6 \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

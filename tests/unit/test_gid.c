@@ -41,14 +41,6 @@ static void load(const char *fixture, const char *dev, int eth, struct table *t)
 		rdp_gid_read_table(&fs, dev, 1, eth, t->e, TAB_CAP, &t->n), 0);
 }
 
-static struct in_addr ipv4(const char *text)
-{
-	struct in_addr a;
-
-	assert_int_equal(inet_pton(AF_INET, text, &a), 1);
-	return a;
-}
-
 static void expect_gid_text(const struct rdp_gid_entry *e, const char *want)
 {
 	char buf[64];
@@ -57,14 +49,27 @@ static void expect_gid_text(const struct rdp_gid_entry *e, const char *want)
 	assert_string_equal(buf, want);
 }
 
+/* An address as the out-of-band socket gives it: IPv4 or IPv6 text. */
+static struct rdp_ip ip_of(const char *text)
+{
+	struct rdp_ip ip;
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, text, &a) == 1)
+		rdp_ip_from_ipv4(&a, &ip);
+	else
+		assert_int_equal(inet_pton(AF_INET6, text, ip.raw), 1);
+	return ip;
+}
+
 static void expect_choice(const struct table *t, const char *addr, int forced,
 			  int index, enum rdp_gid_reason reason)
 {
 	struct rdp_gid_choice c;
-	struct in_addr a;
+	struct rdp_ip a;
 
 	if (addr)
-		a = ipv4(addr);
+		a = ip_of(addr);
 	assert_int_equal(
 		rdp_gid_select(t->e, t->n, addr ? &a : NULL, forced, &c), 0);
 	assert_int_equal(c.entry.index, index);
@@ -315,7 +320,7 @@ static void test_select_forced_missing(void **state)
 static void test_select_v1_only(void **state)
 {
 	struct rdp_gid_choice c;
-	struct in_addr a = ipv4("192.168.3.10");
+	struct rdp_ip a = ip_of("192.168.3.10");
 	struct table t;
 
 	(void)state;
@@ -401,6 +406,37 @@ static void test_format(void **state)
 	assert_false(rdp_gid_is_ipv4_mapped(zero));
 }
 
+/* An IPv6 out-of-band address: its own GID, else the first global IPv6
+ * RoCE v2 GID (never a link-local one while a global one exists). */
+static void test_select_ipv6(void **state)
+{
+	static const char *const gids[] = { "fe80::1", "::ffff:10.77.0.1",
+					    "fd77::5", "fd77::6" };
+	struct table t = { .n = 4 };
+	struct rdp_ip ip;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < t.n; i++) {
+		ip = ip_of(gids[i]);
+		memcpy(t.e[i].raw, ip.raw, 16);
+		t.e[i].index = (int)i;
+		t.e[i].type = RDP_GID_ROCE_V2;
+	}
+	expect_choice(&t, "fd77::6", -1, 3, RDP_GID_ADDR_MATCH);
+	expect_choice(&t, "fd77::9", -1, 2, RDP_GID_V2_IPV6);
+	expect_choice(&t, "fe80::2", -1, 2, RDP_GID_V2_IPV6);
+	expect_choice(&t, "10.77.0.9", -1, 1, RDP_GID_V2_IPV4);
+	expect_choice(&t, "10.77.0.1", -1, 1, RDP_GID_ADDR_MATCH);
+	/* Only a link-local IPv6 GID: the first RoCE v2 one. */
+	t.n = 2;
+	expect_choice(&t, "fd77::9", -1, 0, RDP_GID_V2_ANY);
+	ip = ip_of("fd77::9");
+	assert_false(rdp_ip_is_ipv4(&ip));
+	ip = ip_of("10.1.2.3");
+	assert_true(rdp_ip_is_ipv4(&ip));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_select_rxe),
 		cmocka_unit_test(test_select_forced_missing),
 		cmocka_unit_test(test_select_v1_only),
+		cmocka_unit_test(test_select_ipv6),
 		cmocka_unit_test(test_select_ib),
 		cmocka_unit_test(test_select_empty),
 		cmocka_unit_test(test_type_parse),

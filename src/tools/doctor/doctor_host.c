@@ -327,11 +327,15 @@ void rdp_doctor_check_gids(struct rdp_doctor *doc,
 	const struct rdp_gid_entry *g = NULL;
 	enum rdp_verdict v = RDP_FAIL;
 	struct rdp_check *c;
+	struct rdp_ip local;
 	char text[64];
 	size_t i;
 
+	if (local_ipv4)
+		rdp_ip_from_ipv4(local_ipv4, &local);
 	if (doc->n_gids &&
-	    !rdp_gid_select(doc->gids, doc->n_gids, local_ipv4, -1, &ch)) {
+	    !rdp_gid_select(doc->gids, doc->n_gids, local_ipv4 ? &local : NULL,
+			    -1, &ch)) {
 		for (i = 0; i < doc->n_gids; i++)
 			if (doc->gids[i].index == ch.entry.index)
 				doc->chosen_gid = (int)i;

@@ -66,8 +66,7 @@ static int connect_qp(struct probe *pr)
 		.gid_index = -1,
 		.inline_bytes = pr->p.inline_bytes,
 		.pkey_index = (uint16_t)pr->p.pkey_index,
-		.local_ipv4 = pr->oob.have_local_ipv4 ? &pr->oob.local_ipv4
-						      : NULL,
+		.local_ip = pr->oob.have_local_ip ? &pr->oob.local_ip : NULL,
 	};
 	struct rdp_qp_info remote;
 	struct rdp_path_opts path;
