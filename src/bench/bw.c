@@ -331,6 +331,17 @@ static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v)
 
 /* The timed loop: post, poll, sample. Mode differences are data
  * (target_msgs, end_cycles, sample_step), not branches. */
+/* Whether a QP has room for another chain (posts go a chain at a time). */
+static HOT_INLINE int can_post(const struct bw_state *st)
+{
+	uint32_t q;
+
+	for (q = 0; q < st->num_qps; q++)
+		if (next_chain(st, &st->qps[q]))
+			return 1;
+	return 0;
+}
+
 /* -e, with nothing to reap: arm the CQ, or sleep until it has news;
  * bounded by the stall time. */
 static int idle_sleep(struct rdp_run *run, struct bw_state *st, int *armed)
@@ -358,6 +369,11 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
+			/* -e: sleep only with every window full, else a
+			 * window never reaching a signaled request waits
+			 * for nothing. */
+			if (sleeps(v) && can_post(st))
+				continue;
 			if (sleeps(v)) {
 				ret = idle_sleep(run, st, &armed);
 				if (ret)

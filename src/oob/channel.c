@@ -187,7 +187,9 @@ int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 		return ret;
 	if (msg->type == RDP_MSG_ERROR) {
 		rdp_err("peer %s reports: %s", oob->peer, msg->u.error.text);
-		return -ECANCELED;
+		/* What the peer's device cannot do is "not supported here"
+		 * on this side too (exit 77). */
+		return msg->u.error.code == -ENOSYS ? -ENOSYS : -ECANCELED;
 	}
 	if (msg->type != type) {
 		rdp_err("peer %s sent %s where %s was expected", oob->peer,
