@@ -408,7 +408,7 @@ pt_new_at_server() {
 # HOST (a one-shot server): both exit 0, rdmaperf prints the client's
 # (last) row.
 pt_server() {
-	local test=$1 port=$((PORT + 10)) spid rc mine theirs i
+	local test=$1 port=$((PORT + 10)) spid rc src mine theirs i
 	shift
 	begin "ib_$test $* against rdmaperf $test --perftest (one-shot): both ends agree"
 	run_limited 60 "$BUILD/rdmaperf" "$test" --perftest -d "$DEV" \
@@ -422,8 +422,15 @@ pt_server() {
 	run_limited 60 "ib_$test" -d "$DEV" -p "$port" "$@" "$ADDR" \
 		>"$WORK/out" 2>&1
 	rc=$?
-	wait "$spid" || { fail "rdmaperf: exit $?"; cat "$WORK/pt-server.log" >>"$WORK/out"; return; }
-	[ "$rc" -eq 0 ] || { fail "ib_$test: exit $rc"; return; }
+	wait "$spid"
+	src=$?
+	if [ "$src" -ne 0 ] || [ "$rc" -ne 0 ]; then
+		pt_own_clock "$WORK/out" && [ -z "${PT_AGAIN:-}" ] &&
+			{ PT_AGAIN=1 pt_server "$test" "$@"; return; }
+		tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"
+		fail "rdmaperf: exit $src, ib_$test: exit $rc"
+		return
+	fi
 	expect_file "$WORK/pt-server.log" "Peer +: perftest [0-9.]+ client from" ||
 		return
 	if [ "${PT_FIELDS:-3}" = 0 ]; then
@@ -455,6 +462,14 @@ pt_bidir_sum() {
 		{ fail "TX $tx + RX $rx is not perftest's $theirs"; return 1; }
 }
 
+# perftest 6.06 estimates the CPU's clock before each report and gives up
+# when the estimate is noisy ("Correlation coefficient r^2 ... < 0.9",
+# "Can't produce a report"), which a guest under emulation sometimes is:
+# its own failure, not the exchange's; such a run is repeated once.
+pt_own_clock() {
+	grep -q "Can't produce a report" "$1"
+}
+
 # The last row of a result table: size, iterations and average; with
 # PT_FIELDS=2 size and iterations; with 1 the size alone (each side of a
 # ping-pong measures its own, one round trip fewer on the side that waits
@@ -478,7 +493,16 @@ pt_client() {
 	run_limited 60 "$BUILD/rdmaperf" "$test" --perftest -d "$DEV" \
 		-p "$port" "$@" "$ADDR" >"$WORK/out" 2>&1
 	rc=$?
-	wait "$spid" || { fail "ib_$test: exit $?"; cat "$WORK/pt-server.log" >>"$WORK/out"; return; }
+	if ! wait "$spid"; then
+		rc=$?
+		# perftest's own clock estimate, not the exchange, failed:
+		# once more.
+		pt_own_clock "$WORK/pt-server.log" && [ -z "${PT_AGAIN:-}" ] &&
+			{ PT_AGAIN=1 pt_client "$test" "$@"; return; }
+		tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"
+		fail "ib_$test: exit $rc"
+		return
+	fi
 	[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
 	expect_out "Peer +: perftest [0-9.]+ server at" || return
 	# The last result row: size, iterations, average on both sides

@@ -150,8 +150,8 @@ static void test_rejections(void **state)
 		      "write_bw", "-X", "1", "h");
 	expect_reject("-e does not combine with --bounce", "write_bw", "-e",
 		      "--use_cuda=0", "--bounce", "h");
-	expect_reject("do not apply with -R", "write_bw", "-R",
-		      "--flow_label", "5", "h");
+	expect_reject("do not apply with -R", "write_bw", "-R", "--flow_label",
+		      "5", "h");
 	expect_reject("0..1048575", "write_bw", "--flow_label", "1048576", "h");
 	expect_reject("0..7", "write_bw", "--rnr_retry", "8", "h");
 }
