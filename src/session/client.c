@@ -249,48 +249,6 @@ static void print_figure(const struct client *c, const struct rdp_result *r)
 	}
 }
 
-static int add_json(struct client *c, const struct rdp_result *res)
-{
-	int ret = 0;
-
-	if (!c->json) {
-		c->info.now = time(NULL);
-		ret = rdp_json_new(&c->info, &c->json);
-	}
-	if (!ret)
-		ret = rdp_json_add(c->json, &c->info, res);
-	if (ret)
-		rdp_err("build the JSON document: %s", strerror(-ret));
-	return ret;
-}
-
-static int write_json(const struct client *c)
-{
-	const struct rdp_report_opts *r = &c->o->report;
-	FILE *f;
-	int ret = 0;
-
-	if (!c->json)
-		return 0;
-	if (r->json)
-		ret = rdp_json_write(c->json, stdout);
-	if (!ret && r->json_file[0]) {
-		f = fopen(r->json_file, "w");
-		if (!f) {
-			ret = -errno;
-			rdp_err("open --json-file %s: %s", r->json_file,
-				strerror(-ret));
-			return ret;
-		}
-		ret = rdp_json_write(c->json, f);
-		if (fclose(f) && !ret)
-			ret = -EIO;
-	}
-	if (ret)
-		rdp_err("write the JSON document: %s", strerror(-ret));
-	return ret;
-}
-
 /* An adaptive batch; after the first, the point starts over with the
  * new count: parameters, fresh QPs. */
 static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
@@ -402,7 +360,7 @@ static int run_point(struct client *c, int first, int group,
 		print_figure(c, res);
 	if (!ret && (o->report.json || o->report.json_file[0] ||
 		     o->limits.plot_file[0]))
-		ret = add_json(c, res);
+		ret = rdp_session_json_add(&c->json, &c->info, res);
 	if (!ret)
 		rdp_verdict_point(&c->verdict, c->text, res, c->json);
 	if (!ret)
@@ -468,7 +426,7 @@ static int session(struct client *c)
 	if (!ret)
 		failed = rdp_verdict_finish(&c->verdict, c->text, c->json);
 	if (!ret)
-		ret = write_json(c);
+		ret = rdp_session_json_write(c->json, &c->o->report);
 	if (!ret && c->o->limits.plot_file[0])
 		ret = rdp_plot_file(rdp_json_root(c->json),
 				    c->o->limits.plot_file);

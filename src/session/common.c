@@ -7,7 +7,10 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
+#include <time.h>
 #include "session_int.h"
+#include <rdmaperf/report.h>
+#include <rdmaperf/json.h>
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/wire.h>
 #include <rdmaperf/cm.h>
@@ -209,4 +212,47 @@ void rdp_cpu_from_result(const struct rdp_msg_result *r, struct rdp_cpu_cost *c)
 	c->sys_s = (double)r->cpu_sys_ns / 1e9;
 	c->host_busy_pct = r->host_busy_cpct < 0 ? -1
 						 : r->host_busy_cpct / 100.0;
+}
+
+int rdp_session_json_add(struct rdp_json **j, struct rdp_report_info *in,
+			 const struct rdp_result *res)
+{
+	int ret = 0;
+
+	if (!*j) {
+		in->now = time(NULL);
+		ret = rdp_json_new(in, j);
+	}
+	if (!ret)
+		ret = rdp_json_add(*j, in, res);
+	if (ret)
+		rdp_err("build the JSON document: %s", strerror(-ret));
+	return ret;
+}
+
+int rdp_session_json_write(const struct rdp_json *j,
+			   const struct rdp_report_opts *r)
+{
+	FILE *f;
+	int ret = 0;
+
+	if (!j)
+		return 0;
+	if (r->json)
+		ret = rdp_json_write(j, stdout);
+	if (!ret && r->json_file[0]) {
+		f = fopen(r->json_file, "w");
+		if (!f) {
+			ret = -errno;
+			rdp_err("open --json-file %s: %s", r->json_file,
+				strerror(-ret));
+			return ret;
+		}
+		ret = rdp_json_write(j, f);
+		if (fclose(f) && !ret)
+			ret = -EIO;
+	}
+	if (ret)
+		rdp_err("write the JSON document: %s", strerror(-ret));
+	return ret;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rdmaperf/bench.h>
@@ -542,53 +543,6 @@ static void report_head(struct pt_peer *c, const char *last)
 	fflush(c->text);
 }
 
-/* One result into the JSON document, when one is asked for. */
-static int add_json(struct pt_peer *c, const struct rdp_result *res)
-{
-	const struct rdp_report_opts *r = &c->o->report;
-	int ret = 0;
-
-	if (!r->json && !r->json_file[0])
-		return 0;
-	if (!c->json) {
-		c->in.now = time(NULL);
-		ret = rdp_json_new(&c->in, &c->json);
-	}
-	if (!ret)
-		ret = rdp_json_add(c->json, &c->in, res);
-	if (ret)
-		rdp_err("build the JSON document: %s", strerror(-ret));
-	return ret;
-}
-
-/* The document to stdout (--json) and to --json-file, once all is done. */
-static int write_json(const struct pt_peer *c)
-{
-	const struct rdp_report_opts *r = &c->o->report;
-	FILE *f;
-	int ret = 0;
-
-	if (!c->json)
-		return 0;
-	if (r->json)
-		ret = rdp_json_write(c->json, stdout);
-	if (!ret && r->json_file[0]) {
-		f = fopen(r->json_file, "w");
-		if (!f) {
-			ret = -errno;
-			rdp_err("open --json-file %s: %s", r->json_file,
-				strerror(-ret));
-			return ret;
-		}
-		ret = rdp_json_write(c->json, f);
-		if (fclose(f) && !ret)
-			ret = -EIO;
-	}
-	if (ret)
-		rdp_err("write the JSON document: %s", strerror(-ret));
-	return ret;
-}
-
 /* What follows a row: counters, the other direction, intervals, the
  * histogram, every sample; then the JSON entry. */
 static int report_point(struct pt_peer *c, const struct rdp_result *res)
@@ -607,7 +561,9 @@ static int report_point(struct pt_peer *c, const struct rdp_result *res)
 	if (res->n_samples)
 		rdp_report_samples(c->text, &c->in, res);
 	fflush(c->text);
-	return add_json(c, res);
+	if (!c->o->report.json && !c->o->report.json_file[0])
+		return 0;
+	return rdp_session_json_add(&c->json, &c->in, res);
 }
 
 /* The passive server of the RDMA bandwidth tests: wait for the client's
@@ -813,10 +769,12 @@ static int test(struct pt_peer *c)
 		ret = close_tcp(c, -1);
 	/* A passive latency server has no results: an empty list. */
 	if (!ret && !c->json &&
-	    (c->o->report.json || c->o->report.json_file[0]))
+	    (c->o->report.json || c->o->report.json_file[0])) {
+		c->in.now = time(NULL);
 		ret = rdp_json_new(&c->in, &c->json);
+	}
 	if (!ret)
-		ret = write_json(c);
+		ret = rdp_session_json_write(c->json, &c->o->report);
 	fflush(c->text);
 	rdp_result_clear(&res);
 	return ret;

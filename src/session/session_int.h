@@ -43,6 +43,17 @@ void rdp_cpu_to_result(const struct rdp_cpu_cost *c, struct rdp_msg_result *r);
 void rdp_cpu_from_result(const struct rdp_msg_result *r,
 			 struct rdp_cpu_cost *c);
 
+struct rdp_json;
+struct rdp_report_info;
+struct rdp_report_opts;
+/* One result into the JSON document, which the first one starts (its
+ * timestamp set in *in); logs a failure. */
+int rdp_session_json_add(struct rdp_json **j, struct rdp_report_info *in,
+			 const struct rdp_result *res);
+/* The document (if any) to stdout with --json and to --json-file. */
+int rdp_session_json_write(const struct rdp_json *j,
+			   const struct rdp_report_opts *r);
+
 /* The server's memory, for the client's report. */
 void rdp_session_mem_to_accept(const struct rdp_conn *conn,
 			       const struct rdp_bench_ops *ops,
