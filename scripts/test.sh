@@ -175,7 +175,14 @@ distcheck_pass() {
 		grep -E 'archives ready for distribution' -A1 "$log" | tail -1
 		add 1 0 0
 	else
-		echo "distcheck failed, see $log:"; tail -n 20 "$log"; add 0 1 0
+		echo "distcheck failed, see $log:"; tail -n 20 "$log"
+		# Which tests failed, and their failing cases.
+		find rdmaperf-*/_build -name '*.log' ! -name 'test-suite.log' \
+			-exec grep -lE '^(not ok|FAIL|ERROR)' {} + 2>/dev/null |
+			while read -r f; do
+				echo "-- $f"; grep -E -B2 -A8 '^(not ok|FAIL|ERROR)' "$f" | head -n 40
+			done
+		add 0 1 0
 	fi
 }
 
