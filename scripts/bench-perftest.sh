@@ -3,16 +3,25 @@
 # Benchmark (not a test): rdmaperf against perftest on the same Soft-RoCE
 # device in one boot, alternating tool by tool, several rounds; prints the
 # median of each figure and the ratio rdmaperf / perftest.
-# Usage: scripts/bench-perftest.sh [ROUNDS]   (as root; builds first)
+# Usage: scripts/bench-perftest.sh [ROUNDS] [rc|transports]   (as root;
+# builds first). "transports" measures UD and UC against perftest -c UD/UC,
+# with RC beside them, on 9000-byte veths (active MTU 4096), so that a
+# 2 KiB UD message is one packet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ ${1:-} != --inside ]]; then
+	set_=${2:-rc}
+	case $set_ in
+	rc) mtu_opt=() ;;
+	transports) mtu_opt=(--mtu 9000) ;;
+	*) echo "unknown set '$set_': rc or transports" >&2; exit 2 ;;
+	esac
 	scripts/install-deps.sh >/dev/null
 	scripts/build.sh
-	exec tests/softroce/rxe-run --timeout 1800 -- "$0" --inside "${1:-5}"
+	exec tests/softroce/rxe-run "${mtu_opt[@]}" --timeout 1800 -- "$0" --inside "${1:-5}" "$set_"
 fi
 set +e
-rounds=${2:-5}
+rounds=${2:-5} set_=${3:-rc}
 dev=$RDP_RXE_DEV0 addr=$RDP_RXE_ADDR0 gid=$RDP_RXE_GID_INDEX0
 work=$(mktemp -d)
 ./rdmaperf-server -d "$dev" -p 18515 >"$work/server.log" 2>&1 &
@@ -64,7 +73,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # name | rdmaperf args | perftest tool and args | result field. Bandwidth in
 # both tools' default unit, 2^20 bytes/s, printed with two decimals: finer
 # than Gb/s at Soft-RoCE rates.
-cases=(
+rc_cases=(
 	"write_bw 64 KiB -q 1 [MiB/s]|write_bw 65536 4 -n 2000|ib_write_bw 65536 4 -n 2000"
 	"write_bw 64 KiB -q 4 [MiB/s]|write_bw 65536 4 -n 500 -q 4|ib_write_bw 65536 4 -n 500 -q 4"
 	"read_bw 64 KiB -q 1 [MiB/s]|read_bw 65536 4 -n 2000|ib_read_bw 65536 4 -n 2000"
@@ -73,6 +82,20 @@ cases=(
 	"read_lat 2 B t_typical [us]|read_lat 2 5 -n 5000|ib_read_lat 2 5 -n 5000"
 	"send_lat 2 B t_typical [us]|send_lat 2 5 -n 5000|ib_send_lat 2 5 -n 5000"
 )
+# The senders' figures on both sides (on UD a receiver may see fewer).
+transport_cases=(
+	"UD send_bw 2 KiB [MiB/s]|send_bw 2048 4 -n 5000 -c UD|ib_send_bw 2048 4 -n 5000 -c UD"
+	"RC send_bw 2 KiB [MiB/s]|send_bw 2048 4 -n 5000|ib_send_bw 2048 4 -n 5000"
+	"UD send_lat 2 B t_typical [us]|send_lat 2 5 -n 5000 -c UD|ib_send_lat 2 5 -n 5000 -c UD"
+	"RC send_lat 2 B t_typical [us]|send_lat 2 5 -n 5000|ib_send_lat 2 5 -n 5000"
+	"UC write_bw 64 KiB [MiB/s]|write_bw 65536 4 -n 2000 -c UC|ib_write_bw 65536 4 -n 2000 -c UC"
+	"RC write_bw 64 KiB [MiB/s]|write_bw 65536 4 -n 2000|ib_write_bw 65536 4 -n 2000"
+)
+if [[ $set_ == transports ]]; then
+	cases=("${transport_cases[@]}")
+else
+	cases=("${rc_cases[@]}")
+fi
 
 for ((r = 1; r <= rounds; r++)); do
 	for i in "${!cases[@]}"; do

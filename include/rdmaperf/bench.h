@@ -52,6 +52,9 @@ enum rdp_bench_flags {
 	RDP_BENCH_RECV = 1u << 1,
 	/* -b is possible: both sides run the bandwidth loop at once. */
 	RDP_BENCH_BIDIR = 1u << 2,
+	/* -c UC / -c UD: the test runs on that transport too (RC always). */
+	RDP_BENCH_UC = 1u << 7,
+	RDP_BENCH_UD = 1u << 8,
 	/* Small messages go inline (the report says whether they did). */
 	RDP_BENCH_INLINE = 1u << 3,
 	/* READ/atomic: in flight per QP bounded by -o and both devices. */
@@ -115,6 +118,9 @@ struct rdp_result {
 	uint64_t *interval_bytes; /* owned; rdp_result_clear() frees */
 	size_t n_intervals;
 	double interval_s;
+	/* UC/UD SEND tests: what the receiver counted of what was sent */
+	int loss_counted;
+	uint64_t sent_msgs, received_msgs;
 	/* -b: the server's own figures, i.e. what this side received */
 	int bidir;
 	uint64_t rx_msgs;
@@ -134,6 +140,13 @@ struct rdp_result {
 };
 
 void rdp_result_clear(struct rdp_result *res);
+
+/* loss_counted: the messages sent that the receiver never saw. */
+static inline uint64_t rdp_result_lost(const struct rdp_result *r)
+{
+	return r->sent_msgs > r->received_msgs ? r->sent_msgs - r->received_msgs
+					       : 0;
+}
 
 struct rdp_bench_ops {
 	const char *name;  /* command-line name */
@@ -172,6 +185,10 @@ struct rdp_bench_ops {
 };
 
 const struct rdp_bench_ops *rdp_bench_find(const char *name);
+/* Can ops run p: its transport (-c), then ops->validate. why gets one
+ * line naming the test and the fix. */
+int rdp_bench_validate(const struct rdp_bench_ops *ops,
+		       const struct rdp_params *p, char *why, size_t len);
 /* NULL-terminated list, in registry order. */
 const struct rdp_bench_ops *const *rdp_bench_all(void);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The verbs engine shared by client and server: device and port, PD, MR on
- * the benchmark buffer, CQ, RC QPs through RESET->INIT->RTR->RTS.
+ * the benchmark buffer, CQ, QPs (RC, UC or UD) through
+ * RESET->INIT->RTR->RTS, and UD's address handles.
  * Layer: engine
  */
 #ifndef RDMAPERF_ENGINE_H
@@ -76,6 +77,8 @@ uint32_t rdp_mtu_to_bytes(enum ibv_mtu mtu);
 
 /* How one side of one QP is addressed, as carried in QP_INFO. */
 struct rdp_qp_cfg {
+	enum ibv_qp_type qp_type; /* RC, UC or UD: which attributes apply */
+	uint32_t qkey;		  /* UD */
 	uint8_t port;
 	uint8_t link_layer;
 	int use_grh; /* always on RoCE; on IB only when asked */
@@ -95,7 +98,10 @@ struct rdp_qp_cfg {
 	uint8_t min_rnr_timer;
 };
 
-/* Attribute builders: pure, unit-tested, used by rdp_qp_connect(). */
+/* Attribute builders: pure, unit-tested, used by rdp_qp_connect(). Each
+ * sets only what the QP type takes at that transition (ibv_modify_qp(3)):
+ * UC has no ACKs, so no retries, timeout or READ/atomic depth; UD has no
+ * remote QP until each send names one. */
 void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
 		      struct ibv_qp_attr *attr, int *mask);
 void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
@@ -103,6 +109,14 @@ void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
 		     int *mask);
 void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
 		     int *mask);
+/* The address vector of the path to remote: RTR's for RC and UC, the
+ * address handle's for UD. */
+void rdp_qp_attr_ah(const struct rdp_qp_cfg *cfg,
+		    const struct rdp_qp_info *remote, struct ibv_ah_attr *ah);
+/* The Q_Key both sides of a UD test use. */
+#define RDP_UD_QKEY 0x11111111u
+/* What a UD receive buffer holds ahead of the message. */
+#define RDP_UD_GRH_BYTES 40u
 
 /* The path MTU: smaller of both active MTUs, or the requested one if lower. */
 int rdp_path_mtu(uint32_t local_bytes, uint32_t remote_bytes,
@@ -133,6 +147,10 @@ struct rdp_conn {
 	uint32_t max_inline_bytes;
 	struct rdp_qp_info *remote; /* per QP, once exchanged */
 	uint32_t path_mtu_bytes;
+	enum ibv_qp_type qp_type;
+	uint32_t msg_bytes;
+	uint32_t grh_bytes;  /* UD: the GRH ahead of each received message */
+	struct ibv_ah **ahs; /* UD: per QP, the path to its peer QP */
 	struct ibv_qp_init_attr qp_init; /* the shape of every QP */
 	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
 	/* --bounce: the GPU twin of buf, made and freed above the engine */
@@ -152,6 +170,7 @@ struct rdp_conn_cfg {
 	uint16_t pkey_index; /* the port's P_Key entry for the QPs */
 	int events;	     /* -e: the CQ reports to a completion channel */
 	int comp_vector;     /* -X: the CQ's completion vector */
+	enum ibv_qp_type qp_type; /* 0: RC */
 };
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
@@ -179,6 +198,17 @@ static inline uint8_t *rdp_conn_rx(const struct rdp_conn *c, uint32_t qp)
 {
 	return rdp_conn_tx(c, qp) + c->slot_bytes;
 }
+
+/* Where a received message starts: after the GRH on UD. */
+static inline uint8_t *rdp_conn_rx_data(const struct rdp_conn *c, uint32_t qp)
+{
+	return rdp_conn_rx(c, qp) + c->grh_bytes;
+}
+
+/* UD: where a send on QP qp goes (its peer's address handle, QP number and
+ * Q_Key); nothing on connected QPs. Set once on a pre-built request. */
+void rdp_conn_send_dest(const struct rdp_conn *conn, uint32_t qp,
+			struct ibv_send_wr *wr);
 
 /* Describe local QP i for the peer. */
 void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,

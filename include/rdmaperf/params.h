@@ -45,6 +45,23 @@ struct rdp_params {
 	uint32_t retry_count;  /* transport retries before a QP fails */
 	uint32_t rnr_retry;    /* RNR NAK retries, 7: forever */
 	uint32_t comp_vector;  /* -X: the CQ's completion vector (-e) */
+	uint32_t transport;    /* enum rdp_transport (-c) */
 };
+
+/* -c: the QP type both sides create. */
+enum rdp_transport {
+	RDP_TRANSPORT_RC = 0, /* reliable connected */
+	RDP_TRANSPORT_UC = 1, /* unreliable connected: no ACKs, no READ */
+	RDP_TRANSPORT_UD = 2, /* unreliable datagram: one packet a message */
+	RDP_TRANSPORT_COUNT
+};
+
+/* "RC", "UC", "UD"; "?" out of range. */
+const char *rdp_transport_name(uint32_t transport);
+/* Messages may be lost: nothing acknowledges them. */
+static inline int rdp_transport_lossy(uint32_t transport)
+{
+	return transport != RDP_TRANSPORT_RC;
+}
 
 #endif /* RDMAPERF_PARAMS_H */

@@ -68,6 +68,8 @@ void rdp_report_histogram(FILE *f, const struct rdp_report_info *info,
 void rdp_report_samples(FILE *f, const struct rdp_report_info *info,
 			const struct rdp_result *res);
 /* -b: this side's TX and what it received (the server's TX). */
+/* UC/UD SEND bandwidth: what was sent and never received. */
+void rdp_report_loss(FILE *f, const struct rdp_result *r);
 void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,
 		      const struct rdp_result *res);
 /* Placement of this side and the peer's, for the header (text_sys.c). */

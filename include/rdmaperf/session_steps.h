@@ -20,6 +20,8 @@ struct rdp_msg;
 struct rdp_oob;
 struct rdp_params;
 struct rdp_path_opts;
+struct rdp_conn_cfg;
+struct rdp_ip;
 struct rdp_qp_info;
 
 /* This host's HELLO: tool version, host name, kernel, CPU. */
@@ -27,6 +29,12 @@ void rdp_hello_fill(struct rdp_msg *msg);
 /* The path choices (MTU, class, SL, timeout) of the parameters. */
 void rdp_path_from_params(const struct rdp_params *p,
 			  struct rdp_path_opts *path);
+/* The connection the parameters ask for: QPs, depths, transport, -e; the
+ * GID from gid_index (-1: the one of local_ip, which may be NULL). */
+void rdp_conn_cfg_from_params(const struct rdp_params *p,
+			      const struct rdp_bench_ops *ops, int gid_index,
+			      const struct rdp_ip *local_ip,
+			      struct rdp_conn_cfg *cfg);
 
 /* QP_INFO for each local QP, as the engine describes them. */
 int rdp_send_qp_infos_with(const struct rdp_engine_ops *eng,

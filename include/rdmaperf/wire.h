@@ -37,8 +37,9 @@
 #include <rdmaperf/params.h>
 #include <rdmaperf/qp_info.h>
 
-#define RDP_WIRE_MAGIC		  0x52445046u /* "RDPF" */
-#define RDP_WIRE_VERSION	  2 /* 2: CPU time in RESULT, path in PARAMS */
+#define RDP_WIRE_MAGIC 0x52445046u /* "RDPF" */
+#define RDP_WIRE_VERSION                                                       \
+	2 /* 2: CPU time in RESULT; path, transport in PARAMS */
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256
@@ -123,6 +124,9 @@ struct rdp_msg_result {
 	uint64_t tx_bytes;
 	uint64_t tx_elapsed_ns;
 	uint64_t tx_peak_kbps;
+	/* SEND tests: the messages the server received, the count a lossy
+	 * transport's loss is measured from */
+	uint64_t rx_msgs;
 	/* the sender's CPU over the test: its process, and its host's busy
 	 * share in 1/100 % (-1: unknown) */
 	uint64_t cpu_wall_ns; /* the region measured */

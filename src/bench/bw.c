@@ -108,6 +108,7 @@ static void setup_wr(struct ibv_send_wr *wr, struct ibv_sge *sge,
 		wr->wr.atomic.compare_add = 1;
 		break;
 	}
+	rdp_conn_send_dest(conn, q, wr);
 }
 
 /* Where a verb's local data lives: sources in the send slot, results of
@@ -473,10 +474,12 @@ static int drain_to(struct rdp_run *run, struct bw_state *st, int all)
 }
 
 /* Unsignaled work requests after the last signaled one never complete on
- * their own: follow them with a signaled empty RDMA WRITE, whose
+ * their own: follow them with a signaled empty RDMA WRITE (UD has no
+ * WRITE: an empty SEND, which the receiver does not count), whose
  * completion says everything before it is done. */
 static int fence(struct rdp_run *run, struct bw_qp *b)
 {
+	uint32_t q = (uint32_t)(b->id >> WRID_QP_SHIFT);
 	struct ibv_send_wr wr, *bad;
 	int ret;
 
@@ -484,8 +487,12 @@ static int fence(struct rdp_run *run, struct bw_qp *b)
 	wr.wr_id = b->id | b->posted;
 	wr.opcode = IBV_WR_RDMA_WRITE;
 	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.rdma.remote_addr = run->conn->remote[b->id >> WRID_QP_SHIFT].addr;
-	wr.wr.rdma.rkey = run->conn->remote[b->id >> WRID_QP_SHIFT].rkey;
+	wr.wr.rdma.remote_addr = run->conn->remote[q].addr;
+	wr.wr.rdma.rkey = run->conn->remote[q].rkey;
+	if (run->conn->qp_type == IBV_QPT_UD) {
+		wr.opcode = IBV_WR_SEND;
+		rdp_conn_send_dest(run->conn, q, &wr);
+	}
 	ret = ibv_post_send(b->qp, &wr, &bad);
 	if (ret)
 		rdp_err("post the closing write on qp 0x%x: %s", b->qp->qp_num,

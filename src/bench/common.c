@@ -71,8 +71,8 @@ static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
 	uint32_t q;
 
 	for (q = 0; q < conn->num_qps; q++) {
-		long long bad = rdp_pattern_check(rdp_conn_rx(conn, q), len,
-						  p->seed, q, peer);
+		long long bad = rdp_pattern_check(rdp_conn_rx_data(conn, q),
+						  len, p->seed, q, peer);
 
 		if (bad >= 0) {
 			r->status = -EILSEQ;
@@ -139,6 +139,71 @@ void rdp_result_clear(struct rdp_result *res)
 	free(res->samples_ns);
 	res->samples_ns = NULL;
 	res->n_samples = 0;
+}
+
+const char *rdp_transport_name(uint32_t transport)
+{
+	static const char *const names[RDP_TRANSPORT_COUNT] = { "RC", "UC",
+								"UD" };
+
+	return transport < RDP_TRANSPORT_COUNT ? names[transport] : "?";
+}
+
+static const char *verb_name(enum rdp_verb verb)
+{
+	switch (verb) {
+	case RDP_VERB_WRITE:
+		return "RDMA WRITE";
+	case RDP_VERB_READ:
+		return "RDMA READ";
+	case RDP_VERB_SEND:
+		return "SEND";
+	case RDP_VERB_ATOMIC:
+		return "an atomic";
+	}
+	return "?";
+}
+
+static int check_transport(const struct rdp_bench_ops *ops,
+			   const struct rdp_params *p, char *why, size_t len)
+{
+	unsigned int need = p->transport == RDP_TRANSPORT_UC   ? RDP_BENCH_UC
+			    : p->transport == RDP_TRANSPORT_UD ? RDP_BENCH_UD
+							       : 0;
+
+	if (p->transport >= RDP_TRANSPORT_COUNT) {
+		snprintf(why, len, "transport %u unknown: give -c RC, UC or UD",
+			 p->transport);
+		return -EINVAL;
+	}
+	if (!need || (ops->flags & need))
+		return 0;
+	if (ops->verb == RDP_VERB_READ || ops->verb == RDP_VERB_ATOMIC)
+		snprintf(why, len,
+			 "%s: %s needs a reliable connection, which %s is "
+			 "not: use -c RC",
+			 p->test, verb_name(ops->verb),
+			 rdp_transport_name(p->transport));
+	else if (p->transport == RDP_TRANSPORT_UD)
+		snprintf(why, len,
+			 "%s: %s needs a connected QP and UD only sends "
+			 "datagrams: use -c UC or -c RC (or send_bw, send_lat "
+			 "on UD)",
+			 p->test, verb_name(ops->verb));
+	else
+		snprintf(why, len, "%s does not run on %s: use -c RC", p->test,
+			 rdp_transport_name(p->transport));
+	return -EINVAL;
+}
+
+int rdp_bench_validate(const struct rdp_bench_ops *ops,
+		       const struct rdp_params *p, char *why, size_t len)
+{
+	int ret = check_transport(ops, p, why, len);
+
+	if (!ret && ops->validate)
+		ret = ops->validate(p, why, len);
+	return ret;
 }
 
 int rdp_check_size(const struct rdp_params *p, char *why, size_t len)

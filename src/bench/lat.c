@@ -164,6 +164,7 @@ void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
 	tx->wr.sg_list = &tx->sge;
 	tx->wr.num_sge = 1;
 	tx->wr.opcode = opcode;
+	rdp_conn_send_dest(conn, 0, &tx->wr);
 	if (run->dec.inline_used)
 		tx->base_flags = IBV_SEND_INLINE;
 	tx->tx_depth = run->dec.window;

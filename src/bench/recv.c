@@ -20,7 +20,7 @@ void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
 		 struct ibv_sge *sge)
 {
 	sge->addr = (uint64_t)(uintptr_t)rdp_conn_rx(run->conn, q);
-	sge->length = (uint32_t)run->params->size_bytes;
+	sge->length = (uint32_t)run->params->size_bytes + run->conn->grh_bytes;
 	sge->lkey = run->conn->mr->lkey;
 	memset(wr, 0, sizeof(*wr));
 	wr->wr_id = q;
@@ -85,7 +85,8 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 			return rdp_bench_wc_error(&wc[i]);
 		if (!(wc[i].opcode & IBV_WC_RECV))
 			continue;
-		rl->got++;
+		/* An empty message is the sender's closing fence (UD). */
+		rl->got += wc[i].byte_len > run->conn->grh_bytes;
 		if (staged) {
 			ret = rdp_stage_in(run->conn->stage,
 					   (uint32_t)wc[i].wr_id, 1);
@@ -108,6 +109,29 @@ static int recv_batch_plain(struct rdp_run *run, struct recv_loop *rl)
 static int recv_batch_staged(struct rdp_run *run, struct recv_loop *rl)
 {
 	return recv_batch(run, rl, 1);
+}
+
+/* UC/UD: the client's DONE may overtake its last messages, which nothing
+ * acknowledged. Take what still arrives until the link has been quiet for
+ * LATE_QUIET_MS, so that only messages that never came count as lost. */
+#define LATE_QUIET_MS 100
+
+static int drain_late(struct rdp_run *run, struct recv_loop *rl,
+		      int (*batch)(struct rdp_run *, struct recv_loop *),
+		      uint64_t *last)
+{
+	uint64_t quiet = rdp_clock_cycles_of_ms(run->clk, LATE_QUIET_MS);
+	uint64_t since = rdp_cycles();
+	int n;
+
+	while (rdp_cycles() - since < quiet) {
+		n = batch(run, rl);
+		if (n < 0)
+			return n;
+		if (n > 0)
+			*last = since = rdp_cycles();
+	}
+	return 0;
 }
 
 /* Until the expected count (iteration mode) or the client's DONE; res
@@ -171,6 +195,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 			(unsigned long long)rl.got);
 	if (n == 1)
 		n = 0;
+	if (n >= 0 && rdp_transport_lossy(p->transport))
+		n = drain_late(run, &rl, batch, &progress);
 	res->msgs = rl.got;
 	res->elapsed_ns = first ? rdp_clock_ns(run->clk, progress - first) : 0;
 out:

@@ -13,7 +13,8 @@ const struct rdp_bench_ops rdp_bench_send_bw = {
 	.title = "SEND bandwidth",
 	.kind = RDP_BENCH_BW,
 	.verb = RDP_VERB_SEND,
-	.flags = RDP_BENCH_RECV | RDP_BENCH_BOUNCE,
+	.flags = RDP_BENCH_RECV | RDP_BENCH_BOUNCE | RDP_BENCH_UC |
+		 RDP_BENCH_UD,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
 	.decide = rdp_bw_decide,

@@ -352,7 +352,8 @@ const struct rdp_bench_ops rdp_bench_send_lat = {
 	.kind = RDP_BENCH_LAT,
 	.verb = RDP_VERB_SEND,
 	.lat_note = "one-way latency: half of each measured round trip",
-	.flags = RDP_BENCH_RECV | RDP_BENCH_INLINE,
+	.flags = RDP_BENCH_RECV | RDP_BENCH_INLINE | RDP_BENCH_UC |
+		 RDP_BENCH_UD,
 	.default_size = 2,
 	.check_unit = "bytes verified after the run",
 	.decide = decide,

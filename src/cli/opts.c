@@ -313,7 +313,7 @@ static int validate_points(struct rdp_opts *o, char *err, size_t len)
 		for (i = 0; i < o->matrix.n_sizes; i++) {
 			p.size_bytes = o->matrix.sizes[i];
 			p.num_qps = (uint32_t)o->matrix.qps[k];
-			ret = o->bench->validate(&p, err, len);
+			ret = rdp_bench_validate(o->bench, &p, err, len);
 			if (ret)
 				return ret;
 		}
@@ -330,7 +330,11 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 	if (p->duration_s)
 		p->iters = 0;
 	if (!o->matrix.n_sizes) {
-		o->matrix.sizes[0] = o->bench->default_size;
+		/* A UD message is one packet: by default one that fits
+		 * every MTU from 1024 up. */
+		o->matrix.sizes[0] = p->transport == RDP_TRANSPORT_UD
+					     ? 1024
+					     : o->bench->default_size;
 		o->matrix.n_sizes = 1;
 	}
 	if (!o->matrix.n_qps) {
@@ -376,6 +380,21 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		return rdp_cli_bad(err, len,
 				   "-x does not apply with -R: RDMA CM picks "
 				   "the GID of the route to HOST");
+	if (p->transport != RDP_TRANSPORT_RC && (p->flags & RDP_PARAM_RDMA_CM))
+		return rdp_cli_bad(err, len,
+				   "-R connects RC QPs: drop -R to run -c %s "
+				   "(QPs exchanged over TCP)",
+				   rdp_transport_name(p->transport));
+	if (p->transport != RDP_TRANSPORT_RC && o->conn.perftest)
+		return rdp_cli_bad(err, len,
+				   "--perftest meets perftest on RC: drop -c "
+				   "%s, or run rdmaperf on both sides",
+				   rdp_transport_name(p->transport));
+	if (p->transport == RDP_TRANSPORT_UD &&
+	    (o->mem.cuda[0] || o->mem.bounce))
+		return rdp_cli_bad(err, len,
+				   "-c UD runs on host memory: drop --use_cuda "
+				   "and --bounce");
 	if ((p->flags & RDP_PARAM_EVENTS) && o->bench->kind != RDP_BENCH_BW)
 		return rdp_cli_bad(err, len,
 				   "-e applies to the bandwidth tests: the "

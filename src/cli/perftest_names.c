@@ -31,13 +31,26 @@ int rdp_cli_set_out_json(void *base, const struct rdp_cli_opt *d,
 int rdp_cli_set_connection(void *base, const struct rdp_cli_opt *d,
 			   const char *arg, char *err, size_t len)
 {
-	(void)base;
+	struct rdp_params *p = &((struct rdp_opts *)base)->params;
+	uint32_t t;
+
 	(void)d;
-	if (!strcasecmp(arg, "RC"))
-		return 0;
+	for (t = 0; t < RDP_TRANSPORT_COUNT; t++) {
+		if (!strcasecmp(arg, rdp_transport_name(t))) {
+			p->transport = t;
+			return 0;
+		}
+	}
+	if (!strcasecmp(arg, "XRC") || !strcasecmp(arg, "DC") ||
+	    !strcasecmp(arg, "SRD"))
+		return rdp_cli_bad(err, len,
+				   "-c %s: rdmaperf runs RC, UC and UD QPs; "
+				   "%s is not built in: use -c RC",
+				   arg, arg);
 	return rdp_cli_bad(err, len,
-			   "-c %s: rdmaperf measures RC (reliable connected) "
-			   "QPs only; drop -c or give -c RC",
+			   "-c %s: unknown transport: give RC (reliable "
+			   "connected), UC (unreliable connected) or UD "
+			   "(unreliable datagram)",
 			   arg);
 }
 

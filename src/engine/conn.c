@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Per-session verbs resources: GID choice, PD, buffer and MR, CQ, RC QPs. */
+/* Per-session verbs resources: GID choice, PD, buffer and MR, CQ, QPs and
+ * UD's address handles. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -73,7 +74,7 @@ int rdp_conn_adopt_gid(struct rdp_conn *conn, int index)
 static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t slot = cfg->msg_bytes ? cfg->msg_bytes : 1;
+	size_t slot = (cfg->msg_bytes ? cfg->msg_bytes : 1) + conn->grh_bytes;
 	struct rdp_dev *dev = conn->dev;
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 		     IBV_ACCESS_REMOTE_READ;
@@ -108,7 +109,7 @@ static void qp_template(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	memset(ia, 0, sizeof(*ia));
 	ia->send_cq = conn->cq;
 	ia->recv_cq = conn->cq;
-	ia->qp_type = IBV_QPT_RC;
+	ia->qp_type = conn->qp_type;
 	ia->sq_sig_all = 0;
 	ia->cap.max_send_wr = cfg->tx_depth;
 	ia->cap.max_recv_wr = cfg->rx_depth ? cfg->rx_depth : 1;
@@ -146,7 +147,9 @@ void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 
 static int qp_to_init(struct rdp_conn *conn, struct ibv_qp *qp)
 {
-	struct rdp_qp_cfg cfg = { .port = conn->dev->port.num,
+	struct rdp_qp_cfg cfg = { .qp_type = conn->qp_type,
+				  .qkey = RDP_UD_QKEY,
+				  .port = conn->dev->port.num,
 				  .pkey_index = conn->pkey_index };
 	struct ibv_qp_attr attr;
 	int mask, ret;
@@ -311,6 +314,9 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		return -ENOMEM;
 	conn->dev = dev;
 	conn->pkey_index = cfg->pkey_index;
+	conn->qp_type = cfg->qp_type ? cfg->qp_type : IBV_QPT_RC;
+	conn->msg_bytes = cfg->msg_bytes;
+	conn->grh_bytes = conn->qp_type == IBV_QPT_UD ? RDP_UD_GRH_BYTES : 0;
 	/* Initiator depth is bounded by our initiator limit, responder
 	 * resources by our responder limit. */
 	conn->max_rd_atomic = rd_atomic_limit(dev->attr.max_qp_init_rd_atom);
@@ -360,6 +366,9 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 	if (!conn)
 		return;
 	rdp_cm_close(conn->cm, conn); /* its QPs go with its ids */
+	for (i = 0; conn->ahs && i < conn->num_qps; i++)
+		if (conn->ahs[i])
+			ibv_destroy_ah(conn->ahs[i]);
 	for (i = 0; conn->qps && i < conn->num_qps; i++)
 		if (conn->qps[i])
 			ibv_destroy_qp(conn->qps[i]);
@@ -370,6 +379,7 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 	rdp_mem_buf_destroy(conn->mb);
 	if (conn->pd)
 		ibv_dealloc_pd(conn->pd);
+	free(conn->ahs);
 	free(conn->qps);
 	free(conn->psns);
 	free(conn->remote);
@@ -430,6 +440,8 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
 	const struct rdp_dev *dev = conn->dev;
 
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->qp_type = conn->qp_type;
+	cfg->qkey = RDP_UD_QKEY;
 	cfg->port = dev->port.num;
 	cfg->link_layer = dev->port.link_layer;
 	cfg->use_grh = conn->have_gid;
@@ -447,6 +459,28 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
 	cfg->retry_cnt = path->retry_cnt;
 	cfg->rnr_retry = path->rnr_retry; /* 7 = retry forever on RNR NAK */
 	cfg->min_rnr_timer = 12;	  /* 0.64 ms */
+}
+
+/* UD: the address handle of QP i's peer, on the path RTR would take. */
+static int create_ah(struct rdp_conn *conn, uint32_t i,
+		     const struct rdp_qp_cfg *cfg)
+{
+	struct ibv_ah_attr ah;
+
+	if (!conn->ahs) {
+		conn->ahs = calloc(conn->num_qps, sizeof(*conn->ahs));
+		if (!conn->ahs)
+			return -ENOMEM;
+	}
+	rdp_qp_attr_ah(cfg, &conn->remote[i], &ah);
+	conn->ahs[i] = ibv_create_ah(conn->pd, &ah);
+	if (!conn->ahs[i]) {
+		rdp_err("create the address handle of qp 0x%x towards the "
+			"peer: %s (check the GID index -x on both sides)",
+			conn->qps[i]->qp_num, strerror(errno));
+		return errno ? -errno : -ENOMEM;
+	}
+	return 0;
 }
 
 static int qp_to_rts(struct rdp_conn *conn, uint32_t i,
@@ -472,7 +506,29 @@ static int qp_to_rts(struct rdp_conn *conn, uint32_t i,
 		rdp_err("modify qp 0x%x to RTS: %s", qp->qp_num, strerror(ret));
 		return -ret;
 	}
-	return 0;
+	return conn->qp_type == IBV_QPT_UD ? create_ah(conn, i, &cfg) : 0;
+}
+
+void rdp_conn_send_dest(const struct rdp_conn *conn, uint32_t qp,
+			struct ibv_send_wr *wr)
+{
+	if (conn->qp_type != IBV_QPT_UD)
+		return;
+	wr->wr.ud.ah = conn->ahs[qp];
+	wr->wr.ud.remote_qpn = conn->remote[qp].qpn;
+	wr->wr.ud.remote_qkey = RDP_UD_QKEY;
+}
+
+/* UD: a message is one packet, so it must fit the path MTU. */
+static int check_ud_size(const struct rdp_conn *conn, uint32_t mtu)
+{
+	if (conn->qp_type != IBV_QPT_UD || conn->msg_bytes <= mtu)
+		return 0;
+	rdp_err("-s %u: a UD message travels as one packet and must fit the "
+		"path MTU of %u bytes: use -s %u or less (or raise the MTU "
+		"of both ports)",
+		conn->msg_bytes, mtu, mtu);
+	return -EMSGSIZE;
 }
 
 int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
@@ -503,6 +559,9 @@ int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
 	if (conn->cm)
 		return 0; /* RDMA CM has connected them, path MTU and all */
 	conn->path_mtu_bytes = mtu;
+	ret = check_ud_size(conn, mtu);
+	if (ret)
+		return ret;
 	for (i = 0; i < conn->num_qps; i++) {
 		ret = qp_to_rts(conn, i, path);
 		if (ret)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* RC QP attributes for each state transition, every field set on purpose,
- * and the hints that explain a failed work completion. */
+/* QP attributes for each state transition of RC, UC and UD QPs, every
+ * field set on purpose, and the hints that explain a failed work
+ * completion. */
 #include <errno.h>
 #include <string.h>
 
@@ -13,9 +14,43 @@ void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
 	attr->qp_state = IBV_QPS_INIT;
 	attr->pkey_index = cfg->pkey_index;
 	attr->port_num = cfg->port;
-	attr->qp_access_flags = access;
-	*mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-		IBV_QP_ACCESS_FLAGS;
+	*mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+	switch (cfg->qp_type) {
+	case IBV_QPT_UD:
+		attr->qkey = cfg->qkey;
+		*mask |= IBV_QP_QKEY;
+		break;
+	case IBV_QPT_UC:
+		/* No READ or atomics without a reliable connection. */
+		attr->qp_access_flags = access & (IBV_ACCESS_LOCAL_WRITE |
+						  IBV_ACCESS_REMOTE_WRITE);
+		*mask |= IBV_QP_ACCESS_FLAGS;
+		break;
+	default:
+		attr->qp_access_flags = access;
+		*mask |= IBV_QP_ACCESS_FLAGS;
+		break;
+	}
+}
+
+void rdp_qp_attr_ah(const struct rdp_qp_cfg *cfg,
+		    const struct rdp_qp_info *remote, struct ibv_ah_attr *ah)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->port_num = cfg->port;
+	ah->sl = cfg->sl;
+	ah->src_path_bits = 0;
+	if (cfg->use_grh) {
+		/* RoCE always routes by GID; IB only when asked to. */
+		ah->is_global = 1;
+		memcpy(ah->grh.dgid.raw, remote->gid, 16);
+		ah->grh.sgid_index = (uint8_t)cfg->sgid_index;
+		ah->grh.hop_limit = cfg->hop_limit;
+		ah->grh.traffic_class = cfg->traffic_class;
+		ah->grh.flow_label = cfg->flow_label;
+	}
+	if (cfg->link_layer != IBV_LINK_LAYER_ETHERNET)
+		ah->dlid = remote->lid;
 }
 
 void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
@@ -24,28 +59,19 @@ void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->qp_state = IBV_QPS_RTR;
+	*mask = IBV_QP_STATE;
+	if (cfg->qp_type == IBV_QPT_UD)
+		return; /* each send names its destination */
 	attr->path_mtu = cfg->path_mtu;
 	attr->dest_qp_num = remote->qpn;
 	attr->rq_psn = remote->psn;
+	rdp_qp_attr_ah(cfg, remote, &attr->ah_attr);
+	*mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+	if (cfg->qp_type == IBV_QPT_UC)
+		return;
 	attr->max_dest_rd_atomic = cfg->max_dest_rd_atomic;
 	attr->min_rnr_timer = cfg->min_rnr_timer;
-	attr->ah_attr.port_num = cfg->port;
-	attr->ah_attr.sl = cfg->sl;
-	attr->ah_attr.src_path_bits = 0;
-	if (cfg->use_grh) {
-		/* RoCE always routes by GID; IB only when asked to. */
-		attr->ah_attr.is_global = 1;
-		memcpy(attr->ah_attr.grh.dgid.raw, remote->gid, 16);
-		attr->ah_attr.grh.sgid_index = (uint8_t)cfg->sgid_index;
-		attr->ah_attr.grh.hop_limit = cfg->hop_limit;
-		attr->ah_attr.grh.traffic_class = cfg->traffic_class;
-		attr->ah_attr.grh.flow_label = cfg->flow_label;
-	}
-	if (cfg->link_layer != IBV_LINK_LAYER_ETHERNET)
-		attr->ah_attr.dlid = remote->lid;
-	*mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-		IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-		IBV_QP_MIN_RNR_TIMER;
+	*mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 }
 
 void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
@@ -54,12 +80,15 @@ void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
 	memset(attr, 0, sizeof(*attr));
 	attr->qp_state = IBV_QPS_RTS;
 	attr->sq_psn = cfg->psn;
+	*mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	if (cfg->qp_type == IBV_QPT_UC || cfg->qp_type == IBV_QPT_UD)
+		return; /* nothing acknowledges, nothing is retried */
 	attr->timeout = cfg->timeout;
 	attr->retry_cnt = cfg->retry_cnt;
 	attr->rnr_retry = cfg->rnr_retry;
 	attr->max_rd_atomic = cfg->max_rd_atomic;
-	*mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-		IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+	*mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+		 IBV_QP_MAX_QP_RD_ATOMIC;
 }
 
 int rdp_path_mtu(uint32_t local_bytes, uint32_t remote_bytes,

@@ -235,6 +235,7 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->retry_count);
 	put_u32(c, p->rnr_retry);
 	put_u32(c, p->comp_vector);
+	put_u32(c, p->transport);
 }
 
 static void dec_params(struct rcur *c, struct rdp_msg *m)
@@ -265,6 +266,7 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->retry_count = get_u32(c);
 	p->rnr_retry = get_u32(c);
 	p->comp_vector = get_u32(c);
+	p->transport = get_u32(c);
 }
 
 static void enc_accept(struct wcur *c, const struct rdp_msg *m)
@@ -403,6 +405,7 @@ static void enc_result(struct wcur *c, const struct rdp_msg *m)
 	put_u64(c, r->tx_bytes);
 	put_u64(c, r->tx_elapsed_ns);
 	put_u64(c, r->tx_peak_kbps);
+	put_u64(c, r->rx_msgs);
 	put_u64(c, r->cpu_wall_ns);
 	put_u64(c, r->cpu_user_ns);
 	put_u64(c, r->cpu_sys_ns);
@@ -421,6 +424,7 @@ static void dec_result(struct rcur *c, struct rdp_msg *m)
 	r->tx_bytes = get_u64(c);
 	r->tx_elapsed_ns = get_u64(c);
 	r->tx_peak_kbps = get_u64(c);
+	r->rx_msgs = get_u64(c);
 	r->cpu_wall_ns = get_u64(c);
 	r->cpu_user_ns = get_u64(c);
 	r->cpu_sys_ns = get_u64(c);

@@ -277,6 +277,8 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(o, "grh",
 				   json_boolean(p->flags & RDP_PARAM_GRH));
 	err |= json_object_set_new(
+		o, "transport", json_string(rdp_transport_name(p->transport)));
+	err |= json_object_set_new(
 		o, "connection",
 		json_string(p->flags & RDP_PARAM_RDMA_CM ? "rdma_cm" : "tcp"));
 	err |= json_object_set_new(o, "atomic", json_string(atomic));
@@ -457,6 +459,26 @@ static json_t *rx_obj(const struct rdp_result *r)
 	return done(o, err);
 }
 
+/* UC/UD SEND bandwidth: sent, received by the server, lost. */
+static json_t *loss_obj(const struct rdp_result *r)
+{
+	uint64_t lost = rdp_result_lost(r);
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "sent", uint_val(r->sent_msgs));
+	err |= json_object_set_new(o, "received", uint_val(r->received_msgs));
+	err |= json_object_set_new(o, "lost", uint_val(lost));
+	err |= json_object_set_new(
+		o, "lost_pct",
+		real_val(r->sent_msgs
+				 ? 100.0 * (double)lost / (double)r->sent_msgs
+				 : 0.0));
+	return done(o, err);
+}
+
 /* -U: every latency sample in microseconds, in the order measured. */
 static json_t *samples_arr(const struct rdp_result *r)
 {
@@ -598,6 +620,8 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 		err |= json_object_set_new(e, "samples_us", samples_arr(res));
 	if (res->bidir)
 		err |= json_object_set_new(e, "rx", rx_obj(res));
+	if (res->loss_counted)
+		err |= json_object_set_new(e, "loss", loss_obj(res));
 	err |= json_object_set_new(e, "data_check", check_obj(ops, res));
 	err |= json_object_set_new(e, "cpu", cpu_obj(res));
 	if (info->counters)

@@ -104,8 +104,8 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		p->sl, p->tclass, p->flow_label, p->hop_limit, p->pkey_index,
 		p->retry_count, p->rnr_retry,
 		p->rnr_retry == 7 ? " (forever)" : "", p->qp_timeout);
-	fprintf(f, " QPs             : %u RC%s, tx depth %u, signal 1 in %u",
-		p->num_qps,
+	fprintf(f, " QPs             : %u %s%s, tx depth %u, signal 1 in %u",
+		p->num_qps, rdp_transport_name(p->transport),
 		p->flags & RDP_PARAM_RDMA_CM ? " connected by RDMA CM" : "",
 		p->tx_depth, in->dec->signal_every);
 	if (in->ops->flags & RDP_BENCH_RD_WINDOW)
@@ -307,6 +307,18 @@ void rdp_report_histogram(FILE *f, const struct rdp_report_info *in,
 			bar,
 			"##################################################");
 	}
+}
+
+void rdp_report_loss(FILE *f, const struct rdp_result *r)
+{
+	uint64_t lost = rdp_result_lost(r);
+
+	fprintf(f,
+		"   Loss            : %llu of %llu messages sent never arrived "
+		"(%.3f %%), counted by the receiver\n",
+		(unsigned long long)lost, (unsigned long long)r->sent_msgs,
+		r->sent_msgs ? 100.0 * (double)lost / (double)r->sent_msgs
+			     : 0.0);
 }
 
 void rdp_report_bidir(FILE *f, const struct rdp_report_info *in,

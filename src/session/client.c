@@ -101,25 +101,14 @@ static int cm_connect(struct client *c)
 static int connect_qps(struct client *c)
 {
 	const struct rdp_params *p = &c->p;
-	struct rdp_conn_cfg cfg = {
-		.num_qps = p->num_qps,
-		.msg_bytes = (uint32_t)p->size_bytes,
-		.tx_depth = p->tx_depth,
-		.rx_depth = c->o->bench->flags & RDP_BENCH_RECV ? c->p.rx_depth
-								: 0,
-		.gid_index = c->o->conn.gid_index,
-		.use_grh = !!(p->flags & RDP_PARAM_GRH),
-		.inline_bytes = p->inline_bytes,
-		.pkey_index = (uint16_t)p->pkey_index,
-		.events = !!(p->flags & RDP_PARAM_EVENTS),
-		.comp_vector = (int)p->comp_vector,
-		.local_ip = c->oob.have_local_ip ? &c->oob.local_ip : NULL,
-		.defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM),
-	};
+	struct rdp_conn_cfg cfg;
 	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	int ret;
 
+	rdp_conn_cfg_from_params(p, c->o->bench, c->o->conn.gid_index,
+				 c->oob.have_local_ip ? &c->oob.local_ip : NULL,
+				 &cfg);
 	rdp_path_from_params(p, &path);
 	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
 	if (!ret && cfg.defer_qps)
@@ -163,6 +152,12 @@ static int check_data(struct client *c, const struct rdp_run *run,
 	}
 	res->data_ok = 1;
 	res->data_checked = srv->checked_bytes + mine.checked_bytes;
+	if (rdp_transport_lossy(c->p.transport) &&
+	    ops->flags & RDP_BENCH_RECV && ops->kind == RDP_BENCH_BW) {
+		res->loss_counted = 1;
+		res->sent_msgs = run->posted;
+		res->received_msgs = srv->rx_msgs;
+	}
 	if (c->p.flags & RDP_PARAM_BIDIR && srv->tx_elapsed_ns) {
 		res->bidir = 1;
 		res->rx_msgs = srv->tx_msgs;
@@ -348,6 +343,8 @@ static int run_point(struct client *c, int first, int group,
 		rdp_report_counters(c->text, &c->ctr);
 	if (!ret && o->report.cpu_util)
 		rdp_report_cpu(c->text, &c->info, res);
+	if (!ret && res->loss_counted)
+		rdp_report_loss(c->text, res);
 	if (!ret && res->bidir)
 		rdp_report_bidir(c->text, &c->info, res);
 	if (!ret && res->n_intervals)

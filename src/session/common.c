@@ -64,6 +64,32 @@ void rdp_path_from_params(const struct rdp_params *p,
 	path->rnr_retry = (uint8_t)p->rnr_retry;
 }
 
+void rdp_conn_cfg_from_params(const struct rdp_params *p,
+			      const struct rdp_bench_ops *ops, int gid_index,
+			      const struct rdp_ip *local_ip,
+			      struct rdp_conn_cfg *cfg)
+{
+	static const enum ibv_qp_type types[RDP_TRANSPORT_COUNT] = {
+		IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD
+	};
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->num_qps = p->num_qps;
+	cfg->msg_bytes = (uint32_t)p->size_bytes;
+	cfg->tx_depth = p->tx_depth;
+	cfg->rx_depth = ops->flags & RDP_BENCH_RECV ? p->rx_depth : 0;
+	cfg->gid_index = gid_index;
+	cfg->use_grh = !!(p->flags & RDP_PARAM_GRH);
+	cfg->inline_bytes = p->inline_bytes;
+	cfg->pkey_index = (uint16_t)p->pkey_index;
+	cfg->events = !!(p->flags & RDP_PARAM_EVENTS);
+	cfg->comp_vector = (int)p->comp_vector;
+	cfg->local_ip = local_ip;
+	cfg->defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM);
+	cfg->qp_type = p->transport < RDP_TRANSPORT_COUNT ? types[p->transport]
+							  : IBV_QPT_RC;
+}
+
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)
 {
 	uint64_t bytes = rdp_slot_bytes(p->size_bytes) * 2 * p->num_qps;

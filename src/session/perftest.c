@@ -377,25 +377,15 @@ static void run_init(struct pt_peer *c)
 static int connect_qps(struct pt_peer *c)
 {
 	const struct rdp_params *p = &c->p;
-	struct rdp_conn_cfg cfg = {
-		.num_qps = p->num_qps,
-		.msg_bytes = (uint32_t)p->size_bytes,
-		.tx_depth = p->tx_depth,
-		.rx_depth = c->o->bench->flags & RDP_BENCH_RECV ? p->rx_depth
-								: 0,
-		.gid_index = c->o->conn.gid_index,
-		.use_grh = !!(p->flags & RDP_PARAM_GRH),
-		.inline_bytes = p->inline_bytes,
-		.pkey_index = (uint16_t)p->pkey_index,
-		.events = !!(p->flags & RDP_PARAM_EVENTS),
-		.comp_vector = (int)p->comp_vector,
-		.local_ip = c->oob.have_local_ip ? &c->oob.local_ip : NULL,
-	};
+	struct rdp_conn_cfg cfg;
 	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
 	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	int ret;
 
+	rdp_conn_cfg_from_params(p, c->o->bench, c->o->conn.gid_index,
+				 c->oob.have_local_ip ? &c->oob.local_ip : NULL,
+				 &cfg);
 	/* A perftest client steps through a page of the server's memory
 	 * for messages up to half a page. */
 	if (c->server && cfg.msg_bytes < PT_PAGE_SIZE)

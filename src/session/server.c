@@ -88,7 +88,7 @@ static int check_params(struct server *s)
 			   s->o->bench->name, s->ops->name);
 		return -EINVAL;
 	}
-	if (s->ops->validate(p, s->why, sizeof(s->why)) ||
+	if (rdp_bench_validate(s->ops, p, s->why, sizeof(s->why)) ||
 	    rdp_stage_check_test(s->ops, s->o->mem.bounce, s->why,
 				 sizeof(s->why)) ||
 	    rdp_devbuf_check_test(s->ops, !!s->o->mem.cuda[0], s->why,
@@ -155,22 +155,12 @@ static int setup(struct server *s)
 {
 	struct rdp_msg msg = { .type = RDP_MSG_ACCEPT };
 	struct rdp_msg_accept *a = &msg.u.accept;
-	struct rdp_conn_cfg cfg = {
-		.num_qps = s->p.num_qps,
-		.msg_bytes = (uint32_t)s->p.size_bytes,
-		.tx_depth = s->p.tx_depth,
-		.rx_depth = s->ops->flags & RDP_BENCH_RECV ? s->p.rx_depth : 0,
-		.gid_index = s->o->conn.gid_index,
-		.use_grh = !!(s->p.flags & RDP_PARAM_GRH),
-		.inline_bytes = s->p.inline_bytes,
-		.pkey_index = (uint16_t)s->p.pkey_index,
-		.events = !!(s->p.flags & RDP_PARAM_EVENTS),
-		.comp_vector = (int)s->p.comp_vector,
-		.local_ip = s->oob->have_local_ip ? &s->oob->local_ip : NULL,
-		.defer_qps = !!(s->p.flags & RDP_PARAM_RDMA_CM),
-	};
+	struct rdp_conn_cfg cfg;
 	int ret;
 
+	rdp_conn_cfg_from_params(
+		&s->p, s->ops, s->o->conn.gid_index,
+		s->oob->have_local_ip ? &s->oob->local_ip : NULL, &cfg);
 	ret = open_device(s);
 	if (!ret)
 		ret = s->eng->conn_create(s->dev, &cfg, &s->conn);
@@ -253,6 +243,8 @@ static int run_test(struct server *s)
 	rdp_ctr_end(&s->ctr);
 	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
 	rdp_cpu_to_result(&res.cpu, &msg.u.result);
+	if (s->ops->flags & RDP_BENCH_RECV)
+		msg.u.result.rx_msgs = res.msgs;
 	if (s->p.flags & RDP_PARAM_BIDIR) {
 		msg.u.result.tx_msgs = res.msgs;
 		msg.u.result.tx_bytes = res.msgs * s->p.size_bytes;

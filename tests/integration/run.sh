@@ -636,6 +636,77 @@ t_path_knobs() {
 	pass
 }
 
+# -c UC and -c UD: the tests each transport carries, data checked on
+# every one, loss counted by the receiver; what a transport cannot carry
+# is refused before anything is connected.
+t_transports() {
+	local doc=$WORK/tr.json t tp rc
+	for t in "UC write_bw -n 2000 -q 2" "UC write_lat -n 300" \
+		"UC send_bw -n 2000 -q 2" "UC send_lat -n 300" \
+		"UD send_bw -n 2000 -q 2" "UD send_lat -n 300 -s 2" \
+		"UD send_bw -D 2 -s 512"; do
+		tp=${t%% *} t=${t#* }
+		begin "-c $tp ${t}: $tp QPs on both sides, data check ok"
+		# shellcheck disable=SC2086
+		client $t -c "$tp" --json-file "$doc" || { fail "exit $?"; continue; }
+		expect_out "QPs +: [0-9]+ $tp, " "Data check +: ok" || continue
+		expect_json "$doc" ".parameters.transport == \"$tp\"" || continue
+		case $t in
+		send_bw*)
+			expect_out "Loss +: [0-9]+ of [0-9]+ messages sent never arrived \([0-9.]+ %\), counted by the receiver" ||
+				continue
+			expect_json "$doc" '.results[0].loss.sent > 0' \
+				'.results[0].loss.received > 0' \
+				'.results[0].loss.lost == .results[0].loss.sent - .results[0].loss.received' ||
+				continue
+			;;
+		*) ! grep -q "Loss " "$WORK/out" || { fail "a loss line outside send_bw"; continue; } ;;
+		esac
+		pass
+	done
+	begin "-c UD -r 1: a receiver one receive deep drops datagrams, and the loss is counted, not an error"
+	client send_bw -c UD -s 1024 -n 3000 -r 1 -t 128 --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	expect_out "Data check +: ok" || return
+	expect_json "$doc" '.results[0].loss.received <= .results[0].loss.sent' \
+		'.results[0].loss.lost == .results[0].loss.sent - .results[0].loss.received' ||
+		return
+	echo "# UD -r 1: $(jq -c .results[0].loss "$doc")"
+	pass
+	begin "-c UD -s past the path MTU: one line naming the MTU, the server goes on"
+	client send_bw -c UD -s 4096 -n 10
+	rc=$?
+	[ "$rc" -ne 0 ] || { fail "exit 0"; return; }
+	expect_out "-s 4096: a UD message travels as one packet and must fit the path MTU of [0-9]+ bytes: use -s [0-9]+ or less" ||
+		return
+	client send_bw -c UD -s 256 -n 100 || { fail "the next run: exit $?"; return; }
+	pass
+	for t in "read_bw UC RDMA READ needs a reliable connection, which UC is not: use -c RC" \
+		"atomic_lat UD an atomic needs a reliable connection, which UD is not: use -c RC" \
+		"write_bw UD RDMA WRITE needs a connected QP and UD only sends datagrams" \
+		"write_lat UD RDMA WRITE needs a connected QP"; do
+		# shellcheck disable=SC2086
+		set -- $t
+		begin "$1 -c $2: refused with the reason, exit 2"
+		client "$1" -c "$2" -n 10
+		rc=$?
+		[ "$rc" -eq 2 ] || { fail "exit $rc, wanted 2"; continue; }
+		shift 2
+		expect_out "$*" || continue
+		pass
+	done
+	begin "-c XRC and -R -c UD: refused with the reason, exit 2"
+	client send_bw -c XRC -n 10
+	rc=$?
+	[ "$rc" -eq 2 ] || { fail "XRC: exit $rc, wanted 2"; return; }
+	expect_out "-c XRC: rdmaperf runs RC, UC and UD QPs; XRC is not built in" || return
+	client send_bw -c UD -R -n 10
+	rc=$?
+	[ "$rc" -eq 2 ] || { fail "-R: exit $rc, wanted 2"; return; }
+	expect_out "-R connects RC QPs: drop -R to run -c UD" || return
+	pass
+}
+
 # -e: both sides sleep on a completion channel; the data is checked as
 # ever; a vector the device lacks is refused.
 t_events() {
@@ -857,7 +928,7 @@ main() {
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
-		t_path_knobs t_events t_ipv6 \
+		t_path_knobs t_events t_ipv6 t_transports \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

@@ -317,8 +317,10 @@ static void test_perftest_names(void **state)
 				"--report-cycles", "-c", "rc", "h"),
 			 RDP_PARSE_OK);
 	assert_int_equal(o.report.samples + o.report.cycles, 2);
-	expect_reject("RC (reliable connected) QPs only", "send_bw", "-c",
-		      "UD");
+	expect_reject("-c XRC: rdmaperf runs RC, UC and UD QPs; XRC is not "
+		      "built in",
+		      "send_bw", "-c", "XRC");
+	expect_reject("-c QQ: unknown transport", "send_bw", "-c", "QQ");
 	expect_reject("-U applies", "write_bw", "-U");
 	expect_reject("-C applies", "read_bw", "-C");
 	expect_reject("--dont_xchg_versions: rdmaperf always exchanges",
@@ -340,6 +342,72 @@ static void test_perftest_names(void **state)
 		      "--perftest-block", "320", "h");
 	assert_int_equal(SERVER(&o, err, "--run_infinitely"), -EINVAL);
 	assert_non_null(strstr(err, "live runs are not supported"));
+}
+
+/* -c: the transport travels in the parameters; what a test cannot run
+ * on it is refused by the same check the server applies. */
+static void test_transports(void **state)
+{
+	char err[256];
+	struct rdp_opts o;
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "send_bw", "-c", "ud", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.transport, RDP_TRANSPORT_UD);
+	assert_int_equal(o.params.size_bytes, 1024); /* one packet */
+	assert_int_equal(CLIENT(&o, err, "send_bw", "-c", "UD", "-s", "4096",
+				"h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.size_bytes, 4096);
+	assert_int_equal(CLIENT(&o, err, "write_lat", "-c", "UC", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.transport, RDP_TRANSPORT_UC);
+	assert_int_equal(CLIENT(&o, err, "send_lat", "-c", "RC", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.transport, RDP_TRANSPORT_RC);
+	expect_reject("read_bw: RDMA READ needs a reliable connection, which "
+		      "UC is not: use -c RC",
+		      "read_bw", "-c", "UC");
+	expect_reject("atomic_bw: an atomic needs a reliable connection, "
+		      "which UD is not",
+		      "atomic_bw", "-c", "UD");
+	expect_reject("write_bw: RDMA WRITE needs a connected QP and UD only "
+		      "sends datagrams",
+		      "write_bw", "-c", "UD");
+	expect_reject("-R connects RC QPs: drop -R to run -c UC", "send_bw",
+		      "-c", "UC", "-R");
+	expect_reject("--perftest meets perftest on RC", "send_bw", "-c", "UD",
+		      "--perftest");
+	expect_reject("-c UD runs on host memory", "send_bw", "-c", "UD",
+		      "--use_cuda", "0");
+}
+
+/* The server applies the same check to a client's parameters, and to a
+ * transport number it does not know. */
+static void test_transport_check(void **state)
+{
+	struct rdp_params p = { .test = "write_lat",
+				.size_bytes = 64,
+				.num_qps = 1 };
+	char why[256];
+
+	(void)state;
+	p.transport = RDP_TRANSPORT_UC;
+	assert_int_equal(rdp_bench_validate(rdp_bench_find("write_lat"), &p,
+					    why, sizeof(why)),
+			 0);
+	p.transport = RDP_TRANSPORT_UD;
+	assert_int_equal(rdp_bench_validate(rdp_bench_find("write_lat"), &p,
+					    why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "write_lat: RDMA WRITE needs a connected"));
+	p.transport = 7;
+	assert_int_equal(rdp_bench_validate(rdp_bench_find("send_lat"), &p, why,
+					    sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "transport 7 unknown: give -c RC, UC or UD");
+	assert_string_equal(rdp_transport_name(7), "?");
 }
 
 static void test_server_line(void **state)
@@ -631,6 +699,8 @@ int main(void)
 		cmocka_unit_test(test_matrix_options),
 		cmocka_unit_test(test_perftest_flags),
 		cmocka_unit_test(test_perftest_names),
+		cmocka_unit_test(test_transports),
+		cmocka_unit_test(test_transport_check),
 		cmocka_unit_test(test_server_line),
 		cmocka_unit_test(test_man_pages),
 		cmocka_unit_test(test_table_unique),

@@ -58,6 +58,67 @@ static void test_init(void **state)
 				       IBV_QP_ACCESS_FLAGS);
 }
 
+/* UC: no ACKs, so no READ/atomic access, depth, retries or timeout. */
+static void test_uc(void **state)
+{
+	struct rdp_qp_cfg cfg = roce_cfg;
+	struct rdp_qp_info r;
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	cfg.qp_type = IBV_QPT_UC;
+	remote_info(&r);
+	rdp_qp_attr_init(&cfg,
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				 IBV_ACCESS_REMOTE_READ |
+				 IBV_ACCESS_REMOTE_ATOMIC,
+			 &a, &mask);
+	assert_int_equal(a.qp_access_flags,
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				       IBV_QP_ACCESS_FLAGS);
+	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN);
+	assert_int_equal(a.dest_qp_num, 0x1a2);
+	assert_int_equal(a.ah_attr.grh.sgid_index, 3);
+	rdp_qp_attr_rts(&cfg, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	assert_int_equal(a.sq_psn, 0x123456);
+}
+
+/* UD: a Q_Key at INIT, nothing about the peer at RTR (each send names its
+ * address handle), which has the path RTR would have had. */
+static void test_ud(void **state)
+{
+	struct rdp_qp_cfg cfg = roce_cfg;
+	struct rdp_qp_info r;
+	struct ibv_qp_attr a, rc;
+	struct ibv_ah_attr ah;
+	int mask;
+
+	(void)state;
+	cfg.qp_type = IBV_QPT_UD;
+	cfg.qkey = RDP_UD_QKEY;
+	remote_info(&r);
+	rdp_qp_attr_init(&cfg, IBV_ACCESS_REMOTE_WRITE, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				       IBV_QP_QKEY);
+	assert_int_equal(a.qkey, RDP_UD_QKEY);
+	assert_int_equal(a.pkey_index, 2);
+	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE);
+	assert_int_equal(a.qp_state, IBV_QPS_RTR);
+	rdp_qp_attr_rts(&cfg, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	rdp_qp_attr_ah(&cfg, &r, &ah);
+	rdp_qp_attr_rtr(&roce_cfg, &r, &rc, &mask);
+	assert_memory_equal(&ah, &rc.ah_attr, sizeof(ah));
+	assert_int_equal(ah.is_global, 1);
+	assert_int_equal(ah.grh.flow_label, 0xabcde);
+}
+
 static void test_rtr_roce(void **state)
 {
 	struct rdp_qp_info r;
@@ -200,6 +261,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_uc),
+		cmocka_unit_test(test_ud),
 		cmocka_unit_test(test_rtr_roce),
 		cmocka_unit_test(test_rtr_ib_lid),
 		cmocka_unit_test(test_rts),

@@ -73,6 +73,7 @@ static void make_params(struct rdp_msg *m, int variant)
 	p->retry_count = 3;
 	p->rnr_retry = 6;
 	p->comp_vector = 1023;
+	p->transport = RDP_TRANSPORT_UD;
 }
 
 static void make_accept(struct rdp_msg *m, int variant)
@@ -151,6 +152,7 @@ static void make_result(struct rdp_msg *m, int variant)
 	r->checked_bytes = UINT64_MAX;
 	r->bad_offset = 0x8000000000000000ull;
 	r->tx_msgs = 1;
+	r->rx_msgs = 0xfedcba9876543210ull;
 	r->tx_bytes = UINT64_MAX - 1;
 	r->tx_elapsed_ns = 0x0102030405060708ull;
 	r->tx_peak_kbps = 7;
@@ -364,9 +366,9 @@ static void test_result_counter_limit(void **state)
 	uint8_t buf[BUF_BYTES];
 	struct rdp_msg m, out;
 	size_t len = 0;
-	/* status, checked, bad offset, the four -b figures, the CPU times
-	 * and the host's busy share come first */
-	const size_t count_at = RDP_WIRE_HDR_BYTES + 4 + 9 * 8 + 4;
+	/* status, checked, bad offset, the four -b figures, the received
+	 * count, the CPU times and the host's busy share come first */
+	const size_t count_at = RDP_WIRE_HDR_BYTES + 4 + 10 * 8 + 4;
 
 	(void)state;
 	make_result(&m, 0);
