@@ -185,8 +185,17 @@ struct rdp_bench_ops {
 };
 
 const struct rdp_bench_ops *rdp_bench_find(const char *name);
-/* Can ops run p: its transport (-c), then ops->validate. why gets one
- * line naming the test and the fix. */
+/* Does the receiving side of ops post receives with p: SEND tests, and
+ * WRITE with immediate data (a completion per message)? */
+static inline int rdp_bench_receives(const struct rdp_bench_ops *ops,
+				     const struct rdp_params *p)
+{
+	return (ops->flags & RDP_BENCH_RECV) ||
+	       (p->flags & RDP_PARAM_WRITE_IMM);
+}
+
+/* Can ops run p: its transport (-c), immediate data, then ops->validate.
+ * why gets one line naming the test and the fix. */
 int rdp_bench_validate(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, char *why, size_t len);
 /* NULL-terminated list, in registry order. */

@@ -18,6 +18,10 @@ enum rdp_param_flags {
 	RDP_PARAM_RDMA_CM = 1u << 3, /* -R: QPs connected through RDMA CM */
 	RDP_PARAM_TOS = 1u << 4,     /* -T/--tclass given, not the default */
 	RDP_PARAM_EVENTS = 1u << 5,  /* -e: sleep on a completion channel */
+	/* WRITE with immediate data: the receiver consumes a completion per
+	 * message (--write_with_imm) */
+	RDP_PARAM_WRITE_IMM = 1u << 6,
+	RDP_PARAM_SEND_IMM = 1u << 7, /* SEND with immediate data */
 };
 
 struct rdp_params {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The bandwidth engine: the client keeps a window of work requests in
  * flight on every QP and samples progress; SEND servers keep receiving. */
+#include <endian.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
@@ -86,19 +87,23 @@ static void setup_wr(struct ibv_send_wr *wr, struct ibv_sge *sge,
 	const struct rdp_conn *conn = run->conn;
 	const struct rdp_qp_info *r = &conn->remote[q];
 	int cas = !!(run->params->flags & RDP_PARAM_CAS);
+	int imm = !!(run->params->flags &
+		     (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM));
 
 	wr->sg_list = sge;
+	wr->imm_data = htobe32(q); /* the sending QP's index */
 	wr->num_sge = 1;
 	switch (verb) {
 	case RDP_VERB_WRITE:
 	case RDP_VERB_READ:
-		wr->opcode = verb == RDP_VERB_WRITE ? IBV_WR_RDMA_WRITE
-						    : IBV_WR_RDMA_READ;
+		wr->opcode = verb == RDP_VERB_READ ? IBV_WR_RDMA_READ
+			     : imm		   ? IBV_WR_RDMA_WRITE_WITH_IMM
+						   : IBV_WR_RDMA_WRITE;
 		wr->wr.rdma.remote_addr = r->addr;
 		wr->wr.rdma.rkey = r->rkey;
 		break;
 	case RDP_VERB_SEND:
-		wr->opcode = IBV_WR_SEND;
+		wr->opcode = imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
 		break;
 	case RDP_VERB_ATOMIC:
 		wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP
@@ -583,6 +588,8 @@ int rdp_passive_server(struct rdp_run *run, struct rdp_result *res)
 
 int rdp_bw_server(struct rdp_run *run, struct rdp_result *res)
 {
+	if (run->params->flags & RDP_PARAM_WRITE_IMM)
+		return rdp_bw_server_recv(run, res);
 	if (!(run->params->flags & RDP_PARAM_BIDIR))
 		return rdp_passive_server(run, res);
 	res->size_bytes = run->params->size_bytes;

@@ -196,11 +196,40 @@ static int check_transport(const struct rdp_bench_ops *ops,
 	return -EINVAL;
 }
 
+/* --write_with_imm on the WRITE bandwidth test, --send_with_imm on the
+ * SEND tests. */
+static int check_imm(const struct rdp_bench_ops *ops,
+		     const struct rdp_params *p, char *why, size_t len)
+{
+	if ((p->flags & RDP_PARAM_WRITE_IMM) &&
+	    (ops->verb != RDP_VERB_WRITE || ops->kind != RDP_BENCH_BW)) {
+		snprintf(why, len,
+			 "%s: --write_with_imm applies to write_bw (write_lat "
+			 "polls memory and takes no immediate data)",
+			 p->test);
+		return -EINVAL;
+	}
+	if ((p->flags & RDP_PARAM_WRITE_IMM) && (p->flags & RDP_PARAM_BIDIR)) {
+		snprintf(why, len, "%s: --write_with_imm runs one way: drop -b",
+			 p->test);
+		return -EINVAL;
+	}
+	if ((p->flags & RDP_PARAM_SEND_IMM) && ops->verb != RDP_VERB_SEND) {
+		snprintf(why, len,
+			 "%s: --send_with_imm applies to send_bw and send_lat",
+			 p->test);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int rdp_bench_validate(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, char *why, size_t len)
 {
 	int ret = check_transport(ops, p, why, len);
 
+	if (!ret)
+		ret = check_imm(ops, p, why, len);
 	if (!ret && ops->validate)
 		ret = ops->validate(p, why, len);
 	return ret;

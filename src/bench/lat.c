@@ -164,6 +164,8 @@ void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
 	tx->wr.sg_list = &tx->sge;
 	tx->wr.num_sge = 1;
 	tx->wr.opcode = opcode;
+	if (opcode == IBV_WR_SEND && (run->params->flags & RDP_PARAM_SEND_IMM))
+		tx->wr.opcode = IBV_WR_SEND_WITH_IMM;
 	rdp_conn_send_dest(conn, 0, &tx->wr);
 	if (run->dec.inline_used)
 		tx->base_flags = IBV_SEND_INLINE;

@@ -3,6 +3,15 @@
  * server lends its memory and checks what landed there. */
 #include "bench_int.h"
 
+/* --write_with_imm: each write consumes one of the server's receives. */
+static int prepare(struct rdp_run *run)
+{
+	return run->side == RDP_SIDE_SERVER &&
+			       (run->params->flags & RDP_PARAM_WRITE_IMM)
+		       ? rdp_post_receives(run)
+		       : 0;
+}
+
 const struct rdp_bench_ops rdp_bench_write_bw = {
 	.name = "write_bw",
 	.title = "RDMA WRITE bandwidth",
@@ -13,6 +22,7 @@ const struct rdp_bench_ops rdp_bench_write_bw = {
 	.check_unit = "bytes verified after the run",
 	.decide = rdp_bw_decide,
 	.validate = rdp_check_size,
+	.prepare = prepare,
 	.client = rdp_bw_client,
 	.server = rdp_bw_server,
 	.verify = rdp_verify_one_sided_rx,

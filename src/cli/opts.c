@@ -385,6 +385,11 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 				   "-R connects RC QPs: drop -R to run -c %s "
 				   "(QPs exchanged over TCP)",
 				   rdp_transport_name(p->transport));
+	if ((p->flags & (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM)) &&
+	    o->conn.perftest)
+		return rdp_cli_bad(err, len,
+				   "--perftest runs perftest's plain verbs: "
+				   "drop --write_with_imm and --send_with_imm");
 	if (p->transport != RDP_TRANSPORT_RC && o->conn.perftest)
 		return rdp_cli_bad(err, len,
 				   "--perftest meets perftest on RC: drop -c "

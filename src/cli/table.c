@@ -105,6 +105,10 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "bandwidth tests: both sides sleep on a completion channel instead of polling" },
 	{ "vector", 'X', "N", PEER, UINT(params.comp_vector, 0, 1023, 0),
 	  .help = "with -e: the completion vector of both sides' CQs" },
+	{ "write_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_WRITE_IMM),
+	  .help = "write_bw: RDMA WRITE with immediate data, a receive completion per message on the server" },
+	{ "send_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_SEND_IMM),
+	  .help = "send_bw, send_lat: SEND with immediate data" },
 	{ "bidirectional", 'b', NULL, C, PARAM_FLAG(RDP_PARAM_BIDIR),
 	  .help = "both sides send at once (write_bw, read_bw); TX and RX reported" },
 	/* Report */

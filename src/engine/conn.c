@@ -230,6 +230,15 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 			dev->port.pkey_tbl_len - 1);
 		return -ENOSYS; /* not supported here */
 	}
+	if (c->events && (c->comp_vector < 0 ||
+			  c->comp_vector >= dev->ctx->num_comp_vectors)) {
+		rdp_err("-X %d: %s has %d completion vector%s "
+			"(num_comp_vectors): use 0..%d",
+			c->comp_vector, dev->name, dev->ctx->num_comp_vectors,
+			dev->ctx->num_comp_vectors == 1 ? "" : "s",
+			dev->ctx->num_comp_vectors - 1);
+		return -ENOSYS; /* not supported here */
+	}
 	return 0;
 }
 
@@ -239,15 +248,6 @@ static int create_channel(struct rdp_conn *conn, const struct rdp_conn_cfg *c)
 	struct rdp_dev *dev = conn->dev;
 	int flags;
 
-	if (c->comp_vector < 0 ||
-	    c->comp_vector >= dev->ctx->num_comp_vectors) {
-		rdp_err("-X %d: %s has %d completion vector%s "
-			"(num_comp_vectors): use 0..%d",
-			c->comp_vector, dev->name, dev->ctx->num_comp_vectors,
-			dev->ctx->num_comp_vectors == 1 ? "" : "s",
-			dev->ctx->num_comp_vectors - 1);
-		return -ENOSYS; /* not supported here */
-	}
 	conn->comp_vector = c->comp_vector;
 	conn->channel = ibv_create_comp_channel(dev->ctx);
 	if (!conn->channel) {

@@ -279,6 +279,10 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(
 		o, "transport", json_string(rdp_transport_name(p->transport)));
 	err |= json_object_set_new(
+		o, "immediate",
+		json_boolean(p->flags &
+			     (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM)));
+	err |= json_object_set_new(
 		o, "connection",
 		json_string(p->flags & RDP_PARAM_RDMA_CM ? "rdma_cm" : "tcp"));
 	err |= json_object_set_new(o, "atomic", json_string(atomic));

@@ -110,6 +110,8 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		p->tx_depth, in->dec->signal_every);
 	if (in->ops->flags & RDP_BENCH_RD_WINDOW)
 		fprintf(f, ", %u READ/atomic in flight", in->dec->window);
+	if (p->flags & (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM))
+		fprintf(f, ", with immediate data");
 	if (p->flags & RDP_PARAM_EVENTS)
 		fprintf(f, ", completions by events (vector %u)",
 			p->comp_vector);

@@ -153,7 +153,7 @@ static int check_data(struct client *c, const struct rdp_run *run,
 	res->data_ok = 1;
 	res->data_checked = srv->checked_bytes + mine.checked_bytes;
 	if (rdp_transport_lossy(c->p.transport) &&
-	    ops->flags & RDP_BENCH_RECV && ops->kind == RDP_BENCH_BW) {
+	    rdp_bench_receives(ops, &c->p) && ops->kind == RDP_BENCH_BW) {
 		res->loss_counted = 1;
 		res->sent_msgs = run->posted;
 		res->received_msgs = srv->rx_msgs;

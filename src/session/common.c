@@ -77,7 +77,7 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->num_qps = p->num_qps;
 	cfg->msg_bytes = (uint32_t)p->size_bytes;
 	cfg->tx_depth = p->tx_depth;
-	cfg->rx_depth = ops->flags & RDP_BENCH_RECV ? p->rx_depth : 0;
+	cfg->rx_depth = rdp_bench_receives(ops, p) ? p->rx_depth : 0;
 	cfg->gid_index = gid_index;
 	cfg->use_grh = !!(p->flags & RDP_PARAM_GRH);
 	cfg->inline_bytes = p->inline_bytes;

@@ -243,7 +243,7 @@ static int run_test(struct server *s)
 	rdp_ctr_end(&s->ctr);
 	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
 	rdp_cpu_to_result(&res.cpu, &msg.u.result);
-	if (s->ops->flags & RDP_BENCH_RECV)
+	if (rdp_bench_receives(s->ops, &s->p))
 		msg.u.result.rx_msgs = res.msgs;
 	if (s->p.flags & RDP_PARAM_BIDIR) {
 		msg.u.result.tx_msgs = res.msgs;

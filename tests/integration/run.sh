@@ -707,6 +707,33 @@ t_transports() {
 	pass
 }
 
+# Immediate data: every write or send carries it; with --write_with_imm
+# the server counts a receive completion per write, which on UC makes
+# WRITE's loss countable.
+t_immediate() {
+	local doc=$WORK/imm.json t
+	for t in "write_bw --write_with_imm -n 2000 -q 2" \
+		"write_bw --write_with_imm -D 2" \
+		"send_bw --send_with_imm -n 2000 -q 2" \
+		"send_lat --send_with_imm -n 300" \
+		"send_bw --send_with_imm -n 1000 -c UD"; do
+		begin "${t}: with immediate data, data check ok"
+		# shellcheck disable=SC2086
+		client $t --json-file "$doc" || { fail "exit $?"; continue; }
+		expect_out "QPs +: .*, with immediate data" "Data check +: ok" ||
+			continue
+		expect_json "$doc" '.parameters.immediate == true' || continue
+		pass
+	done
+	begin "write_bw --write_with_imm -c UC: the server's completions count the writes that arrived"
+	client write_bw --write_with_imm -c UC -n 1500 -q 2 --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	expect_json "$doc" '.results[0].loss.sent == 3000' \
+		'.results[0].loss.received > 0' \
+		'.results[0].loss.received <= 3000' || return
+	pass
+}
+
 # -e: both sides sleep on a completion channel; the data is checked as
 # ever; a vector the device lacks is refused.
 t_events() {
@@ -928,7 +955,7 @@ main() {
 	for t in t_write_bw_sizes t_write_bw_qps t_write_lat_sizes t_duration \
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
-		t_path_knobs t_events t_ipv6 t_transports \
+		t_path_knobs t_events t_ipv6 t_transports t_immediate \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

@@ -383,6 +383,32 @@ static void test_transports(void **state)
 		      "--use_cuda", "0");
 }
 
+/* Immediate data: WRITE on write_bw, SEND on the SEND tests. */
+static void test_immediate(void **state)
+{
+	char err[256];
+	struct rdp_opts o;
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--write_with_imm", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_WRITE_IMM);
+	assert_int_equal(CLIENT(&o, err, "send_lat", "--send_with_imm", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_SEND_IMM);
+	expect_reject("write_lat: --write_with_imm applies to write_bw",
+		      "write_lat", "--write_with_imm");
+	expect_reject("send_bw: --write_with_imm applies to write_bw",
+		      "send_bw", "--write_with_imm");
+	expect_reject("write_bw: --write_with_imm runs one way: drop -b",
+		      "write_bw", "--write_with_imm", "-b");
+	expect_reject("read_bw: --send_with_imm applies to send_bw and "
+		      "send_lat",
+		      "read_bw", "--send_with_imm");
+	expect_reject("--perftest runs perftest's plain verbs", "send_bw",
+		      "--send_with_imm", "--perftest");
+}
+
 /* The server applies the same check to a client's parameters, and to a
  * transport number it does not know. */
 static void test_transport_check(void **state)
@@ -701,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_perftest_names),
 		cmocka_unit_test(test_transports),
 		cmocka_unit_test(test_transport_check),
+		cmocka_unit_test(test_immediate),
 		cmocka_unit_test(test_server_line),
 		cmocka_unit_test(test_man_pages),
 		cmocka_unit_test(test_table_unique),

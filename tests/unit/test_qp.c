@@ -119,6 +119,40 @@ static void test_ud(void **state)
 	assert_int_equal(ah.grh.flow_label, 0xabcde);
 }
 
+/* What the device cannot do is refused from its capabilities before any
+ * verbs call: a fixture device, no context behind it but its vector
+ * count. */
+static void test_device_limits(void **state)
+{
+	struct ibv_context ctx = { .num_comp_vectors = 2 };
+	struct rdp_dev dev = { .ctx = &ctx, .name = "fix0" };
+	struct rdp_conn_cfg cfg = {
+		.num_qps = 1, .msg_bytes = 64, .tx_depth = 128, .rx_depth = 0
+	};
+	struct rdp_conn *conn = NULL;
+
+	(void)state;
+	dev.attr.max_qp_wr = 1024;
+	dev.attr.max_qp = 8;
+	dev.port.num = 1;
+	dev.port.pkey_tbl_len = 1;
+	cfg.pkey_index = 1; /* past a one-entry P_Key table */
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	cfg.pkey_index = 0;
+	cfg.events = 1;
+	cfg.comp_vector = 2; /* vectors 0 and 1 only */
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	cfg.comp_vector = -1;
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	cfg.events = 0;
+	cfg.tx_depth = 2048; /* deeper than max_qp_wr */
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
+	cfg.tx_depth = 128;
+	cfg.num_qps = 9; /* more than max_qp */
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
+	assert_null(conn);
+}
+
 static void test_rtr_roce(void **state)
 {
 	struct rdp_qp_info r;
@@ -261,6 +295,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_device_limits),
 		cmocka_unit_test(test_uc),
 		cmocka_unit_test(test_ud),
 		cmocka_unit_test(test_rtr_roce),
