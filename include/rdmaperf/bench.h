@@ -65,6 +65,14 @@ enum rdp_bench_flags {
 	RDP_BENCH_BOUNCE = 1u << 6,
 };
 
+/* --rate_limit: who holds the sender to the rate. */
+enum rdp_pacing {
+	RDP_PACE_NONE = 0,
+	RDP_PACE_DEVICE,   /* ibv_modify_qp_rate_limit on each QP */
+	RDP_PACE_SOFTWARE, /* the loop posts when the rate allows */
+	RDP_PACE_REFUSED,  /* HW asked, the device cannot: the run fails */
+};
+
 /*
  * What a loop does with the parameters on these QPs, decided once per
  * point before the run: the loop follows it, the report prints it.
@@ -74,6 +82,8 @@ struct rdp_decisions {
 	uint32_t signal_every;	   /* one signaled work request in this many */
 	int inline_used;	   /* messages posted inline */
 	uint32_t inline_max_bytes; /* what the QPs take inline */
+	enum rdp_pacing pacing;	   /* --rate_limit: who paces */
+	uint32_t pacing_qp_kbps;   /* RDP_PACE_DEVICE: each QP's limit */
 };
 
 struct rdp_run {

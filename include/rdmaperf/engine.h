@@ -42,6 +42,9 @@ struct rdp_dev {
 	struct rdp_port_info port;
 	int numa_node;		      /* -1 unknown */
 	struct ibv_context **cm_list; /* -R: librdmacm's, owning ctx */
+	/* from ibv_query_device_ex(), zero where the library lacks it */
+	struct ibv_packet_pacing_caps pacing;
+	struct ibv_odp_caps odp;
 	/* Where the buffers of its connections come from: set by the
 	 * caller before rdp_conn_create(), owned, closed with the device. */
 	struct rdp_mem *mem;
@@ -176,6 +179,9 @@ struct rdp_conn_cfg {
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		    struct rdp_conn **out);
 void rdp_conn_destroy(struct rdp_conn *conn);
+/* --rate_limit on the device: every QP's send rate in kbit/s
+ * (ibv_modify_qp_rate_limit); a failure is logged. */
+int rdp_conn_rate_limit(struct rdp_conn *conn, uint32_t kbps);
 /* -R: report the GID RDMA CM chose (its index in the port's table). */
 int rdp_conn_adopt_gid(struct rdp_conn *conn, int index);
 /* Take QP i created elsewhere (RDMA CM) on this connection's PD and CQ. */

@@ -50,7 +50,34 @@ struct rdp_params {
 	uint32_t rnr_retry;    /* RNR NAK retries, 7: forever */
 	uint32_t comp_vector;  /* -X: the CQ's completion vector (-e) */
 	uint32_t transport;    /* enum rdp_transport (-c) */
+	uint64_t rate_milli;   /* --rate_limit x 1000 in rate_units; 0: none */
+	uint32_t rate_units;   /* enum rdp_rate_units */
+	uint32_t rate_type;    /* enum rdp_rate_type */
 };
+
+/* --rate_units: what --rate_limit counts. */
+enum rdp_rate_units {
+	RDP_RATE_GBPS = 0, /* 10^9 bit/s, the default */
+	RDP_RATE_MBPS,	   /* 10^6 bit/s */
+	RDP_RATE_MIBPS,	   /* 2^20 byte/s (perftest's M) */
+	RDP_RATE_PPS,	   /* messages per second */
+	RDP_RATE_UNITS_COUNT
+};
+
+/* --rate_limit_type: who paces the sender. */
+enum rdp_rate_type {
+	RDP_RATE_AUTO = 0, /* the device where it paces, else software */
+	RDP_RATE_HW,	   /* the device (ibv_modify_qp_rate_limit) */
+	RDP_RATE_SW,	   /* the loop waits between posts */
+	RDP_RATE_TYPE_COUNT
+};
+
+/* "Gb/s", "Mb/s", "MiB/s", "pps"; "?" out of range. */
+const char *rdp_rate_units_name(uint32_t units);
+/* The asked rate in messages per second for messages of size_bytes. */
+double rdp_rate_msgs_per_s(const struct rdp_params *p);
+/* ... and in kbit/s, as the device takes it (0 when it does not fit). */
+uint64_t rdp_rate_kbps(const struct rdp_params *p);
 
 /* -c: the QP type both sides create. */
 enum rdp_transport {

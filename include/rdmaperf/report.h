@@ -68,6 +68,14 @@ void rdp_report_histogram(FILE *f, const struct rdp_report_info *info,
 void rdp_report_samples(FILE *f, const struct rdp_report_info *info,
 			const struct rdp_result *res);
 /* -b: this side's TX and what it received (the server's TX). */
+/* --rate_limit: what the point achieved, in the units asked for. */
+double rdp_report_rate_achieved(const struct rdp_params *p,
+				const struct rdp_result *r);
+/* "none", "device", "software" */
+const char *rdp_report_pacing_name(enum rdp_pacing pacing);
+/* --rate_limit: asked and achieved, under the point's row. */
+void rdp_report_rate(FILE *f, const struct rdp_params *p,
+		     const struct rdp_result *r);
 /* UC/UD SEND bandwidth: what was sent and never received. */
 void rdp_report_loss(FILE *f, const struct rdp_result *r);
 void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,

@@ -38,8 +38,9 @@
 #include <rdmaperf/qp_info.h>
 
 #define RDP_WIRE_MAGIC 0x52445046u /* "RDPF" */
-#define RDP_WIRE_VERSION                                                       \
-	2 /* 2: CPU time in RESULT; path, transport in PARAMS */
+/* 2: CPU time and the received count in RESULT; path, transport and
+ * pacing in PARAMS */
+#define RDP_WIRE_VERSION	  2
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256

@@ -37,11 +37,18 @@ enum bw_variant {
 	BW_STAGE_IN,	  /* --bounce: host -> GPU copy after each completion */
 	BW_EVENTS,	  /* -e: sleep on the completion channel when idle */
 	BW_ATOMIC_EVENTS, /* both */
+	BW_PACED, /* --rate_limit in software: post when the rate allows */
+	BW_ATOMIC_PACED, /* both */
 };
 
 static HOT_INLINE int has_operands(const enum bw_variant v)
 {
-	return v == BW_ATOMIC || v == BW_ATOMIC_EVENTS;
+	return v == BW_ATOMIC || v == BW_ATOMIC_EVENTS || v == BW_ATOMIC_PACED;
+}
+
+static HOT_INLINE int paced(const enum bw_variant v)
+{
+	return v == BW_PACED || v == BW_ATOMIC_PACED;
 }
 
 static HOT_INLINE int sleeps(const enum bw_variant v)
@@ -73,6 +80,10 @@ struct bw_state {
 	uint64_t sample_step; /* cycles between samples; 0: every poll */
 	uint64_t add_base;    /* atomics: compare_add = base + (n-1)*step */
 	uint64_t add_step;
+	/* software pacing: one message (all QPs) per pace_cycles / 1024 */
+	uint64_t pace_cycles;
+	uint64_t pace_start;
+	uint64_t posted_all;
 	struct rdp_bw_sample *samples;
 	size_t nsamples, cap;
 	uint64_t done;
@@ -146,6 +157,37 @@ static void setup_qp(struct bw_qp *b, const struct rdp_run *run, uint32_t q,
 	}
 }
 
+/* --rate_limit: the device paces where it can (a bit rate within its
+ * per-QP range, on this QP type), unless SW was asked; software pacing
+ * signals often enough that a completion comes every ~10 ms per QP, so the
+ * run's end is timed to the message, not to a batch seconds long. */
+static void decide_pacing(const struct rdp_params *p,
+			  const struct rdp_conn *conn, struct rdp_decisions *d)
+{
+	const struct ibv_packet_pacing_caps *pc = &conn->dev->pacing;
+	uint64_t kbps = rdp_rate_kbps(p) / p->num_qps;
+	double per_qp = rdp_rate_msgs_per_s(p) / p->num_qps / 100;
+	int device = pc->qp_rate_limit_max &&
+		     (pc->supported_qpts & (1u << conn->qp_type)) &&
+		     p->rate_units != RDP_RATE_PPS &&
+		     kbps >= pc->qp_rate_limit_min &&
+		     kbps <= pc->qp_rate_limit_max;
+
+	if (p->rate_type == RDP_RATE_SW ||
+	    (p->rate_type == RDP_RATE_AUTO && !device)) {
+		d->pacing = RDP_PACE_SOFTWARE;
+		if (per_qp < d->signal_every)
+			d->signal_every = per_qp >= 1 ? (uint32_t)per_qp : 1;
+	} else if (device) {
+		d->pacing = RDP_PACE_DEVICE;
+		d->pacing_qp_kbps = (uint32_t)kbps;
+	} else {
+		d->pacing = RDP_PACE_REFUSED;
+		d->pacing_qp_kbps = kbps > UINT32_MAX ? UINT32_MAX
+						      : (uint32_t)kbps;
+	}
+}
+
 /* READ and atomics are bounded by the responder resources (-o); one
  * work request in -Q is signaled, never fewer than one per window. */
 void rdp_bw_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
@@ -164,6 +206,8 @@ void rdp_bw_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
 	d->signal_every = p->cq_mod < w ? p->cq_mod : w;
 	d->inline_used = (verb == RDP_VERB_WRITE || verb == RDP_VERB_SEND) &&
 			 p->size_bytes <= conn->max_inline_bytes;
+	if (p->rate_milli)
+		decide_pacing(p, conn, d);
 }
 
 static void setup_sampling(const struct rdp_run *run, struct bw_state *st)
@@ -228,15 +272,22 @@ static HOT_INLINE uint64_t next_chain(const struct bw_state *st,
 	return n > st->batch ? st->batch : n;
 }
 
-/* Post the next chain: one doorbell per chain. */
+/* Post the next chain: one doorbell per chain; paced, no more than the
+ * rate's *budget. */
 static HOT_INLINE int post_window(struct bw_state *st, struct bw_qp *b,
-				  const enum bw_variant v)
+				  const enum bw_variant v, uint64_t *budget)
 {
 	uint64_t n = next_chain(st, b);
 	struct ibv_send_wr *bad;
 	uint64_t i, p;
 	int ret;
 
+	if (paced(v)) {
+		if (n > *budget)
+			n = *budget;
+		*budget -= n;
+		st->posted_all += n;
+	}
 	if (n == 0)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -312,8 +363,18 @@ static int stalled(struct rdp_run *run, const struct bw_state *st)
 	return -ETIMEDOUT;
 }
 
-static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v)
+/* Paced: the messages the rate allows by now, less those posted. */
+static HOT_INLINE uint64_t pace_budget(const struct bw_state *st, uint64_t now)
 {
+	uint64_t due = (now - st->pace_start) * 1024 / st->pace_cycles + 1;
+
+	return due > st->posted_all ? due - st->posted_all : 0;
+}
+
+static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v,
+			       uint64_t now)
+{
+	uint64_t budget = paced(v) ? pace_budget(st, now) : 0;
 	uint32_t q;
 	int ret;
 
@@ -325,7 +386,7 @@ static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v)
 			if (ret)
 				return ret;
 		}
-		ret = post_window(st, &st->qps[q], v);
+		ret = post_window(st, &st->qps[q], v, &budget);
 		if (ret) {
 			rdp_err("post on qp 0x%x: %s", st->qps[q].qp->qp_num,
 				strerror(-ret));
@@ -366,8 +427,9 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 	int ret, armed = 0;
 
 	now = progress = st->samples[0].cycles;
+	st->pace_start = now;
 	while (st->done < st->target_msgs && now < st->end_cycles) {
-		ret = post_all(st, v);
+		ret = post_all(st, v, now);
 		if (ret)
 			return ret;
 		ret = reap(run, st, wc, v);
@@ -386,6 +448,9 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 					return ret;
 				continue;
 			}
+			/* Paced: a pause of our own is no stall. */
+			if (paced(v) && can_post(st))
+				progress = now;
 			if (now - progress > run->stall_cycles)
 				return stalled(run, st);
 			continue;
@@ -432,6 +497,16 @@ static int timed_loop_atomic_events(struct rdp_run *run, struct bw_state *st)
 	return timed_loop(run, st, BW_ATOMIC_EVENTS);
 }
 
+static int timed_loop_paced(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_PACED);
+}
+
+static int timed_loop_atomic_paced(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_ATOMIC_PACED);
+}
+
 static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_PLAIN] = timed_loop_plain,
 	[BW_ATOMIC] = timed_loop_atomic,
@@ -439,13 +514,48 @@ static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_STAGE_IN] = timed_loop_stage_in,
 	[BW_EVENTS] = timed_loop_events,
 	[BW_ATOMIC_EVENTS] = timed_loop_atomic_events,
+	[BW_PACED] = timed_loop_paced,
+	[BW_ATOMIC_PACED] = timed_loop_atomic_paced,
 };
+
+/* --rate_limit as decided: the device's limit on every QP, or the
+ * software loop's spacing of messages (all QPs together). */
+static int setup_pacing(struct rdp_run *run, struct bw_state *st)
+{
+	const struct rdp_params *p = run->params;
+	const struct ibv_packet_pacing_caps *pc = &run->conn->dev->pacing;
+	double cycles;
+
+	switch (run->dec.pacing) {
+	case RDP_PACE_REFUSED:
+		rdp_err("--rate_limit_type HW: %s cannot pace %u kbit/s per "
+			"QP (packet_pacing_caps: qp_rate_limit %u..%u kbit/s, "
+			"QP types 0x%x): use --rate_limit_type SW",
+			run->conn->dev->name, run->dec.pacing_qp_kbps,
+			pc->qp_rate_limit_min, pc->qp_rate_limit_max,
+			pc->supported_qpts);
+		return -ENOSYS; /* not supported here */
+	case RDP_PACE_DEVICE:
+		return rdp_conn_rate_limit(run->conn, run->dec.pacing_qp_kbps);
+	case RDP_PACE_SOFTWARE:
+		cycles = run->clk->cycles_per_ns * 1e9 /
+			 rdp_rate_msgs_per_s(p) * 1024;
+		st->pace_cycles = cycles >= 1 ? (uint64_t)cycles : 1;
+		return 0;
+	case RDP_PACE_NONE:
+		break;
+	}
+	return 0;
+}
 
 /* Atomics carry operands; --bounce copies each message on this side. */
 static enum bw_variant variant_of(const struct rdp_run *run, enum rdp_verb verb)
 {
 	int ev = run->conn->channel != NULL;
 
+	/* --rate_limit refuses -e and --bounce */
+	if (run->dec.pacing == RDP_PACE_SOFTWARE)
+		return verb == RDP_VERB_ATOMIC ? BW_ATOMIC_PACED : BW_PACED;
 	if (verb == RDP_VERB_ATOMIC)
 		return ev ? BW_ATOMIC_EVENTS : BW_ATOMIC;
 	if (ev)
@@ -543,6 +653,8 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 	int ret;
 
 	ret = setup(run, &st, verb);
+	if (!ret)
+		ret = setup_pacing(run, &st);
 	if (ret)
 		goto out;
 	st.variant = variant_of(run, verb);

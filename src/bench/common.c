@@ -149,6 +149,38 @@ const char *rdp_transport_name(uint32_t transport)
 	return transport < RDP_TRANSPORT_COUNT ? names[transport] : "?";
 }
 
+const char *rdp_rate_units_name(uint32_t units)
+{
+	static const char *const names[RDP_RATE_UNITS_COUNT] = { "Gb/s", "Mb/s",
+								 "MiB/s",
+								 "pps" };
+
+	return units < RDP_RATE_UNITS_COUNT ? names[units] : "?";
+}
+
+double rdp_rate_msgs_per_s(const struct rdp_params *p)
+{
+	double v = (double)p->rate_milli / 1000, bits = 8.0 * p->size_bytes;
+
+	switch (p->rate_units) {
+	case RDP_RATE_GBPS:
+		return v * 1e9 / bits;
+	case RDP_RATE_MBPS:
+		return v * 1e6 / bits;
+	case RDP_RATE_MIBPS:
+		return v * 1048576 / (double)p->size_bytes;
+	default:
+		return v;
+	}
+}
+
+uint64_t rdp_rate_kbps(const struct rdp_params *p)
+{
+	double kbps = rdp_rate_msgs_per_s(p) * 8.0 * p->size_bytes / 1e3;
+
+	return kbps >= 1 && kbps < 4e9 ? (uint64_t)kbps : 0;
+}
+
 static const char *verb_name(enum rdp_verb verb)
 {
 	switch (verb) {
@@ -223,6 +255,28 @@ static int check_imm(const struct rdp_bench_ops *ops,
 	return 0;
 }
 
+/* --rate_limit: a bandwidth test, units and type this side knows. */
+static int check_rate(const struct rdp_bench_ops *ops,
+		      const struct rdp_params *p, char *why, size_t len)
+{
+	if (!p->rate_milli)
+		return 0;
+	if (p->rate_units >= RDP_RATE_UNITS_COUNT ||
+	    p->rate_type >= RDP_RATE_TYPE_COUNT) {
+		snprintf(why, len,
+			 "%s: rate units %u or pacing type %u unknown here",
+			 p->test, p->rate_units, p->rate_type);
+		return -EINVAL;
+	}
+	if (ops->kind != RDP_BENCH_BW) {
+		snprintf(why, len,
+			 "%s: --rate_limit paces the bandwidth tests only",
+			 p->test);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int rdp_bench_validate(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, char *why, size_t len)
 {
@@ -230,6 +284,8 @@ int rdp_bench_validate(const struct rdp_bench_ops *ops,
 
 	if (!ret)
 		ret = check_imm(ops, p, why, len);
+	if (!ret)
+		ret = check_rate(ops, p, why, len);
 	if (!ret && ops->validate)
 		ret = ops->validate(p, why, len);
 	return ret;

@@ -439,7 +439,8 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		p->cq_mod = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
 	if (rdp_cli_check_limits(o, err, len))
 		return -EINVAL;
-	if (rdp_cli_check_bounce(o, err, len) || rdp_cli_check_mem(o, err, len))
+	if (rdp_cli_check_bounce(o, err, len) ||
+	    rdp_cli_check_mem(o, err, len) || rdp_cli_check_rate(o, err, len))
 		return -EINVAL;
 	return validate_points(o, err, len);
 }

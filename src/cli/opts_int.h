@@ -45,6 +45,10 @@ rdp_cli_set_fn rdp_cli_set_numa;
 rdp_cli_set_fn rdp_cli_set_no_pin;
 /* --use_cuda (opts_mem.c). */
 rdp_cli_set_fn rdp_cli_set_use_cuda;
+/* --rate_limit, --rate_units, --rate_limit_type (opts_rate.c). */
+rdp_cli_set_fn rdp_cli_set_rate_limit;
+rdp_cli_set_fn rdp_cli_set_rate_units;
+rdp_cli_set_fn rdp_cli_set_rate_type;
 
 /* A file name into dst; an empty or too long one fails with the line what. */
 int rdp_cli_file_name(char *dst, size_t size, const char *arg, const char *what,
@@ -54,6 +58,8 @@ int rdp_cli_file_name(char *dst, size_t size, const char *arg, const char *what,
 int rdp_cli_check_limits(struct rdp_opts *o, char *err, size_t len);
 /* Memory types: the tests GPU memory cannot serve. */
 int rdp_cli_check_mem(const struct rdp_opts *o, char *err, size_t len);
+/* --rate_limit: a bandwidth test, a loop that can pace. */
+int rdp_cli_check_rate(const struct rdp_opts *o, char *err, size_t len);
 /* --bounce wants --use_cuda and, on the client, a test with messages. */
 int rdp_cli_check_bounce(const struct rdp_opts *o, char *err, size_t len);
 

@@ -136,6 +136,25 @@ static struct ibv_qp *create_qp(struct rdp_conn *conn)
 	return qp;
 }
 
+int rdp_conn_rate_limit(struct rdp_conn *conn, uint32_t kbps)
+{
+	struct ibv_qp_rate_limit_attr ra = { .rate_limit = kbps };
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < conn->num_qps; i++) {
+		ret = ibv_modify_qp_rate_limit(conn->qps[i], &ra);
+		if (ret) {
+			rdp_err("set the rate limit of qp 0x%x to %u kbit/s on "
+				"%s: %s (use --rate_limit_type SW)",
+				conn->qps[i]->qp_num, kbps, conn->dev->name,
+				strerror(ret));
+			return -ret;
+		}
+	}
+	return 0;
+}
+
 void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 		       uint32_t max_inline_bytes)
 {

@@ -120,11 +120,18 @@ static const char *port_state_hint(const struct rdp_port_info *pi)
 /* Query what the engine needs of a device context and its port. */
 static int fill_dev(struct rdp_dev *dev, int port)
 {
+	struct ibv_device_attr_ex ax;
 	int ret;
 
 	if (ibv_query_device(dev->ctx, &dev->attr)) {
 		rdp_err("query device %s failed", dev->name);
 		return -EIO;
+	}
+	/* Capabilities beyond the basic ones: absent is "cannot". */
+	memset(&ax, 0, sizeof(ax));
+	if (!ibv_query_device_ex(dev->ctx, NULL, &ax)) {
+		dev->pacing = ax.packet_pacing_caps;
+		dev->odp = ax.odp_caps;
 	}
 	if (port < 1 || port > dev->attr.phys_port_cnt) {
 		rdp_err("device %s has no port %d (ports 1..%u): fix -i",

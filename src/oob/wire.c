@@ -236,6 +236,9 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->rnr_retry);
 	put_u32(c, p->comp_vector);
 	put_u32(c, p->transport);
+	put_u64(c, p->rate_milli);
+	put_u32(c, p->rate_units);
+	put_u32(c, p->rate_type);
 }
 
 static void dec_params(struct rcur *c, struct rdp_msg *m)
@@ -267,6 +270,9 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->rnr_retry = get_u32(c);
 	p->comp_vector = get_u32(c);
 	p->transport = get_u32(c);
+	p->rate_milli = get_u64(c);
+	p->rate_units = get_u32(c);
+	p->rate_type = get_u32(c);
 }
 
 static void enc_accept(struct wcur *c, const struct rdp_msg *m)

@@ -239,6 +239,30 @@ static json_t *clock_obj(const struct rdp_clock *clk)
 	return done(o, err);
 }
 
+/* --rate_limit as asked; null without it. */
+static json_t *rate_limit_obj(const struct rdp_params *p)
+{
+	static const char *const types[RDP_RATE_TYPE_COUNT] = { "auto", "HW",
+								"SW" };
+	json_t *o;
+	int err = 0;
+
+	if (!p->rate_milli)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "value",
+				   real_val((double)p->rate_milli / 1000));
+	err |= json_object_set_new(o, "units",
+				   CTEXT(rdp_rate_units_name(p->rate_units)));
+	err |= json_object_set_new(o, "type",
+				   CTEXT(p->rate_type < RDP_RATE_TYPE_COUNT
+						 ? types[p->rate_type]
+						 : "?"));
+	return done(o, err);
+}
+
 static json_t *params_obj(const struct rdp_params *p)
 {
 	const char *atomic = p->flags & RDP_PARAM_CAS ? "compare_and_swap"
@@ -278,6 +302,7 @@ static json_t *params_obj(const struct rdp_params *p)
 				   json_boolean(p->flags & RDP_PARAM_GRH));
 	err |= json_object_set_new(
 		o, "transport", json_string(rdp_transport_name(p->transport)));
+	err |= json_object_set_new(o, "rate_limit", rate_limit_obj(p));
 	err |= json_object_set_new(
 		o, "immediate",
 		json_boolean(p->flags &
@@ -463,6 +488,25 @@ static json_t *rx_obj(const struct rdp_result *r)
 	return done(o, err);
 }
 
+/* --rate_limit: asked and achieved, in the units asked for. */
+static json_t *rate_obj(const struct rdp_params *p, const struct rdp_result *r)
+{
+	double asked = (double)p->rate_milli / 1000;
+	double got = rdp_report_rate_achieved(p, r);
+	json_t *o = json_object();
+	int err = 0;
+
+	if (!o)
+		return NULL;
+	err |= json_object_set_new(o, "units",
+				   CTEXT(rdp_rate_units_name(p->rate_units)));
+	err |= json_object_set_new(o, "asked", real_val(asked));
+	err |= json_object_set_new(o, "achieved", real_val(got));
+	err |= json_object_set_new(o, "achieved_pct",
+				   real_val(100 * got / asked));
+	return done(o, err);
+}
+
 /* UC/UD SEND bandwidth: sent, received by the server, lost. */
 static json_t *loss_obj(const struct rdp_result *r)
 {
@@ -536,6 +580,8 @@ static json_t *decisions_obj(const struct rdp_decisions *d)
 	err |= json_object_set_new(o, "inline", json_boolean(d->inline_used));
 	err |= json_object_set_new(o, "inline_max_bytes",
 				   uint_val(d->inline_max_bytes));
+	err |= json_object_set_new(o, "pacing",
+				   CTEXT(rdp_report_pacing_name(d->pacing)));
 	return done(o, err);
 }
 
@@ -626,6 +672,9 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 		err |= json_object_set_new(e, "rx", rx_obj(res));
 	if (res->loss_counted)
 		err |= json_object_set_new(e, "loss", loss_obj(res));
+	if (info->params->rate_milli)
+		err |= json_object_set_new(e, "rate",
+					   rate_obj(info->params, res));
 	err |= json_object_set_new(e, "data_check", check_obj(ops, res));
 	err |= json_object_set_new(e, "cpu", cpu_obj(res));
 	if (info->counters)

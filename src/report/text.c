@@ -112,6 +112,14 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		fprintf(f, ", %u READ/atomic in flight", in->dec->window);
 	if (p->flags & (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM))
 		fprintf(f, ", with immediate data");
+	if (p->rate_milli)
+		fprintf(f, ", paced to %.3f %s by the %s",
+			(double)p->rate_milli / 1000,
+			rdp_rate_units_name(p->rate_units),
+			in->dec->pacing == RDP_PACE_DEVICE
+				? "device"
+				: "loop (the device offers no packet pacing "
+				  "that fits, packet_pacing_caps)");
 	if (p->flags & RDP_PARAM_EVENTS)
 		fprintf(f, ", completions by events (vector %u)",
 			p->comp_vector);
@@ -309,6 +317,47 @@ void rdp_report_histogram(FILE *f, const struct rdp_report_info *in,
 			bar,
 			"##################################################");
 	}
+}
+
+double rdp_report_rate_achieved(const struct rdp_params *p,
+				const struct rdp_result *r)
+{
+	switch (p->rate_units) {
+	case RDP_RATE_GBPS:
+		return r->bw_avg_gbps;
+	case RDP_RATE_MBPS:
+		return r->bw_avg_gbps * 1e3;
+	case RDP_RATE_MIBPS:
+		return rdp_report_mibps(r->bw_avg_gbps);
+	default:
+		return r->msg_rate_mpps * 1e6;
+	}
+}
+
+const char *rdp_report_pacing_name(enum rdp_pacing pacing)
+{
+	switch (pacing) {
+	case RDP_PACE_DEVICE:
+		return "device";
+	case RDP_PACE_SOFTWARE:
+		return "software";
+	default:
+		return "none";
+	}
+}
+
+void rdp_report_rate(FILE *f, const struct rdp_params *p,
+		     const struct rdp_result *r)
+{
+	double asked = (double)p->rate_milli / 1000;
+	double got = rdp_report_rate_achieved(p, r);
+
+	fprintf(f,
+		"   Rate            : asked %.3f %s, achieved %.3f %s (%.1f "
+		"%%), paced by the %s\n",
+		asked, rdp_rate_units_name(p->rate_units), got,
+		rdp_rate_units_name(p->rate_units), 100 * got / asked,
+		r->dec.pacing == RDP_PACE_DEVICE ? "device" : "loop");
 }
 
 void rdp_report_loss(FILE *f, const struct rdp_result *r)

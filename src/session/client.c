@@ -343,6 +343,8 @@ static int run_point(struct client *c, int first, int group,
 		rdp_report_counters(c->text, &c->ctr);
 	if (!ret && o->report.cpu_util)
 		rdp_report_cpu(c->text, &c->info, res);
+	if (!ret && c->p.rate_milli)
+		rdp_report_rate(c->text, &c->p, res);
 	if (!ret && res->loss_counted)
 		rdp_report_loss(c->text, res);
 	if (!ret && res->bidir)

@@ -409,6 +409,54 @@ static void test_immediate(void **state)
 		      "--send_with_imm", "--perftest");
 }
 
+/* Pacing: the rate in the units asked, who paces, what it cannot pace. */
+static void test_rate_limit(void **state)
+{
+	char err[256];
+	struct rdp_opts o;
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--rate_limit", "0.05",
+				"h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.rate_milli, 50);
+	assert_int_equal(o.params.rate_units, RDP_RATE_GBPS);
+	assert_int_equal(o.params.rate_type, RDP_RATE_AUTO);
+	o.params.size_bytes = 4096; /* 0.05 Gb/s of 4 KiB messages */
+	assert_true(rdp_rate_msgs_per_s(&o.params) > 1525.8 &&
+		    rdp_rate_msgs_per_s(&o.params) < 1525.9);
+	assert_int_equal(rdp_rate_kbps(&o.params), 50000);
+	assert_int_equal(CLIENT(&o, err, "send_bw", "--rate_limit=2000",
+				"--rate_units", "p", "--rate_limit_type", "SW",
+				"h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.rate_units, RDP_RATE_PPS);
+	assert_int_equal(o.params.rate_type, RDP_RATE_SW);
+	assert_true(rdp_rate_msgs_per_s(&o.params) == 2000);
+	assert_int_equal(CLIENT(&o, err, "read_bw", "--rate_limit", "100",
+				"--rate_units", "M", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.rate_units, RDP_RATE_MIBPS);
+	assert_string_equal(rdp_rate_units_name(RDP_RATE_MIBPS), "MiB/s");
+	expect_reject("--rate_limit needs a rate from 0.001", "write_bw",
+		      "--rate_limit", "0");
+	expect_reject("--rate_limit needs a rate", "write_bw", "--rate_limit",
+		      "fast");
+	expect_reject("--rate_units Kbps: give Gbps", "write_bw",
+		      "--rate_limit", "1", "--rate_units", "Kbps");
+	expect_reject("--rate_limit_type PP is perftest's mlx5", "write_bw",
+		      "--rate_limit", "1", "--rate_limit_type", "PP");
+	expect_reject("--rate_limit paces the bandwidth tests", "write_lat",
+		      "--rate_limit", "1");
+	expect_reject("--rate_limit does not combine with -e", "write_bw",
+		      "--rate_limit", "1", "-e");
+	expect_reject("--rate_limit_type HW takes a bit rate", "write_bw",
+		      "--rate_limit", "1", "--rate_units", "pps",
+		      "--rate_limit_type", "HW");
+	expect_reject("--rate_units and --rate_limit_type go with --rate_limit",
+		      "write_bw", "--rate_units", "Mbps");
+}
+
 /* The server applies the same check to a client's parameters, and to a
  * transport number it does not know. */
 static void test_transport_check(void **state)
@@ -728,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_transports),
 		cmocka_unit_test(test_transport_check),
 		cmocka_unit_test(test_immediate),
+		cmocka_unit_test(test_rate_limit),
 		cmocka_unit_test(test_server_line),
 		cmocka_unit_test(test_man_pages),
 		cmocka_unit_test(test_table_unique),

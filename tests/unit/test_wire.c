@@ -74,6 +74,9 @@ static void make_params(struct rdp_msg *m, int variant)
 	p->rnr_retry = 6;
 	p->comp_vector = 1023;
 	p->transport = RDP_TRANSPORT_UD;
+	p->rate_milli = 0x0123456789abcdefull;
+	p->rate_units = RDP_RATE_PPS;
+	p->rate_type = RDP_RATE_SW;
 }
 
 static void make_accept(struct rdp_msg *m, int variant)
