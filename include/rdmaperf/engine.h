@@ -134,8 +134,10 @@ struct rdp_conn {
 	struct rdp_mem_buf *mb; /* the registered buffer, from dev->mem */
 	void *buf;		/* mb->ptr */
 	size_t buf_bytes;
-	size_t slot_bytes;   /* per QP: [tx slot][rx slot], each slot_bytes */
-	struct ibv_mr *mr;   /* mb->mr */
+	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
+	struct ibv_mr *mr; /* mb->mr */
+	struct ibv_mr **qp_mrs; /* --mr_per_qp: QP i's two slots, else NULL */
+	uint32_t n_qp_mrs;
 	int mr_access;	     /* IBV_ACCESS_* granted on the buffer */
 	uint16_t pkey_index; /* the QPs' P_Key entry */
 	struct ibv_comp_channel *channel; /* -e, else NULL */
@@ -174,6 +176,7 @@ struct rdp_conn_cfg {
 	int events;	     /* -e: the CQ reports to a completion channel */
 	int comp_vector;     /* -X: the CQ's completion vector */
 	enum ibv_qp_type qp_type; /* 0: RC */
+	int mr_per_qp;		  /* an MR over each QP's slots */
 };
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
@@ -203,6 +206,17 @@ static inline uint8_t *rdp_conn_tx(const struct rdp_conn *c, uint32_t qp)
 static inline uint8_t *rdp_conn_rx(const struct rdp_conn *c, uint32_t qp)
 {
 	return rdp_conn_tx(c, qp) + c->slot_bytes;
+}
+
+/* The keys of QP qp's slots: its own MR with --mr_per_qp. */
+static inline uint32_t rdp_conn_lkey(const struct rdp_conn *c, uint32_t qp)
+{
+	return c->qp_mrs ? c->qp_mrs[qp]->lkey : c->mr->lkey;
+}
+
+static inline uint32_t rdp_conn_rkey(const struct rdp_conn *c, uint32_t qp)
+{
+	return c->qp_mrs ? c->qp_mrs[qp]->rkey : c->mr->rkey;
 }
 
 /* Where a received message starts: after the GRH on UD. */

@@ -22,6 +22,7 @@ enum rdp_param_flags {
 	 * message (--write_with_imm) */
 	RDP_PARAM_WRITE_IMM = 1u << 6,
 	RDP_PARAM_SEND_IMM = 1u << 7, /* SEND with immediate data */
+	RDP_PARAM_MR_PER_QP = 1u << 8, /* each QP's slots their own MR */
 };
 
 struct rdp_params {

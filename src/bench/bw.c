@@ -139,7 +139,7 @@ static void setup_sge(struct ibv_sge *sge, const struct rdp_run *run,
 						  : rdp_conn_tx(conn, q));
 	sge->length =
 		verb == RDP_VERB_ATOMIC ? 8 : (uint32_t)run->params->size_bytes;
-	sge->lkey = conn->mr->lkey;
+	sge->lkey = rdp_conn_lkey(conn, q);
 }
 
 static void setup_qp(struct bw_qp *b, const struct rdp_run *run, uint32_t q,

@@ -160,7 +160,7 @@ void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
 	tx->cq = conn->cq;
 	tx->sge.addr = (uint64_t)(uintptr_t)rdp_conn_tx(conn, 0);
 	tx->sge.length = (uint32_t)run->params->size_bytes;
-	tx->sge.lkey = conn->mr->lkey;
+	tx->sge.lkey = rdp_conn_lkey(conn, 0);
 	tx->wr.sg_list = &tx->sge;
 	tx->wr.num_sge = 1;
 	tx->wr.opcode = opcode;
@@ -203,7 +203,7 @@ static void rtt_setup(const struct rdp_run *run, struct rtt *t,
 	t->sge.addr = (uint64_t)(uintptr_t)rdp_conn_rx(conn, 0);
 	t->sge.length =
 		verb == RDP_VERB_ATOMIC ? 8 : (uint32_t)run->params->size_bytes;
-	t->sge.lkey = conn->mr->lkey;
+	t->sge.lkey = rdp_conn_lkey(conn, 0);
 	t->wr.sg_list = &t->sge;
 	t->wr.num_sge = 1;
 	t->wr.send_flags = IBV_SEND_SIGNALED;

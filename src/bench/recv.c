@@ -21,7 +21,7 @@ void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
 {
 	sge->addr = (uint64_t)(uintptr_t)rdp_conn_rx(run->conn, q);
 	sge->length = (uint32_t)run->params->size_bytes + run->conn->grh_bytes;
-	sge->lkey = run->conn->mr->lkey;
+	sge->lkey = rdp_conn_lkey(run->conn, q);
 	memset(wr, 0, sizeof(*wr));
 	wr->wr_id = q;
 	wr->sg_list = sge;

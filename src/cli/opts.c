@@ -395,6 +395,14 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 				   "--perftest meets perftest on RC: drop -c "
 				   "%s, or run rdmaperf on both sides",
 				   rdp_transport_name(p->transport));
+	if ((p->flags & RDP_PARAM_MR_PER_QP) && o->mem.cuda[0])
+		return rdp_cli_bad(err, len,
+				   "--mr_per_qp registers host memory: drop "
+				   "--use_cuda");
+	if ((p->flags & RDP_PARAM_MR_PER_QP) && o->conn.perftest)
+		return rdp_cli_bad(err, len,
+				   "--mr_per_qp does not apply with --perftest "
+				   "(its peer's buffer layout is perftest's)");
 	if (p->transport == RDP_TRANSPORT_UD &&
 	    (o->mem.cuda[0] || o->mem.bounce))
 		return rdp_cli_bad(err, len,

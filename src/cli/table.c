@@ -111,6 +111,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "what --rate_limit counts (perftest's g, M, p too)" },
 	{ "rate_limit_type", 0, "HW|SW|auto", C, .set = rdp_cli_set_rate_type,
 	  .help = "who paces: the device, the loop, or the device where it can (default)" },
+	{ "mr_per_qp", 0, NULL, C, PARAM_FLAG(RDP_PARAM_MR_PER_QP),
+	  .help = "register each QP's buffer slots as their own MR, on both sides" },
 	{ "write_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_WRITE_IMM),
 	  .help = "write_bw: RDMA WRITE with immediate data, a receive completion per message on the server" },
 	{ "send_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_SEND_IMM),

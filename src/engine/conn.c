@@ -71,6 +71,30 @@ int rdp_conn_adopt_gid(struct rdp_conn *conn, int index)
 	return ret;
 }
 
+/* --mr_per_qp: each QP's two slots registered apart (host memory). */
+static int reg_per_qp(struct rdp_conn *conn, uint32_t n, int access)
+{
+	uint32_t q;
+
+	conn->qp_mrs = calloc(n, sizeof(*conn->qp_mrs));
+	if (!conn->qp_mrs)
+		return -ENOMEM;
+	for (q = 0; q < n; q++) {
+		conn->qp_mrs[q] = ibv_reg_mr(conn->pd, rdp_conn_tx(conn, q),
+					     2 * conn->slot_bytes, access);
+		if (!conn->qp_mrs[q]) {
+			rdp_err("register the slots of QP %u of %u on %s "
+				"(--mr_per_qp): %s (the device allows %d "
+				"MRs: lower -q)",
+				q + 1, n, conn->dev->name, strerror(errno),
+				conn->dev->attr.max_mr);
+			return errno ? -errno : -ENOMEM;
+		}
+		conn->n_qp_mrs = q + 1;
+	}
+	return 0;
+}
+
 static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -98,7 +122,7 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	conn->buf = conn->mb->ptr;
 	conn->mr = conn->mb->mr;
 	conn->mr_access = access;
-	return 0;
+	return cfg->mr_per_qp ? reg_per_qp(conn, cfg->num_qps, access) : 0;
 }
 
 /* The QP shape every QP of this connection gets, also through RDMA CM. */
@@ -395,6 +419,9 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 		ibv_destroy_cq(conn->cq);
 	if (conn->channel)
 		ibv_destroy_comp_channel(conn->channel);
+	for (i = 0; i < conn->n_qp_mrs; i++)
+		ibv_dereg_mr(conn->qp_mrs[i]);
+	free(conn->qp_mrs);
 	rdp_mem_buf_destroy(conn->mb);
 	if (conn->pd)
 		ibv_dealloc_pd(conn->pd);
@@ -417,7 +444,7 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 	}
 	info->lid = conn->dev->port.lid;
 	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
-	info->rkey = conn->mr->rkey;
+	info->rkey = rdp_conn_rkey(conn, i);
 	info->addr = (uint64_t)(uintptr_t)(expose_tx ? rdp_conn_tx(conn, i)
 						     : rdp_conn_rx(conn, i));
 	info->len_bytes = conn->slot_bytes;

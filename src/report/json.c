@@ -345,6 +345,8 @@ static json_t *memory_obj(const struct rdp_conn *c)
 		o, "hugepages",
 		c->dev->mem ? json_boolean(c->dev->mem->hugepages)
 			    : json_null());
+	err |= json_object_set_new(o, "mr_per_qp",
+				   json_boolean(c->qp_mrs != NULL));
 	return done(o, err);
 }
 

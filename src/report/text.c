@@ -142,13 +142,15 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 			in->dec->inline_max_bytes);
 	rdp_report_memory(f, in);
 	if (d->mem)
-		fprintf(f, " Registration    : PCIe relaxed ordering %s%s\n",
+		fprintf(f, " Registration    : PCIe relaxed ordering %s%s%s\n",
 			d->mem->relaxed ? "requested"
 			: rdp_mem_relaxed_supported()
 				? "off (--disable_pcie_relaxed)"
 				: "not in this libibverbs",
 			d->mem->hugepages ? ", host buffers in 2 MiB huge pages"
-					  : "");
+					  : "",
+			p->flags & RDP_PARAM_MR_PER_QP ? ", one MR per QP"
+						       : "");
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }

@@ -86,6 +86,7 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->comp_vector = (int)p->comp_vector;
 	cfg->local_ip = local_ip;
 	cfg->defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM);
+	cfg->mr_per_qp = !!(p->flags & RDP_PARAM_MR_PER_QP);
 	cfg->qp_type = p->transport < RDP_TRANSPORT_COUNT ? types[p->transport]
 							  : IBV_QPT_RC;
 }

@@ -734,6 +734,22 @@ t_immediate() {
 	pass
 }
 
+# --mr_per_qp: every QP's work requests and keys use its own MR, on both
+# sides; the data checks hold.
+t_mr_per_qp() {
+	local doc=$WORK/mrq.json t
+	for t in "write_bw -q 4 -n 1000" "read_bw -q 3 -n 500" "send_bw -q 4 -n 1000" \
+		"atomic_bw -q 2 -n 300" "write_lat -n 300"; do
+		begin "--mr_per_qp ${t}: one MR per QP, data check ok"
+		# shellcheck disable=SC2086
+		client $t --mr_per_qp --json-file "$doc" || { fail "exit $?"; continue; }
+		expect_out "Registration +: .*, one MR per QP" "Data check +: ok" ||
+			continue
+		expect_json "$doc" '.memory.mr_per_qp == true' || continue
+		pass
+	done
+}
+
 # --rate_limit: rxe offers no packet pacing, so the loop paces itself and
 # must hold the rate it was asked for; a device limiter asked for outright
 # is refused naming the capability.
@@ -985,6 +1001,7 @@ main() {
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
 		t_path_knobs t_events t_ipv6 t_transports t_immediate t_pacing \
+		t_mr_per_qp \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

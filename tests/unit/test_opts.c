@@ -407,6 +407,13 @@ static void test_immediate(void **state)
 		      "read_bw", "--send_with_imm");
 	expect_reject("--perftest runs perftest's plain verbs", "send_bw",
 		      "--send_with_imm", "--perftest");
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--mr_per_qp", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_MR_PER_QP);
+	expect_reject("--mr_per_qp registers host memory", "write_bw",
+		      "--mr_per_qp", "--use_cuda", "0");
+	expect_reject("--mr_per_qp does not apply with --perftest", "write_bw",
+		      "--mr_per_qp", "--perftest");
 }
 
 /* Pacing: the rate in the units asked, who paces, what it cannot pace. */
