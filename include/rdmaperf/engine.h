@@ -137,6 +137,7 @@ struct rdp_conn {
 	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
 	struct ibv_mr *mr; /* mb->mr */
 	struct ibv_mr **qp_mrs; /* --mr_per_qp: QP i's two slots, else NULL */
+	struct ibv_mr *implicit_mr; /* --implicit_odp: keys for all of it */
 	uint32_t n_qp_mrs;
 	int mr_access;	     /* IBV_ACCESS_* granted on the buffer */
 	uint16_t pkey_index; /* the QPs' P_Key entry */
@@ -177,6 +178,11 @@ struct rdp_conn_cfg {
 	int comp_vector;     /* -X: the CQ's completion vector */
 	enum ibv_qp_type qp_type; /* 0: RC */
 	int mr_per_qp;		  /* an MR over each QP's slots */
+	/* --odp: 1 explicit, 2 implicit; the IBV_ODP_SUPPORT_* operations
+	 * the test needs on an ODP MR, checked against the device's odp_caps
+	 * for the QP type */
+	int odp;
+	uint32_t odp_ops;
 };
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,

@@ -21,8 +21,10 @@ enum rdp_param_flags {
 	/* WRITE with immediate data: the receiver consumes a completion per
 	 * message (--write_with_imm) */
 	RDP_PARAM_WRITE_IMM = 1u << 6,
-	RDP_PARAM_SEND_IMM = 1u << 7, /* SEND with immediate data */
-	RDP_PARAM_MR_PER_QP = 1u << 8, /* each QP's slots their own MR */
+	RDP_PARAM_SEND_IMM = 1u << 7,	   /* SEND with immediate data */
+	RDP_PARAM_MR_PER_QP = 1u << 8,	   /* each QP's slots their own MR */
+	RDP_PARAM_ODP = 1u << 9,	   /* on-demand paging MRs */
+	RDP_PARAM_ODP_IMPLICIT = 1u << 10, /* one implicit ODP MR */
 };
 
 struct rdp_params {

@@ -104,6 +104,8 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 		     IBV_ACCESS_REMOTE_READ;
 	int ret;
 
+	if (cfg->odp)
+		access |= IBV_ACCESS_ON_DEMAND;
 	if (!dev->mem) {
 		rdp_err("%s: no memory type chosen for its buffers", dev->name);
 		return -EINVAL;
@@ -122,6 +124,18 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	conn->buf = conn->mb->ptr;
 	conn->mr = conn->mb->mr;
 	conn->mr_access = access;
+	if (cfg->odp == 2) {
+		/* One MR over the whole address space: its keys serve. */
+		conn->implicit_mr =
+			ibv_reg_mr(conn->pd, NULL, SIZE_MAX, access);
+		if (!conn->implicit_mr) {
+			rdp_err("register an implicit on-demand MR on %s "
+				"(--implicit_odp): %s",
+				dev->name, strerror(errno));
+			return errno ? -errno : -ENOMEM;
+		}
+		conn->mr = conn->implicit_mr;
+	}
 	return cfg->mr_per_qp ? reg_per_qp(conn, cfg->num_qps, access) : 0;
 }
 
@@ -249,6 +263,41 @@ static uint8_t rd_atomic_limit(int dev_limit)
 						       : RDP_RD_ATOMIC_MAX);
 }
 
+/* --odp: the device pages on demand, implicitly if asked, for the
+ * operations the test needs on this QP type (ibv_query_device_ex). */
+static int check_odp(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
+{
+	const struct ibv_odp_caps *oc = &dev->odp;
+	enum ibv_qp_type t = c->qp_type ? c->qp_type : IBV_QPT_RC;
+	uint32_t caps = t == IBV_QPT_UD	  ? oc->per_transport_caps.ud_odp_caps
+			: t == IBV_QPT_UC ? oc->per_transport_caps.uc_odp_caps
+					  : oc->per_transport_caps.rc_odp_caps;
+	const char *tn = t == IBV_QPT_UD ? "ud" : t == IBV_QPT_UC ? "uc" : "rc";
+
+	if (!(oc->general_caps & IBV_ODP_SUPPORT)) {
+		rdp_err("--odp: %s reports no on-demand paging (odp_caps."
+			"general_caps 0x%llx from ibv_query_device_ex): drop "
+			"--odp",
+			dev->name, (unsigned long long)oc->general_caps);
+		return -1;
+	}
+	if (c->odp == 2 && !(oc->general_caps & IBV_ODP_SUPPORT_IMPLICIT)) {
+		rdp_err("--implicit_odp: %s pages on demand but not implicitly "
+			"(odp_caps.general_caps 0x%llx lacks "
+			"IBV_ODP_SUPPORT_IMPLICIT): use --odp",
+			dev->name, (unsigned long long)oc->general_caps);
+		return -1;
+	}
+	if ((caps & c->odp_ops) != c->odp_ops) {
+		rdp_err("--odp: %s pages on demand for %s QPs only the "
+			"operations 0x%x (odp_caps.per_transport_caps.%s_odp_"
+			"caps), this test needs 0x%x: drop --odp",
+			dev->name, tn, caps, tn, c->odp_ops);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 {
 	if (c->tx_depth > (uint32_t)dev->attr.max_qp_wr ||
@@ -273,6 +322,8 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 			dev->port.pkey_tbl_len - 1);
 		return -ENOSYS; /* not supported here */
 	}
+	if (c->odp && check_odp(dev, c))
+		return -ENOSYS; /* not supported here */
 	if (c->events && (c->comp_vector < 0 ||
 			  c->comp_vector >= dev->ctx->num_comp_vectors)) {
 		rdp_err("-X %d: %s has %d completion vector%s "
@@ -421,6 +472,8 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 		ibv_destroy_comp_channel(conn->channel);
 	for (i = 0; i < conn->n_qp_mrs; i++)
 		ibv_dereg_mr(conn->qp_mrs[i]);
+	if (conn->implicit_mr)
+		ibv_dereg_mr(conn->implicit_mr);
 	free(conn->qp_mrs);
 	rdp_mem_buf_destroy(conn->mb);
 	if (conn->pd)

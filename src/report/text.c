@@ -68,6 +68,25 @@ static void link_line(FILE *f, const struct rdp_report_info *in)
 		fprintf(f, " Line rate       : unknown (%s)\n", name);
 }
 
+/* How the buffers are registered: relaxed ordering, huge pages, one MR
+ * per QP, on-demand paging. */
+static void registration_line(FILE *f, const struct rdp_mem *m,
+			      const struct rdp_params *p)
+{
+	fprintf(f, " Registration    : PCIe relaxed ordering %s",
+		m->relaxed		      ? "requested"
+		: rdp_mem_relaxed_supported() ? "off (--disable_pcie_relaxed)"
+					      : "not in this libibverbs");
+	if (m->hugepages)
+		fprintf(f, ", host buffers in 2 MiB huge pages");
+	if (p->flags & RDP_PARAM_MR_PER_QP)
+		fprintf(f, ", one MR per QP");
+	if (p->flags & RDP_PARAM_ODP)
+		fprintf(f, ", %son-demand paging",
+			p->flags & RDP_PARAM_ODP_IMPLICIT ? "implicit " : "");
+	fprintf(f, "\n");
+}
+
 void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 {
 	const struct rdp_conn *c = in->conn;
@@ -142,15 +161,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 			in->dec->inline_max_bytes);
 	rdp_report_memory(f, in);
 	if (d->mem)
-		fprintf(f, " Registration    : PCIe relaxed ordering %s%s%s\n",
-			d->mem->relaxed ? "requested"
-			: rdp_mem_relaxed_supported()
-				? "off (--disable_pcie_relaxed)"
-				: "not in this libibverbs",
-			d->mem->hugepages ? ", host buffers in 2 MiB huge pages"
-					  : "",
-			p->flags & RDP_PARAM_MR_PER_QP ? ", one MR per QP"
-						       : "");
+		registration_line(f, d->mem, p);
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }

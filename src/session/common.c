@@ -64,6 +64,14 @@ void rdp_path_from_params(const struct rdp_params *p,
 	path->rnr_retry = (uint8_t)p->rnr_retry;
 }
 
+/* What each verb does with an ODP MR, on one side or the other. */
+static const uint32_t odp_ops[] = {
+	[RDP_VERB_WRITE] = IBV_ODP_SUPPORT_WRITE,
+	[RDP_VERB_READ] = IBV_ODP_SUPPORT_READ,
+	[RDP_VERB_SEND] = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
+	[RDP_VERB_ATOMIC] = IBV_ODP_SUPPORT_ATOMIC,
+};
+
 void rdp_conn_cfg_from_params(const struct rdp_params *p,
 			      const struct rdp_bench_ops *ops, int gid_index,
 			      const struct rdp_ip *local_ip,
@@ -87,6 +95,10 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->local_ip = local_ip;
 	cfg->defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM);
 	cfg->mr_per_qp = !!(p->flags & RDP_PARAM_MR_PER_QP);
+	cfg->odp = p->flags & RDP_PARAM_ODP_IMPLICIT ? 2
+		   : p->flags & RDP_PARAM_ODP	     ? 1
+						     : 0;
+	cfg->odp_ops = odp_ops[ops->verb];
 	cfg->qp_type = p->transport < RDP_TRANSPORT_COUNT ? types[p->transport]
 							  : IBV_QPT_RC;
 }

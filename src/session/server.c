@@ -88,11 +88,12 @@ static int check_params(struct server *s)
 			   s->o->bench->name, s->ops->name);
 		return -EINVAL;
 	}
-	if ((p->flags & RDP_PARAM_MR_PER_QP) && s->o->mem.cuda[0]) {
+	if ((p->flags & (RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP)) &&
+	    s->o->mem.cuda[0]) {
 		rdp_errbuf(s->why, sizeof(s->why),
 			   "this server's buffers are GPU memory (--use_cuda) "
-			   "and --mr_per_qp registers host memory: drop it, or "
-			   "use a host-memory server");
+			   "and --mr_per_qp and --odp register host memory: "
+			   "drop them, or use a host-memory server");
 		rdp_err("%s", s->why);
 		return -EINVAL;
 	}

@@ -750,6 +750,36 @@ t_mr_per_qp() {
 	done
 }
 
+# --odp: checked against the device's odp_caps; Debian 12's rxe offers no
+# on-demand paging, so the refusal names the capability there, and a
+# kernel whose rxe pages on demand runs the test with its data check.
+t_odp() {
+	local doc=$WORK/odp.json rc t
+	for t in "write_bw -n 500 --odp" "send_bw -n 500 --odp" \
+		"read_bw -n 300 --implicit_odp"; do
+		begin "${t}: run with its data check, or refused naming odp_caps (exit 77)"
+		# shellcheck disable=SC2086
+		client $t --json-file "$doc"
+		rc=$?
+		if [ "$rc" -eq 77 ]; then
+			expect_out "--(implicit_)?odp: $DEV (reports no on-demand paging|pages on demand)[^:]*\(odp_caps\.[a-z_.]+ 0x[0-9a-f]+" ||
+				continue
+			echo "# $t: refused by the device's odp_caps"
+		elif [ "$rc" -eq 0 ]; then
+			expect_out "Registration +: .*on-demand paging" "Data check +: ok" ||
+				continue
+			expect_json "$doc" '.memory.odp != "none"' || continue
+		else
+			fail "exit $rc"
+			continue
+		fi
+		pass
+	done
+	begin "after an --odp refusal the server serves the next client"
+	client write_bw -n 100 || { fail "exit $?"; return; }
+	pass
+}
+
 # --rate_limit: rxe offers no packet pacing, so the loop paces itself and
 # must hold the rate it was asked for; a device limiter asked for outright
 # is refused naming the capability.
@@ -1001,7 +1031,7 @@ main() {
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
 		t_path_knobs t_events t_ipv6 t_transports t_immediate t_pacing \
-		t_mr_per_qp \
+		t_mr_per_qp t_odp \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

@@ -414,6 +414,12 @@ static void test_immediate(void **state)
 		      "--mr_per_qp", "--use_cuda", "0");
 	expect_reject("--mr_per_qp does not apply with --perftest", "write_bw",
 		      "--mr_per_qp", "--perftest");
+	assert_int_equal(CLIENT(&o, err, "read_bw", "--implicit_odp", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_ODP);
+	assert_true(o.params.flags & RDP_PARAM_ODP_IMPLICIT);
+	expect_reject("--odp pages host memory", "write_bw", "--odp",
+		      "--use_cuda", "0");
 }
 
 /* Pacing: the rate in the units asked, who paces, what it cannot pace. */

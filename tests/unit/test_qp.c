@@ -145,6 +145,20 @@ static void test_device_limits(void **state)
 	cfg.comp_vector = -1;
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.events = 0;
+	cfg.odp = 1; /* no on-demand paging at all */
+	cfg.odp_ops = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV;
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	dev.odp.general_caps = IBV_ODP_SUPPORT;
+	dev.odp.per_transport_caps.rc_odp_caps = IBV_ODP_SUPPORT_SEND;
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	cfg.odp = 2; /* implicit, which the device lacks */
+	dev.odp.per_transport_caps.rc_odp_caps |= IBV_ODP_SUPPORT_RECV;
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	cfg.qp_type = IBV_QPT_UD; /* RC's caps do not count for UD */
+	cfg.odp = 1;
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	cfg.odp = 0;
+	cfg.qp_type = 0;
 	cfg.tx_depth = 2048; /* deeper than max_qp_wr */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
 	cfg.tx_depth = 128;
