@@ -127,13 +127,15 @@ static void setup_wr(struct ibv_send_wr *wr, struct ibv_sge *sge,
 	rdp_conn_send_dest(conn, q, wr);
 }
 
-/* Where a verb's local data lives: sources in the send slot, results of
- * READ and atomics in the receive slot. */
+/* Where a verb's local data lives: sources in the send slot, READ's data
+ * in the receive slot; an atomic's fetched value goes to the send slot,
+ * which it does not otherwise use, so that under -b it never lands on the
+ * counter the peer's atomics work on. */
 static void setup_sge(struct ibv_sge *sge, const struct rdp_run *run,
 		      uint32_t q, enum rdp_verb verb)
 {
 	const struct rdp_conn *conn = run->conn;
-	int into_rx = verb == RDP_VERB_READ || verb == RDP_VERB_ATOMIC;
+	int into_rx = verb == RDP_VERB_READ;
 
 	sge->addr = (uint64_t)(uintptr_t)(into_rx ? rdp_conn_rx(conn, q)
 						  : rdp_conn_tx(conn, q));

@@ -134,7 +134,8 @@ int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
 	uint64_t host = 0, swapped = 0, v;
 	uint32_t q;
 
-	if (run->side != RDP_SIDE_SERVER)
+	if (run->side != RDP_SIDE_SERVER &&
+	    !(run->params->flags & RDP_PARAM_BIDIR))
 		return 0;
 	for (q = 0; q < run->conn->num_qps; q++) {
 		memcpy(&v, rdp_conn_rx(run->conn, q), sizeof(v));

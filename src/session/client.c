@@ -143,7 +143,12 @@ static int check_data(struct client *c, const struct rdp_run *run,
 			ops->check_unit, (unsigned long long)srv->bad_offset);
 		return -EILSEQ;
 	}
-	if (c->eng->verify(run, run->posted, &mine)) {
+	/* What landed in this side's memory: the server's operations
+	 * under -b (atomics count them). */
+	if (c->eng->verify(run,
+			   c->p.flags & RDP_PARAM_BIDIR ? srv->tx_msgs
+							: run->posted,
+			   &mine)) {
 		rdp_err("data check failed on this side at %llu B x %u QPs: "
 			"byte %llu differs from what the server holds",
 			(unsigned long long)c->p.size_bytes, c->p.num_qps,

@@ -937,9 +937,20 @@ t_bidir() {
 			{ fail "$(cat "$WORK/why")"; continue; }
 		pass
 	done
+	for t in "" "-A CMP_AND_SWAP"; do
+		begin "atomic_bw -b -q 2 ${t}: TX and RX reported, both sides' counters add up to the peer's operations"
+		# shellcheck disable=SC2086
+		client atomic_bw -b -q 2 -n 300 $t ||
+			{ fail "exit $?"; continue; }
+		expect_in "$WORK/out" \
+			"TX \\(this side\\) +: 600 msgs" "RX \\(the server\\) +: 600 msgs" \
+			"Data check +: ok, 1200 atomic operations" >"$WORK/why" ||
+			{ fail "$(cat "$WORK/why")"; continue; }
+		pass
+	done
 	begin "-b on a test that cannot: usage error"
-	expect_fail 2 "-b applies to write_bw and read_bw" 10 \
-		"$BUILD/rdmaperf" send_bw -b "$ADDR"
+	expect_fail 2 "-b applies to write_bw, read_bw and atomic_bw" 10 \
+		"$BUILD/rdmaperf" send_lat -b "$ADDR"
 }
 
 # Interval reports (bandwidth, -D) and the latency histogram (-H).

@@ -270,7 +270,10 @@ static void test_perftest_flags(void **state)
 	assert_true(o.report.interval_s == 0.5);
 	assert_int_equal(CLIENT(&o, err, "read_lat", "-H", "h"), RDP_PARSE_OK);
 	assert_int_equal(o.report.histogram, 1);
-	expect_reject("-b applies", "atomic_bw", "-b");
+	expect_reject("-b applies", "send_lat", "-b");
+	assert_int_equal(CLIENT(&o, err, "atomic_bw", "-b", "h"), RDP_PARSE_OK);
+	expect_reject("-b with --perftest meets ib_write_bw", "atomic_bw", "-b",
+		      "--perftest");
 	expect_reject("-H applies", "write_bw", "-H");
 	expect_reject("duration mode", "write_bw", "--interval", "1");
 	expect_reject("twice the margin", "write_bw", "-D", "2", "-f", "1");
