@@ -86,6 +86,15 @@ struct rdp_decisions {
 	uint32_t pacing_qp_kbps;   /* RDP_PACE_DEVICE: each QP's limit */
 };
 
+/* --run_infinitely: what the loop records after each completion batch,
+ * for a reporter elsewhere to read, and the flag that ends the loop. Each
+ * field is read and written with atomic loads and stores. */
+struct rdp_live {
+	uint64_t done;	 /* messages completed, all QPs */
+	uint64_t cycles; /* when the last of them completed */
+	int stop;	 /* set from outside (a signal): end the run */
+};
+
 struct rdp_run {
 	const struct rdp_params *params;
 	const struct rdp_bench_ops *ops;
@@ -100,6 +109,8 @@ struct rdp_run {
 	struct rdp_decisions dec; /* rdp_bench_decide(), before the run */
 	int keep_samples;	  /* -U: every latency sample in the result */
 	int perftest;		  /* the peer is perftest: ops->perftest */
+	struct rdp_live *live;	  /* --run_infinitely: the bandwidth loop
+				   * runs until live->stop, recording */
 };
 
 /* What a side's process and host spent over the timed region. */

@@ -30,8 +30,13 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 struct json_t *rdp_json_root(struct rdp_json *j);
 struct json_t *rdp_json_last(struct rdp_json *j);
 
-/* Write the document: indented, keys in insertion order, final newline. */
-int rdp_json_write(const struct rdp_json *j, FILE *f);
+/* Write the document: indented (or on one line, compact), keys in
+ * insertion order, final newline. */
+int rdp_json_write(const struct rdp_json *j, FILE *f, int compact);
+
+struct rdp_live_point;
+/* --run_infinitely with --json: one line {"live": {...}} per report. */
+int rdp_json_live_line(FILE *f, const struct rdp_live_point *pt);
 
 /* Accepts NULL. */
 void rdp_json_free(struct rdp_json *j);

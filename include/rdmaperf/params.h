@@ -25,6 +25,9 @@ enum rdp_param_flags {
 	RDP_PARAM_MR_PER_QP = 1u << 8,	   /* each QP's slots their own MR */
 	RDP_PARAM_ODP = 1u << 9,	   /* on-demand paging MRs */
 	RDP_PARAM_ODP_IMPLICIT = 1u << 10, /* one implicit ODP MR */
+	/* --run_infinitely: the client runs until stopped; duration_s is
+	 * its report interval */
+	RDP_PARAM_LIVE = 1u << 11,
 };
 
 struct rdp_params {

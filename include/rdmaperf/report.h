@@ -61,6 +61,17 @@ void rdp_report_cpu(FILE *f, const struct rdp_report_info *info,
 		    const struct rdp_result *r);
 /* --interval lines, the -H histogram and the -U samples of one point
  * (latencies in the table's unit: -C cycles). */
+/* --run_infinitely: one report of the running test. */
+struct rdp_live_point {
+	double start_s, end_s; /* since the run began */
+	uint64_t msgs;	       /* completed within it */
+	uint64_t total_msgs;   /* since the run began */
+	double bw_gbps;
+	double msg_rate_mpps;
+};
+/* The text line of a live report, in the table's units. */
+void rdp_report_live(FILE *f, const struct rdp_report_info *info,
+		     const struct rdp_live_point *pt);
 void rdp_report_intervals(FILE *f, const struct rdp_report_info *info,
 			  const struct rdp_result *res);
 void rdp_report_histogram(FILE *f, const struct rdp_report_info *info,

@@ -59,6 +59,7 @@ struct rdp_report_opts {
 	int gbits;		   /* --report_gbits */
 	int no_freq_check;	   /* -F */
 	int cpu_util;		   /* --cpu_util: CPU lines in the text */
+	int live;		   /* --run_infinitely */
 };
 
 /* The points one invocation runs: every size for every QP count. */

@@ -37,13 +37,28 @@ enum bw_variant {
 	BW_STAGE_IN,	  /* --bounce: host -> GPU copy after each completion */
 	BW_EVENTS,	  /* -e: sleep on the completion channel when idle */
 	BW_ATOMIC_EVENTS, /* both */
-	BW_PACED, /* --rate_limit in software: post when the rate allows */
-	BW_ATOMIC_PACED, /* both */
+	BW_PACED,	  /* --rate_limit in software: post when allowed */
+	BW_ATOMIC_PACED,  /* both */
+	BW_LIVE,	/* --run_infinitely: record progress, stop on a flag */
+	BW_ATOMIC_LIVE, /* both */
 };
 
 static HOT_INLINE int has_operands(const enum bw_variant v)
 {
-	return v == BW_ATOMIC || v == BW_ATOMIC_EVENTS || v == BW_ATOMIC_PACED;
+	return v == BW_ATOMIC || v == BW_ATOMIC_EVENTS ||
+	       v == BW_ATOMIC_PACED || v == BW_ATOMIC_LIVE;
+}
+
+static HOT_INLINE int live(const enum bw_variant v)
+{
+	return v == BW_LIVE || v == BW_ATOMIC_LIVE;
+}
+
+/* Live: has the run been told to end? */
+static HOT_INLINE int live_stopped(const struct rdp_run *run,
+				   const enum bw_variant v)
+{
+	return live(v) && __atomic_load_n(&run->live->stop, __ATOMIC_RELAXED);
 }
 
 static HOT_INLINE int paced(const enum bw_variant v)
@@ -216,7 +231,13 @@ static void setup_sampling(const struct rdp_run *run, struct bw_state *st)
 {
 	const struct rdp_params *p = run->params;
 
-	if (p->duration_s) {
+	if (run->live) {
+		/* No end: 100 samples a report interval, as many intervals
+		 * as the grid holds (the peak covers those). */
+		st->sample_step = rdp_clock_cycles_of_ms(
+			run->clk, (uint64_t)p->duration_s * 10);
+		st->cap = SAMPLE_GRID_MAX;
+	} else if (p->duration_s) {
 		/* Time grid: at most SAMPLE_GRID_MAX samples, 1 ms apart or
 		 * more. */
 		uint64_t step_ms =
@@ -430,7 +451,8 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 
 	now = progress = st->samples[0].cycles;
 	st->pace_start = now;
-	while (st->done < st->target_msgs && now < st->end_cycles) {
+	while (st->done < st->target_msgs && now < st->end_cycles &&
+	       !live_stopped(run, v)) {
 		ret = post_all(st, v, now);
 		if (ret)
 			return ret;
@@ -459,6 +481,12 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 		}
 		progress = now;
 		st->last_cycles = now;
+		if (live(v)) {
+			__atomic_store_n(&run->live->done, st->done,
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&run->live->cycles, now,
+					 __ATOMIC_RELEASE);
+		}
 		if (now >= next_sample && st->nsamples < st->cap) {
 			st->samples[st->nsamples++] = (struct rdp_bw_sample){
 				now, st->done * st->msg_bytes
@@ -509,6 +537,16 @@ static int timed_loop_atomic_paced(struct rdp_run *run, struct bw_state *st)
 	return timed_loop(run, st, BW_ATOMIC_PACED);
 }
 
+static int timed_loop_live(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_LIVE);
+}
+
+static int timed_loop_atomic_live(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_ATOMIC_LIVE);
+}
+
 static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_PLAIN] = timed_loop_plain,
 	[BW_ATOMIC] = timed_loop_atomic,
@@ -518,6 +556,8 @@ static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_ATOMIC_EVENTS] = timed_loop_atomic_events,
 	[BW_PACED] = timed_loop_paced,
 	[BW_ATOMIC_PACED] = timed_loop_atomic_paced,
+	[BW_LIVE] = timed_loop_live,
+	[BW_ATOMIC_LIVE] = timed_loop_atomic_live,
 };
 
 /* --rate_limit as decided: the device's limit on every QP, or the
@@ -555,7 +595,10 @@ static enum bw_variant variant_of(const struct rdp_run *run, enum rdp_verb verb)
 {
 	int ev = run->conn->channel != NULL;
 
-	/* --rate_limit refuses -e and --bounce */
+	/* --run_infinitely and --rate_limit refuse -e, --bounce and each
+	 * other */
+	if (run->live)
+		return verb == RDP_VERB_ATOMIC ? BW_ATOMIC_LIVE : BW_LIVE;
 	if (run->dec.pacing == RDP_PACE_SOFTWARE)
 		return verb == RDP_VERB_ATOMIC ? BW_ATOMIC_PACED : BW_PACED;
 	if (verb == RDP_VERB_ATOMIC)
@@ -662,7 +705,7 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 	st.variant = variant_of(run, verb);
 	st.stage = run->conn->stage;
 	start = st.last_cycles = rdp_cycles();
-	if (run->params->duration_s)
+	if (run->params->duration_s && !run->live)
 		st.end_cycles =
 			start + rdp_clock_cycles_of_ms(run->clk,
 						       run->params->duration_s *

@@ -329,6 +329,8 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 
 	if (p->duration_s)
 		p->iters = 0;
+	if (rdp_cli_check_live(o, err, len))
+		return -EINVAL;
 	if (!o->matrix.n_sizes) {
 		/* A UD message is one packet: by default one that fits
 		 * every MTU from 1024 up. */

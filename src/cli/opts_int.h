@@ -45,6 +45,9 @@ rdp_cli_set_fn rdp_cli_set_numa;
 rdp_cli_set_fn rdp_cli_set_no_pin;
 /* --use_cuda (opts_mem.c). */
 rdp_cli_set_fn rdp_cli_set_use_cuda;
+/* --run_infinitely (opts_rate.c). */
+rdp_cli_set_fn rdp_cli_set_live;
+int rdp_cli_check_live(struct rdp_opts *o, char *err, size_t len);
 /* --rate_limit, --rate_units, --rate_limit_type (opts_rate.c). */
 rdp_cli_set_fn rdp_cli_set_rate_limit;
 rdp_cli_set_fn rdp_cli_set_rate_units;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Pacing: --rate_limit, --rate_units, --rate_limit_type. */
+/* How a bandwidth run goes on in time: pacing (--rate_limit, --rate_units,
+ * --rate_limit_type) and live runs (--run_infinitely). */
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -111,5 +112,54 @@ int rdp_cli_check_rate(const struct rdp_opts *o, char *err, size_t len)
 		return rdp_cli_bad(err, len,
 				   "--rate_limit_type HW takes a bit rate: "
 				   "give --rate_units Gbps, Mbps or MiBps");
+	return 0;
+}
+
+/* The report interval of a live run when neither --interval nor -D says. */
+#define LIVE_INTERVAL_S 5
+
+int rdp_cli_set_live(void *base, const struct rdp_cli_opt *d, const char *arg,
+		     char *err, size_t len)
+{
+	struct rdp_opts *o = base;
+
+	(void)d;
+	(void)arg;
+	(void)err;
+	(void)len;
+	o->report.live = 1;
+	o->params.flags |= RDP_PARAM_LIVE;
+	return 0;
+}
+
+/* A live run is one bandwidth point in duration mode, whose -D (sent to
+ * the server) is the report interval. */
+int rdp_cli_check_live(struct rdp_opts *o, char *err, size_t len)
+{
+	struct rdp_params *p = &o->params;
+	double every;
+
+	if (!o->report.live)
+		return 0;
+	if (o->bench->kind != RDP_BENCH_BW)
+		return rdp_cli_bad(err, len,
+				   "--run_infinitely runs the bandwidth tests: "
+				   "for latency use -n or -D");
+	if (o->matrix.n_sizes > 1 || o->matrix.n_qps > 1)
+		return rdp_cli_bad(err, len,
+				   "--run_infinitely runs one size and one QP "
+				   "count: drop -a and the lists");
+	if (p->flags & (RDP_PARAM_BIDIR | RDP_PARAM_EVENTS) || o->mem.bounce ||
+	    p->rate_milli || o->report.margin_s > 0 || o->conn.perftest)
+		return rdp_cli_bad(err, len,
+				   "--run_infinitely does not combine with -b, "
+				   "-e, --bounce, --rate_limit, -f or "
+				   "--perftest");
+	every = o->report.interval_s > 0 ? o->report.interval_s
+		: p->duration_s		 ? p->duration_s
+					 : LIVE_INTERVAL_S;
+	o->report.interval_s = every;
+	p->duration_s = (uint32_t)ceil(every);
+	p->iters = 0;
 	return 0;
 }

@@ -214,10 +214,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .say = "rdmaperf always exchanges versions (its peer's version "
 		 "decides the protocol): drop the option",
 	  .help = "refused, with the reason" },
-	{ "run_infinitely", 0, NULL, C | S, .set = rdp_cli_refuse,
-	  .say = "live runs are not supported: run for a set time with -D "
-		 "SEC, with --interval SEC for figures along the way",
-	  .help = "refused, with what to use instead" },
+	{ "run_infinitely", 0, NULL, C | S, .set = rdp_cli_set_live,
+	  .help = "bandwidth tests: run until SIGINT or SIGTERM, a report every --interval (or -D) seconds, then the summary" },
 	{ "help", 'h', NULL, C | S | DOC, .type = RDP_CLI_HELP,
 	  .help = "show this help" },
 	{ "version", 'V', NULL, C | S, .type = RDP_CLI_VERSION,
@@ -234,6 +232,9 @@ static const struct rdp_cli_pair excludes[] = {
 	{ "iters", "duration", "-n and -D exclude each other" },
 	{ "tos", "tclass", "-T and --tclass set the same byte: give one" },
 	{ "size", "all", "-a and -s exclude each other" },
+	{ "iters", "run_infinitely",
+	  "-n and --run_infinitely exclude each other: a live run has no "
+	  "count" },
 };
 
 const struct rdp_cli_table rdp_cli_client = {

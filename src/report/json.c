@@ -706,10 +706,37 @@ json_t *rdp_json_last(struct rdp_json *j)
 	return n ? json_array_get(j->results, n - 1) : NULL;
 }
 
-int rdp_json_write(const struct rdp_json *j, FILE *f)
+int rdp_json_live_line(FILE *f, const struct rdp_live_point *pt)
 {
-	size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		       JSON_REAL_PRECISION(15);
+	json_t *o = json_object(), *line = json_object();
+	int err = !o || !line;
+
+	if (!err) {
+		err |= json_object_set_new(o, "start_s", real_val(pt->start_s));
+		err |= json_object_set_new(o, "end_s", real_val(pt->end_s));
+		err |= json_object_set_new(o, "msgs", uint_val(pt->msgs));
+		err |= json_object_set_new(o, "total_msgs",
+					   uint_val(pt->total_msgs));
+		err |= json_object_set_new(o, "bw_gbps", real_val(pt->bw_gbps));
+		err |= json_object_set_new(o, "msg_rate_mpps",
+					   real_val(pt->msg_rate_mpps));
+		err |= json_object_set_new(line, "live", o);
+		o = NULL;
+	}
+	if (!err)
+		err = json_dumpf(line, f,
+				 JSON_COMPACT | JSON_PRESERVE_ORDER |
+					 JSON_REAL_PRECISION(15)) ||
+		      fputc('\n', f) == EOF || fflush(f);
+	json_decref(o);
+	json_decref(line);
+	return err ? -EIO : 0;
+}
+
+int rdp_json_write(const struct rdp_json *j, FILE *f, int compact)
+{
+	size_t flags = (compact ? JSON_COMPACT : JSON_INDENT(2)) |
+		       JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15);
 
 	if (json_dumpf(j->root, f, flags) || fputc('\n', f) == EOF || fflush(f))
 		return -EIO;

@@ -291,6 +291,19 @@ void rdp_report_intervals(FILE *f, const struct rdp_report_info *in,
 	}
 }
 
+void rdp_report_live(FILE *f, const struct rdp_report_info *in,
+		     const struct rdp_live_point *pt)
+{
+	fprintf(f,
+		"   [%7.2f-%7.2f s] %12.2f %s %14.6f Mpps  %llu msgs, %llu "
+		"in all\n",
+		pt->start_s, pt->end_s, bw_unit(in, pt->bw_gbps),
+		in->gbits ? "Gb/sec " : "MiB/sec", pt->msg_rate_mpps,
+		(unsigned long long)pt->msgs,
+		(unsigned long long)pt->total_msgs);
+	fflush(f);
+}
+
 void rdp_report_samples(FILE *f, const struct rdp_report_info *in,
 			const struct rdp_result *r)
 {

@@ -278,7 +278,7 @@ int rdp_session_json_write(const struct rdp_json *j,
 	if (!j)
 		return 0;
 	if (r->json)
-		ret = rdp_json_write(j, stdout);
+		ret = rdp_json_write(j, stdout, r->live); /* a line */
 	if (!ret && r->json_file[0]) {
 		f = fopen(r->json_file, "w");
 		if (!f) {
@@ -287,7 +287,7 @@ int rdp_session_json_write(const struct rdp_json *j,
 				strerror(-ret));
 			return ret;
 		}
-		ret = rdp_json_write(j, f);
+		ret = rdp_json_write(j, f, 0);
 		if (fclose(f) && !ret)
 			ret = -EIO;
 	}

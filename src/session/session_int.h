@@ -3,6 +3,10 @@
 #ifndef RDMAPERF_SESSION_INT_H
 #define RDMAPERF_SESSION_INT_H
 
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+
 #include <rdmaperf/bench.h>
 #include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
@@ -53,6 +57,25 @@ int rdp_session_json_add(struct rdp_json **j, struct rdp_report_info *in,
 /* The document (if any) to stdout with --json and to --json-file. */
 int rdp_session_json_write(const struct rdp_json *j,
 			   const struct rdp_report_opts *r);
+
+/* --run_infinitely (live.c): a report every interval_s while the loop
+ * records into live; SIGINT and SIGTERM set live->stop. */
+struct rdp_live_reporter {
+	struct rdp_live *live;
+	const struct rdp_report_info *info;
+	const struct rdp_clock *clk;
+	FILE *text;
+	int json_lines; /* --json: one JSON line a report, on stdout */
+	double interval_s;
+	uint64_t msg_bytes;
+	/* the reporter's own */
+	uint64_t start_cycles;
+	pthread_t tid;
+	int running, quit;
+	struct sigaction old_int, old_term;
+};
+int rdp_live_start(struct rdp_live_reporter *r);
+void rdp_live_stop(struct rdp_live_reporter *r);
 
 /* The server's memory, for the client's report. */
 void rdp_session_mem_to_accept(const struct rdp_conn *conn,

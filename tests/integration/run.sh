@@ -780,6 +780,45 @@ t_odp() {
 	pass
 }
 
+# --run_infinitely: reports while it runs, SIGINT ends it with the summary
+# and the data check; --json gives a line per report; a dead server ends it
+# with the usual error.
+t_live() {
+	local cpid rc n
+	for t in "write_bw -q 2" "send_bw" "atomic_bw"; do
+		begin "$t --run_infinitely --interval 1: a report a second, SIGINT, the summary, data check ok"
+		# shellcheck disable=SC2086
+		run_limited 60 "$BUILD/rdmaperf" $t --run_infinitely --interval 1 \
+			-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>&1 &
+		cpid=$!
+		sleep 5
+		kill -INT "$cpid"
+		wait "$cpid"
+		rc=$?
+		[ "$rc" -eq 0 ] || { fail "exit $rc"; continue; }
+		n=$(grep -cE '^ +\[ *[0-9.]+- *[0-9.]+ s\] +[0-9.]+ MiB/sec +[0-9.]+ Mpps +[0-9]+ msgs, [0-9]+ in all' "$WORK/out")
+		[ "$n" -ge 2 ] || { fail "$n live reports"; continue; }
+		expect_out "\[ +0\.00- +1\.00 s\]" "Data check +: ok" || continue
+		pass
+	done
+	begin "send_bw --run_infinitely -D 1 --json: one JSON line a report, then the document on one line"
+	run_limited 60 "$BUILD/rdmaperf" send_bw --run_infinitely -D 1 --json \
+		-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>"$WORK/err" &
+	cpid=$!
+	sleep 4
+	kill -TERM "$cpid"
+	wait "$cpid"
+	rc=$?
+	[ "$rc" -eq 0 ] || { fail "exit $rc: $(cat "$WORK/err")"; return; }
+	n=$(jq -c 'select(.live) | .live.msgs' "$WORK/out" | wc -l)
+	[ "$n" -ge 2 ] || { fail "$n live lines"; return; }
+	tail -n 1 "$WORK/out" | jq -e '.results[0].iterations > 0 and .results[0].data_check.ok' >/dev/null ||
+		{ fail "no summary document on the last line"; return; }
+	pass
+	begin "write_bw --run_infinitely, server killed: the usual error, in time"
+	server_killed_mid_run 4 write_bw --run_infinitely
+}
+
 # --rate_limit: rxe offers no packet pacing, so the loop paces itself and
 # must hold the rate it was asked for; a device limiter asked for outright
 # is refused naming the capability.
@@ -1042,7 +1081,7 @@ main() {
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
 		t_path_knobs t_events t_ipv6 t_transports t_immediate t_pacing \
-		t_mr_per_qp t_odp \
+		t_mr_per_qp t_odp t_live \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

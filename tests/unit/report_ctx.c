@@ -96,7 +96,7 @@ char *ctx_json_text(const struct rdp_json *j)
 
 	if (!f)
 		return NULL;
-	ret = rdp_json_write(j, f);
+	ret = rdp_json_write(j, f, 0);
 	if (fclose(f) || ret) {
 		free(buf);
 		return NULL;

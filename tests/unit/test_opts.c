@@ -328,7 +328,28 @@ static void test_perftest_names(void **state)
 	expect_reject("-C applies", "read_bw", "-C");
 	expect_reject("--dont_xchg_versions: rdmaperf always exchanges",
 		      "write_bw", "--dont_xchg_versions");
-	expect_reject("-D SEC", "write_bw", "--run_infinitely");
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--run_infinitely", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_LIVE);
+	assert_int_equal(o.params.duration_s, 5); /* the default interval */
+	assert_int_equal(o.params.iters, 0);
+	assert_int_equal(CLIENT(&o, err, "send_bw", "--run_infinitely", "-D",
+				"3", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.report.interval_s == 3);
+	assert_int_equal(CLIENT(&o, err, "send_bw", "--run_infinitely",
+				"--interval", "0.5", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.duration_s, 1);
+	assert_true(o.report.interval_s == 0.5);
+	expect_reject("--run_infinitely runs the bandwidth tests", "write_lat",
+		      "--run_infinitely");
+	expect_reject("-n and --run_infinitely exclude each other", "write_bw",
+		      "--run_infinitely", "-n", "10");
+	expect_reject("--run_infinitely runs one size", "write_bw",
+		      "--run_infinitely", "-a");
+	expect_reject("--run_infinitely does not combine with -b", "write_bw",
+		      "--run_infinitely", "-b");
 	expect_reject("--out_json_file needs a file name", "write_bw",
 		      "--out_json_file=");
 	assert_int_equal(CLIENT(&o, err, "write_bw", "--perftest",
@@ -343,8 +364,9 @@ static void test_perftest_names(void **state)
 		      "--perftest", "--perftest-block", "300", "h");
 	expect_reject("--perftest-block applies to --perftest", "write_bw",
 		      "--perftest-block", "320", "h");
-	assert_int_equal(SERVER(&o, err, "--run_infinitely"), -EINVAL);
-	assert_non_null(strstr(err, "live runs are not supported"));
+	/* the same flags on both sides: the server takes it, the client
+	 * decides */
+	assert_int_equal(SERVER(&o, err, "--run_infinitely"), RDP_PARSE_OK);
 }
 
 /* -c: the transport travels in the parameters; what a test cannot run

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * --run_infinitely: while the bandwidth loop runs and records its progress
+ * (struct rdp_live), a thread of its own prints a report every interval;
+ * SIGINT or SIGTERM ends the loop, after which the run closes as any other.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "session_int.h"
+#include <rdmaperf/clock.h>
+#include <rdmaperf/json.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/report.h>
+
+/* The run a signal ends: one live run per process at a time. */
+static struct rdp_live *signalled;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (signalled)
+		__atomic_store_n(&signalled->stop, 1, __ATOMIC_RELAXED);
+}
+
+/* Sleep until the reporter is told to quit or ms have passed, in naps
+ * short enough that the end of the run is not kept waiting. */
+static int nap_until(struct rdp_live_reporter *r, double until_s)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+
+	while (!__atomic_load_n(&r->quit, __ATOMIC_ACQUIRE)) {
+		if (rdp_clock_ns(r->clk, rdp_cycles() - r->start_cycles) /
+			    1e9 >=
+		    until_s)
+			return 1;
+		nanosleep(&nap, NULL);
+	}
+	return 0;
+}
+
+static void *report_main(void *arg)
+{
+	struct rdp_live_reporter *r = arg;
+	uint64_t prev_done = 0, prev_cycles = r->start_cycles, done, cycles;
+	struct rdp_live_point pt;
+	double t = 0, span_ns;
+
+	while (nap_until(r, t + r->interval_s)) {
+		cycles = __atomic_load_n(&r->live->cycles, __ATOMIC_ACQUIRE);
+		done = __atomic_load_n(&r->live->done, __ATOMIC_RELAXED);
+		if (!cycles)
+			cycles = prev_cycles;
+		span_ns = rdp_clock_ns(r->clk, cycles - prev_cycles);
+		memset(&pt, 0, sizeof(pt));
+		pt.start_s = t;
+		pt.end_s = t + r->interval_s;
+		pt.msgs = done - prev_done;
+		pt.total_msgs = done;
+		if (span_ns > 0) {
+			pt.bw_gbps = (double)pt.msgs * (double)r->msg_bytes *
+				     8 / span_ns;
+			pt.msg_rate_mpps = (double)pt.msgs * 1e3 / span_ns;
+		}
+		if (r->json_lines)
+			rdp_json_live_line(stdout, &pt);
+		else
+			rdp_report_live(r->text, r->info, &pt);
+		prev_done = done;
+		prev_cycles = cycles;
+		t += r->interval_s;
+	}
+	return NULL;
+}
+
+int rdp_live_start(struct rdp_live_reporter *r)
+{
+	struct sigaction sa;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	signalled = r->live;
+	if (sigaction(SIGINT, &sa, &r->old_int) ||
+	    sigaction(SIGTERM, &sa, &r->old_term)) {
+		rdp_err("install the SIGINT/SIGTERM handler of the live run: "
+			"%s",
+			strerror(errno));
+		return -errno;
+	}
+	r->start_cycles = rdp_cycles();
+	ret = pthread_create(&r->tid, NULL, report_main, r);
+	if (ret) {
+		rdp_err("start the live reporter: %s", strerror(ret));
+		rdp_live_stop(r);
+		return -ret;
+	}
+	r->running = 1;
+	return 0;
+}
+
+void rdp_live_stop(struct rdp_live_reporter *r)
+{
+	__atomic_store_n(&r->quit, 1, __ATOMIC_RELEASE);
+	if (r->running)
+		pthread_join(r->tid, NULL);
+	r->running = 0;
+	sigaction(SIGINT, &r->old_int, NULL);
+	sigaction(SIGTERM, &r->old_term, NULL);
+	signalled = NULL;
+}
