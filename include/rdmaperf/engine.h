@@ -145,6 +145,7 @@ struct rdp_conn {
 	int comp_vector;
 	struct ibv_cq *cq;
 	int cq_depth;
+	struct ibv_srq *srq; /* --use-srq: every QP's receives, else NULL */
 	struct ibv_qp **qps;
 	uint32_t *psns;
 	uint32_t num_qps;
@@ -178,6 +179,7 @@ struct rdp_conn_cfg {
 	int comp_vector;     /* -X: the CQ's completion vector */
 	enum ibv_qp_type qp_type; /* 0: RC */
 	int mr_per_qp;		  /* an MR over each QP's slots */
+	int use_srq;		  /* one shared receive queue for all QPs */
 	/* --odp: 1 explicit, 2 implicit; the IBV_ODP_SUPPORT_* operations
 	 * the test needs on an ODP MR, checked against the device's odp_caps
 	 * for the QP type */
@@ -229,6 +231,16 @@ static inline uint32_t rdp_conn_rkey(const struct rdp_conn *c, uint32_t qp)
 static inline uint8_t *rdp_conn_rx_data(const struct rdp_conn *c, uint32_t qp)
 {
 	return rdp_conn_rx(c, qp) + c->grh_bytes;
+}
+
+/* A receive for QP qp: on its own receive queue, or on the shared one. */
+static inline int rdp_conn_post_recv(const struct rdp_conn *c, uint32_t qp,
+				     struct ibv_recv_wr *wr)
+{
+	struct ibv_recv_wr *bad;
+
+	return c->srq ? ibv_post_srq_recv(c->srq, wr, &bad)
+		      : ibv_post_recv(c->qps[qp], wr, &bad);
 }
 
 /* UD: where a send on QP qp goes (its peer's address handle, QP number and

@@ -28,6 +28,7 @@ enum rdp_param_flags {
 	/* --run_infinitely: the client runs until stopped; duration_s is
 	 * its report interval */
 	RDP_PARAM_LIVE = 1u << 11,
+	RDP_PARAM_SRQ = 1u << 12, /* --use-srq: receives on one shared queue */
 };
 
 struct rdp_params {

@@ -60,6 +60,44 @@ int rdp_bench_wc_error(const void *wcp)
 	return -EIO;
 }
 
+/* --use-srq: a shared queue hands any QP's message to any slot. Every
+ * slot a message reached holds the pattern of one of the peer's QPs; a
+ * slot none reached is still zero; at least one was reached. */
+static int check_rx_shared(const struct rdp_run *run, uint64_t len,
+			   enum rdp_side peer, struct rdp_data_check *r)
+{
+	const struct rdp_conn *conn = run->conn;
+	long long bad = 0;
+	uint32_t q, k;
+	uint64_t i;
+
+	for (q = 0; q < conn->num_qps; q++) {
+		const uint8_t *rx = rdp_conn_rx_data(conn, q);
+
+		for (i = 0; i < len && !rx[i]; i++)
+			;
+		if (i == len)
+			continue; /* no message came to this slot */
+		for (k = 0; k < conn->num_qps; k++) {
+			bad = rdp_pattern_check(rx, len, run->params->seed, k,
+						peer);
+			if (bad < 0)
+				break;
+		}
+		if (bad >= 0) {
+			r->status = -EILSEQ;
+			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
+			return r->status;
+		}
+		r->checked_bytes += len;
+	}
+	if (!r->checked_bytes) {
+		r->status = -EILSEQ;
+		r->bad_offset = 0;
+	}
+	return r->status;
+}
+
 /* Every receive slot holds the peer's pattern, less the flag bytes. */
 static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
 {
@@ -70,6 +108,8 @@ static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
 	uint64_t len = p->size_bytes - run->ops->tail_bytes;
 	uint32_t q;
 
+	if (conn->srq)
+		return check_rx_shared(run, len, peer, r);
 	for (q = 0; q < conn->num_qps; q++) {
 		long long bad = rdp_pattern_check(rdp_conn_rx_data(conn, q),
 						  len, p->seed, q, peer);
@@ -228,8 +268,8 @@ static int check_transport(const struct rdp_bench_ops *ops,
 	return -EINVAL;
 }
 
-/* --write_with_imm on the WRITE bandwidth test, --send_with_imm on the
- * SEND tests. */
+/* --write_with_imm on the WRITE bandwidth test, --send_with_imm and
+ * --use-srq on the SEND tests. */
 static int check_imm(const struct rdp_bench_ops *ops,
 		     const struct rdp_params *p, char *why, size_t len)
 {
@@ -243,6 +283,12 @@ static int check_imm(const struct rdp_bench_ops *ops,
 	}
 	if ((p->flags & RDP_PARAM_WRITE_IMM) && (p->flags & RDP_PARAM_BIDIR)) {
 		snprintf(why, len, "%s: --write_with_imm runs one way: drop -b",
+			 p->test);
+		return -EINVAL;
+	}
+	if ((p->flags & RDP_PARAM_SRQ) && !(ops->flags & RDP_BENCH_RECV)) {
+		snprintf(why, len,
+			 "%s: --use-srq applies to send_bw and send_lat",
 			 p->test);
 		return -EINVAL;
 	}

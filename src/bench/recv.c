@@ -28,33 +28,51 @@ void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
 	wr->num_sge = 1;
 }
 
-static int post_recv(struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr)
+static int post_failed(struct rdp_run *run, uint32_t q, int ret)
 {
-	struct ibv_recv_wr *bad;
-	int ret = ibv_post_recv(run->conn->qps[q], wr, &bad);
-
-	if (ret)
+	if (run->conn->srq)
+		rdp_err("post receive on the shared receive queue (slot of "
+			"qp %u): %s",
+			q, strerror(ret));
+	else
 		rdp_err("post receive on qp 0x%x: %s",
 			run->conn->qps[q]->qp_num, strerror(ret));
 	return -ret;
 }
 
+/* QP q's receive slot, on its own queue or (srq, a constant in each
+ * caller) on the shared one. */
+static inline int post_recv(struct rdp_run *run, uint32_t q,
+			    struct ibv_recv_wr *wr, const int srq)
+{
+	struct ibv_recv_wr *bad;
+	int ret = srq ? ibv_post_srq_recv(run->conn->srq, wr, &bad)
+		      : ibv_post_recv(run->conn->qps[q], wr, &bad);
+
+	return ret ? post_failed(run, q, ret) : 0;
+}
+
+/* Round by round over the QPs' slots, so that a shared queue hands out
+ * every slot before it hands out one twice. */
 int rdp_post_receives(struct rdp_run *run)
 {
-	struct ibv_recv_wr wr;
-	struct ibv_sge sge;
-	uint32_t q, i;
-	int ret;
+	uint32_t n = run->conn->num_qps, q, i;
+	struct ibv_recv_wr *wr = calloc(n, sizeof(*wr));
+	struct ibv_sge *sge = calloc(n, sizeof(*sge));
+	int ret = wr && sge ? 0 : -ENOMEM;
 
-	for (q = 0; q < run->conn->num_qps; q++) {
-		rdp_recv_wr(run, q, &wr, &sge);
-		for (i = 0; i < run->params->rx_depth; i++) {
-			ret = post_recv(run, q, &wr);
+	for (q = 0; !ret && q < n; q++)
+		rdp_recv_wr(run, q, &wr[q], &sge[q]);
+	for (i = 0; !ret && i < run->params->rx_depth; i++) {
+		for (q = 0; !ret && q < n; q++) {
+			ret = rdp_conn_post_recv(run->conn, q, &wr[q]);
 			if (ret)
-				return ret;
+				ret = post_failed(run, q, ret);
 		}
 	}
-	return 0;
+	free(wr);
+	free(sge);
+	return ret;
 }
 
 /* Has the client sent something (DONE, or an ERROR)? */
@@ -72,9 +90,10 @@ struct recv_loop {
 };
 
 /* Count receives and put each buffer straight back; with --bounce
- * (`staged`, a constant in each caller) copy it to the GPU first. */
+ * (`staged`, a constant in each caller) copy it to the GPU first; with
+ * --use-srq (`srq`) onto the shared queue. */
 static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
-			     const int staged)
+			     const int staged, const int srq)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	int n, i, ret;
@@ -94,7 +113,7 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 				return ret;
 		}
 		ret = post_recv(run, (uint32_t)wc[i].wr_id,
-				&rl->wrs[wc[i].wr_id]);
+				&rl->wrs[wc[i].wr_id], srq);
 		if (ret)
 			return ret;
 	}
@@ -103,12 +122,17 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 
 static int recv_batch_plain(struct rdp_run *run, struct recv_loop *rl)
 {
-	return recv_batch(run, rl, 0);
+	return recv_batch(run, rl, 0, 0);
 }
 
 static int recv_batch_staged(struct rdp_run *run, struct recv_loop *rl)
 {
-	return recv_batch(run, rl, 1);
+	return recv_batch(run, rl, 1, 0);
+}
+
+static int recv_batch_srq(struct rdp_run *run, struct recv_loop *rl)
+{
+	return recv_batch(run, rl, 0, 1); /* --use-srq refuses --bounce */
 }
 
 /* UC/UD: the client's DONE may overtake its last messages, which nothing
@@ -141,7 +165,9 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	const struct rdp_params *p = run->params;
 	uint64_t target = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
 	int (*batch)(struct rdp_run *, struct recv_loop *) =
-		run->conn->stage ? recv_batch_staged : recv_batch_plain;
+		run->conn->srq	   ? recv_batch_srq
+		: run->conn->stage ? recv_batch_staged
+				   : recv_batch_plain;
 	struct recv_loop rl = { 0 };
 	uint64_t progress = rdp_cycles(), first = 0;
 	unsigned int idle = 0;

@@ -18,23 +18,41 @@ struct slat {
 	struct rdp_lat_tx tx;
 	struct ibv_recv_wr rwr;
 	struct ibv_sge rsge;
+	/* where a receive goes back: the QP's queue, or the shared one */
+	int (*repost)(struct slat *s);
+	struct ibv_srq *srq;
 	uint64_t recvs, consumed;
 	uint32_t last_imm;
 	/* perftest's peer: receives posted so far, and how many in all */
 	uint64_t rposted, rlimit;
 };
 
+static int repost_own(struct slat *s)
+{
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(s->tx.qp, &s->rwr, &bad);
+}
+
+static int repost_shared(struct slat *s)
+{
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_srq_recv(s->srq, &s->rwr, &bad);
+}
+
 static void setup(const struct rdp_run *run, struct slat *s)
 {
 	memset(s, 0, sizeof(*s));
 	rdp_lat_tx_setup(run, &s->tx, IBV_WR_SEND_WITH_IMM);
 	rdp_recv_wr(run, 0, &s->rwr, &s->rsge);
+	s->srq = run->conn->srq;
+	s->repost = s->srq ? repost_shared : repost_own;
 }
 
 /* Take one completion of either kind; receives are reposted at once. */
 static inline int poll_one(struct slat *s)
 {
-	struct ibv_recv_wr *bad;
 	struct ibv_wc wc;
 	int n, ret;
 
@@ -50,7 +68,7 @@ static inline int poll_one(struct slat *s)
 	s->recvs++;
 	s->last_imm = wc.wc_flags & IBV_WC_WITH_IMM ? ntohl(wc.imm_data)
 						    : IMM_PING;
-	ret = ibv_post_recv(s->tx.qp, &s->rwr, &bad);
+	ret = s->repost(s);
 	return ret ? -ret : 1;
 }
 

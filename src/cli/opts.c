@@ -403,6 +403,10 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 				   "--perftest meets perftest on RC: drop -c "
 				   "%s, or run rdmaperf on both sides",
 				   rdp_transport_name(p->transport));
+	if ((p->flags & RDP_PARAM_SRQ) && (o->mem.bounce || o->conn.perftest))
+		return rdp_cli_bad(err, len,
+				   "--use-srq does not combine with --bounce "
+				   "or --perftest");
 	if ((p->flags & RDP_PARAM_ODP) && o->mem.cuda[0])
 		return rdp_cli_bad(err, len,
 				   "--odp pages host memory: drop --use_cuda");

@@ -115,6 +115,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "register on-demand paging MRs on both sides (checked against the device's odp_caps)" },
 	{ "implicit_odp", 0, NULL, C, PARAM_FLAG(RDP_PARAM_ODP | RDP_PARAM_ODP_IMPLICIT),
 	  .help = "one implicit on-demand MR over the whole address space, on both sides" },
+	{ "use-srq", 0, NULL, C, PARAM_FLAG(RDP_PARAM_SRQ),
+	  .help = "send_bw, send_lat: every QP's receives on one shared receive queue, on both sides" },
 	{ "mr_per_qp", 0, NULL, C, PARAM_FLAG(RDP_PARAM_MR_PER_QP),
 	  .help = "register each QP's buffer slots as their own MR, on both sides" },
 	{ "write_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_WRITE_IMM),

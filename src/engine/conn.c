@@ -147,10 +147,11 @@ static void qp_template(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	memset(ia, 0, sizeof(*ia));
 	ia->send_cq = conn->cq;
 	ia->recv_cq = conn->cq;
+	ia->srq = conn->srq;
 	ia->qp_type = conn->qp_type;
 	ia->sq_sig_all = 0;
 	ia->cap.max_send_wr = cfg->tx_depth;
-	ia->cap.max_recv_wr = cfg->rx_depth ? cfg->rx_depth : 1;
+	ia->cap.max_recv_wr = conn->srq ? 0 : cfg->rx_depth ? cfg->rx_depth : 1;
 	ia->cap.max_send_sge = 1;
 	ia->cap.max_recv_sge = 1;
 	/* Inline sends read the buffer with the CPU: not GPU memory. */
@@ -324,6 +325,12 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 	}
 	if (c->odp && check_odp(dev, c))
 		return -ENOSYS; /* not supported here */
+	if (c->use_srq && dev->attr.max_srq <= 0) {
+		rdp_err("--use-srq: %s has no shared receive queues (max_srq "
+			"%d from ibv_query_device): drop --use-srq",
+			dev->name, dev->attr.max_srq);
+		return -ENOSYS; /* not supported here */
+	}
 	if (c->events && (c->comp_vector < 0 ||
 			  c->comp_vector >= dev->ctx->num_comp_vectors)) {
 		rdp_err("-X %d: %s has %d completion vector%s "
@@ -356,6 +363,30 @@ static int create_channel(struct rdp_conn *conn, const struct rdp_conn_cfg *c)
 		rdp_err("completion channel of %s: %s", dev->name,
 			strerror(errno));
 		return -errno;
+	}
+	return 0;
+}
+
+/* --use-srq: one shared receive queue deep enough for every QP's -r. */
+static int create_srq(struct rdp_conn *conn, const struct rdp_conn_cfg *c)
+{
+	struct rdp_dev *dev = conn->dev;
+	uint64_t depth = (uint64_t)c->num_qps * (c->rx_depth ? c->rx_depth : 1);
+	struct ibv_srq_init_attr sa = { .attr = { .max_sge = 1 } };
+
+	if (depth > (uint64_t)dev->attr.max_srq_wr) {
+		rdp_err("--use-srq: %u QPs x %u receives exceed the %d a shared "
+			"receive queue of %s holds (max_srq_wr): lower -r or -q",
+			c->num_qps, c->rx_depth, dev->attr.max_srq_wr,
+			dev->name);
+		return -ENOSYS; /* not supported here */
+	}
+	sa.attr.max_wr = (uint32_t)depth;
+	conn->srq = ibv_create_srq(conn->pd, &sa);
+	if (!conn->srq) {
+		rdp_err("create a shared receive queue of %llu on %s: %s",
+			(unsigned long long)depth, dev->name, strerror(errno));
+		return errno ? -errno : -ENOMEM;
 	}
 	return 0;
 }
@@ -442,7 +473,9 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			dev->name, strerror(-ret));
 		goto err_destroy;
 	}
-	ret = create_qps(conn, cfg);
+	ret = cfg->use_srq ? create_srq(conn, cfg) : 0;
+	if (!ret)
+		ret = create_qps(conn, cfg);
 	if (ret)
 		goto err_destroy;
 	*out = conn;
@@ -466,6 +499,8 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 	for (i = 0; conn->qps && i < conn->num_qps; i++)
 		if (conn->qps[i])
 			ibv_destroy_qp(conn->qps[i]);
+	if (conn->srq)
+		ibv_destroy_srq(conn->srq);
 	if (conn->cq)
 		ibv_destroy_cq(conn->cq);
 	if (conn->channel)

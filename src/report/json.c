@@ -303,6 +303,8 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(
 		o, "transport", json_string(rdp_transport_name(p->transport)));
 	err |= json_object_set_new(o, "rate_limit", rate_limit_obj(p));
+	err |= json_object_set_new(o, "srq",
+				   json_boolean(p->flags & RDP_PARAM_SRQ));
 	err |= json_object_set_new(
 		o, "immediate",
 		json_boolean(p->flags &

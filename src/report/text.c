@@ -131,6 +131,8 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		fprintf(f, ", %u READ/atomic in flight", in->dec->window);
 	if (p->flags & (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM))
 		fprintf(f, ", with immediate data");
+	if (p->flags & RDP_PARAM_SRQ)
+		fprintf(f, ", receives on one shared queue");
 	if (p->rate_milli)
 		fprintf(f, ", paced to %.3f %s by the %s",
 			(double)p->rate_milli / 1000,

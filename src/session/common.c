@@ -95,6 +95,7 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->local_ip = local_ip;
 	cfg->defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM);
 	cfg->mr_per_qp = !!(p->flags & RDP_PARAM_MR_PER_QP);
+	cfg->use_srq = !!(p->flags & RDP_PARAM_SRQ);
 	cfg->odp = p->flags & RDP_PARAM_ODP_IMPLICIT ? 2
 		   : p->flags & RDP_PARAM_ODP	     ? 1
 						     : 0;

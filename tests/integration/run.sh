@@ -734,6 +734,36 @@ t_immediate() {
 	pass
 }
 
+# --use-srq: every QP's receives on one shared queue, on both sides; the
+# data check finds each peer QP's pattern where its messages landed.
+t_srq() {
+	local doc=$WORK/srq.json t rc
+	for t in "send_bw -q 4 -n 1000" "send_bw -q 2 -D 2 -c UD" \
+		"send_bw -q 3 -n 500 --send_with_imm -c UC" "send_lat -n 300" \
+		"send_bw -q 4 -n 1000 -R"; do
+		begin "--use-srq ${t}: one shared receive queue, data check ok"
+		# shellcheck disable=SC2086
+		client $t --use-srq --json-file "$doc" || { fail "exit $?"; continue; }
+		expect_out "QPs +: .*, receives on one shared queue" \
+			"Data check +: ok" || continue
+		expect_json "$doc" '.parameters.srq == true' || continue
+		pass
+	done
+	begin "--use-srq -q x -r past the device's max_srq_wr: one line naming it, exit 77"
+	local srq_wr qp_wr r q
+	srq_wr=$(ibv_devinfo -v -d "$DEV" | awk '$1 == "max_srq_wr:" { print $2; exit }')
+	qp_wr=$(ibv_devinfo -v -d "$DEV" | awk '$1 == "max_qp_wr:" { print $2; exit }')
+	[ -n "$srq_wr" ] && [ -n "$qp_wr" ] || { skip "ibv_devinfo shows no max_srq_wr"; return; }
+	r=$((qp_wr < srq_wr ? qp_wr : srq_wr))
+	q=$((srq_wr / r + 1))
+	client send_bw --use-srq -q "$q" -r "$r" -t 16 -n 10
+	rc=$?
+	[ "$rc" -eq 77 ] || { fail "exit $rc, wanted 77 (-q $q -r $r)"; return; }
+	expect_out "--use-srq: $q QPs x $r receives exceed the $srq_wr a shared receive queue of $DEV holds \\(max_srq_wr\\)" ||
+		return
+	pass
+}
+
 # --mr_per_qp: every QP's work requests and keys use its own MR, on both
 # sides; the data checks hold.
 t_mr_per_qp() {
@@ -1081,7 +1111,7 @@ main() {
 		t_all_loops t_duration_all t_matrix t_json t_busy t_limits_output \
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
 		t_path_knobs t_events t_ipv6 t_transports t_immediate t_pacing \
-		t_mr_per_qp t_odp t_live \
+		t_mr_per_qp t_odp t_live t_srq \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \

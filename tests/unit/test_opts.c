@@ -445,6 +445,14 @@ static void test_immediate(void **state)
 	assert_true(o.params.flags & RDP_PARAM_ODP_IMPLICIT);
 	expect_reject("--odp pages host memory", "write_bw", "--odp",
 		      "--use_cuda", "0");
+	assert_int_equal(CLIENT(&o, err, "send_bw", "--use-srq", "-q", "4",
+				"h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_SRQ);
+	expect_reject("write_bw: --use-srq applies to send_bw and send_lat",
+		      "write_bw", "--use-srq");
+	expect_reject("--use-srq does not combine with --bounce", "send_bw",
+		      "--use-srq", "--perftest");
 }
 
 /* Pacing: the rate in the units asked, who paces, what it cannot pace. */

@@ -159,6 +159,9 @@ static void test_device_limits(void **state)
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.odp = 0;
 	cfg.qp_type = 0;
+	cfg.use_srq = 1; /* max_srq 0 */
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	cfg.use_srq = 0;
 	cfg.tx_depth = 2048; /* deeper than max_qp_wr */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
 	cfg.tx_depth = 128;
