@@ -150,11 +150,10 @@ int rdp_cli_check_live(struct rdp_opts *o, char *err, size_t len)
 				   "--run_infinitely runs one size and one QP "
 				   "count: drop -a and the lists");
 	if (p->flags & (RDP_PARAM_BIDIR | RDP_PARAM_EVENTS) || o->mem.bounce ||
-	    p->rate_milli || o->report.margin_s > 0 || o->conn.perftest)
+	    p->rate_milli || o->report.margin_s > 0)
 		return rdp_cli_bad(err, len,
 				   "--run_infinitely does not combine with -b, "
-				   "-e, --bounce, --rate_limit, -f or "
-				   "--perftest");
+				   "-e, --bounce, --rate_limit or -f");
 	every = o->report.interval_s > 0 ? o->report.interval_s
 		: p->duration_s		 ? p->duration_s
 					 : LIVE_INTERVAL_S;

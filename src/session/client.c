@@ -195,17 +195,6 @@ static int run_test(struct client *c, struct rdp_result *res)
 			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
 	};
 	int slow = rdp_slow_step_ms(c->o, &c->p);
-	struct rdp_live live = { 0 };
-	struct rdp_live_reporter rep = {
-		.live = &live,
-		.info = &c->info,
-		.clk = &c->clk,
-		.text = c->text,
-		.json_lines = c->o->report.json,
-		.interval_s = c->o->report.interval_s,
-		.msg_bytes = p->size_bytes,
-	};
-	struct rdp_cpu_snap cpu;
 	struct rdp_msg msg;
 	int ret;
 
@@ -219,18 +208,9 @@ static int run_test(struct client *c, struct rdp_result *res)
 		rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
-	if (!ret && (p->flags & RDP_PARAM_LIVE)) {
-		run.live = &live;
-		run.interval_cycles = 0; /* the reporter prints them */
-		ret = rdp_live_start(&rep);
-	}
-	if (!ret) {
-		rdp_session_cpu_begin(&cpu);
-		ret = c->eng->loop(&run, res);
-		rdp_session_cpu_end(&cpu, &res->cpu);
-	}
-	if (run.live)
-		rdp_live_stop(&rep);
+	if (!ret)
+		ret = rdp_session_loop(c->eng, &run, res, &c->info, c->text,
+				       &c->o->report);
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run.posted);
 	if (!ret)

@@ -12,6 +12,7 @@
 
 #include "session_int.h"
 #include <rdmaperf/clock.h>
+#include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/report.h>
@@ -112,4 +113,40 @@ void rdp_live_stop(struct rdp_live_reporter *r)
 	sigaction(SIGINT, &r->old_int, NULL);
 	sigaction(SIGTERM, &r->old_term, NULL);
 	signalled = NULL;
+}
+
+int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
+		     struct rdp_result *res, const struct rdp_report_info *in,
+		     FILE *text, const struct rdp_report_opts *ro)
+{
+	struct rdp_live live = { 0 };
+	struct rdp_live_reporter rep = {
+		.live = &live,
+		.info = in,
+		.clk = run->clk,
+		.text = text,
+		.json_lines = ro->json,
+		.interval_s = ro->interval_s,
+		.msg_bytes = run->params->size_bytes,
+	};
+	struct rdp_cpu_snap cpu;
+	int ret = 0;
+
+	/* Only a sending client's loop records progress. */
+	if ((run->params->flags & RDP_PARAM_LIVE) &&
+	    run->side == RDP_SIDE_CLIENT) {
+		run->live = &live;
+		run->interval_cycles = 0; /* the reporter prints them */
+		ret = rdp_live_start(&rep);
+	}
+	if (!ret) {
+		rdp_session_cpu_begin(&cpu);
+		ret = eng->loop(run, res);
+		rdp_session_cpu_end(&cpu, &res->cpu);
+	}
+	if (run->live) {
+		rdp_live_stop(&rep);
+		run->live = NULL;
+	}
+	return ret;
 }

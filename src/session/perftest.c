@@ -452,6 +452,22 @@ static int await_exit(struct pt_peer *c)
 	return ret ? ret : -EPROTO;
 }
 
+/* --run_infinitely: perftest's live client runs until it is killed, and
+ * its exit, which closes the connection, is the end of the run. */
+static int await_live_end(struct pt_peer *c)
+{
+	uint8_t b;
+	int ret = rdp_oob_recv_raw(&c->oob, &b, 1, -1);
+
+	if (ret == -ECONNRESET) {
+		rdp_info("perftest client %s ended its live run", c->oob.peer);
+		return 0;
+	}
+	rdp_err("perftest client %s in a live run: %s", c->oob.peer,
+		ret ? strerror(-ret) : "it sent more than it does");
+	return ret ? ret : -EPROTO;
+}
+
 /* The reports, field by field (the server reads each alone); *peer: the
  * other side's, in its unit (the same --report_gbits as this side). */
 static int reports(struct pt_peer *c, const struct rdp_result *res,
@@ -655,7 +671,6 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
 	int receiver = c->seq == PT_SEND_BW && c->server;
 	uint64_t size = c->p.size_bytes;
-	struct rdp_cpu_snap cpu;
 	int ret = 0;
 
 	report_head(c, check);
@@ -680,9 +695,8 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 			ret = barrier(c, "the barrier before the run");
 		if (!ret) {
 			rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
-			rdp_session_cpu_begin(&cpu);
-			ret = c->eng->loop(&c->run, res);
-			rdp_session_cpu_end(&cpu, &res->cpu);
+			ret = rdp_session_loop(c->eng, &c->run, res, &c->in,
+					       c->text, &c->o->report);
 			rdp_ctr_end(&c->ctr);
 		}
 		if (!ret && (c->seq == PT_SEND_BW || c->bidir) && c->all)
@@ -707,6 +721,17 @@ static int serve_passive(struct pt_peer *c)
 	struct rdp_pt_report served;
 	int ret;
 
+	if (c->p.flags & RDP_PARAM_LIVE) {
+		ret = await_live_end(c);
+		if (!ret) {
+			report_head(c,
+				    "Figures         : none here: perftest's "
+				    "live client is stopped, not finished, "
+				    "and reports nothing");
+			rdp_report_footer(c->text, &c->in);
+		}
+		return ret;
+	}
 	if (c->seq != PT_RDMA_BW) {
 		ret = close_tcp(c, 0);
 		if (!ret) {
@@ -751,6 +776,8 @@ static int test(struct pt_peer *c)
 					"server keeps no pattern)");
 	if (ret)
 		;
+	else if (c->p.flags & RDP_PARAM_LIVE)
+		ret = 0; /* as perftest's own: a stopped side just leaves */
 	else if (c->seq == PT_RDMA_BW && !c->bidir)
 		ret = c->server ? 0 : epilogue(c, &res);
 	else if (c->seq == PT_RDMA_LAT && c->pingpong)

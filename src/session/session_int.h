@@ -76,6 +76,11 @@ struct rdp_live_reporter {
 };
 int rdp_live_start(struct rdp_live_reporter *r);
 void rdp_live_stop(struct rdp_live_reporter *r);
+/* The timed loop through eng, its CPU cost in res->cpu; a client's
+ * --run_infinitely run with its reporter (on text, or JSON lines). */
+int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
+		     struct rdp_result *res, const struct rdp_report_info *in,
+		     FILE *text, const struct rdp_report_opts *ro);
 
 /* The server's memory, for the client's report. */
 void rdp_session_mem_to_accept(const struct rdp_conn *conn,

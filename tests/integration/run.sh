@@ -847,6 +847,62 @@ t_live() {
 	pass
 	begin "write_bw --run_infinitely, server killed: the usual error, in time"
 	server_killed_mid_run 4 write_bw --run_infinitely
+	command -v ib_write_bw >/dev/null || return 0
+	live_pt_client
+	live_pt_server
+}
+
+# rdmaperf's live client against an ib_write_bw server: reports until
+# SIGINT, its summary, and it leaves as perftest's own live client would.
+live_pt_client() {
+	local port=$((PORT + 11)) spid cpid rc n
+	begin "rdmaperf write_bw --perftest --run_infinitely against ib_write_bw: live reports, SIGINT, the summary"
+	run_limited 60 ib_write_bw -d "$DEV" -p "$port" --run_infinitely \
+		>"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	sleep 1
+	run_limited 60 "$BUILD/rdmaperf" write_bw --perftest --run_infinitely \
+		--interval 1 -d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
+	cpid=$!
+	sleep 5
+	kill -INT "$cpid"
+	wait "$cpid"
+	rc=$?
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
+	n=$(grep -cE '^ +\[ *[0-9.]+- *[0-9.]+ s\] +[0-9.]+ MiB/sec' "$WORK/out")
+	[ "$n" -ge 2 ] || { fail "$n live reports"; return; }
+	expect_out "Peer +: perftest [0-9.]+ server at" || return
+	pass
+}
+
+# A live ib_write_bw client against the one-shot --perftest
+# --run_infinitely server: the client's exit ends the run, exit 0.
+live_pt_server() {
+	local port=$((PORT + 12)) spid cpid rc i
+	begin "ib_write_bw --run_infinitely against rdmaperf write_bw --perftest --run_infinitely: the client's exit ends the run"
+	run_limited 60 "$BUILD/rdmaperf" write_bw --perftest --run_infinitely \
+		-d "$DEV" -p "$port" >"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	for i in $(seq 1 50); do
+		grep -q "waiting for one perftest client" "$WORK/pt-server.log" &&
+			break
+		sleep 0.1
+	done
+	run_limited 60 ib_write_bw -d "$DEV" -p "$port" --run_infinitely -D 1 \
+		"$ADDR" >"$WORK/out" 2>&1 &
+	cpid=$!
+	sleep 4
+	kill -INT "$cpid"
+	wait "$cpid" 2>/dev/null
+	wait "$spid"
+	rc=$?
+	[ "$rc" -eq 0 ] || { tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"; fail "rdmaperf: exit $rc"; return; }
+	expect_file "$WORK/pt-server.log" "perftest client .* ended its live run" \
+		"Figures +: none here: perftest's live client is stopped" ||
+		return
+	pass
 }
 
 # --rate_limit: rxe offers no packet pacing, so the loop paces itself and
