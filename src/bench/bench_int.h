@@ -82,6 +82,11 @@ rdp_lat_tx_post(struct rdp_lat_tx *tx, int last)
 	return ret ? -ret : 0;
 }
 
+/* -e in a latency loop whose CQ was found empty: arm it (0 at once, the
+ * caller polls again) or sleep until an event; -ETIMEDOUT after the stall
+ * time, else 0. */
+int rdp_lat_sleep(struct rdp_run *run, int *armed);
+
 /* What a latency client runs inside and after the clock. */
 struct rdp_lat_loop {
 	/* The timed loop: round trip i stamped in stamps[i + 1], until total

@@ -179,6 +179,7 @@ struct rtt {
 	struct ibv_sge sge;
 	struct ibv_cq *cq;
 	uint64_t add_base, add_step;
+	int armed; /* -e: the CQ is armed for its next event */
 };
 
 void rdp_rtt_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
@@ -222,8 +223,9 @@ static void rtt_setup(const struct rdp_run *run, struct rtt *t,
 	}
 }
 
-/* Wait for the one outstanding completion, bounded by the stall time. */
-static inline int rtt_wait(struct rdp_run *run, struct rtt *t)
+/* Wait for the one outstanding completion, bounded by the stall time;
+ * with -e (`ev`, constant per caller) asleep on the completion channel. */
+static inline int rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
 {
 	unsigned int spins = 0;
 	uint64_t t0 = 0;
@@ -231,6 +233,12 @@ static inline int rtt_wait(struct rdp_run *run, struct rtt *t)
 	int n;
 
 	while ((n = ibv_poll_cq(t->cq, 1, &wc)) == 0) {
+		if (ev) {
+			n = rdp_lat_sleep(run, &t->armed);
+			if (n)
+				return n;
+			continue;
+		}
 		if (++spins & RDP_SPIN_CHECK_MASK)
 			continue;
 		if (!t0)
@@ -245,10 +253,11 @@ static inline int rtt_wait(struct rdp_run *run, struct rtt *t)
 	return 0;
 }
 
-/* `atomic` is constant per caller: one variant without atomic stores. */
+/* `atomic` and `ev` are constant per caller: one variant without atomic
+ * stores, one without sleeping. */
 static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
 			   uint64_t total, uint64_t end, uint64_t *done,
-			   const int atomic)
+			   const int atomic, const int ev)
 {
 	struct ibv_qp *qp = run->conn->qps[0];
 	struct ibv_send_wr *bad;
@@ -266,7 +275,7 @@ static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
 			*done = i;
 			return -ret;
 		}
-		ret = rtt_wait(run, t);
+		ret = rtt_wait(run, t, ev);
 		stamps[i + 1] = rdp_cycles();
 		if (ret) {
 			*done = i + 1;
@@ -284,13 +293,25 @@ static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
 static int rtt_loop_read(struct rdp_run *run, void *t, uint64_t *st,
 			 uint64_t total, uint64_t end, uint64_t *done)
 {
-	return rtt_loop(run, t, st, total, end, done, 0);
+	return rtt_loop(run, t, st, total, end, done, 0, 0);
 }
 
 static int rtt_loop_atomic(struct rdp_run *run, void *t, uint64_t *st,
 			   uint64_t total, uint64_t end, uint64_t *done)
 {
-	return rtt_loop(run, t, st, total, end, done, 1);
+	return rtt_loop(run, t, st, total, end, done, 1, 0);
+}
+
+static int rtt_loop_read_ev(struct rdp_run *run, void *t, uint64_t *st,
+			    uint64_t total, uint64_t end, uint64_t *done)
+{
+	return rtt_loop(run, t, st, total, end, done, 0, 1);
+}
+
+static int rtt_loop_atomic_ev(struct rdp_run *run, void *t, uint64_t *st,
+			      uint64_t total, uint64_t end, uint64_t *done)
+{
+	return rtt_loop(run, t, st, total, end, done, 1, 1);
 }
 
 /* The loop does not log: its failure is told here, with how far it got. */
@@ -314,13 +335,33 @@ static const struct rdp_lat_loop rtt_atomic = {
 	.close = rtt_close,
 };
 
+static const struct rdp_lat_loop rtt_read_ev = {
+	.timed = rtt_loop_read_ev,
+	.close = rtt_close,
+};
+
+static const struct rdp_lat_loop rtt_atomic_ev = {
+	.timed = rtt_loop_atomic_ev,
+	.close = rtt_close,
+};
+
 int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res)
 {
-	enum rdp_verb verb = run->ops->verb;
+	int atomic = run->ops->verb == RDP_VERB_ATOMIC;
+	int ev = run->conn->channel != NULL;
 	struct rtt t;
 
-	rtt_setup(run, &t, verb);
+	rtt_setup(run, &t, run->ops->verb);
 	return rdp_lat_client(run, res,
-			      verb == RDP_VERB_ATOMIC ? &rtt_atomic : &rtt_read,
+			      ev ? (atomic ? &rtt_atomic_ev : &rtt_read_ev)
+				 : (atomic ? &rtt_atomic : &rtt_read),
 			      &t);
+}
+
+int rdp_lat_sleep(struct rdp_run *run, int *armed)
+{
+	int ms = (int)(rdp_clock_ns(run->clk, run->stall_cycles) / 1e6) + 1;
+	int ret = rdp_conn_cq_sleep(run->conn, armed, -1, ms);
+
+	return ret > 0 ? 0 : ret;
 }

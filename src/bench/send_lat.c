@@ -23,6 +23,7 @@ struct slat {
 	struct ibv_srq *srq;
 	uint64_t recvs, consumed;
 	uint32_t last_imm;
+	int armed; /* -e: the CQ is armed for its next event */
 	/* perftest's peer: receives posted so far, and how many in all */
 	uint64_t rposted, rlimit;
 };
@@ -72,9 +73,11 @@ static inline int poll_one(struct slat *s)
 	return ret ? -ret : 1;
 }
 
-/* Until cond holds: spin, with the stall bound checked now and then. */
+/* Until cond holds: spin, with the stall bound checked now and then;
+ * with -e (`ev`, constant per caller) asleep on the completion channel
+ * whenever the CQ is empty. */
 static inline int wait_for(struct rdp_run *run, struct slat *s,
-			   const uint64_t *have, uint64_t want)
+			   const uint64_t *have, uint64_t want, const int ev)
 {
 	unsigned int spins = 0;
 	uint64_t t0 = 0;
@@ -84,6 +87,12 @@ static inline int wait_for(struct rdp_run *run, struct slat *s,
 		ret = poll_one(s);
 		if (ret < 0)
 			return ret;
+		if (ev && !ret) {
+			ret = rdp_lat_sleep(run, &s->armed);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (ret || (++spins & RDP_SPIN_CHECK_MASK))
 			continue;
 		if (!t0)
@@ -94,12 +103,13 @@ static inline int wait_for(struct rdp_run *run, struct slat *s,
 	return 0;
 }
 
-static inline int post(struct rdp_run *run, struct slat *s, uint32_t imm)
+static inline int post(struct rdp_run *run, struct slat *s, uint32_t imm,
+		       const int ev)
 {
 	int ret;
 
 	if (s->tx.posted - s->tx.retired >= s->tx.tx_depth) {
-		ret = wait_for(run, s, &s->tx.retired, s->tx.last_signaled);
+		ret = wait_for(run, s, &s->tx.retired, s->tx.last_signaled, ev);
 		if (ret)
 			return ret;
 	}
@@ -114,18 +124,19 @@ static int fail(struct rdp_run *run, const struct slat *s, int ret,
 }
 
 /* The timed loop: send, wait for the answer, stamp. */
-static int ping_loop(struct rdp_run *run, void *state, uint64_t *stamps,
-		     uint64_t total, uint64_t end, uint64_t *done)
+static inline int ping_loop(struct rdp_run *run, void *state, uint64_t *stamps,
+			    uint64_t total, uint64_t end, uint64_t *done,
+			    const int ev)
 {
 	struct slat *s = state;
 	uint64_t i;
 	int ret;
 
 	for (i = 0; i < total; i++) {
-		ret = post(run, s, IMM_PING);
+		ret = post(run, s, IMM_PING, ev);
 		if (ret)
 			return fail(run, s, ret, "send");
-		ret = wait_for(run, s, &s->recvs, ++s->consumed);
+		ret = wait_for(run, s, &s->recvs, ++s->consumed, ev);
 		stamps[i + 1] = rdp_cycles();
 		if (ret)
 			return fail(run, s, ret, "reply");
@@ -138,21 +149,40 @@ static int ping_loop(struct rdp_run *run, void *state, uint64_t *stamps,
 	return 0;
 }
 
-/* Tell the server to stop, and see that send through. */
+static int ping_loop_poll(struct rdp_run *run, void *state, uint64_t *stamps,
+			  uint64_t total, uint64_t end, uint64_t *done)
+{
+	return ping_loop(run, state, stamps, total, end, done, 0);
+}
+
+static int ping_loop_ev(struct rdp_run *run, void *state, uint64_t *stamps,
+			uint64_t total, uint64_t end, uint64_t *done)
+{
+	return ping_loop(run, state, stamps, total, end, done, 1);
+}
+
+/* Tell the server to stop, and see that send through (outside the
+ * clock: -e or not, it polls). */
 static int ping_close(struct rdp_run *run, void *state, uint64_t done, int ret)
 {
 	struct slat *s = state;
 
 	(void)done;
 	if (!ret)
-		ret = post(run, s, IMM_STOP);
+		ret = post(run, s, IMM_STOP, 0);
 	if (!ret)
-		ret = wait_for(run, s, &s->tx.retired, s->tx.last_signaled);
+		ret = wait_for(run, s, &s->tx.retired, s->tx.last_signaled, 0);
 	return ret ? fail(run, s, ret, "completion of the last send") : 0;
 }
 
 static const struct rdp_lat_loop ping = {
-	.timed = ping_loop,
+	.timed = ping_loop_poll,
+	.close = ping_close,
+	.halve = 1,
+};
+
+static const struct rdp_lat_loop ping_ev = {
+	.timed = ping_loop_ev,
 	.close = ping_close,
 	.halve = 1,
 };
@@ -162,29 +192,36 @@ static int client(struct rdp_run *run, struct rdp_result *res)
 	struct slat s;
 
 	setup(run, &s);
-	return rdp_lat_client(run, res, &ping, &s);
+	return rdp_lat_client(run, res, run->conn->channel ? &ping_ev : &ping,
+			      &s);
 }
 
 /* Answer every ping until the stop message. */
+static inline int answer(struct rdp_run *run, struct slat *s, const int ev)
+{
+	int ret;
+
+	for (;;) {
+		ret = wait_for(run, s, &s->recvs, ++s->consumed, ev);
+		if (ret)
+			return fail(run, s, ret, "ping");
+		if (s->last_imm == IMM_STOP)
+			break;
+		ret = post(run, s, IMM_PING, ev);
+		if (ret)
+			return fail(run, s, ret, "send");
+	}
+	ret = wait_for(run, s, &s->tx.retired, s->tx.last_signaled, 0);
+	return ret ? fail(run, s, ret, "completion") : 0;
+}
+
 static int server(struct rdp_run *run, struct rdp_result *res)
 {
 	struct slat s;
-	int ret;
 
 	(void)res;
 	setup(run, &s);
-	for (;;) {
-		ret = wait_for(run, &s, &s.recvs, ++s.consumed);
-		if (ret)
-			return fail(run, &s, ret, "ping");
-		if (s.last_imm == IMM_STOP)
-			break;
-		ret = post(run, &s, IMM_PING);
-		if (ret)
-			return fail(run, &s, ret, "send");
-	}
-	ret = wait_for(run, &s, &s.tx.retired, s.tx.last_signaled);
-	return ret ? fail(run, &s, ret, "completion") : 0;
+	return run->conn->channel ? answer(run, &s, 1) : answer(run, &s, 0);
 }
 
 /*

@@ -426,11 +426,17 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 		return rdp_cli_bad(err, len,
 				   "-c UD runs on host memory: drop --use_cuda "
 				   "and --bounce");
-	if ((p->flags & RDP_PARAM_EVENTS) && o->bench->kind != RDP_BENCH_BW)
+	if ((p->flags & RDP_PARAM_EVENTS) && o->bench->kind == RDP_BENCH_LAT &&
+	    o->bench->verb == RDP_VERB_WRITE)
 		return rdp_cli_bad(err, len,
-				   "-e applies to the bandwidth tests: the "
-				   "latency loops poll (write_lat polls memory "
-				   "itself)");
+				   "-e: write_lat polls its memory for the "
+				   "peer's write, with no completion to sleep "
+				   "on: use send_lat, read_lat or atomic_lat");
+	if ((p->flags & RDP_PARAM_EVENTS) && o->bench->kind == RDP_BENCH_LAT &&
+	    o->conn.perftest)
+		return rdp_cli_bad(err, len,
+				   "-e with --perftest: perftest's ping-pong "
+				   "is run polling; drop -e");
 	if ((p->flags & RDP_PARAM_EVENTS) && o->mem.bounce)
 		return rdp_cli_bad(err, len,
 				   "-e does not combine with --bounce: the "

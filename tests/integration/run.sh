@@ -939,7 +939,8 @@ t_pacing() {
 t_events() {
 	local doc=$WORK/ev.json rc t
 	for t in "write_bw -D 2 -q 2" "send_bw -n 2000 -q 2" "atomic_bw -n 500" \
-		"read_bw -b -n 500 -s 64K"; do
+		"read_bw -b -n 500 -s 64K" "send_lat -n 300" "read_lat -n 300" \
+		"atomic_lat -n 300 -A CMP_AND_SWAP" "send_lat -D 2 -c UD"; do
 		begin "${t%% *} -e ${t#* }: completions by events on both sides, data check ok"
 		# shellcheck disable=SC2086
 		client $t -e --json-file "$doc" || { fail "exit $?"; continue; }

@@ -144,8 +144,9 @@ static void test_rejections(void **state)
 	expect_reject("unexpected argument", "write_bw", "a", "b");
 	expect_reject("one QP", "write_lat", "-q", "2");
 	expect_reject("1..1G", "write_bw", "-s", "2G");
-	expect_reject("-e applies to the bandwidth tests", "send_lat", "-e",
-		      "h");
+	expect_reject("-e: write_lat polls its memory", "write_lat", "-e", "h");
+	expect_reject("-e with --perftest: perftest's ping-pong", "read_lat",
+		      "-e", "--perftest", "h");
 	expect_reject("-X picks the completion vector of -e: add -e",
 		      "write_bw", "-X", "1", "h");
 	expect_reject("-e does not combine with --bounce", "write_bw", "-e",
@@ -415,6 +416,8 @@ static void test_immediate(void **state)
 	struct rdp_opts o;
 
 	(void)state;
+	assert_int_equal(CLIENT(&o, err, "send_lat", "-e", "h"), RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_EVENTS);
 	assert_int_equal(CLIENT(&o, err, "write_bw", "--write_with_imm", "h"),
 			 RDP_PARSE_OK);
 	assert_true(o.params.flags & RDP_PARAM_WRITE_IMM);
