@@ -268,16 +268,15 @@ static int check_transport(const struct rdp_bench_ops *ops,
 	return -EINVAL;
 }
 
-/* --write_with_imm on the WRITE bandwidth test, --send_with_imm and
- * --use-srq on the SEND tests. */
+/* --write_with_imm on the WRITE tests, --send_with_imm and --use-srq on
+ * the SEND tests. */
 static int check_imm(const struct rdp_bench_ops *ops,
 		     const struct rdp_params *p, char *why, size_t len)
 {
-	if ((p->flags & RDP_PARAM_WRITE_IMM) &&
-	    (ops->verb != RDP_VERB_WRITE || ops->kind != RDP_BENCH_BW)) {
+	if ((p->flags & RDP_PARAM_WRITE_IMM) && ops->verb != RDP_VERB_WRITE) {
 		snprintf(why, len,
-			 "%s: --write_with_imm applies to write_bw (write_lat "
-			 "polls memory and takes no immediate data)",
+			 "%s: --write_with_imm applies to write_bw and "
+			 "write_lat",
 			 p->test);
 		return -EINVAL;
 	}

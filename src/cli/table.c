@@ -120,7 +120,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "mr_per_qp", 0, NULL, C, PARAM_FLAG(RDP_PARAM_MR_PER_QP),
 	  .help = "register each QP's buffer slots as their own MR, on both sides" },
 	{ "write_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_WRITE_IMM),
-	  .help = "write_bw: RDMA WRITE with immediate data, a receive completion per message on the server" },
+	  .help = "write_bw, write_lat: RDMA WRITE with immediate data, a receive completion per message at the receiver" },
 	{ "send_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_SEND_IMM),
 	  .help = "send_bw, send_lat: SEND with immediate data" },
 	{ "bidirectional", 'b', NULL, C, PARAM_FLAG(RDP_PARAM_BIDIR),

@@ -715,7 +715,8 @@ t_immediate() {
 	for t in "write_bw --write_with_imm -n 2000 -q 2" \
 		"write_bw --write_with_imm -D 2" \
 		"send_bw --send_with_imm -n 2000 -q 2" \
-		"send_lat --send_with_imm -n 300" \
+		"send_lat --send_with_imm -n 300" "write_lat --write_with_imm -n 300" \
+		"write_lat --write_with_imm -D 2 -c UC" \
 		"send_bw --send_with_imm -n 1000 -c UD"; do
 		begin "${t}: with immediate data, data check ok"
 		# shellcheck disable=SC2086
