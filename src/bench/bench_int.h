@@ -120,8 +120,9 @@ int rdp_check_atomic(const struct rdp_params *p, char *why, size_t len);
 /* verify() for atomics: the remote counters add up to what was posted. */
 int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
 		      struct rdp_data_check *r);
-/* verify() for WRITE and READ bandwidth: where ops->verb put the data. */
-int rdp_verify_one_sided_rx(const struct rdp_run *run, uint64_t count,
-			    struct rdp_data_check *r);
+/* verify() for the bandwidth tests that move data: where ops->verb put
+ * it (with -b on both sides). */
+int rdp_verify_data_rx(const struct rdp_run *run, uint64_t count,
+		       struct rdp_data_check *r);
 
 #endif /* RDMAPERF_BENCH_INT_H */

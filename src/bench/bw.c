@@ -39,14 +39,20 @@ enum bw_variant {
 	BW_ATOMIC_EVENTS, /* both */
 	BW_PACED,	  /* --rate_limit in software: post when allowed */
 	BW_ATOMIC_PACED,  /* both */
-	BW_LIVE,	/* --run_infinitely: record progress, stop on a flag */
-	BW_ATOMIC_LIVE, /* both */
+	BW_LIVE,	  /* --run_infinitely: record, stop on a flag */
+	BW_ATOMIC_LIVE,	  /* both */
+	BW_DUPLEX,	  /* send_bw -b: also take the peer's SENDs */
 };
 
 static HOT_INLINE int has_operands(const enum bw_variant v)
 {
 	return v == BW_ATOMIC || v == BW_ATOMIC_EVENTS ||
 	       v == BW_ATOMIC_PACED || v == BW_ATOMIC_LIVE;
+}
+
+static HOT_INLINE int duplex(const enum bw_variant v)
+{
+	return v == BW_DUPLEX;
 }
 
 static HOT_INLINE int live(const enum bw_variant v)
@@ -99,6 +105,11 @@ struct bw_state {
 	uint64_t pace_cycles;
 	uint64_t pace_start;
 	uint64_t posted_all;
+	/* send_bw -b: each QP's receive, what came, the peer's end marks */
+	struct ibv_recv_wr *rwrs;
+	struct ibv_sge *rsges;
+	uint64_t rx_got;
+	uint32_t marks_in;
 	struct rdp_bw_sample *samples;
 	size_t nsamples, cap;
 	uint64_t done;
@@ -280,6 +291,14 @@ static int setup(const struct rdp_run *run, struct bw_state *st,
 		return -ENOMEM;
 	for (q = 0; q < p->num_qps; q++)
 		setup_qp(&st->qps[q], run, q, limit, verb);
+	if (verb == RDP_VERB_SEND && (p->flags & RDP_PARAM_BIDIR)) {
+		st->rwrs = calloc(p->num_qps, sizeof(*st->rwrs));
+		st->rsges = calloc(p->num_qps, sizeof(*st->rsges));
+		if (!st->rwrs || !st->rsges)
+			return -ENOMEM;
+		for (q = 0; q < p->num_qps; q++)
+			rdp_recv_wr(run, q, &st->rwrs[q], &st->rsges[q]);
+	}
 	return 0;
 }
 
@@ -336,6 +355,26 @@ static HOT_INLINE int post_window(struct bw_state *st, struct bw_qp *b,
 	return 0;
 }
 
+/* send_bw -b: a message of the peer's, or (empty) its end mark; the
+ * receive goes straight back. */
+static HOT_INLINE int take_recv(struct rdp_run *run, struct bw_state *st,
+				const struct ibv_wc *wc)
+{
+	uint32_t q = (uint32_t)wc->wr_id;
+	struct ibv_recv_wr *bad;
+	int ret;
+
+	if (wc->byte_len)
+		st->rx_got++;
+	else
+		st->marks_in++;
+	ret = ibv_post_recv(run->conn->qps[q], &st->rwrs[q], &bad);
+	if (ret)
+		rdp_err("post receive on qp 0x%x: %s",
+			run->conn->qps[q]->qp_num, strerror(ret));
+	return -ret;
+}
+
 /* Retire completions; returns how many, or -EIO on a failed one. */
 static HOT_INLINE int reap(struct rdp_run *run, struct bw_state *st,
 			   struct ibv_wc *wc, const enum bw_variant v)
@@ -350,6 +389,12 @@ static HOT_INLINE int reap(struct rdp_run *run, struct bw_state *st,
 
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return rdp_bench_wc_error(&wc[i]);
+		if (duplex(v) && (wc[i].opcode & IBV_WC_RECV)) {
+			ret = take_recv(run, st, &wc[i]);
+			if (ret)
+				return ret;
+			continue;
+		}
 		b = &st->qps[q];
 		c = wc[i].wr_id & WRID_COUNT_MASK;
 		if (v == BW_STAGE_IN) {
@@ -547,6 +592,11 @@ static int timed_loop_atomic_live(struct rdp_run *run, struct bw_state *st)
 	return timed_loop(run, st, BW_ATOMIC_LIVE);
 }
 
+static int timed_loop_duplex(struct rdp_run *run, struct bw_state *st)
+{
+	return timed_loop(run, st, BW_DUPLEX);
+}
+
 static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_PLAIN] = timed_loop_plain,
 	[BW_ATOMIC] = timed_loop_atomic,
@@ -558,6 +608,7 @@ static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_ATOMIC_PACED] = timed_loop_atomic_paced,
 	[BW_LIVE] = timed_loop_live,
 	[BW_ATOMIC_LIVE] = timed_loop_atomic_live,
+	[BW_DUPLEX] = timed_loop_duplex,
 };
 
 /* --rate_limit as decided: the device's limit on every QP, or the
@@ -599,6 +650,9 @@ static enum bw_variant variant_of(const struct rdp_run *run, enum rdp_verb verb)
 	 * other */
 	if (run->live)
 		return verb == RDP_VERB_ATOMIC ? BW_ATOMIC_LIVE : BW_LIVE;
+	/* send_bw -b refuses -e, --bounce, --rate_limit and live runs */
+	if (verb == RDP_VERB_SEND && (run->params->flags & RDP_PARAM_BIDIR))
+		return BW_DUPLEX;
 	if (run->dec.pacing == RDP_PACE_SOFTWARE)
 		return verb == RDP_VERB_ATOMIC ? BW_ATOMIC_PACED : BW_PACED;
 	if (verb == RDP_VERB_ATOMIC)
@@ -660,6 +714,16 @@ static int fence(struct rdp_run *run, struct bw_qp *b)
 	return -ret;
 }
 
+static int all_completed(const struct bw_state *st)
+{
+	uint32_t q;
+
+	for (q = 0; q < st->num_qps; q++)
+		if (st->qps[q].completed < st->qps[q].posted)
+			return 0;
+	return 1;
+}
+
 /* After the clock stops: every posted operation completes before the
  * peer is told DONE (it may check what they wrote). */
 static int drain(struct rdp_run *run, struct bw_state *st)
@@ -676,6 +740,42 @@ static int drain(struct rdp_run *run, struct bw_state *st)
 	for (q = 0; q < st->num_qps; q++)
 		run->posted += st->qps[q].posted;
 	return ret;
+}
+
+/* send_bw -b: after this side's sends, an empty SEND on each QP marks
+ * their end; receiving goes on until every peer QP's mark came (RC keeps
+ * a QP's order, so all its messages came first) and the marks sent
+ * completed. Neither side stops taking the other's messages early. */
+static int duplex_close(struct rdp_run *run, struct bw_state *st)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	uint64_t progress = rdp_cycles();
+	struct ibv_send_wr wr, *bad;
+	uint32_t q;
+	int ret;
+
+	for (q = 0; q < st->num_qps; q++) {
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = st->qps[q].id | st->qps[q].posted;
+		wr.opcode = IBV_WR_SEND;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		ret = ibv_post_send(st->qps[q].qp, &wr, &bad);
+		if (ret) {
+			rdp_err("post the end mark on qp 0x%x: %s",
+				st->qps[q].qp->qp_num, strerror(ret));
+			return -ret;
+		}
+	}
+	while (st->marks_in < st->num_qps || !all_completed(st)) {
+		ret = reap(run, st, wc, BW_DUPLEX);
+		if (ret < 0)
+			return ret;
+		if (ret > 0)
+			progress = rdp_cycles();
+		else if (rdp_cycles() - progress > run->stall_cycles)
+			return stalled(run, st);
+	}
+	return 0;
 }
 
 /* -f: keep the samples between start + margin and end - margin, rebased so
@@ -722,6 +822,8 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 			(struct rdp_bw_sample){ st.last_cycles,
 						done_at_stop * st.msg_bytes };
 	ret = drain(run, &st);
+	if (!ret && st.variant == BW_DUPLEX)
+		ret = duplex_close(run, &st);
 	if (ret)
 		goto out;
 	res->msgs = done_at_stop;
@@ -733,6 +835,8 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 out:
 	free(st.qps);
 	free(st.samples);
+	free(st.rwrs);
+	free(st.rsges);
 	return ret;
 }
 

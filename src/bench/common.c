@@ -145,10 +145,10 @@ int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
 	return check_rx(run, r);
 }
 
-/* WRITE puts the data in the server's memory, READ in the client's; with
- * -b both sides ran the loop. */
-int rdp_verify_one_sided_rx(const struct rdp_run *run, uint64_t count,
-			    struct rdp_data_check *r)
+/* WRITE and SEND put the data in the server's memory, READ in the
+ * client's; with -b both sides ran the loop. */
+int rdp_verify_data_rx(const struct rdp_run *run, uint64_t count,
+		       struct rdp_data_check *r)
 {
 	if (run->params->flags & RDP_PARAM_BIDIR)
 		return rdp_verify_both_rx(run, count, r);
@@ -322,11 +322,34 @@ static int check_rate(const struct rdp_bench_ops *ops,
 	return 0;
 }
 
+/* send_bw -b runs its own loop: RC (each side waits for the other's end
+ * marks, which nothing may lose), one receive queue per QP, polling, at
+ * full speed. */
+static int check_duplex(const struct rdp_bench_ops *ops,
+			const struct rdp_params *p, char *why, size_t len)
+{
+	if (!(p->flags & RDP_PARAM_BIDIR) || ops->verb != RDP_VERB_SEND)
+		return 0;
+	if (p->transport != RDP_TRANSPORT_RC ||
+	    (p->flags &
+	     (RDP_PARAM_SRQ | RDP_PARAM_EVENTS | RDP_PARAM_SEND_IMM)) ||
+	    p->rate_milli) {
+		snprintf(why, len,
+			 "%s -b runs on RC, polling, at full speed: drop -c, "
+			 "--use-srq, -e, --send_with_imm and --rate_limit",
+			 p->test);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int rdp_bench_validate(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, char *why, size_t len)
 {
 	int ret = check_transport(ops, p, why, len);
 
+	if (!ret)
+		ret = check_duplex(ops, p, why, len);
 	if (!ret)
 		ret = check_imm(ops, p, why, len);
 	if (!ret)

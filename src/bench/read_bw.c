@@ -16,5 +16,5 @@ const struct rdp_bench_ops rdp_bench_read_bw = {
 	.validate = rdp_check_size,
 	.client = rdp_bw_client,
 	.server = rdp_bw_server,
-	.verify = rdp_verify_one_sided_rx,
+	.verify = rdp_verify_data_rx,
 };

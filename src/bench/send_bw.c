@@ -1,11 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* SEND bandwidth: the client sends with a window in flight; the server
- * keeps its receive queues full and counts what arrives. */
+ * keeps its receive queues full and counts what arrives. With -b both
+ * send and receive at once. */
 #include "bench_int.h"
 
 static int prepare(struct rdp_run *run)
 {
-	return run->side == RDP_SIDE_SERVER ? rdp_post_receives(run) : 0;
+	return run->side == RDP_SIDE_SERVER ||
+			       (run->params->flags & RDP_PARAM_BIDIR)
+		       ? rdp_post_receives(run)
+		       : 0;
+}
+
+static int server(struct rdp_run *run, struct rdp_result *res)
+{
+	if (!(run->params->flags & RDP_PARAM_BIDIR))
+		return rdp_bw_server_recv(run, res);
+	res->size_bytes = run->params->size_bytes;
+	res->num_qps = run->params->num_qps;
+	return rdp_bw_client(run, res);
 }
 
 const struct rdp_bench_ops rdp_bench_send_bw = {
@@ -13,14 +26,14 @@ const struct rdp_bench_ops rdp_bench_send_bw = {
 	.title = "SEND bandwidth",
 	.kind = RDP_BENCH_BW,
 	.verb = RDP_VERB_SEND,
-	.flags = RDP_BENCH_RECV | RDP_BENCH_BOUNCE | RDP_BENCH_UC |
-		 RDP_BENCH_UD,
+	.flags = RDP_BENCH_RECV | RDP_BENCH_BOUNCE | RDP_BENCH_BIDIR |
+		 RDP_BENCH_UC | RDP_BENCH_UD,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
 	.decide = rdp_bw_decide,
 	.validate = rdp_check_size,
 	.prepare = prepare,
 	.client = rdp_bw_client,
-	.server = rdp_bw_server_recv,
-	.verify = rdp_verify_server_rx,
+	.server = server,
+	.verify = rdp_verify_data_rx,
 };

@@ -366,13 +366,19 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 	if ((p->flags & RDP_PARAM_BIDIR) &&
 	    !(o->bench->flags & RDP_BENCH_BIDIR))
 		return rdp_cli_bad(err, len,
-				   "-b applies to write_bw, read_bw and "
-				   "atomic_bw");
+				   "-b applies to write_bw, read_bw, "
+				   "send_bw and atomic_bw");
 	if ((p->flags & RDP_PARAM_BIDIR) && o->conn.perftest &&
-	    o->bench->verb == RDP_VERB_ATOMIC)
+	    (o->bench->verb == RDP_VERB_ATOMIC ||
+	     o->bench->verb == RDP_VERB_SEND))
 		return rdp_cli_bad(err, len,
 				   "-b with --perftest meets ib_write_bw and "
-				   "ib_read_bw: drop -b for atomic_bw");
+				   "ib_read_bw: drop -b for %s",
+				   o->bench->name);
+	if ((p->flags & RDP_PARAM_BIDIR) && o->mem.bounce &&
+	    o->bench->verb == RDP_VERB_SEND)
+		return rdp_cli_bad(err, len,
+				   "send_bw -b does not combine with --bounce");
 	if ((p->flags & RDP_PARAM_RDMA_CM) && p->mtu_bytes)
 		return rdp_cli_bad(err, len,
 				   "-m does not apply with -R: RDMA CM takes "

@@ -124,7 +124,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "send_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_SEND_IMM),
 	  .help = "send_bw, send_lat: SEND with immediate data" },
 	{ "bidirectional", 'b', NULL, C, PARAM_FLAG(RDP_PARAM_BIDIR),
-	  .help = "both sides send at once (write_bw, read_bw, atomic_bw); TX and RX reported" },
+	  .help = "both sides send at once (write_bw, read_bw, send_bw, atomic_bw); TX and RX reported" },
 	/* Report */
 	{ "report_gbits", 0, NULL, C, ON(report.gbits),
 	  .help = "bandwidth in Gb/s (default MiB/s)" },

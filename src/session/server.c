@@ -88,6 +88,15 @@ static int check_params(struct server *s)
 			   s->o->bench->name, s->ops->name);
 		return -EINVAL;
 	}
+	if ((p->flags & RDP_PARAM_BIDIR) && s->o->mem.bounce &&
+	    s->ops->verb == RDP_VERB_SEND) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "this server stages through host memory (--bounce), "
+			   "which send_bw -b does not: use a server without "
+			   "--bounce");
+		rdp_err("%s", s->why);
+		return -EINVAL;
+	}
 	if ((p->flags & (RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP)) &&
 	    s->o->mem.cuda[0]) {
 		rdp_errbuf(s->why, sizeof(s->why),

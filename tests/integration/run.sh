@@ -1064,6 +1064,22 @@ t_bidir() {
 			{ fail "$(cat "$WORK/why")"; continue; }
 		pass
 	done
+	for t in "-n 300" "-n 300 -s 64K" "-D 2 -s 4K"; do
+		begin "send_bw -b -q 2 ${t}: TX and RX reported apart, both sides' receive slots checked"
+		# shellcheck disable=SC2086
+		client send_bw -b -q 2 $t --json-file "$WORK/sb.json" ||
+			{ fail "exit $?"; continue; }
+		expect_in "$WORK/out" \
+			"TX \\(this side\\) +: [1-9][0-9]* msgs, peak [0-9.]+, average [0-9.]+" \
+			"RX \\(the server\\) +: [1-9][0-9]* msgs, peak [0-9.]+, average [0-9.]+" \
+			"Data check +: ok" >"$WORK/why" ||
+			{ fail "$(cat "$WORK/why")"; continue; }
+		case $t in
+		-n*) expect_json "$WORK/sb.json" '.results[0].iterations == 600' \
+			'.results[0].rx.iterations == 600' || continue ;;
+		esac
+		pass
+	done
 	for t in "" "-A CMP_AND_SWAP"; do
 		begin "atomic_bw -b -q 2 ${t}: TX and RX reported, both sides' counters add up to the peer's operations"
 		# shellcheck disable=SC2086
@@ -1076,7 +1092,7 @@ t_bidir() {
 		pass
 	done
 	begin "-b on a test that cannot: usage error"
-	expect_fail 2 "-b applies to write_bw, read_bw and atomic_bw" 10 \
+	expect_fail 2 "-b applies to write_bw, read_bw, send_bw and atomic_bw" 10 \
 		"$BUILD/rdmaperf" send_lat -b "$ADDR"
 }
 

@@ -272,6 +272,13 @@ static void test_perftest_flags(void **state)
 	assert_int_equal(CLIENT(&o, err, "read_lat", "-H", "h"), RDP_PARSE_OK);
 	assert_int_equal(o.report.histogram, 1);
 	expect_reject("-b applies", "send_lat", "-b");
+	expect_reject("send_bw -b runs on RC, polling", "send_bw", "-b", "-c",
+		      "UD");
+	expect_reject("send_bw -b runs on RC, polling", "send_bw", "-b",
+		      "--use-srq");
+	expect_reject("-b with --perftest meets ib_write_bw and ib_read_bw: "
+		      "drop -b for send_bw",
+		      "send_bw", "-b", "--perftest");
 	assert_int_equal(CLIENT(&o, err, "atomic_bw", "-b", "h"), RDP_PARSE_OK);
 	expect_reject("-b with --perftest meets ib_write_bw", "atomic_bw", "-b",
 		      "--perftest");
