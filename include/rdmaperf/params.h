@@ -91,6 +91,9 @@ enum rdp_transport {
 	RDP_TRANSPORT_RC = 0, /* reliable connected */
 	RDP_TRANSPORT_UC = 1, /* unreliable connected: no ACKs, no READ */
 	RDP_TRANSPORT_UD = 2, /* unreliable datagram: one packet a message */
+	/* extended reliable connected: named so that the device's answer
+	 * (IBV_DEVICE_XRC) can be given; no test runs on it yet */
+	RDP_TRANSPORT_XRC = 3,
 	RDP_TRANSPORT_COUNT
 };
 

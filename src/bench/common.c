@@ -184,7 +184,7 @@ void rdp_result_clear(struct rdp_result *res)
 const char *rdp_transport_name(uint32_t transport)
 {
 	static const char *const names[RDP_TRANSPORT_COUNT] = { "RC", "UC",
-								"UD" };
+								"UD", "XRC" };
 
 	return transport < RDP_TRANSPORT_COUNT ? names[transport] : "?";
 }
@@ -243,6 +243,9 @@ static int check_transport(const struct rdp_bench_ops *ops,
 			    : p->transport == RDP_TRANSPORT_UD ? RDP_BENCH_UD
 							       : 0;
 
+	/* XRC: the device decides (the engine answers with its capability) */
+	if (p->transport == RDP_TRANSPORT_XRC)
+		return 0;
 	if (p->transport >= RDP_TRANSPORT_COUNT) {
 		snprintf(why, len, "transport %u unknown: give -c RC, UC or UD",
 			 p->transport);

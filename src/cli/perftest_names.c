@@ -41,11 +41,11 @@ int rdp_cli_set_connection(void *base, const struct rdp_cli_opt *d,
 			return 0;
 		}
 	}
-	if (!strcasecmp(arg, "XRC") || !strcasecmp(arg, "DC") ||
-	    !strcasecmp(arg, "SRD"))
+	if (!strcasecmp(arg, "DC") || !strcasecmp(arg, "SRD"))
 		return rdp_cli_bad(err, len,
 				   "-c %s: rdmaperf runs RC, UC and UD QPs; "
-				   "%s is not built in: use -c RC",
+				   "%s (a vendor's own transport) is not built "
+				   "in: use -c RC",
 				   arg, arg);
 	return rdp_cli_bad(err, len,
 			   "-c %s: unknown transport: give RC (reliable "

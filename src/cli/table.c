@@ -205,7 +205,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "latency: also print every sample, in the order measured" },
 	{ "report-cycles", 'C', NULL, C, ON(report.cycles),
 	  .help = "latency: the table in CPU cycles, not microseconds" },
-	{ "connection", 'c', "RC|UC|UD", C, .set = rdp_cli_set_connection,
+	{ "connection", 'c', "RC|UC|UD|XRC", C, .set = rdp_cli_set_connection,
 	  .help = "transport: RC (default), UC (WRITE, SEND) or UD (SEND)" },
 	{ "bind_source_ip", 0, "ADDR", C,
 	  CHARS(conn.source_ip, "too long: an IPv4 or IPv6 address"),

@@ -325,6 +325,18 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 	}
 	if (c->odp && check_odp(dev, c))
 		return -ENOSYS; /* not supported here */
+	if (c->qp_type == IBV_QPT_XRC_SEND) {
+		if (!(dev->attr.device_cap_flags & IBV_DEVICE_XRC))
+			rdp_err("-c XRC: %s reports no XRC (IBV_DEVICE_XRC "
+				"is not in the device_cap_flags 0x%x of "
+				"ibv_query_device): use -c RC",
+				dev->name, dev->attr.device_cap_flags);
+		else
+			rdp_err("-c XRC: %s offers XRC, on which rdmaperf "
+				"runs no test yet: use -c RC",
+				dev->name);
+		return -ENOSYS; /* not supported here */
+	}
 	if (c->use_srq && dev->attr.max_srq <= 0) {
 		rdp_err("--use-srq: %s has no shared receive queues (max_srq "
 			"%d from ibv_query_device): drop --use-srq",

@@ -78,7 +78,7 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 			      struct rdp_conn_cfg *cfg)
 {
 	static const enum ibv_qp_type types[RDP_TRANSPORT_COUNT] = {
-		IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD
+		IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD, IBV_QPT_XRC_SEND
 	};
 
 	memset(cfg, 0, sizeof(*cfg));

@@ -695,11 +695,11 @@ t_transports() {
 		expect_out "$*" || continue
 		pass
 	done
-	begin "-c XRC and -R -c UD: refused with the reason, exit 2"
+	begin "-c XRC where the device has none: one line naming IBV_DEVICE_XRC, exit 77; -R -c UD: exit 2"
 	client send_bw -c XRC -n 10
 	rc=$?
-	[ "$rc" -eq 2 ] || { fail "XRC: exit $rc, wanted 2"; return; }
-	expect_out "-c XRC: rdmaperf runs RC, UC and UD QPs; XRC is not built in" || return
+	[ "$rc" -eq 77 ] || { fail "XRC: exit $rc, wanted 77"; return; }
+	expect_out "-c XRC: $DEV reports no XRC \\(IBV_DEVICE_XRC is not in the device_cap_flags 0x[0-9a-f]+ of ibv_query_device\\): use -c RC" || return
 	client send_bw -c UD -R -n 10
 	rc=$?
 	[ "$rc" -eq 2 ] || { fail "-R: exit $rc, wanted 2"; return; }

@@ -328,9 +328,9 @@ static void test_perftest_names(void **state)
 				"--report-cycles", "-c", "rc", "h"),
 			 RDP_PARSE_OK);
 	assert_int_equal(o.report.samples + o.report.cycles, 2);
-	expect_reject("-c XRC: rdmaperf runs RC, UC and UD QPs; XRC is not "
-		      "built in",
-		      "send_bw", "-c", "XRC");
+	expect_reject("-c DC: rdmaperf runs RC, UC and UD QPs; DC (a vendor's "
+		      "own transport) is not built in",
+		      "send_bw", "-c", "DC");
 	expect_reject("-c QQ: unknown transport", "send_bw", "-c", "QQ");
 	expect_reject("-U applies", "write_bw", "-U");
 	expect_reject("-C applies", "read_bw", "-C");

@@ -162,6 +162,11 @@ static void test_device_limits(void **state)
 	cfg.use_srq = 1; /* max_srq 0 */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.use_srq = 0;
+	cfg.qp_type = IBV_QPT_XRC_SEND; /* no IBV_DEVICE_XRC */
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	dev.attr.device_cap_flags = IBV_DEVICE_XRC; /* not built either */
+	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	cfg.qp_type = 0;
 	cfg.tx_depth = 2048; /* deeper than max_qp_wr */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
 	cfg.tx_depth = 128;
