@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <rdmaperf/bench.h>
 #include <rdmaperf/cm.h>
 #include <rdmaperf/engine.h>
 
@@ -175,6 +176,57 @@ static void test_device_limits(void **state)
 	assert_null(conn);
 }
 
+/* --rate_limit: who paces, from a fixture device's packet_pacing_caps. */
+static void test_pacing_decision(void **state)
+{
+	struct rdp_dev dev = { .name = "fix0" };
+	struct rdp_conn conn = { .dev = &dev, .qp_type = IBV_QPT_RC };
+	struct rdp_params p = { .test = "write_bw",
+				.size_bytes = 4096,
+				.num_qps = 2,
+				.tx_depth = 128,
+				.cq_mod = 100,
+				.rate_milli = 50 /* 0.05 Gb/s */ };
+	const struct rdp_bench_ops *ops = rdp_bench_find("write_bw");
+	struct rdp_decisions d;
+
+	(void)state;
+	/* No packet pacing: the loop paces, signalling a completion every
+	 * ~10 ms per QP (763 messages a second each: 1 in 7). */
+	rdp_bench_decide(ops, &p, &conn, &d);
+	assert_int_equal(d.pacing, RDP_PACE_SOFTWARE);
+	assert_int_equal(d.signal_every, 7);
+	/* HW asked where there is none: refused when the run starts. */
+	p.rate_type = RDP_RATE_HW;
+	rdp_bench_decide(ops, &p, &conn, &d);
+	assert_int_equal(d.pacing, RDP_PACE_REFUSED);
+	/* Pacing for RC QPs from 1 Mb/s to 100 Gb/s: the device, 25 Mb/s
+	 * per QP. */
+	dev.pacing.qp_rate_limit_min = 1000;
+	dev.pacing.qp_rate_limit_max = 100000000;
+	dev.pacing.supported_qpts = 1u << IBV_QPT_RC;
+	p.rate_type = RDP_RATE_AUTO;
+	rdp_bench_decide(ops, &p, &conn, &d);
+	assert_int_equal(d.pacing, RDP_PACE_DEVICE);
+	assert_int_equal(d.pacing_qp_kbps, 25000);
+	/* ... but not on UC, nor below its range, nor when SW is asked. */
+	conn.qp_type = IBV_QPT_UC;
+	rdp_bench_decide(ops, &p, &conn, &d);
+	assert_int_equal(d.pacing, RDP_PACE_SOFTWARE);
+	conn.qp_type = IBV_QPT_RC;
+	p.rate_milli = 1; /* 1 Mb/s over 2 QPs: below the minimum */
+	rdp_bench_decide(ops, &p, &conn, &d);
+	assert_int_equal(d.pacing, RDP_PACE_SOFTWARE);
+	p.rate_milli = 50;
+	p.rate_type = RDP_RATE_SW;
+	rdp_bench_decide(ops, &p, &conn, &d);
+	assert_int_equal(d.pacing, RDP_PACE_SOFTWARE);
+	/* No rate: no pacing. */
+	p.rate_milli = 0;
+	rdp_bench_decide(ops, &p, &conn, &d);
+	assert_int_equal(d.pacing, RDP_PACE_NONE);
+}
+
 static void test_rtr_roce(void **state)
 {
 	struct rdp_qp_info r;
@@ -318,6 +370,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init),
 		cmocka_unit_test(test_device_limits),
+		cmocka_unit_test(test_pacing_decision),
 		cmocka_unit_test(test_uc),
 		cmocka_unit_test(test_ud),
 		cmocka_unit_test(test_rtr_roce),
