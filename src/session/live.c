@@ -27,8 +27,9 @@ static void on_signal(int sig)
 		__atomic_store_n(&signalled->stop, 1, __ATOMIC_RELAXED);
 }
 
-/* Sleep until the reporter is told to quit or ms have passed, in naps
- * short enough that the end of the run is not kept waiting. */
+/* Sleep until until_s into the run (1) or until the reporter is told to
+ * quit (0), in naps short enough that the end of the run is not kept
+ * waiting. */
 static int nap_until(struct rdp_live_reporter *r, double until_s)
 {
 	struct timespec nap = { 0, 50 * 1000 * 1000 };
