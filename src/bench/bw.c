@@ -105,6 +105,7 @@ struct bw_state {
 	uint64_t pace_cycles;
 	uint64_t pace_start;
 	uint64_t posted_all;
+	uint32_t next_qp; /* whose turn the next message is */
 	/* send_bw -b: each QP's receive, what came, the peer's end marks */
 	struct ibv_recv_wr *rwrs;
 	struct ibv_sge *rsges;
@@ -439,13 +440,40 @@ static HOT_INLINE uint64_t pace_budget(const struct bw_state *st, uint64_t now)
 	return due > st->posted_all ? due - st->posted_all : 0;
 }
 
+static HOT_INLINE int post_failed(const struct bw_qp *b, int ret)
+{
+	rdp_err("post on qp 0x%x: %s", b->qp->qp_num, strerror(-ret));
+	return ret;
+}
+
+/* Paced: the rate's budget goes to the QPs in turn, each up to a chain,
+ * so that no QP starves while another takes every message it allows. */
+static HOT_INLINE int post_paced(struct bw_state *st, const enum bw_variant v,
+				 uint64_t now)
+{
+	uint64_t budget = pace_budget(st, now);
+	uint32_t i, q;
+	int ret;
+
+	for (i = 0; i < st->num_qps && budget; i++) {
+		q = st->next_qp;
+		st->next_qp = q + 1 < st->num_qps ? q + 1 : 0;
+		ret = post_window(st, &st->qps[q], v, &budget);
+		if (ret)
+			return post_failed(&st->qps[q], ret);
+	}
+	return 0;
+}
+
 static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v,
 			       uint64_t now)
 {
-	uint64_t budget = paced(v) ? pace_budget(st, now) : 0;
+	uint64_t budget = 0; /* unused unless paced */
 	uint32_t q;
 	int ret;
 
+	if (paced(v))
+		return post_paced(st, v, now);
 	for (q = 0; q < st->num_qps; q++) {
 		if (v == BW_STAGE_OUT) {
 			/* logged by the copy */
@@ -455,11 +483,8 @@ static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v,
 				return ret;
 		}
 		ret = post_window(st, &st->qps[q], v, &budget);
-		if (ret) {
-			rdp_err("post on qp 0x%x: %s", st->qps[q].qp->qp_num,
-				strerror(-ret));
-			return ret;
-		}
+		if (ret)
+			return post_failed(&st->qps[q], ret);
 	}
 	return 0;
 }

@@ -815,16 +815,14 @@ t_odp() {
 # and the data check; --json gives a line per report; a dead server ends it
 # with the usual error.
 t_live() {
-	local cpid rc n
+	local rc n t
 	for t in "write_bw -q 2" "send_bw" "atomic_bw"; do
 		begin "$t --run_infinitely --interval 1: a report a second, SIGINT, the summary, data check ok"
+		# SIGINT 5 s in; the exit status is rdmaperf's own.
 		# shellcheck disable=SC2086
-		run_limited 60 "$BUILD/rdmaperf" $t --run_infinitely --interval 1 \
-			-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>&1 &
-		cpid=$!
-		sleep 5
-		kill -INT "$cpid"
-		wait "$cpid"
+		timeout --preserve-status -s INT -k 30 5 "$BUILD/rdmaperf" $t \
+			--run_infinitely --interval 1 -d "$DEV" -p "$PORT" \
+			"$ADDR" >"$WORK/out" 2>&1
 		rc=$?
 		[ "$rc" -eq 0 ] || { fail "exit $rc"; continue; }
 		n=$(grep -cE '^ +\[ *[0-9.]+- *[0-9.]+ s\] +[0-9.]+ MiB/sec +[0-9.]+ Mpps +[0-9]+ msgs, [0-9]+ in all' "$WORK/out")
@@ -833,12 +831,9 @@ t_live() {
 		pass
 	done
 	begin "send_bw --run_infinitely -D 1 --json: one JSON line a report, then the document on one line"
-	run_limited 60 "$BUILD/rdmaperf" send_bw --run_infinitely -D 1 --json \
-		-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>"$WORK/err" &
-	cpid=$!
-	sleep 4
-	kill -TERM "$cpid"
-	wait "$cpid"
+	timeout --preserve-status -s TERM -k 30 4 "$BUILD/rdmaperf" send_bw \
+		--run_infinitely -D 1 --json -d "$DEV" -p "$PORT" "$ADDR" \
+		>"$WORK/out" 2>"$WORK/err"
 	rc=$?
 	[ "$rc" -eq 0 ] || { fail "exit $rc: $(cat "$WORK/err")"; return; }
 	n=$(jq -c 'select(.live) | .live.msgs' "$WORK/out" | wc -l)
@@ -856,18 +851,15 @@ t_live() {
 # rdmaperf's live client against an ib_write_bw server: reports until
 # SIGINT, its summary, and it leaves as perftest's own live client would.
 live_pt_client() {
-	local port=$((PORT + 11)) spid cpid rc n
+	local port=$((PORT + 11)) spid rc n
 	begin "rdmaperf write_bw --perftest --run_infinitely against ib_write_bw: live reports, SIGINT, the summary"
 	run_limited 60 ib_write_bw -d "$DEV" -p "$port" --run_infinitely \
 		>"$WORK/pt-server.log" 2>&1 &
 	spid=$!
 	sleep 1
-	run_limited 60 "$BUILD/rdmaperf" write_bw --perftest --run_infinitely \
-		--interval 1 -d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &
-	cpid=$!
-	sleep 5
-	kill -INT "$cpid"
-	wait "$cpid"
+	timeout --preserve-status -s INT -k 30 5 "$BUILD/rdmaperf" write_bw \
+		--perftest --run_infinitely --interval 1 -d "$DEV" -p "$port" \
+		"$ADDR" >"$WORK/out" 2>&1
 	rc=$?
 	kill "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null
@@ -881,7 +873,7 @@ live_pt_client() {
 # A live ib_write_bw client against the one-shot --perftest
 # --run_infinitely server: the client's exit ends the run, exit 0.
 live_pt_server() {
-	local port=$((PORT + 12)) spid cpid rc i
+	local port=$((PORT + 12)) spid rc i
 	begin "ib_write_bw --run_infinitely against rdmaperf write_bw --perftest --run_infinitely: the client's exit ends the run"
 	run_limited 60 "$BUILD/rdmaperf" write_bw --perftest --run_infinitely \
 		-d "$DEV" -p "$port" >"$WORK/pt-server.log" 2>&1 &
@@ -891,12 +883,8 @@ live_pt_server() {
 			break
 		sleep 0.1
 	done
-	run_limited 60 ib_write_bw -d "$DEV" -p "$port" --run_infinitely -D 1 \
-		"$ADDR" >"$WORK/out" 2>&1 &
-	cpid=$!
-	sleep 4
-	kill -INT "$cpid"
-	wait "$cpid" 2>/dev/null
+	timeout -s INT -k 30 4 ib_write_bw -d "$DEV" -p "$port" \
+		--run_infinitely -D 1 "$ADDR" >"$WORK/out" 2>&1
 	wait "$spid"
 	rc=$?
 	[ "$rc" -eq 0 ] || { tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"; fail "rdmaperf: exit $rc"; return; }
