@@ -756,6 +756,7 @@ t_srq() {
 	qp_wr=$(ibv_devinfo -v -d "$DEV" | awk '$1 == "max_qp_wr:" { print $2; exit }')
 	[ -n "$srq_wr" ] && [ -n "$qp_wr" ] || { skip "ibv_devinfo shows no max_srq_wr"; return; }
 	r=$((qp_wr < srq_wr ? qp_wr : srq_wr))
+	r=$((r < 65536 ? r : 65536)) # -r's own range
 	q=$((srq_wr / r + 1))
 	client send_bw --use-srq -q "$q" -r "$r" -t 16 -n 10
 	rc=$?
