@@ -21,7 +21,9 @@ mapfile -t variants < <(sed -n 's/^[[:space:]]*\[BW_[A-Z_]*\] = \(timed_loop_[a-
 ((${#variants[@]} >= 2)) ||
 	{ echo "ERROR: no table of timed_loop_* variants in $src"; exit 99; }
 
-dis=$(objdump -d --no-show-raw-insn "$obj") ||
+# With relocations: a call to another object's function shows, unlinked,
+# as a call to whatever follows it here; its relocation names the target.
+dis=$(objdump -dr --no-show-raw-insn "$obj") ||
 	{ echo "ERROR: objdump -d $obj failed"; exit 99; }
 
 # Per-request code that must exist only inlined into each variant.
@@ -40,10 +42,21 @@ for v in "${variants[@]}"; do
 		status=1
 		continue
 	fi
-	# Branches to another function's symbol; the variant's own split
-	# parts (.cold, .part) are its own code.
-	bad=$(grep -oE "(jmp|call)[a-z]* +[0-9a-f]+ <[^>+]*>" <<<"$body" |
-		grep -oE "<[^>]*>" | tr -d '<>' |
+	# Branches to another function's symbol (a relocation's, where one
+	# follows); the variant's own split parts (.cold, .part) are its own
+	# code.
+	bad=$(awk '
+		function flush() { if (pend != "") print pend; pend = "" }
+		/R_X86_64_|R_AARCH64_/ {
+			if (pend != "") { s = $NF; sub(/[-+].*$/, "", s); print s }
+			pend = ""; next
+		}
+		{ flush() }
+		/(jmp|call|b|bl)[a-z.]* +[0-9a-f]+ </ {
+			match($0, /<[^>+]*[>+]/)
+			pend = substr($0, RSTART + 1, RLENGTH - 2)
+		}
+		END { flush() }' <<<"$body" |
 		grep -E "^($shared)" | grep -vE "^$v(\.|$)" | sort -u)
 	if [[ -n $bad ]]; then
 		echo "FAIL: $v branches to shared code:" "$(tr "\n" " " <<<"$bad")"
