@@ -187,9 +187,9 @@ distcheck_pass() {
 }
 
 fuzz_pass() {
-	echo "== fuzz (libFuzzer, ${RDP_FUZZ_SECONDS:-60} s per target)"
+	echo "== fuzz (libFuzzer, ${RDP_FUZZ_SECONDS:-30} s per target)"
 	local out rc
-	out=$(scripts/fuzz.sh "${RDP_FUZZ_SECONDS:-60}" 2>&1)
+	out=$(scripts/fuzz.sh "${RDP_FUZZ_SECONDS:-30}" 2>&1)
 	rc=$?
 	echo "$out"
 	if [[ $rc -eq 0 ]]; then
