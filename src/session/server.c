@@ -94,7 +94,6 @@ static int check_params(struct server *s)
 			   "this server stages through host memory (--bounce), "
 			   "which send_bw -b does not: use a server without "
 			   "--bounce");
-		rdp_err("%s", s->why);
 		return -EINVAL;
 	}
 	if ((p->flags & (RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP)) &&
@@ -103,7 +102,6 @@ static int check_params(struct server *s)
 			   "this server's buffers are GPU memory (--use_cuda) "
 			   "and --mr_per_qp and --odp register host memory: "
 			   "drop them, or use a host-memory server");
-		rdp_err("%s", s->why);
 		return -EINVAL;
 	}
 	if (rdp_bench_validate(s->ops, p, s->why, sizeof(s->why)) ||
