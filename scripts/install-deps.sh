@@ -10,6 +10,16 @@ BUILD_PACKAGES=(
 	libibverbs-dev librdmacm-dev libnuma-dev libhwloc-dev
 	libcmocka-dev libjansson-dev jq clang-format clang libclang-rt-14-dev
 	gnuplot-nox libopenmpi-dev openmpi-bin
+	libssl-dev libsodium-dev
+)
+
+# The package tier: dpkg-buildpackage (debhelper's dh, autoreconf),
+# lintian, the package's build dependencies that the list above lacks
+# (mpi-default-dev, the architecture's MPI), man-db for man -w
+# and systemd for systemd-analyze (both already on a new Debian 12 image).
+PACKAGING_PACKAGES=(
+	debhelper dpkg-dev fakeroot lintian man-db systemd
+	mpi-default-dev
 )
 
 # The cluster tier also launches rdmaperf-mesh with srun --mpi=pmix, through
@@ -31,7 +41,7 @@ if [[ $(id -u) -ne 0 ]]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-mapfile -t need < <(missing "${BUILD_PACKAGES[@]}")
+mapfile -t need < <(missing "${BUILD_PACKAGES[@]}" "${PACKAGING_PACKAGES[@]}")
 if [[ ${#need[@]} -gt 0 ]]; then
 	apt-get update -q
 	apt-get install -y -q --no-install-recommends "${need[@]}"

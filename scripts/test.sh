@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The whole test suite: install, build, unit tests (cmocka, through the TAP
 # driver), integration tests on a real Soft-RoCE device, format check,
-# make distcheck, builds without CUDA and without MPI, the same tests again in an
-# ASan+UBSan build, and a short fuzzing run. Only the Soft-RoCE tier (and
-# installing packages) needs root; without root it is counted skipped.
+# make distcheck, the Debian packages (built, linted, installed, purged),
+# builds without CUDA and without MPI, the same tests again in an
+# ASan+UBSan build, and a short fuzzing run. Only the Soft-RoCE and package
+# tiers (and installing packages) need root; without root they are counted
+# skipped.
 # Ends with one line "N passed, N failed, N skipped" over individual cases.
-# RDP_QUICK=1 skips distcheck, the other builds and the fuzzing.
+# RDP_QUICK=1 skips distcheck, the packages, the other builds and the fuzzing.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
@@ -143,14 +145,18 @@ no_cuda_pass() {
 
 # The same sources configured without MPI: rdmaperf-mesh is not built,
 # the rest builds and its unit tests pass (the mesh's plans, cells and
-# files included), and `rdmaperf mesh` says how to get MPI.
+# files included), and `rdmaperf mesh` says how to get MPI. This build
+# takes its HMAC from libsodium, the other crypto library configure
+# offers, so test_auth runs on both.
 no_mpi_pass() {
 	local dir=$top/build-nompi rc
-	echo "== build without MPI (--without-mpi): unit tests"
+	echo "== build without MPI (--without-mpi), with libsodium: unit tests"
 	rm -rf "$dir" && mkdir -p "$dir"
 	git ls-files -z | xargs -0 cp --parents -t "$dir"
 	if ! (cd "$dir" && ./autogen.sh >/dev/null 2>&1 &&
-		./configure -q --without-mpi --enable-werror &&
+		./configure -q --without-mpi --with-crypto=libsodium \
+			--enable-werror &&
+		grep -q '#define HAVE_LIBSODIUM 1' config.h &&
 		make -s -j"$(nproc)" >/dev/null && [[ ! -e rdmaperf-mesh ]]); then
 		echo "build without MPI failed"; add 0 1 0; return
 	fi
@@ -186,6 +192,121 @@ distcheck_pass() {
 	fi
 }
 
+# The Debian packages, built from the tracked files as a user would
+# (dpkg-buildpackage; their own unit test run is left out, the builds
+# above run the same tests), checked with lintian, installed, their
+# programs, manual page, service unit and completion checked, and purged:
+# nothing after this tier runs the installed programs. Needs root (dpkg -i).
+package_pass() {
+	local dir=$top/build-deb start=$SECONDS debs rc
+	echo "== Debian packages: build, lintian, install, unit, completion, purge"
+	if [[ $(id -u) -ne 0 ]]; then
+		echo "not root: the packages cannot be installed (dpkg -i needs root)"
+		add 0 0 1; return
+	fi
+	rm -rf "$dir" && mkdir -p "$dir/src"
+	git ls-files -z | xargs -0 cp --parents -t "$dir/src"
+	if ! (cd "$dir/src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
+		dpkg-buildpackage -us -uc -b -Pnocheck >"$dir/build.log" 2>&1); then
+		echo "package build failed, see $dir/build.log:"
+		tail -n 20 "$dir/build.log"; add 0 1 0; return
+	fi
+	mapfile -t debs < <(find "$dir" -maxdepth 1 -name '*.deb' \
+		! -name '*-dbgsym_*' | sort)
+	echo "built:" "${debs[@]##*/}"; add 1 0 0
+	package_lint "$dir"
+	if dpkg -i "${debs[@]}" >"$dir/install.log" 2>&1; then
+		package_checks
+	else
+		echo "dpkg -i failed:"; tail -n 20 "$dir/install.log"; add 0 1 0
+	fi
+	package_purge
+	echo "packaging tier: $((SECONDS - start)) s"
+}
+
+# lintian on the .changes: no error and no warning (info lines pass).
+package_lint() {
+	local out rc
+	out=$(lintian --fail-on error,warning "$1"/*.changes 2>&1)
+	rc=$?
+	if [[ $rc -eq 0 ]] && ! grep -qE '^[EW]: ' <<<"$out"; then
+		echo "lintian: no errors, no warnings"; add 1 0 0
+	else
+		echo "lintian:"; grep -E '^[EW]: ' <<<"$out" || echo "$out"
+		add 0 1 0
+	fi
+}
+
+# Each check of the installed packages is one case.
+package_checks() {
+	local ver out secret=/etc/rdmaperf/auth-secret unit man=yes
+	local comp=/usr/share/bash-completion/completions
+	unit=/lib/systemd/system/rdmaperf-server.service
+	if [[ $(stat -c '%a %U' "$secret" 2>/dev/null) == "600 root" ]] &&
+		[[ $(base64 -d "$secret" 2>/dev/null | wc -c) -eq 32 ]]; then
+		echo "installed; $secret: 32 random bytes, mode 0600, root"; add 1 0 0
+	else
+		echo "installed, but $secret is not 32 bytes, mode 0600, root"
+		add 0 1 0
+	fi
+	ver=$(dpkg-query -W -f='${Version}' rdmaperf)
+	out=$(/usr/bin/rdmaperf --version 2>&1)
+	if [[ $out == "rdmaperf ${ver%%-*}" ]]; then
+		echo "/usr/bin/rdmaperf --version: $out"; add 1 0 0
+	else
+		echo "/usr/bin/rdmaperf --version: '$out', package $ver"; add 0 1 0
+	fi
+	# Images that leave out documentation (dpkg path-exclude) have no
+	# manual pages to find, nor for systemd-analyze to check.
+	if grep -qs '^path-exclude=/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
+		echo "man -w: this system's dpkg leaves out manual pages (path-exclude)"
+		add 0 0 1; man=no
+	elif out=$(man -w rdmaperf 2>&1) && man -w rdmaperf-server >/dev/null 2>&1; then
+		echo "man -w rdmaperf: $out"; add 1 0 0
+	else
+		echo "man -w rdmaperf: $out"; add 0 1 0
+	fi
+	# A warning about the unit (an unknown setting, say) fails it too.
+	if out=$(systemd-analyze verify --man="$man" "$unit" 2>&1) &&
+		! grep -q rdmaperf-server <<<"$out"; then
+		echo "systemd-analyze verify $unit: clean"; add 1 0 0
+	else
+		echo "systemd-analyze verify $unit:"; echo "$out"; add 0 1 0
+	fi
+	out=$(systemd-analyze security --offline=yes "$unit" 2>&1 |
+		sed -n 's/.*Overall exposure level for [^:]*: //p')
+	if awk -v s="${out%% *}" 'BEGIN { exit !(s != "" && s < 5.0) }'; then
+		echo "systemd-analyze security: exposure $out"; add 1 0 0
+	else
+		echo "systemd-analyze security: exposure '$out', not below 5.0"
+		add 0 1 0
+	fi
+	# The last line: what completing the word offers.
+	# shellcheck disable=SC2016 # for the inner bash
+	out=$(bash -c 'source "$1" && complete -p rdmaperf rdmaperf-server &&
+		COMP_WORDS=(rdmaperf write_bw --rep) COMP_CWORD=2 && _rdmaperf &&
+		echo "${COMPREPLY[*]}"' _ "$comp/rdmaperf" 2>&1)
+	if [[ -L $comp/rdmaperf-server && -f $comp/rdmaperf-server ]] &&
+		[[ " ${out##*$'\n'} " == *" --report_gbits "* ]]; then
+		echo "completion: rdmaperf write_bw --rep<TAB> offers ${out##*$'\n'}"
+		add 1 0 0
+	else
+		echo "completion in $comp: rdmaperf write_bw --rep<TAB>: $out"
+		add 0 1 0
+	fi
+}
+
+# Purge both packages; the programs and the secret must be gone.
+package_purge() {
+	dpkg --purge rdmaperf-mesh rdmaperf >/dev/null 2>&1
+	if [[ ! -e /usr/bin/rdmaperf && ! -e /etc/rdmaperf ]] &&
+		! dpkg-query -W rdmaperf >/dev/null 2>&1; then
+		echo "purged: programs and /etc/rdmaperf gone"; add 1 0 0
+	else
+		echo "dpkg --purge left rdmaperf behind"; add 0 1 0
+	fi
+}
+
 fuzz_pass() {
 	echo "== fuzz (libFuzzer, ${RDP_FUZZ_SECONDS:-30} s per target)"
 	local out rc
@@ -204,6 +325,7 @@ count_check "$top" "build" $?
 format_check
 if [[ ${RDP_QUICK:-0} != 1 ]]; then
 	distcheck_pass
+	package_pass
 	no_cuda_pass
 	no_mpi_pass
 	sanitizer_pass

@@ -7,12 +7,14 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/rails.h>
+#include <rdmaperf/secret.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
 
 int main(int argc, char **argv)
 {
 	const struct rdp_tool *tool;
+	struct rdp_secret secret;
 	struct rdp_opts o;
 	char err[256];
 	int ret;
@@ -29,9 +31,16 @@ int main(int argc, char **argv)
 		return RDP_EXIT_OK;
 	if (!o.conn.host[0] && o.conn.perftest)
 		return rdp_session_perftest(&o, &rdp_engine_verbs);
+	/* perftest's programs cannot authenticate: no secret for them */
+	if (!o.conn.perftest &&
+	    rdp_session_load_secret(&o, !!o.conn.host[0], &secret))
+		return RDP_EXIT_USAGE;
 	if (!o.conn.host[0])
-		return rdp_server_loop(&o, 1);
-	if (rdp_rails_wanted(&o))
-		return rdp_rails_run(argc, argv, &o);
-	return rdp_session_client(&o);
+		ret = rdp_server_loop(&o, 1);
+	else if (rdp_rails_wanted(&o))
+		ret = rdp_rails_run(argc, argv, &o);
+	else
+		ret = rdp_session_client(&o);
+	rdp_secret_clear(&secret);
+	return ret;
 }

@@ -5,10 +5,12 @@
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/secret.h>
 #include <rdmaperf/session.h>
 
 int main(int argc, char **argv)
 {
+	struct rdp_secret secret;
 	struct rdp_opts o;
 	char err[256];
 	int ret;
@@ -20,5 +22,9 @@ int main(int argc, char **argv)
 	}
 	if (ret == RDP_PARSE_EXIT)
 		return RDP_EXIT_OK;
-	return rdp_server_loop(&o, 0);
+	if (rdp_session_load_secret(&o, 0, &secret))
+		return RDP_EXIT_USAGE;
+	ret = rdp_server_loop(&o, 0);
+	rdp_secret_clear(&secret);
+	return ret;
 }

@@ -63,6 +63,9 @@ enum rdp_bench_flags {
 	RDP_BENCH_CPU_POLL = 1u << 5,
 	/* --bounce: the loop stages each message between GPU and host. */
 	RDP_BENCH_BOUNCE = 1u << 6,
+	/* A ping-pong: the server posts the verb too, towards the client
+	 * (WRITE and SEND latency). */
+	RDP_BENCH_PINGPONG = 1u << 9,
 };
 
 /* --rate_limit: who holds the sender to the rate. */
@@ -219,6 +222,28 @@ static inline int rdp_bench_receives(const struct rdp_bench_ops *ops,
  * why gets one line naming the test and the fix. */
 int rdp_bench_validate(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, char *why, size_t len);
+/*
+ * The IBV_ACCESS_* flags side's buffer (and its QPs) must allow for ops
+ * with p, and no more: remote access only where the peer's one-sided
+ * operations land, IBV_ACCESS_LOCAL_WRITE only where the device writes
+ * into it (receives, READ responses, atomic results) or where verbs demand
+ * it (remote write and remote atomic). How the buffer is registered (on
+ * demand, one MR per QP, GPU or staged memory) changes none of it.
+ */
+int rdp_bench_access(const struct rdp_bench_ops *ops,
+		     const struct rdp_params *p, enum rdp_side side);
+/* The access flags rdp_bench_access() grants, each with its name
+ * ("local_write", "remote_write", "remote_read", "remote_atomic"), in
+ * that order; n_out gets the count. */
+struct rdp_access_name {
+	int flag; /* IBV_ACCESS_* */
+	const char *name;
+};
+const struct rdp_access_name *rdp_access_names(size_t *n_out);
+/* Those of access by name, ", "-separated ("local_write, remote_write"),
+ * "" for none, into buf. */
+const char *rdp_access_str(int access, char *buf, size_t len);
+
 /* NULL-terminated list, in registry order. */
 const struct rdp_bench_ops *const *rdp_bench_all(void);
 

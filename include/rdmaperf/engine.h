@@ -125,6 +125,12 @@ void rdp_qp_attr_ah(const struct rdp_qp_cfg *cfg,
 int rdp_path_mtu(uint32_t local_bytes, uint32_t remote_bytes,
 		 uint32_t requested_bytes, uint32_t *mtu_out);
 
+/* What a side grants its peer on its buffer, of the IBV_ACCESS_* flags: the
+ * only ones a QP's qp_access_flags take. */
+#define RDP_ACCESS_REMOTE                                                      \
+	(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |                    \
+	 IBV_ACCESS_REMOTE_ATOMIC)
+
 /* Per-session resources: one PD, one MR over one buffer, one CQ, N QPs. */
 struct rdp_conn {
 	struct rdp_dev *dev;
@@ -139,7 +145,7 @@ struct rdp_conn {
 	struct ibv_mr **qp_mrs; /* --mr_per_qp: QP i's two slots, else NULL */
 	struct ibv_mr *implicit_mr; /* --implicit_odp: keys for all of it */
 	uint32_t n_qp_mrs;
-	int mr_access;	     /* IBV_ACCESS_* granted on the buffer */
+	int mr_access;	     /* IBV_ACCESS_* the buffer is registered with */
 	uint16_t pkey_index; /* the QPs' P_Key entry */
 	struct ibv_comp_channel *channel; /* -e, else NULL */
 	int comp_vector;
@@ -185,6 +191,9 @@ struct rdp_conn_cfg {
 	 * for the QP type */
 	int odp;
 	uint32_t odp_ops;
+	/* IBV_ACCESS_* this side's buffer and QPs allow, rdp_bench_access():
+	 * 0 lets the device only read it, and grants the peer nothing */
+	int access;
 };
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,

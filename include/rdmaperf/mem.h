@@ -60,6 +60,10 @@ struct rdp_mem_ops {
 	int (*alloc)(struct rdp_mem *m, size_t bytes, int numa_node,
 		     void **out);
 	void (*free)(struct rdp_mem *m, void *ptr, size_t bytes);
+	/* Zero bytes of a buffer of this memory, in a way no compiler drops:
+	 * every buffer is deregistered, then wiped, then freed, so nothing
+	 * a test left reaches whoever gets the memory next. */
+	int (*wipe)(struct rdp_mem *m, void *ptr, size_t bytes);
 	int (*reg)(struct rdp_mem *m, struct ibv_pd *pd, void *ptr,
 		   size_t bytes, int access, const char *nic,
 		   struct ibv_mr **out, enum rdp_mem_path *path, char *note,
@@ -121,7 +125,8 @@ struct rdp_mem_buf {
 int rdp_mem_buf_create(struct rdp_mem *m, struct ibv_pd *pd, size_t bytes,
 		       int numa_node, int access, const char *nic,
 		       struct rdp_mem_buf **out);
-/* Deregisters and frees; accepts NULL and a half-built buffer. */
+/* Deregisters, zeroes (the host copy too) and frees; accepts NULL and a
+ * half-built buffer. */
 void rdp_mem_buf_destroy(struct rdp_mem_buf *b);
 /* b->host from b->ptr, and back; 0 without a copy to make. */
 int rdp_mem_buf_pull(const struct rdp_mem_buf *b);

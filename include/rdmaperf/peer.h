@@ -39,6 +39,7 @@ struct rdp_peer_mem {
 	uint8_t stage; /* enum rdp_stage_role of the server in this test */
 	char gpu[RDP_PEER_GPU_MAX];	/* "GPU 0 NVIDIA H200 (...)", "" */
 	char bus_id[RDP_PEER_NAME_MAX]; /* "0000:3b:00.0", "" host */
+	uint32_t access; /* IBV_ACCESS_* its buffer grants in this test */
 };
 
 /* The server's side of one test point. */

@@ -46,6 +46,7 @@ struct rdp_report_info {
 	const char *perftest_role;
 	/* Who measured the figures of the results added; NULL: this side */
 	const char *figures_by;
+	int authenticated; /* both sides proved the shared secret */
 };
 
 /* 10^9 bits per second in 2^20 bytes per second. */
@@ -96,5 +97,8 @@ void rdp_report_placement(FILE *f, const struct rdp_report_info *info);
 /* The header's memory lines, this side and the peer's; nothing when both
  * use host memory (mem_report.c). */
 void rdp_report_memory(FILE *f, const struct rdp_report_info *info);
+/* The header's Access line: what each side's buffer lets its device write
+ * and grants its peer in this test (mem_report.c). */
+void rdp_report_access(FILE *f, const struct rdp_report_info *info);
 
 #endif /* RDMAPERF_REPORT_H */

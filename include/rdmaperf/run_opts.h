@@ -13,11 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rdmaperf/cidr.h>
 #include <rdmaperf/limits.h>
 #include <rdmaperf/params.h>
 #include <rdmaperf/placement.h>
 
 struct rdp_bench_ops;
+struct rdp_secret;
 
 #define RDP_DEFAULT_PORT 18515
 
@@ -35,6 +37,13 @@ struct rdp_conn_opts {
 	int cq_timeout_ms;
 	int connect_timeout_ms;	   /* client: retry connecting; RDMA CM steps */
 	uint64_t max_memory_bytes; /* server: buffers one client may ask for */
+	/* Who may use the server */
+	char auth_file[256]; /* --auth-file: "" none */
+	/* its secret, loaded by main() (NULL or empty: none) */
+	const struct rdp_secret *secret;
+	struct rdp_cidr_list allow;  /* server: --allow, empty = any */
+	uint32_t max_handshake_rate; /* server: handshakes a second */
+	int handshake_timeout_ms;    /* server: deadline of one */
 };
 
 enum rdp_output {

@@ -52,6 +52,15 @@ int rdp_session_serve_with(const struct rdp_opts *o,
 int rdp_server_loop_with(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng, int once);
 
+struct rdp_secret;
+/*
+ * The shared secret of --auth-file (the client: else $RDMAPERF_AUTH_FILE)
+ * into s, and o->conn.secret pointing at it. 0 when there is none to
+ * load, or -errno with one line logged.
+ */
+int rdp_session_load_secret(struct rdp_opts *o, int client,
+			    struct rdp_secret *s);
+
 /* Map a negative errno from a session to an exit code. */
 int rdp_exit_code(int err);
 

@@ -29,10 +29,12 @@ void rdp_hello_fill(struct rdp_msg *msg);
 /* The path choices (MTU, class, SL, timeout) of the parameters. */
 void rdp_path_from_params(const struct rdp_params *p,
 			  struct rdp_path_opts *path);
-/* The connection the parameters ask for: QPs, depths, transport, -e; the
- * GID from gid_index (-1: the one of local_ip, which may be NULL). */
+/* The connection the parameters ask for on side: QPs, depths, transport,
+ * -e, the access the test needs of that side's buffer; the GID from
+ * gid_index (-1: the one of local_ip, which may be NULL). */
 void rdp_conn_cfg_from_params(const struct rdp_params *p,
-			      const struct rdp_bench_ops *ops, int gid_index,
+			      const struct rdp_bench_ops *ops,
+			      enum rdp_side side, int gid_index,
 			      const struct rdp_ip *local_ip,
 			      struct rdp_conn_cfg *cfg);
 

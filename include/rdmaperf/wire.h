@@ -5,12 +5,17 @@
  * Layer: oob
  *
  *   client                                   server
- *     | --- TCP connect ---------------------> |
+ *     | --- TCP connect ---------------------> |  --allow, handshake
+ *     |                                          |  limits (session/gate)
+ *     |  with --auth-file only (oob/auth.h):     |
+ *     | --- AUTH 1 (client nonce) -----------> |
+ *     | <-- AUTH 2 (server nonce, its proof) - |  client checks it
+ *     | --- AUTH 3 (client's proof) ---------> |  server checks it
  *     | --- HELLO (version, host) -----------> |
  *     | <-- HELLO (version, host) ------------ |
  *     | --- PARAMS (test, size, qps, ...) ---> |  server allocates
  *     | <-- ACCEPT (device, port, MTU, GID, -- |  ...or ERROR
- *     |            memory)                       |
+ *     |            memory, access granted)       |
  *     |  with -R only, over RDMA CM, per QP:     |
  *     | === resolve addr/route, CONNECT ======> |  server creates the QP
  *     | <== ACCEPT, ESTABLISHED =============== |  (CM moves it to RTS)
@@ -39,8 +44,8 @@
 
 #define RDP_WIRE_MAGIC 0x52445046u /* "RDPF" */
 /* 2: CPU time and the received count in RESULT; path, transport and
- * pacing in PARAMS */
-#define RDP_WIRE_VERSION	  2
+ * pacing in PARAMS. 3: AUTH, and the access the server grants in ACCEPT */
+#define RDP_WIRE_VERSION	  3
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256
@@ -57,6 +62,7 @@ enum rdp_msg_type {
 	RDP_MSG_SYNC = 5,
 	RDP_MSG_RESULT = 6,
 	RDP_MSG_ERROR = 7,
+	RDP_MSG_AUTH = 8,
 };
 
 enum rdp_sync_phase {
@@ -102,6 +108,10 @@ struct rdp_msg_accept {
 	uint8_t mem_stage; /* enum rdp_stage_role of the server in this test */
 	char mem_gpu[RDP_WIRE_GPU_MAX];	    /* "GPU 0 NVIDIA H200 (...)" */
 	char mem_bus_id[RDP_WIRE_NAME_MAX]; /* "0000:3b:00.0", "" host */
+	/* IBV_ACCESS_* its buffer is registered with for this test: local
+	 * write, and what it grants the client (remote write, read,
+	 * atomic) */
+	uint32_t mr_access;
 };
 
 struct rdp_msg_sync {
@@ -144,6 +154,23 @@ struct rdp_msg_error {
 	char text[RDP_WIRE_TEXT_MAX];
 };
 
+#define RDP_AUTH_NONCE_BYTES 32
+#define RDP_AUTH_MAC_BYTES   32 /* HMAC-SHA256 */
+
+/* The shared-secret handshake's three steps (oob/auth.h): each carries a
+ * nonce and a proof, zero where its step has none. */
+enum rdp_auth_step {
+	RDP_AUTH_CLIENT_NONCE = 1,
+	RDP_AUTH_SERVER_PROOF = 2,
+	RDP_AUTH_CLIENT_PROOF = 3,
+};
+
+struct rdp_msg_auth {
+	uint8_t step; /* enum rdp_auth_step */
+	uint8_t nonce[RDP_AUTH_NONCE_BYTES];
+	uint8_t mac[RDP_AUTH_MAC_BYTES];
+};
+
 struct rdp_msg {
 	uint16_t type; /* enum rdp_msg_type */
 	union {
@@ -154,6 +181,7 @@ struct rdp_msg {
 		struct rdp_msg_sync sync;
 		struct rdp_msg_result result;
 		struct rdp_msg_error error;
+		struct rdp_msg_auth auth;
 	} u;
 };
 

@@ -712,30 +712,44 @@ static int drain_to(struct rdp_run *run, struct bw_state *st, int all)
 	return 0;
 }
 
-/* Unsignaled work requests after the last signaled one never complete on
- * their own: follow them with a signaled empty RDMA WRITE (UD has no
- * WRITE: an empty SEND, which the receiver does not count), whose
- * completion says everything before it is done. */
-static int fence(struct rdp_run *run, struct bw_qp *b)
+/*
+ * Unsignaled work requests after the last signaled one never complete on
+ * their own: follow them with a signaled operation of the test's own verb
+ * that changes nothing, so it needs no access the peer did not grant: an
+ * empty WRITE or READ, an atomic adding 0 (fetched into the send slot, as
+ * the test's are), an empty SEND (which the receiver does not count).
+ */
+static int fence(struct rdp_run *run, struct bw_qp *b, enum rdp_verb verb)
 {
+	static const enum ibv_wr_opcode ops[] = {
+		[RDP_VERB_WRITE] = IBV_WR_RDMA_WRITE,
+		[RDP_VERB_READ] = IBV_WR_RDMA_READ,
+		[RDP_VERB_SEND] = IBV_WR_SEND,
+		[RDP_VERB_ATOMIC] = IBV_WR_ATOMIC_FETCH_AND_ADD,
+	};
 	uint32_t q = (uint32_t)(b->id >> WRID_QP_SHIFT);
-	struct ibv_send_wr wr, *bad;
+	const struct rdp_qp_info *r = &run->conn->remote[q];
+	struct ibv_send_wr wr = { .wr_id = b->id | b->posted,
+				  .opcode = ops[verb],
+				  .send_flags = IBV_SEND_SIGNALED },
+			   *bad;
 	int ret;
 
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = b->id | b->posted;
-	wr.opcode = IBV_WR_RDMA_WRITE;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.rdma.remote_addr = run->conn->remote[q].addr;
-	wr.wr.rdma.rkey = run->conn->remote[q].rkey;
-	if (run->conn->qp_type == IBV_QPT_UD) {
-		wr.opcode = IBV_WR_SEND;
-		rdp_conn_send_dest(run->conn, q, &wr);
+	wr.wr.rdma.remote_addr = r->addr;
+	wr.wr.rdma.rkey = r->rkey;
+	if (verb == RDP_VERB_ATOMIC) { /* a union with wr.rdma's fields */
+		wr.wr.atomic.remote_addr = r->addr;
+		wr.wr.atomic.compare_add = 0;
+		wr.wr.atomic.swap = 0;
+		wr.wr.atomic.rkey = r->rkey;
+		wr.sg_list = &b->sge;
+		wr.num_sge = 1;
 	}
+	rdp_conn_send_dest(run->conn, q, &wr); /* UD */
 	ret = ibv_post_send(b->qp, &wr, &bad);
 	if (ret)
-		rdp_err("post the closing write on qp 0x%x: %s", b->qp->qp_num,
-			strerror(ret));
+		rdp_err("post the closing operation on qp 0x%x: %s",
+			b->qp->qp_num, strerror(ret));
 	return -ret;
 }
 
@@ -750,17 +764,18 @@ static int all_completed(const struct bw_state *st)
 }
 
 /* After the clock stops: every posted operation completes before the
- * peer is told DONE (it may check what they wrote). */
-static int drain(struct rdp_run *run, struct bw_state *st)
+ * peer is told DONE (it may check what they wrote). send_bw -b's end
+ * marks are its fences (an empty SEND here would count as a mark). */
+static int drain(struct rdp_run *run, struct bw_state *st, enum rdp_verb verb)
 {
 	uint32_t q;
 	int ret;
 
 	ret = drain_to(run, st, 0);
-	for (q = 0; !ret && q < st->num_qps; q++)
+	for (q = 0; !ret && st->variant != BW_DUPLEX && q < st->num_qps; q++)
 		if (st->qps[q].posted > st->qps[q].last_signaled)
-			ret = fence(run, &st->qps[q]);
-	if (!ret)
+			ret = fence(run, &st->qps[q], verb);
+	if (!ret && st->variant != BW_DUPLEX)
 		ret = drain_to(run, st, 1);
 	for (q = 0; q < st->num_qps; q++)
 		run->posted += st->qps[q].posted;
@@ -846,7 +861,7 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 		st.samples[st.nsamples++] =
 			(struct rdp_bw_sample){ st.last_cycles,
 						done_at_stop * st.msg_bytes };
-	ret = drain(run, &st);
+	ret = drain(run, &st, verb);
 	if (!ret && st.variant == BW_DUPLEX)
 		ret = duplex_close(run, &st);
 	if (ret)

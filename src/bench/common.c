@@ -145,16 +145,139 @@ int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
 	return check_rx(run, r);
 }
 
+/* The first byte of [from, to) of buf that is not zero, or -1. */
+static long long first_set(const uint8_t *buf, size_t from, size_t to)
+{
+	size_t k;
+
+	for (k = from; k < to; k++)
+		if (buf[k])
+			return (long long)k;
+	return -1;
+}
+
+/*
+ * Whatever this test did not write in this side's buffer reads zero: each
+ * slot past its message (past the GRH and message in a receive slot), and
+ * the buffer past the last slot. A byte there is a stray write of the
+ * peer's, or data an earlier test left in memory that was not zeroed: the
+ * peer of this test could have read it.
+ */
+static int check_untouched(const struct rdp_run *run, struct rdp_data_check *r)
+{
+	const struct rdp_conn *c = run->conn;
+	const uint8_t *buf = c->buf;
+	size_t msg = (size_t)run->params->size_bytes, slot = c->slot_bytes;
+	size_t end = (size_t)c->num_qps * 2 * slot;
+	long long bad = first_set(buf, end, c->buf_bytes);
+	uint32_t q;
+
+	for (q = 0; bad < 0 && q < c->num_qps; q++) {
+		size_t tx = (size_t)(rdp_conn_tx(c, q) - buf);
+
+		bad = first_set(buf, tx + msg, tx + slot);
+		if (bad < 0)
+			bad = first_set(buf, tx + slot + c->grh_bytes + msg,
+					tx + 2 * slot);
+	}
+	if (bad < 0)
+		return 0;
+	rdp_err("byte %lld of this side's %zu-byte buffer, outside every "
+		"message of this test, holds 0x%02x: a stray write, or data "
+		"left by an earlier test",
+		bad, c->buf_bytes, buf[bad]);
+	r->status = -EILSEQ;
+	r->bad_offset = (uint64_t)bad;
+	return r->status;
+}
+
 /* WRITE and SEND put the data in the server's memory, READ in the
- * client's; with -b both sides ran the loop. */
+ * client's; with -b both sides ran the loop. Where the data landed, the
+ * rest of the buffer must still be zero. */
 int rdp_verify_data_rx(const struct rdp_run *run, uint64_t count,
 		       struct rdp_data_check *r)
 {
-	if (run->params->flags & RDP_PARAM_BIDIR)
-		return rdp_verify_both_rx(run, count, r);
-	if (run->ops->verb == RDP_VERB_READ)
-		return rdp_verify_client_rx(run, count, r);
-	return rdp_verify_server_rx(run, count, r);
+	enum rdp_side into = run->ops->verb == RDP_VERB_READ ? RDP_SIDE_CLIENT
+							     : RDP_SIDE_SERVER;
+	int ret;
+
+	if (!(run->params->flags & RDP_PARAM_BIDIR) && run->side != into)
+		return 0;
+	ret = rdp_verify_both_rx(run, count, r);
+	return ret ? ret : check_untouched(run, r);
+}
+
+/* Does side post ops->verb towards its peer? The client always; the
+ * server under -b and in a ping-pong. */
+static int initiates(const struct rdp_bench_ops *ops,
+		     const struct rdp_params *p, enum rdp_side side)
+{
+	return side == RDP_SIDE_CLIENT || (p->flags & RDP_PARAM_BIDIR) ||
+	       (ops->flags & RDP_BENCH_PINGPONG);
+}
+
+int rdp_bench_access(const struct rdp_bench_ops *ops,
+		     const struct rdp_params *p, enum rdp_side side)
+{
+	enum rdp_side peer = side == RDP_SIDE_CLIENT ? RDP_SIDE_SERVER
+						     : RDP_SIDE_CLIENT;
+	int mine = initiates(ops, p, side), theirs = initiates(ops, p, peer);
+	int access = 0;
+
+	switch (ops->verb) {
+	case RDP_VERB_WRITE:
+		/* the peer's writes land here (a remote write needs local
+		 * write too) */
+		if (theirs)
+			access |= IBV_ACCESS_REMOTE_WRITE |
+				  IBV_ACCESS_LOCAL_WRITE;
+		break;
+	case RDP_VERB_READ:
+		if (theirs)
+			access |= IBV_ACCESS_REMOTE_READ;
+		if (mine) /* the responses land here */
+			access |= IBV_ACCESS_LOCAL_WRITE;
+		break;
+	case RDP_VERB_ATOMIC:
+		if (theirs)
+			access |= IBV_ACCESS_REMOTE_ATOMIC |
+				  IBV_ACCESS_LOCAL_WRITE;
+		if (mine) /* the fetched values land here */
+			access |= IBV_ACCESS_LOCAL_WRITE;
+		break;
+	case RDP_VERB_SEND:
+		break;
+	}
+	/* Receives: SEND's receiver, WRITE with immediate data's target. */
+	if (theirs && rdp_bench_receives(ops, p))
+		access |= IBV_ACCESS_LOCAL_WRITE;
+	return access;
+}
+
+const struct rdp_access_name *rdp_access_names(size_t *n_out)
+{
+	static const struct rdp_access_name names[] = {
+		{ IBV_ACCESS_LOCAL_WRITE, "local_write" },
+		{ IBV_ACCESS_REMOTE_WRITE, "remote_write" },
+		{ IBV_ACCESS_REMOTE_READ, "remote_read" },
+		{ IBV_ACCESS_REMOTE_ATOMIC, "remote_atomic" },
+	};
+
+	*n_out = sizeof(names) / sizeof(names[0]);
+	return names;
+}
+
+const char *rdp_access_str(int access, char *buf, size_t len)
+{
+	size_t n, i, off = 0;
+	const struct rdp_access_name *t = rdp_access_names(&n);
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		if (access & t[i].flag)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+						off ? ", " : "", t[i].name);
+	return buf;
 }
 
 void rdp_bench_decide(const struct rdp_bench_ops *ops,

@@ -76,10 +76,16 @@ void rdp_stage_destroy(struct rdp_conn *conn)
 		return;
 	if (s->pinned)
 		s->mem->ops->host_unpin(s->mem, s->host);
-	if (s->gpu)
+	/* The data's GPU twin and its host copy are zeroed before they are
+	 * freed, as the registered buffer is (rdp_mem_buf_destroy). */
+	if (s->gpu) {
+		s->mem->ops->wipe(s->mem, s->gpu, s->bytes);
 		s->mem->ops->free(s->mem, s->gpu, s->bytes);
-	if (s->shadow)
+	}
+	if (s->shadow) {
+		explicit_bzero(s->shadow, s->bytes);
 		munmap(s->shadow, s->bytes);
+	}
 	free(s);
 	conn->stage = NULL;
 }

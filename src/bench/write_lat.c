@@ -424,7 +424,8 @@ const struct rdp_bench_ops rdp_bench_write_lat = {
 	.title = "RDMA WRITE latency",
 	.kind = RDP_BENCH_LAT,
 	.verb = RDP_VERB_WRITE,
-	.flags = RDP_BENCH_INLINE | RDP_BENCH_CPU_POLL | RDP_BENCH_UC,
+	.flags = RDP_BENCH_INLINE | RDP_BENCH_CPU_POLL | RDP_BENCH_UC |
+		 RDP_BENCH_PINGPONG,
 	.lat_note = "one-way latency: half of each measured round trip",
 	.default_size = 2,
 	.tail_bytes = 1,

@@ -163,6 +163,14 @@ int rdp_cli_set_max_memory(void *base, const struct rdp_cli_opt *d,
 	return 0;
 }
 
+int rdp_cli_set_allow(void *base, const struct rdp_cli_opt *d, const char *arg,
+		      char *err, size_t len)
+{
+	(void)d;
+	return rdp_cidr_parse_list(arg, &((struct rdp_opts *)base)->conn.allow,
+				   err, len);
+}
+
 /* 1073741824 as 1G, 4096 as 4096: how a range reads in an error. */
 static const char *size_text(uint64_t v, char *buf, size_t len)
 {

@@ -11,13 +11,14 @@
 #include <rdmaperf/opts.h>
 
 /* Rows of one table at most (getopt's arrays are sized by it). */
-#define RDP_CLI_MAX_OPTS 96
+#define RDP_CLI_MAX_OPTS 128
 
 /* What rdmaperf --help adds below the options (opts.c). */
 void rdp_cli_client_help(FILE *f);
 
 /* Connection, sizes and report (opts.c). */
 rdp_cli_set_fn rdp_cli_set_max_memory;
+rdp_cli_set_fn rdp_cli_set_allow;
 rdp_cli_set_fn rdp_cli_set_sizes;
 rdp_cli_set_fn rdp_cli_set_all;
 rdp_cli_set_fn rdp_cli_set_qps;

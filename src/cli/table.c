@@ -44,6 +44,18 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "max-memory", 0, "SIZE", S, FIELD(conn.max_memory_bytes),
 	  .def = 4ll << 30, .set = rdp_cli_set_max_memory,
 	  .help = "refuse tests whose buffers need more than SIZE (default 4G)" },
+	/* Who may use the server */
+	{ "auth-file", 0, "FILE", C | S | DOC,
+	  CHARS(conn.auth_file, "path too long"),
+	  .help = "shared secret (mode 600) both sides prove they know; the client also reads RDMAPERF_AUTH_FILE" },
+	{ "allow", 0, "CIDRS", S, .set = rdp_cli_set_allow,
+	  .help = "take connections only from these ranges, e.g. 10.0.0.0/8,fd00::/8 (default: any)" },
+	{ "max-handshake-rate", 0, "N", S,
+	  UINT(conn.max_handshake_rate, 1, 100000, 20),
+	  .help = "handshakes a second, over all clients" },
+	{ "handshake-timeout", 0, "SEC", S,
+	  TIMEOUT_S(conn.handshake_timeout_ms, 10),
+	  .help = "drop a client whose handshake is not done in SEC" },
 	/* What to run */
 	{ "size", 's', "LIST", PEER, FIELD(params.size_bytes),
 	  .min = 1, .max = RDP_MSG_MAX_BYTES, .def = 65536,
@@ -237,6 +249,9 @@ static const struct rdp_cli_pair excludes[] = {
 	{ "iters", "run_infinitely",
 	  "-n and --run_infinitely exclude each other: a live run has no "
 	  "count" },
+	{ "auth-file", "perftest",
+	  "--auth-file and --perftest exclude each other: perftest's programs "
+	  "cannot authenticate" },
 };
 
 const struct rdp_cli_table rdp_cli_client = {

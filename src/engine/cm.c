@@ -237,19 +237,22 @@ static void drop_id(struct rdp_cm *cm, struct rdp_conn *conn, uint32_t i)
 	cm->up[i] = 0;
 }
 
-/* Allow what the buffer allows, atomics included, once connected. */
+/* Once connected, allow what the buffer allows and nothing else: RDMA CM
+ * moved the QP through INIT with its own flags (remote write, and READ
+ * and atomics where it granted responder resources). */
 static void grant_access(struct rdp_conn *conn, struct ibv_qp *qp)
 {
 	struct ibv_qp_attr attr = {
-		.qp_access_flags = conn->mr_access & (IBV_ACCESS_REMOTE_WRITE |
-						      IBV_ACCESS_REMOTE_READ |
-						      IBV_ACCESS_REMOTE_ATOMIC),
+		.qp_access_flags = conn->mr_access & RDP_ACCESS_REMOTE,
 	};
+	int ret = ibv_modify_qp(qp, &attr, IBV_QP_ACCESS_FLAGS);
 
-	if (ibv_modify_qp(qp, &attr, IBV_QP_ACCESS_FLAGS))
-		rdp_warn("qp 0x%x: cannot widen remote access after RDMA CM "
-			 "connected it (%s); READ or atomics may be refused",
-			 qp->qp_num, strerror(errno));
+	if (ret)
+		rdp_warn("qp 0x%x: cannot set the test's remote access after "
+			 "RDMA CM connected it (%s): READ or atomics may be "
+			 "refused; the buffer's registration still bounds what "
+			 "the peer may do",
+			 qp->qp_num, strerror(ret));
 }
 
 /* Learn what RDMA CM negotiated: path MTU, GID, READ/atomic depths. */

@@ -100,8 +100,7 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t slot = (cfg->msg_bytes ? cfg->msg_bytes : 1) + conn->grh_bytes;
 	struct rdp_dev *dev = conn->dev;
-	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		     IBV_ACCESS_REMOTE_READ;
+	int access = cfg->access; /* what the test needs of this side */
 	int ret;
 
 	if (cfg->odp)
@@ -110,8 +109,6 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 		rdp_err("%s: no memory type chosen for its buffers", dev->name);
 		return -EINVAL;
 	}
-	if (dev->attr.atomic_cap != IBV_ATOMIC_NONE)
-		access |= IBV_ACCESS_REMOTE_ATOMIC;
 	access |= rdp_mem_access_extra(dev->mem);
 	/* Cache-line aligned slots keep QPs from sharing lines. */
 	conn->slot_bytes = (size_t)rdp_slot_bytes(slot);
@@ -325,6 +322,14 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 	}
 	if (c->odp && check_odp(dev, c))
 		return -ENOSYS; /* not supported here */
+	if ((c->access & IBV_ACCESS_REMOTE_ATOMIC) &&
+	    dev->attr.atomic_cap == IBV_ATOMIC_NONE) {
+		rdp_err("%s offers no atomics (atomic_cap IBV_ATOMIC_NONE from "
+			"ibv_query_device), which this test's peer performs "
+			"here: run another test, or use another device",
+			dev->name);
+		return -ENOSYS; /* not supported here */
+	}
 	if (c->qp_type == IBV_QPT_XRC_SEND) {
 		if (!(dev->attr.device_cap_flags & IBV_DEVICE_XRC))
 			rdp_err("-c XRC: %s reports no XRC (IBV_DEVICE_XRC "
@@ -544,11 +549,14 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 	}
 	info->lid = conn->dev->port.lid;
 	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
+	info->rd_atomic = conn->max_dest_rd_atomic;
+	/* A buffer the peer may not reach gets no key or address out. */
+	if (!(conn->mr_access & RDP_ACCESS_REMOTE))
+		return;
 	info->rkey = rdp_conn_rkey(conn, i);
 	info->addr = (uint64_t)(uintptr_t)(expose_tx ? rdp_conn_tx(conn, i)
 						     : rdp_conn_rx(conn, i));
 	info->len_bytes = conn->slot_bytes;
-	info->rd_atomic = conn->max_dest_rd_atomic;
 }
 
 static int check_peer(const struct rdp_conn *conn, const struct rdp_qp_info *r)

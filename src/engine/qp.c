@@ -22,12 +22,13 @@ void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
 		break;
 	case IBV_QPT_UC:
 		/* No READ or atomics without a reliable connection. */
-		attr->qp_access_flags = access & (IBV_ACCESS_LOCAL_WRITE |
-						  IBV_ACCESS_REMOTE_WRITE);
+		attr->qp_access_flags = access & IBV_ACCESS_REMOTE_WRITE;
 		*mask |= IBV_QP_ACCESS_FLAGS;
 		break;
 	default:
-		attr->qp_access_flags = access;
+		/* What the peer may do through the QP: the remote flags of
+		 * the buffer's access, none of how it is registered. */
+		attr->qp_access_flags = access & RDP_ACCESS_REMOTE;
 		*mask |= IBV_QP_ACCESS_FLAGS;
 		break;
 	}

@@ -289,6 +289,24 @@ static void cuda_free(struct rdp_mem *m, void *ptr, size_t bytes)
 		st->cu->mem_free((rdp_cu_ptr)(uintptr_t)ptr);
 }
 
+/* The CPU cannot reach GPU memory: the driver's memset zeroes it, on the
+ * default stream, ahead of the cuMemFree that follows and waits for it. */
+static int cuda_wipe(struct rdp_mem *m, void *ptr, size_t bytes)
+{
+	struct cuda_state *st = m->state;
+	rdp_cu_result r;
+	int ret = set_ctx(st);
+
+	if (ret)
+		return ret;
+	r = st->cu->memset_d8((rdp_cu_ptr)(uintptr_t)ptr, 0, bytes);
+	if (r)
+		rdp_err("zero %zu bytes on %s before freeing them: %s", bytes,
+			m->desc,
+			rdp_cuda_strerror(st->cu, r, (char[160]){ 0 }, 160));
+	return rdp_cuda_errno(r);
+}
+
 static int export_dmabuf(void *ctx, void *ptr, size_t bytes, int *fd,
 			 char *text, size_t len)
 {
@@ -408,6 +426,7 @@ const struct rdp_mem_ops rdp_mem_cuda = {
 	.close = cuda_close,
 	.alloc = cuda_alloc,
 	.free = cuda_free,
+	.wipe = cuda_wipe,
 	.reg = cuda_reg,
 	.to_dev = cuda_to_dev,
 	.to_host = cuda_to_host,
@@ -451,6 +470,14 @@ static void cuda_free(struct rdp_mem *m, void *ptr, size_t bytes)
 	(void)m;
 	(void)ptr;
 	(void)bytes;
+}
+
+static int cuda_wipe(struct rdp_mem *m, void *ptr, size_t bytes)
+{
+	(void)m;
+	(void)ptr;
+	(void)bytes;
+	return -ENOSYS;
 }
 
 static int cuda_reg(struct rdp_mem *m, struct ibv_pd *pd, void *ptr,
@@ -504,6 +531,7 @@ const struct rdp_mem_ops rdp_mem_cuda = {
 	.close = cuda_close,
 	.alloc = cuda_alloc,
 	.free = cuda_free,
+	.wipe = cuda_wipe,
 	.reg = cuda_reg,
 	.to_dev = cuda_copy,
 	.to_host = cuda_copy,

@@ -94,6 +94,15 @@ static void host_free(struct rdp_mem *m, void *ptr, size_t bytes)
 		munmap(ptr, mapped_bytes(m, bytes));
 }
 
+/* explicit_bzero: a memset the compiler may not drop as a dead store to
+ * memory that is about to be unmapped. */
+static int host_wipe(struct rdp_mem *m, void *ptr, size_t bytes)
+{
+	(void)m;
+	explicit_bzero(ptr, bytes);
+	return 0;
+}
+
 static void memlock_hint(char *buf, size_t len)
 {
 	struct rlimit rl;
@@ -170,6 +179,7 @@ const struct rdp_mem_ops rdp_mem_host = {
 	.close = host_close,
 	.alloc = host_alloc,
 	.free = host_free,
+	.wipe = host_wipe,
 	.reg = host_reg,
 	.to_dev = host_copy,
 	.to_host = host_copy,

@@ -138,16 +138,23 @@ err_destroy:
 	return ret;
 }
 
+/* Deregistered first, so the NIC can no longer write what was zeroed;
+ * zeroed before the memory goes back to the system, the driver or the
+ * next test. A failed wipe (logged) still frees. */
 void rdp_mem_buf_destroy(struct rdp_mem_buf *b)
 {
 	if (!b)
 		return;
 	if (b->mr)
 		ibv_dereg_mr(b->mr);
-	if (b->host && b->host != b->ptr)
+	if (b->host && b->host != b->ptr) {
+		explicit_bzero(b->host, b->bytes);
 		munmap(b->host, b->bytes);
-	if (b->ptr)
+	}
+	if (b->ptr) {
+		b->mem->ops->wipe(b->mem, b->ptr, b->bytes);
 		b->mem->ops->free(b->mem, b->ptr, b->bytes);
+	}
 	free(b);
 }
 

@@ -60,6 +60,11 @@ static void staged_free(struct rdp_mem *m, void *ptr, size_t bytes)
 	rdp_mem_host.free(m, ptr, bytes);
 }
 
+static int staged_wipe(struct rdp_mem *m, void *ptr, size_t bytes)
+{
+	return rdp_mem_host.wipe(m, ptr, bytes);
+}
+
 static int staged_reg(struct rdp_mem *m, struct ibv_pd *pd, void *ptr,
 		      size_t bytes, int access, const char *nic,
 		      struct ibv_mr **out, enum rdp_mem_path *path, char *note,
@@ -101,6 +106,7 @@ const struct rdp_mem_ops rdp_mem_staged = {
 	.close = staged_close,
 	.alloc = staged_alloc,
 	.free = staged_free,
+	.wipe = staged_wipe,
 	.reg = staged_reg,
 	.to_dev = staged_to_dev,
 	.to_host = staged_to_host,

@@ -298,6 +298,7 @@ static void enc_accept(struct wcur *c, const struct rdp_msg *m)
 	put_u8(c, a->mem_stage);
 	put_str(c, a->mem_gpu, sizeof(a->mem_gpu));
 	put_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
+	put_u32(c, a->mr_access);
 }
 
 static void dec_accept(struct rcur *c, struct rdp_msg *m)
@@ -323,6 +324,7 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 	a->mem_stage = get_u8(c);
 	get_str(c, a->mem_gpu, sizeof(a->mem_gpu));
 	get_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
+	a->mr_access = get_u32(c);
 }
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)
@@ -456,6 +458,24 @@ static void dec_error(struct rcur *c, struct rdp_msg *m)
 	get_str(c, e->text, sizeof(e->text));
 }
 
+static void enc_auth(struct wcur *c, const struct rdp_msg *m)
+{
+	const struct rdp_msg_auth *a = &m->u.auth;
+
+	put_u8(c, a->step);
+	put_bytes(c, a->nonce, sizeof(a->nonce));
+	put_bytes(c, a->mac, sizeof(a->mac));
+}
+
+static void dec_auth(struct rcur *c, struct rdp_msg *m)
+{
+	struct rdp_msg_auth *a = &m->u.auth;
+
+	a->step = get_u8(c);
+	get_bytes(c, a->nonce, sizeof(a->nonce));
+	get_bytes(c, a->mac, sizeof(a->mac));
+}
+
 struct msg_codec {
 	const char *name;
 	void (*enc)(struct wcur *c, const struct rdp_msg *m);
@@ -470,6 +490,7 @@ static const struct msg_codec codecs[] = {
 	[RDP_MSG_SYNC] = { "SYNC", enc_sync, dec_sync },
 	[RDP_MSG_RESULT] = { "RESULT", enc_result, dec_result },
 	[RDP_MSG_ERROR] = { "ERROR", enc_error, dec_error },
+	[RDP_MSG_AUTH] = { "AUTH", enc_auth, dec_auth },
 };
 
 static const struct msg_codec *codec_of(uint16_t type)

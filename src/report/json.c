@@ -398,6 +398,9 @@ static int add_context(json_t *root, const struct rdp_report_info *in)
 	err |= json_object_set_new(root, "timestamp", timestamp(in->now));
 	err |= json_object_set_new(root, "client", client_obj(in->local_host));
 	err |= json_object_set_new(root, "server", server_obj(in));
+	err |= json_object_set_new(
+		root, "authentication",
+		json_string(in->authenticated ? "shared-secret" : "none"));
 	if (in->perftest_version)
 		err |= json_object_set_new(root, "perftest_peer",
 					   perftest_obj(in));
@@ -408,6 +411,7 @@ static int add_context(json_t *root, const struct rdp_report_info *in)
 	err |= json_object_set_new(root, "placement", placement_obj(in));
 	err |= json_object_set_new(root, "memory", memory_obj(c));
 	err |= rdp_json_memory_stage(json_object_get(root, "memory"), in);
+	err |= rdp_json_memory_access(json_object_get(root, "memory"), in);
 	err |= json_object_set_new(root, "peer_memory",
 				   rdp_json_peer_memory(in->peer));
 	err |= json_object_set_new(root, "path_mtu_bytes",

@@ -96,6 +96,85 @@ void rdp_report_memory(FILE *f, const struct rdp_report_info *in)
 		peer_line(f, &in->peer->mem);
 }
 
+/* The side this report is written on: the client, unless the peer is a
+ * perftest client (rdmaperf's one-shot perftest server). */
+static const char *local_side(const struct rdp_report_info *in)
+{
+	return in->perftest_role && !strcmp(in->perftest_role, "client")
+		       ? "server"
+		       : "client";
+}
+
+/* "server local_write, grants remote_write": what the device may write in
+ * that side's buffer, and what the peer may do there. */
+static void side_access(char *buf, size_t len, const char *side, int access)
+{
+	char remote[80];
+
+	rdp_access_str(access & RDP_ACCESS_REMOTE, remote, sizeof(remote));
+	snprintf(buf, len, "%s %s, grants %s", side,
+		 access & IBV_ACCESS_LOCAL_WRITE ? "local_write"
+						 : "no local write",
+		 remote[0] ? remote : "nothing");
+}
+
+void rdp_report_access(FILE *f, const struct rdp_report_info *in)
+{
+	const char *me = local_side(in);
+	int server = !strcmp(me, "server");
+	char mine[160], theirs[160];
+
+	side_access(mine, sizeof(mine), me, in->conn->mr_access);
+	if (in->peer)
+		side_access(theirs, sizeof(theirs),
+			    server ? "client" : "server",
+			    (int)in->peer->mem.access);
+	else
+		snprintf(theirs, sizeof(theirs), "the perftest %s does not say",
+			 server ? "client" : "server");
+	fprintf(f, " Access          : %s; %s\n", mine, theirs);
+}
+
+/* ["local_write", "remote_write"]: the flags of access by name. */
+static json_t *access_list(int access)
+{
+	const struct rdp_access_name *t;
+	json_t *a = json_array();
+	size_t n, i;
+	int err = !a;
+
+	if (err)
+		return NULL;
+	t = rdp_access_names(&n);
+	for (i = 0; i < n; i++)
+		if (access & t[i].flag)
+			err |= json_array_append_new(a, json_string(t[i].name));
+	if (!err)
+		return a;
+	json_decref(a);
+	return NULL;
+}
+
+int rdp_json_memory_access(json_t *mem, const struct rdp_report_info *in)
+{
+	const char *me = local_side(in);
+	int server = !strcmp(me, "server");
+	json_t *o = json_object();
+	int err = !mem || !o;
+
+	if (err) {
+		json_decref(o);
+		return -1;
+	}
+	err |= json_object_set_new(o, me, access_list(in->conn->mr_access));
+	err |= json_object_set_new(
+		o, server ? "client" : "server",
+		in->peer ? access_list((int)in->peer->mem.access)
+			 : json_null());
+	err |= json_object_set_new(mem, "access", o);
+	return err ? -1 : 0;
+}
+
 /* Peer text is NUL-terminated by the codec but may not be UTF-8. */
 static json_t *peer_text(const char *s)
 {

@@ -102,6 +102,10 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	fprintf(f, " Peer device     : %s port %u on %s (%s), rdmaperf %s\n",
 		in->peer->device, in->peer->port, in->peer_host->hostname,
 		in->peer_addr, in->peer_host->tool_version);
+	fprintf(f, " Authentication  : %s\n",
+		in->authenticated ? "shared secret, proved by both sides "
+				    "(HMAC-SHA256 challenge-response)"
+				  : "none (the server asks for no secret)");
 	fprintf(f, " Local host      : %s, %u CPUs, running on CPU %d\n",
 		in->local_host->cpu_model, in->local_host->cpus, in->cpu);
 	fprintf(f,
@@ -164,6 +168,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	rdp_report_memory(f, in);
 	if (d->mem)
 		registration_line(f, d->mem, p);
+	rdp_report_access(f, in);
 	fprintf(f, " Clock           : %s, %.4f cycles/ns\n%s\n",
 		in->clk->source, in->clk->cycles_per_ns, RULE);
 }

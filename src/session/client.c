@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "session_int.h"
+#include <rdmaperf/auth.h>
+#include <rdmaperf/secret.h>
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
@@ -47,6 +49,7 @@ struct client {
 	struct rdp_adapt_info adapt; /* --time-per-point, this point */
 	struct rdp_placement place;
 	struct rdp_ctr_pair ctr; /* port counters of the current point */
+	int authenticated;	 /* both sides proved the shared secret */
 };
 
 static int hello(struct client *c)
@@ -106,7 +109,8 @@ static int connect_qps(struct client *c)
 	struct rdp_path_opts path;
 	int ret;
 
-	rdp_conn_cfg_from_params(p, c->o->bench, c->o->conn.gid_index,
+	rdp_conn_cfg_from_params(p, c->o->bench, RDP_SIDE_CLIENT,
+				 c->o->conn.gid_index,
 				 c->oob.have_local_ip ? &c->oob.local_ip : NULL,
 				 &cfg);
 	rdp_path_from_params(p, &path);
@@ -327,6 +331,7 @@ static int run_point(struct client *c, int first, int group,
 		.cycles = o->report.cycles,
 		.placement = &c->place,
 		.counters = &c->ctr,
+		.authenticated = c->authenticated,
 	};
 	if (first) {
 		rdp_report_header(c->text, &c->info);
@@ -403,6 +408,10 @@ static int session(struct client *c)
 				      c->o->conn.source_ip,
 				      c->o->conn.connect_timeout_ms, &c->oob);
 	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
+	if (!ret && c->o->conn.secret && c->o->conn.secret->len) {
+		ret = rdp_auth_client(&c->oob, c->o->conn.secret);
+		c->authenticated = !ret;
+	}
 	if (!ret)
 		ret = hello(c);
 	if (ret)

@@ -3,12 +3,14 @@
  * patterns and checks, exit codes. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
 
 #include <time.h>
 #include "session_int.h"
+#include <rdmaperf/secret.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/cpu_usage.h>
@@ -28,6 +30,30 @@ int rdp_exit_code(int err)
 	default:
 		return RDP_EXIT_FAIL;
 	}
+}
+
+int rdp_session_load_secret(struct rdp_opts *o, int client,
+			    struct rdp_secret *s)
+{
+	const char *path = o->conn.auth_file, *env;
+	char err[512];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	o->conn.secret = NULL;
+	env = getenv("RDMAPERF_AUTH_FILE");
+	if (!path[0] && client && env && env[0])
+		path = env;
+	if (!path[0])
+		return 0;
+	ret = rdp_secret_load(path, s, err, sizeof(err));
+	if (ret) {
+		rdp_err("%s%s", err,
+			path == env ? " (from RDMAPERF_AUTH_FILE)" : "");
+		return ret;
+	}
+	o->conn.secret = s;
+	return 0;
 }
 
 void rdp_hello_fill(struct rdp_msg *msg)
@@ -73,7 +99,8 @@ static const uint32_t odp_ops[] = {
 };
 
 void rdp_conn_cfg_from_params(const struct rdp_params *p,
-			      const struct rdp_bench_ops *ops, int gid_index,
+			      const struct rdp_bench_ops *ops,
+			      enum rdp_side side, int gid_index,
 			      const struct rdp_ip *local_ip,
 			      struct rdp_conn_cfg *cfg)
 {
@@ -102,6 +129,7 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->odp_ops = odp_ops[ops->verb];
 	cfg->qp_type = p->transport < RDP_TRANSPORT_COUNT ? types[p->transport]
 							  : IBV_QPT_RC;
+	cfg->access = rdp_bench_access(ops, p, side);
 }
 
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)

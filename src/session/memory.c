@@ -97,6 +97,9 @@ void rdp_session_mem_to_accept(const struct rdp_conn *conn,
 
 	a->mem_kind = (uint8_t)kind;
 	a->mem_path = (uint8_t)(conn->mb ? conn->mb->path : RDP_MEM_PATH_HOST);
+	/* What the client may do here; how it is registered stays here. */
+	a->mr_access = (uint32_t)(conn->mr_access &
+				  (IBV_ACCESS_LOCAL_WRITE | RDP_ACCESS_REMOTE));
 	if (kind == RDP_MEM_KIND_GPU_STAGED)
 		a->mem_stage = (uint8_t)rdp_stage_role(ops, p, RDP_SIDE_SERVER);
 	if (kind == RDP_MEM_KIND_HOST)

@@ -383,7 +383,9 @@ static int connect_qps(struct pt_peer *c)
 	struct rdp_path_opts path;
 	int ret;
 
-	rdp_conn_cfg_from_params(p, c->o->bench, c->o->conn.gid_index,
+	rdp_conn_cfg_from_params(p, c->o->bench,
+				 c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
+				 c->o->conn.gid_index,
 				 c->oob.have_local_ip ? &c->oob.local_ip : NULL,
 				 &cfg);
 	/* A perftest client steps through a page of the server's memory
@@ -540,6 +542,7 @@ static void report_head(struct pt_peer *c, const char *last)
 		c->version, peer_role(c), c->server ? "from" : "at",
 		c->oob.peer, c->p.num_qps,
 		c->all ? "sizes 2 B to 8 MiB (-a)" : "one size", last);
+	rdp_report_access(c->text, in);
 	if (c->o->bench->kind == RDP_BENCH_LAT)
 		fprintf(c->text,
 			" Latency         : %s, without warm-up (the peer "

@@ -24,6 +24,7 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/perftest_wire.h>
 #include <rdmaperf/placement.h>
+#include <rdmaperf/secret.h>
 #include <rdmaperf/stage.h>
 
 struct server {
@@ -175,7 +176,7 @@ static int setup(struct server *s)
 	int ret;
 
 	rdp_conn_cfg_from_params(
-		&s->p, s->ops, s->o->conn.gid_index,
+		&s->p, s->ops, RDP_SIDE_SERVER, s->o->conn.gid_index,
 		s->oob->have_local_ip ? &s->oob->local_ip : NULL, &cfg);
 	ret = open_device(s);
 	if (!ret)
@@ -280,7 +281,8 @@ static int run_test(struct server *s)
 /* One point: the client's parameters, fresh QPs, the run, the check. */
 static int serve_point(struct server *s, const struct rdp_params *p)
 {
-	int ret;
+	char granted[80];
+	int ret, access = 0;
 
 	s->p = *p;
 	ret = check_params(s);
@@ -290,24 +292,37 @@ static int serve_point(struct server *s, const struct rdp_params *p)
 		ret = connect_qps(s);
 	if (!ret)
 		ret = run_test(s);
+	if (s->conn)
+		access = s->conn->mr_access & RDP_ACCESS_REMOTE;
 	s->eng->conn_destroy(s->conn);
 	s->conn = NULL;
+	rdp_access_str(access, granted, sizeof(granted));
 	if (!ret)
-		printf("client %s: %s, %llu B, %u QP(s): done, data ok\n",
+		printf("client %s: %s, %llu B, %u QP(s): done, data ok; "
+		       "granted it %s\n",
 		       s->oob->peer, s->p.test,
-		       (unsigned long long)s->p.size_bytes, s->p.num_qps);
+		       (unsigned long long)s->p.size_bytes, s->p.num_qps,
+		       granted[0] ? granted : "nothing");
 	return ret;
 }
 
-/* HELLO, then one point per PARAMS until the client closes. */
-static int serve(struct server *s)
+/* The client's HELLO (read by the handshake) answered, then one point
+ * per PARAMS until the client closes. */
+static int serve(struct server *s, const struct rdp_msg *first)
 {
 	struct rdp_msg msg;
 	int ret, points = 0;
 
-	ret = rdp_oob_expect(s->oob, RDP_MSG_HELLO, &msg, -1);
-	if (ret)
-		return ret;
+	if (first->type == RDP_MSG_ERROR) {
+		rdp_err("peer %s reports: %s", s->oob->peer,
+			first->u.error.text);
+		return -ECANCELED;
+	}
+	if (first->type != RDP_MSG_HELLO) {
+		rdp_err("peer %s sent %s where HELLO was expected",
+			s->oob->peer, rdp_wire_type_str(first->type));
+		return -EPROTO;
+	}
 	rdp_hello_fill(&msg);
 	ret = rdp_oob_send(s->oob, &msg);
 	while (!ret) {
@@ -335,39 +350,52 @@ static int serve(struct server *s)
 	return ret;
 }
 
-int rdp_session_serve_with(const struct rdp_opts *o,
-			   const struct rdp_engine_ops *eng,
-			   struct rdp_oob *oob)
+/* A client past the gate: perftest's, or rdmaperf's with its HELLO. */
+static int serve_handoff(const struct rdp_opts *o,
+			 const struct rdp_engine_ops *eng,
+			 struct rdp_handoff *h)
 {
-	struct server s = { .o = o, .eng = eng, .oob = oob };
-	uint8_t first[4];
+	struct server s = { .o = o, .eng = eng, .oob = &h->oob };
 	int ret;
 
-	/* perftest's clients start with their version, not rdmaperf's
-	 * HELLO. */
-	ret = rdp_oob_peek(oob, first, sizeof(first), -1);
-	if (ret > 0 && rdp_pt_looks_like_version(first, (size_t)ret))
-		return rdp_session_perftest_serve(o, eng, oob);
-	if (ret < 0) {
-		rdp_oob_say_missing(oob, ret, RDP_MSG_HELLO);
-		printf("client %s: handshake: failed (%s)\n", oob->peer,
-		       strerror(-ret));
-		fflush(stdout);
-		return ret;
-	}
+	if (h->perftest)
+		return rdp_session_perftest_serve(o, eng, &h->oob);
 	ret = rdp_clock_calibrate(&s.clk);
 	if (ret)
 		return ret;
 	rdp_clear_error();
-	ret = serve(&s);
+	ret = serve(&s, &h->first);
 	if (ret && ret != -ECANCELED && rdp_last_error()[0])
-		rdp_oob_send_error(oob, ret, rdp_last_error());
+		rdp_oob_send_error(&h->oob, ret, rdp_last_error());
 	if (ret)
-		printf("client %s: %s: failed (%s)\n", oob->peer,
+		printf("client %s: %s: failed (%s)\n", h->oob.peer,
 		       s.p.test[0] ? s.p.test : "handshake", strerror(-ret));
 	fflush(stdout);
 	eng->conn_destroy(s.conn);
 	eng->dev_close(s.dev);
+	return ret;
+}
+
+int rdp_session_serve_with(const struct rdp_opts *o,
+			   const struct rdp_engine_ops *eng,
+			   struct rdp_oob *oob)
+{
+	struct rdp_handoff *h;
+	char why[RDP_WIRE_TEXT_MAX];
+	int ret;
+
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h->oob = *oob;
+	ret = rdp_gate_handshake(o, h, why, sizeof(why));
+	if (ret) {
+		printf("client %s: refused: %s\n", oob->peer, why);
+		fflush(stdout);
+	} else {
+		ret = serve_handoff(o, eng, h);
+	}
+	free(h);
 	return ret;
 }
 
@@ -376,111 +404,28 @@ int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
 	return rdp_session_serve_with(o, &rdp_engine_verbs, oob);
 }
 
-/*
- * One test at a time: a thread owns the listening socket, hands a client
- * to the serving thread when it is idle, and answers any other client at
- * once with a "busy" error instead of leaving it in the backlog.
- */
-struct acceptor {
-	int lfd;
-	int io_timeout_ms;
-	int pipe_r, pipe_w;
-	pthread_mutex_t lock;
-	int busy;	  /* a client is being served */
-	char current[80]; /* its address, for the busy message */
-	time_t since;
-};
-
-/* Until the peer closes, or half a second. */
-static void drain_briefly(int fd)
+/* How this server lets clients in, said once at start. */
+static void say_mode(const struct rdp_opts *o)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	char scratch[512];
-	int i;
+	char ranges[512];
 
-	for (i = 0; i < 50 && poll(&pfd, 1, 10) >= 0; i++)
-		if ((pfd.revents & POLLIN) &&
-		    recv(fd, scratch, sizeof(scratch), MSG_DONTWAIT) == 0)
-			return;
-}
-
-static void reject_busy(struct acceptor *a, struct rdp_oob *oob)
-{
-	char text[RDP_WIRE_TEXT_MAX];
-
-	pthread_mutex_lock(&a->lock);
-	snprintf(text, sizeof(text),
-		 "server busy: a test from %s has run for %ld s; it serves "
-		 "one client at a time, retry when it ends",
-		 a->current, (long)(time(NULL) - a->since));
-	pthread_mutex_unlock(&a->lock);
-	rdp_oob_send_error(oob, -EBUSY, text);
-	/* Read what the client sent before closing: closing with unread
-	 * data resets the connection, which could overtake the error. */
-	shutdown(oob->fd, SHUT_WR);
-	drain_briefly(oob->fd);
-	rdp_oob_close(oob);
-}
-
-static void *acceptor_main(void *arg)
-{
-	struct acceptor *a = arg;
-	struct rdp_oob oob;
-	int take;
-
-	for (;;) {
-		if (rdp_oob_accept(a->lfd, -1, a->io_timeout_ms, &oob)) {
-			usleep(100000);
-			continue;
-		}
-		pthread_mutex_lock(&a->lock);
-		take = !a->busy;
-		if (take) {
-			a->busy = 1;
-			snprintf(a->current, sizeof(a->current), "%s",
-				 oob.peer);
-			a->since = time(NULL);
-		}
-		pthread_mutex_unlock(&a->lock);
-		if (!take)
-			reject_busy(a, &oob);
-		else if (write(a->pipe_w, &oob, sizeof(oob)) != sizeof(oob))
-			rdp_oob_close(&oob);
-	}
-	return NULL;
-}
-
-static int start_acceptor(struct acceptor *a, const struct rdp_opts *o)
-{
-	int fds[2], ret;
-	pthread_t tid;
-
-	ret = rdp_oob_listen(o->conn.bind, o->conn.tcp_port, &a->lfd);
-	if (ret)
-		return ret;
-	if (pipe2(fds, O_CLOEXEC)) {
-		ret = -errno;
-		close(a->lfd);
-		return ret;
-	}
-	a->pipe_r = fds[0];
-	a->pipe_w = fds[1];
-	a->io_timeout_ms = o->conn.oob_timeout_ms;
-	pthread_mutex_init(&a->lock, NULL);
-	ret = pthread_create(&tid, NULL, acceptor_main, a);
-	if (ret) {
-		rdp_err("start the accepting thread: %s", strerror(ret));
-		return -ret;
-	}
-	pthread_detach(tid);
-	return 0;
+	if (o->conn.secret && o->conn.secret->len)
+		printf("authentication: shared secret (HMAC-SHA256 "
+		       "challenge-response, %s) from %s\n",
+		       rdp_crypto_name(), o->conn.auth_file);
+	else
+		printf("authentication: none (anyone who reaches this port "
+		       "can run tests here: see --auth-file)\n");
+	rdp_cidr_list_str(&o->conn.allow, ranges, sizeof(ranges));
+	printf("clients allowed from: %s\n",
+	       ranges[0] ? ranges : "any address");
 }
 
 int rdp_server_loop_with(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng, int once)
 {
-	struct acceptor *acc;
-	struct rdp_oob oob;
+	struct rdp_handoff *h;
+	struct rdp_gate *gate;
 	int ret = 0;
 
 	/* A client that vanishes mid-write must not kill the server. */
@@ -489,27 +434,21 @@ int rdp_server_loop_with(const struct rdp_opts *o,
 	ret = rdp_session_gpu_probe(&o->mem, o->conn.dev, o->conn.ib_port);
 	if (ret)
 		return rdp_exit_code(ret);
-	/* As long as the process: its thread never ends. */
-	acc = calloc(1, sizeof(*acc));
-	if (!acc || start_acceptor(acc, o)) {
-		free(acc);
+	if (rdp_gate_start(o, &gate))
 		return RDP_EXIT_FAIL;
-	}
+	say_mode(o);
 	printf("rdmaperf-server listening on port %u%s\n", o->conn.tcp_port,
 	       once ? " (one test)" : "");
 	fflush(stdout);
 	for (;;) {
-		if (read(acc->pipe_r, &oob, sizeof(oob)) != sizeof(oob)) {
-			rdp_err("accepting thread: %s", strerror(errno));
+		if (rdp_gate_next(gate, &h))
 			return RDP_EXIT_FAIL;
-		}
-		ret = rdp_session_serve_with(o, eng, &oob);
-		rdp_oob_close(&oob);
+		ret = serve_handoff(o, eng, h);
+		rdp_oob_close(&h->oob);
+		free(h);
 		if (once)
 			break;
-		pthread_mutex_lock(&acc->lock);
-		acc->busy = 0;
-		pthread_mutex_unlock(&acc->lock);
+		rdp_gate_done(gate);
 	}
 	return rdp_exit_code(ret);
 }

@@ -58,6 +58,28 @@ int rdp_session_json_add(struct rdp_json **j, struct rdp_report_info *in,
 int rdp_session_json_write(const struct rdp_json *j,
 			   const struct rdp_report_opts *r);
 
+/*
+ * The server's door (gate.c): a client that passed --allow, the handshake
+ * limits and (with a secret) authentication, with its first message read.
+ */
+struct rdp_handoff {
+	struct rdp_oob oob;
+	int perftest;	      /* a perftest client: nothing read yet */
+	int authenticated;    /* it proved it knows the shared secret */
+	struct rdp_msg first; /* otherwise its HELLO */
+};
+struct rdp_gate;
+/* Listen and let clients in; the gate lives as long as the process. */
+int rdp_gate_start(const struct rdp_opts *o, struct rdp_gate **out);
+/* The next client for the serving thread (blocks); the caller frees it. */
+int rdp_gate_next(struct rdp_gate *g, struct rdp_handoff **out);
+/* The serving thread is free again. */
+void rdp_gate_done(struct rdp_gate *g);
+/* The handshake on h->oob within --handshake-timeout: 0, or -errno with
+ * the reason in why (the client was told what it needs to know). */
+int rdp_gate_handshake(const struct rdp_opts *o, struct rdp_handoff *h,
+		       char *why, size_t len);
+
 /* --run_infinitely (live.c): a report every interval_s while the loop
  * records into live; SIGINT and SIGTERM set live->stop. */
 struct rdp_live_reporter {

@@ -83,6 +83,7 @@ static int fake_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		free(conn);
 		return -ENOMEM;
 	}
+	conn->mr_access = cfg->access;
 	conn->max_rd_atomic = conn->max_dest_rd_atomic = 16;
 	conn->max_inline_bytes = cfg->inline_bytes;
 	conn->path_mtu_bytes = dev->port.active_mtu_bytes;
@@ -107,10 +108,12 @@ static void fake_local_info(const struct rdp_conn *conn, uint32_t i,
 	info->qpn = 0x100 + i;
 	info->psn = 0x1000 + i;
 	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
+	info->rd_atomic = conn->max_dest_rd_atomic;
+	if (!(conn->mr_access & RDP_ACCESS_REMOTE))
+		return; /* as the engine: nothing the peer may reach */
 	info->addr = (uint64_t)(uintptr_t)(expose_tx ? rdp_conn_tx(conn, i)
 						     : rdp_conn_rx(conn, i));
 	info->len_bytes = conn->slot_bytes;
-	info->rd_atomic = conn->max_dest_rd_atomic;
 }
 
 static int fake_conn_connect(struct rdp_conn *conn,
@@ -165,6 +168,11 @@ static int fake_loop(struct rdp_run *run, struct rdp_result *res)
 	uint64_t msgs = iters * p->num_qps;
 	double ns = (double)msgs * FAKE_NS_PER_MSG;
 
+	if (run->side == RDP_SIDE_SERVER && fake_engine_cfg.server_loop_fails) {
+		rdp_err("qp 0x100: work completion failed: the fake peer "
+			"died");
+		return -EIO;
+	}
 	res->msgs = msgs;
 	res->elapsed_ns = ns;
 	res->bw_avg_gbps = (double)(msgs * p->size_bytes) * 8 / ns;

@@ -24,6 +24,7 @@ struct fake_engine_cfg {
 	int connect_fails_port; /* conn_connect refuses on this port (-i) */
 	int server_data_bad;	/* the server's verify finds a bad byte */
 	int client_data_bad;	/* the client's verify finds a bad byte */
+	int server_loop_fails;	/* the server's loop fails (its peer died) */
 	/* counted by the fake, both sides together */
 	int conns_created;
 	int conns_destroyed;

@@ -10,7 +10,12 @@
  *   RDP_FAKE_CUDA_ALLOC=oom   cuMemAlloc fails with out of memory
  *   RDP_FAKE_CUDA_CORRUPT=N   device-to-host copies flip their byte N
  *   RDP_FAKE_CUDA_PIN=0       cuMemHostRegister fails (not supported)
- *   RDP_FAKE_CUDA_STATS=FILE  on unload, write the copies made to FILE
+ *   RDP_FAKE_CUDA_RECYCLE=1   cuMemAlloc hands back a freed block as it
+ *                             was, as a device allocator may
+ *   RDP_FAKE_CUDA_STATS=FILE  on unload, write the copies made, the blocks
+ *                             freed and those freed holding data to FILE
+ * rdp_fake_cuda_dirty_frees() tells a test in the same process how many
+ * blocks were freed holding data (not zeroed first).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -43,9 +48,11 @@ static CUcontext current;
 static struct {
 	CUdeviceptr ptr;
 	size_t bytes;
+	int freed; /* RDP_FAKE_CUDA_RECYCLE: kept for the next cuMemAlloc */
 } allocs[MAX_ALLOCS];
 static char ctx_token[8];
 static unsigned long long copies_htod, copies_dtoh, pinned;
+static unsigned long long frees, dirty_frees;
 
 static long knob(const char *name, long def)
 {
@@ -193,6 +200,15 @@ CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes)
 		return E_INVALID_VALUE;
 	if (mode && !strcmp(mode, "oom"))
 		return E_OUT_OF_MEMORY;
+	/* A freed block of the same size comes back with what it held. */
+	for (i = 0; i < MAX_ALLOCS; i++) {
+		if (allocs[i].ptr && allocs[i].freed &&
+		    allocs[i].bytes == bytes) {
+			allocs[i].freed = 0;
+			*ptr = allocs[i].ptr;
+			return OK;
+		}
+	}
 	for (i = 0; i < MAX_ALLOCS && allocs[i].ptr; i++)
 		;
 	if (i == MAX_ALLOCS)
@@ -214,10 +230,20 @@ static int find(CUdeviceptr ptr, size_t bytes)
 	int i;
 
 	for (i = 0; i < MAX_ALLOCS; i++)
-		if (allocs[i].ptr && ptr >= allocs[i].ptr &&
+		if (allocs[i].ptr && !allocs[i].freed && ptr >= allocs[i].ptr &&
 		    ptr + bytes <= allocs[i].ptr + allocs[i].bytes)
 			return i;
 	return -1;
+}
+
+static int holds_data(const unsigned char *p, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (p[k])
+			return 1;
+	return 0;
 }
 
 CUresult cuMemFree_v2(CUdeviceptr ptr);
@@ -227,9 +253,23 @@ CUresult cuMemFree_v2(CUdeviceptr ptr)
 
 	if (i < 0 || allocs[i].ptr != ptr)
 		return E_INVALID_VALUE;
+	frees++;
+	dirty_frees += holds_data((const unsigned char *)(uintptr_t)ptr,
+				  allocs[i].bytes);
+	if (knob("RDP_FAKE_CUDA_RECYCLE", 0)) {
+		allocs[i].freed = 1;
+		return OK;
+	}
 	munmap((void *)(uintptr_t)ptr, allocs[i].bytes);
 	allocs[i].ptr = 0;
 	return OK;
+}
+
+/* Not a driver entry point: the tests' window on what cuMemFree saw. */
+unsigned long long rdp_fake_cuda_dirty_frees(void);
+unsigned long long rdp_fake_cuda_dirty_frees(void)
+{
+	return dirty_frees;
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr ptr, unsigned char v, size_t n);
@@ -332,8 +372,10 @@ __attribute__((destructor)) static void write_stats(void)
 	f = fopen(path, "a");
 	if (!f)
 		return;
-	fprintf(f, "pid %d htod %llu dtoh %llu pinned %llu\n", (int)getpid(),
-		copies_htod, copies_dtoh, pinned);
+	fprintf(f,
+		"pid %d htod %llu dtoh %llu pinned %llu freed %llu dirty %llu\n",
+		(int)getpid(), copies_htod, copies_dtoh, pinned, frees,
+		dirty_frees);
 	fclose(f);
 }
 

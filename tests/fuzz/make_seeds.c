@@ -48,6 +48,20 @@ static const struct seed {
 	{ "error",
 	  { .type = RDP_MSG_ERROR,
 	    .u.error = { .code = -110, .text = "no completion for 10.0 s" } } },
+	/* the shared-secret handshake's three steps */
+	{ "auth_nonce",
+	  { .type = RDP_MSG_AUTH,
+	    .u.auth = { .step = RDP_AUTH_CLIENT_NONCE,
+			.nonce = { 0x01, 0x02, 0x03, [31] = 0xff } } } },
+	{ "auth_server_proof",
+	  { .type = RDP_MSG_AUTH,
+	    .u.auth = { .step = RDP_AUTH_SERVER_PROOF,
+			.nonce = { 0x10, [31] = 0x1f },
+			.mac = { 0xa0, [31] = 0xaf } } } },
+	{ "auth_client_proof",
+	  { .type = RDP_MSG_AUTH,
+	    .u.auth = { .step = RDP_AUTH_CLIENT_PROOF,
+			.mac = { 0xc0, [31] = 0xcf } } } },
 };
 
 static int put(const char *dir, const struct seed *s)

@@ -1175,9 +1175,12 @@ t_one_shot() {
 . "$HERE/bounce.sh"
 . "$HERE/cm.sh"
 . "$HERE/limits.sh"
+. "$HERE/exposure.sh"
 . "$HERE/placement.sh"
 . "$HERE/topo.sh"
 . "$HERE/mesh.sh"
+. "$HERE/auth.sh"
+. "$HERE/service.sh"
 
 # The cases that go from one device to the other (rails, the mesh, -R
 # from the second device) come
@@ -1196,8 +1199,8 @@ main() {
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_mesh \
-		t_cm_other_device \
-		t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
+		t_cm_other_device t_service \
+		t_auth t_exposure t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
 		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo \
 		t_bounce_fake; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac

@@ -2,6 +2,7 @@
 /* --bounce: the options, who stages what in each test, the per-message
  * copies over the fake CUDA driver, and the memory lines and JSON of both
  * sides. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -266,6 +267,37 @@ static void test_fill(void **state)
 	assert_int_equal(host_tx(f, 0)[0], 0x33);
 }
 
+/* The fake driver's count of blocks freed holding data. */
+static unsigned long long dirty_frees(void)
+{
+	unsigned long long (*fn)(void);
+	void *h = dlopen(RDP_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+	void *sym;
+
+	assert_non_null(h);
+	sym = dlsym(h, "rdp_fake_cuda_dirty_frees");
+	assert_non_null(sym);
+	memcpy(&fn, &sym, sizeof(fn));
+	dlclose(h);
+	return fn();
+}
+
+/* The GPU twin is zeroed before the driver gets it back. */
+static void test_destroy_wipes(void **state)
+{
+	struct fix *f = *state;
+	struct rdp_stage *s = f->conn.stage;
+	unsigned long long before = dirty_frees();
+	uint8_t data[SLOT];
+
+	memset(data, 0x7e, sizeof(data));
+	assert_int_equal(s->mem->ops->to_dev(s->mem, s->gpu, data, SLOT), 0);
+	memset(s->shadow, 0x7e, SLOT);
+	rdp_stage_destroy(&f->conn);
+	assert_null(f->conn.stage);
+	assert_int_equal(dirty_frees(), before);
+}
+
 static void test_pin_refused(void **state)
 {
 	struct fix *f;
@@ -409,6 +441,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copy_in_and_verify,
 						fix_setup, fix_teardown),
 		cmocka_unit_test_setup_teardown(test_fill, fix_setup,
+						fix_teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_wipes, fix_setup,
 						fix_teardown),
 		cmocka_unit_test(test_pin_refused),
 		cmocka_unit_test_setup_teardown(test_report_lines, fix_setup,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The CUDA memory type over the fake driver: every way --use_cuda can fail
  * says why in one line; allocation and copies move real bytes. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,6 +116,64 @@ static void test_alloc_copy(void **state)
 	rdp_mem_close(NULL);
 }
 
+/* The fake driver's count of blocks freed holding data: the same library
+ * the loader opened (dlopen of one path gives one handle). */
+static unsigned long long dirty_frees(void)
+{
+	unsigned long long (*fn)(void);
+	void *h = dlopen(RDP_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+	void *sym;
+
+	assert_non_null(h);
+	sym = dlsym(h, "rdp_fake_cuda_dirty_frees");
+	assert_non_null(sym);
+	memcpy(&fn, &sym, sizeof(fn));
+	dlclose(h);
+	return fn();
+}
+
+/* GPU memory is zeroed through the driver before it is freed: the fake
+ * sees no block freed holding data, and sees it when the wipe is left
+ * out, so the check can fail. */
+static void test_wipe_before_free(void **state)
+{
+	uint8_t in[4096], out[4096];
+	struct rdp_mem *m = NULL;
+	unsigned long long before;
+	void *p = NULL;
+	size_t i;
+
+	(void)state;
+	memset(in, 0x5a, sizeof(in));
+	assert_int_equal(rdp_mem_open(&rdp_mem_cuda, "0", "rxe0", &m), 0);
+	assert_int_equal(m->ops->alloc(m, sizeof(in), -1, &p), 0);
+	assert_int_equal(m->ops->to_dev(m, p, in, sizeof(in)), 0);
+	assert_int_equal(m->ops->wipe(m, p, sizeof(in)), 0);
+	assert_int_equal(m->ops->to_host(m, out, p, sizeof(out)), 0);
+	for (i = 0; i < sizeof(out); i++)
+		assert_int_equal(out[i], 0);
+	before = dirty_frees();
+	m->ops->free(m, p, sizeof(in));
+	assert_int_equal(dirty_frees(), before);
+	assert_int_equal(m->ops->alloc(m, sizeof(in), -1, &p), 0);
+	assert_int_equal(m->ops->to_dev(m, p, in, sizeof(in)), 0);
+	m->ops->free(m, p, sizeof(in));
+	assert_int_equal(dirty_frees(), before + 1);
+	/* a block the driver hands back is zeroed again at allocation */
+	setenv("RDP_FAKE_CUDA_RECYCLE", "1", 1);
+	assert_int_equal(m->ops->alloc(m, sizeof(in), -1, &p), 0);
+	assert_int_equal(m->ops->to_dev(m, p, in, sizeof(in)), 0);
+	m->ops->free(m, p, sizeof(in));
+	assert_int_equal(m->ops->alloc(m, sizeof(in), -1, &p), 0);
+	assert_int_equal(m->ops->to_host(m, out, p, sizeof(out)), 0);
+	for (i = 0; i < sizeof(out); i++)
+		assert_int_equal(out[i], 0);
+	assert_int_equal(m->ops->wipe(m, p, sizeof(in)), 0);
+	m->ops->free(m, p, sizeof(in));
+	unsetenv("RDP_FAKE_CUDA_RECYCLE");
+	rdp_mem_close(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +182,7 @@ int main(void)
 		cmocka_unit_test_setup(test_old_driver, setup),
 		cmocka_unit_test_setup(test_which_gpu, setup),
 		cmocka_unit_test_setup(test_alloc_copy, setup),
+		cmocka_unit_test_setup(test_wipe_before_free, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -410,6 +410,7 @@ static void test_mem_tables_whole(void **state)
 		assert_non_null(t->close);
 		assert_non_null(t->alloc);
 		assert_non_null(t->free);
+		assert_non_null(t->wipe);
 		assert_non_null(t->reg);
 		assert_non_null(t->to_dev);
 		assert_non_null(t->to_host);

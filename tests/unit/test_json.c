@@ -162,11 +162,14 @@ static void assert_real(json_t *v, double want)
 static void test_top_level_order(void **state)
 {
 	static const char *const keys[] = {
-		"tool",		  "version",	 "schema_version",
-		"timestamp",	  "client",	 "server",
-		"device",	  "peer_device", "gid",
-		"placement",	  "memory",	 "peer_memory",
-		"path_mtu_bytes", "clock",	 "parameters",
+		"tool",		  "version",
+		"schema_version", "timestamp",
+		"client",	  "server",
+		"authentication", "device",
+		"peer_device",	  "gid",
+		"placement",	  "memory",
+		"peer_memory",	  "path_mtu_bytes",
+		"clock",	  "parameters",
 		"results",
 	};
 	struct rdp_result bw = bw_result();

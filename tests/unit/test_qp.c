@@ -75,8 +75,7 @@ static void test_uc(void **state)
 				 IBV_ACCESS_REMOTE_READ |
 				 IBV_ACCESS_REMOTE_ATOMIC,
 			 &a, &mask);
-	assert_int_equal(a.qp_access_flags,
-			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	assert_int_equal(a.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
 	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 				       IBV_QP_ACCESS_FLAGS);
 	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);

@@ -40,6 +40,15 @@ static void add_counter(struct rdp_counters *d, const char *name, int hw,
 	c->value = value;
 }
 
+/* What each side's buffer allows in the test as c's parameters ask. */
+static void ctx_access(struct ctx *c)
+{
+	c->conn.mr_access =
+		rdp_bench_access(c->info.ops, &c->params, RDP_SIDE_CLIENT);
+	c->peer.mem.access = (uint32_t)rdp_bench_access(c->info.ops, &c->params,
+							RDP_SIDE_SERVER);
+}
+
 /* A RoCE v2 port at 200 Gb/s, placed, the peer on a GPU. */
 static void ctx_bw(struct ctx *c, const char *test)
 {
@@ -84,6 +93,7 @@ static void ctx_bw(struct ctx *c, const char *test)
 	c->info.n_qps = 1;
 	c->info.placement = &c->place;
 	c->info.counters = &c->ctr;
+	ctx_access(c);
 	rdp_bench_decide(c->info.ops, &c->params, &c->conn, &c->dec);
 }
 
@@ -114,6 +124,7 @@ static void ctx_lat(struct ctx *c, const char *test)
 	c->info.counters = NULL;
 	c->info.n_sizes = 1;
 	c->info.cpu = -1;
+	ctx_access(c);
 	rdp_bench_decide(c->info.ops, &c->params, &c->conn, &c->dec);
 }
 
@@ -353,6 +364,7 @@ static void test_write_bw_gbits_text(void **state)
 	c.params.flags = 0;
 	c.params.duration_s = 10;
 	c.peer.mem = (struct rdp_peer_mem){ .kind = RDP_MEM_KIND_HOST };
+	ctx_access(&c);
 	rdp_bench_decide(c.info.ops, &c.params, &c.conn, &c.dec);
 	t = capture(print_write_bw_gbits, &c);
 	golden("write_bw_gbits.txt", t);

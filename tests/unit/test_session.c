@@ -19,6 +19,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include <jansson.h>
 
@@ -26,6 +27,7 @@
 #include <rdmaperf/oob.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/rails.h>
+#include <rdmaperf/secret.h>
 #include <rdmaperf/session.h>
 
 #include "../fake/fake_engine.h"
@@ -377,6 +379,63 @@ static void test_client_data_bad(void **state)
 	balanced();
 }
 
+/* The server's loop fails mid-test (its peer gone): both sides still
+ * destroy their QPs, in the second point of a sweep as in the first. */
+static void test_server_loop_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10", "-b"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	fake_engine_cfg.server_loop_fails = 1;
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EIO);
+	assert_int_equal(fake_engine_cfg.conns_created, 2);
+	balanced();
+}
+
+/* Each side's access as the test needs it, the server's from its ACCEPT,
+ * in the JSON: write_bw lets the client's buffer be read only; read_bw
+ * grants remote read alone. */
+static void test_access_json(void **state)
+{
+	static const struct {
+		const char *test, *client, *server;
+	} want[] = {
+		{ "write_bw", "[]", "[\"local_write\",\"remote_write\"]" },
+		{ "read_bw", "[\"local_write\"]", "[\"remote_read\"]" },
+		{ "atomic_bw", "[\"local_write\"]",
+		  "[\"local_write\",\"remote_atomic\"]" },
+		{ "send_bw", "[]", "[\"local_write\"]" },
+	};
+	struct fixture *f = *state;
+	json_error_t jerr;
+	json_t *root, *acc;
+	char *c, *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		client_opts(&f->co, ARGS(want[i].test, "-s", "8", "-n", "10",
+					 "--json-file", f->json));
+		server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+		assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+		root = json_load_file(f->json, 0, &jerr);
+		assert_non_null(root);
+		acc = json_object_get(json_object_get(root, "memory"),
+				      "access");
+		c = json_dumps(json_object_get(acc, "client"), JSON_COMPACT);
+		s = json_dumps(json_object_get(acc, "server"), JSON_COMPACT);
+		assert_non_null(c);
+		assert_non_null(s);
+		assert_string_equal(c, want[i].client);
+		assert_string_equal(s, want[i].server);
+		free(c);
+		free(s);
+		json_decref(root);
+	}
+	balanced();
+}
+
 /* No such device: exit 77, and the server hears the client leave. */
 static void test_no_device(void **state)
 {
@@ -443,7 +502,8 @@ static void test_silent_client(void **state)
 	struct rdp_oob cli, srv;
 	int64_t t0;
 
-	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	server_opts(&f->srv.o,
+		    ARGS("--max-memory", "1M", "--handshake-timeout", "1"));
 	assert_int_equal(rdp_oob_loopback(100, &cli, &srv), 0);
 	t0 = now_ms();
 	assert_int_equal(rdp_session_serve_with(&f->srv.o, &fake_engine, &srv),
@@ -465,6 +525,115 @@ static void test_not_rdmaperf(void **state)
 	assert_int_equal(rdp_session_client_with(&f->co, &fake_engine, &cli),
 			 RDP_EXIT_FAIL);
 	rdp_oob_close(&srv);
+}
+
+/* A 0600 secret file with text; the caller unlinks path. */
+static void secret_file(char *path, size_t len, const char *text)
+{
+	int fd;
+
+	snprintf(path, len, "/tmp/rdp-auth-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* Both sides with the secret: the test runs, and says it was
+ * authenticated. */
+static void test_auth_both(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_secret cs, ss;
+	char path[64], *text;
+	FILE *fp;
+
+	secret_file(path, sizeof(path), "one secret for both sides\n");
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "100",
+				 "--auth-file", path, "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--auth-file", path));
+	assert_int_equal(rdp_session_load_secret(&f->co, 1, &cs), 0);
+	assert_int_equal(rdp_session_load_secret(&f->srv.o, 0, &ss), 0);
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	assert_int_equal(f->srv.ret, 0);
+	fp = fopen(f->json, "r");
+	assert_non_null(fp);
+	text = calloc(1, 65536);
+	assert_true(fread(text, 1, 65535, fp) > 0);
+	fclose(fp);
+	assert_non_null(strstr(text, "\"authentication\": \"shared-secret\""));
+	free(text);
+	unlink(path);
+	balanced();
+}
+
+/* No secret against a server with one: "authentication required", and
+ * the server opened no device and built nothing. */
+static void test_auth_required(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_secret ss;
+	char path[64];
+
+	secret_file(path, sizeof(path), "the server's secret only\n");
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "100"));
+	server_opts(&f->srv.o, ARGS("--auth-file", path));
+	assert_int_equal(rdp_session_load_secret(&f->srv.o, 0, &ss), 0);
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EACCES);
+	/* The client's own device only. */
+	assert_int_equal(fake_engine_cfg.devs_opened, 1);
+	assert_int_equal(fake_engine_cfg.conns_created, 0);
+	unlink(path);
+}
+
+/* A client with a secret refuses a server without one; and a wrong
+ * secret is refused by the client before it proves anything. */
+static void test_auth_server_without(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_secret cs, ss;
+	char path[64], other[64];
+
+	secret_file(path, sizeof(path), "the client's secret only\n");
+	secret_file(other, sizeof(other), "a different secret here\n");
+	client_opts(&f->co, ARGS("write_bw", "-s", "64", "--auth-file", path));
+	assert_int_equal(rdp_session_load_secret(&f->co, 1, &cs), 0);
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -EACCES);
+	server_opts(&f->srv.o, ARGS("--auth-file", other));
+	assert_int_equal(rdp_session_load_secret(&f->srv.o, 0, &ss), 0);
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(f->srv.ret, -ECANCELED);
+	/* The two clients' devices only. */
+	assert_int_equal(fake_engine_cfg.devs_opened, 2);
+	assert_int_equal(fake_engine_cfg.conns_created, 0);
+	unlink(path);
+	unlink(other);
+}
+
+/* The client reads RDMAPERF_AUTH_FILE; a group-readable file is refused. */
+static void test_auth_env(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_secret cs;
+	char path[64];
+
+	secret_file(path, sizeof(path), "secret from the environment\n");
+	client_opts(&f->co, ARGS("write_bw", "-s", "64"));
+	assert_int_equal(setenv("RDMAPERF_AUTH_FILE", path, 1), 0);
+	assert_int_equal(rdp_session_load_secret(&f->co, 1, &cs), 0);
+	assert_non_null(f->co.conn.secret);
+	assert_int_equal(cs.len, 27);
+	/* The server side never reads the variable. */
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(rdp_session_load_secret(&f->srv.o, 0, &cs), 0);
+	assert_null(f->srv.o.conn.secret);
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(rdp_session_load_secret(&f->co, 1, &cs), -EPERM);
+	unsetenv("RDMAPERF_AUTH_FILE");
+	unlink(path);
 }
 
 /*
@@ -726,6 +895,8 @@ int main(void)
 		T(test_client_connect_fails),
 		T(test_server_data_bad),
 		T(test_client_data_bad),
+		T(test_server_loop_fails),
+		T(test_access_json),
 		T(test_no_device),
 		cmocka_unit_test(test_loopback_deadline),
 		cmocka_unit_test(test_connect_refused),
@@ -733,6 +904,10 @@ int main(void)
 		T(test_silent_server),
 		T(test_silent_client),
 		T(test_not_rdmaperf),
+		T(test_auth_both),
+		T(test_auth_required),
+		T(test_auth_server_without),
+		T(test_auth_env),
 		T(test_hostile_params),
 		T(test_unexpected_messages),
 		T(test_one_shot_other_test),

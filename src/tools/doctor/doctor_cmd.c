@@ -15,6 +15,7 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/secret.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/tool.h>
@@ -27,7 +28,8 @@ void rdp_cli_doctor_help(FILE *f)
 }
 
 /* 0 to run, 1 when --help was printed, -EINVAL on a bad command line. */
-static int parse(int argc, char **argv, struct doctor_opts *o)
+static int parse(int argc, char **argv, struct doctor_opts *o,
+		 struct rdp_secret *secret)
 {
 	static struct rdp_opts all; /* large: kept off the stack */
 	char err[256];
@@ -56,6 +58,10 @@ static int parse(int argc, char **argv, struct doctor_opts *o)
 		}
 		snprintf(o->host, sizeof(o->host), "%s", argv[optind]);
 	}
+	/* The pair check talks to the server as a client does. */
+	if (o->host[0] && rdp_session_load_secret(&all, 1, secret))
+		return -EINVAL;
+	o->secret = all.conn.secret;
 	snprintf(o->dev, sizeof(o->dev), "%s", all.conn.dev);
 	o->port = all.conn.ib_port;
 	o->tcp_port = all.conn.tcp_port;
@@ -139,12 +145,13 @@ static int doctor_main(int argc, char **argv)
 	struct rdp_topo_report topo;
 	struct rdp_doctor_verbs verbs;
 	struct rdp_doctor doc;
+	struct rdp_secret secret = { .len = 0 };
 	struct doctor_opts o;
 	struct rdp_sysfs fs;
 	size_t n[4];
 	int ret;
 
-	ret = parse(argc, argv, &o);
+	ret = parse(argc, argv, &o, &secret);
 	if (ret)
 		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
 	rdp_sysfs_init(&fs, NULL);
@@ -163,6 +170,7 @@ static int doctor_main(int argc, char **argv)
 	/* With HOST first: the GID the tests pick depends on our address. */
 	if (o.host[0])
 		rdp_doctor_probe_peer(&o, &peer);
+	rdp_secret_clear(&secret);
 	rdp_doctor_local(&fs, o.dev, o.port, &verbs,
 			 peer.have_local_ipv4 ? &peer.local_ipv4 : NULL, &doc);
 	rdp_topo_report_read(&fs, NULL, o.dev, &topo);

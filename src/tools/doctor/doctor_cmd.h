@@ -10,6 +10,8 @@
 #include <rdmaperf/doctor.h>
 #include <rdmaperf/wire.h>
 
+struct rdp_secret;
+
 struct doctor_opts {
 	char dev[64];
 	int port;
@@ -17,6 +19,7 @@ struct doctor_opts {
 	uint16_t tcp_port;
 	int timeout_ms;
 	int json;
+	const struct rdp_secret *secret; /* --auth-file: NULL none */
 };
 
 /* What the server told and how the exchange went; filled by the probe. */

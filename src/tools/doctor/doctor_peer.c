@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include "doctor_cmd.h"
+#include <rdmaperf/auth.h>
 #include <rdmaperf/bench.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/secret.h>
 #include <rdmaperf/session_steps.h>
 #include <rdmaperf/wire.h>
 
@@ -37,6 +39,11 @@ static int handshake(struct probe *pr)
 	struct rdp_msg msg;
 	int ret;
 
+	if (pr->o->secret && pr->o->secret->len) {
+		ret = rdp_auth_client(&pr->oob, pr->o->secret);
+		if (ret)
+			return ret;
+	}
 	rdp_hello_fill(&msg);
 	ret = rdp_oob_send(&pr->oob, &msg);
 	if (!ret)
@@ -67,6 +74,7 @@ static int connect_qp(struct probe *pr)
 		.inline_bytes = pr->p.inline_bytes,
 		.pkey_index = (uint16_t)pr->p.pkey_index,
 		.local_ip = pr->oob.have_local_ip ? &pr->oob.local_ip : NULL,
+		.access = rdp_bench_access(pr->ops, &pr->p, RDP_SIDE_CLIENT),
 	};
 	struct rdp_qp_info remote;
 	struct rdp_path_opts path;

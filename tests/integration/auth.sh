@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Who may use a server: the shared secret both ways, --allow, a replayed
+# handshake, a client that trickles its bytes. Real servers on ports of
+# their own, real clients and real sockets. Sourced by run.sh.
+
+AUTH_PORT=$((PORT + 40))
+# -I -S: no site packages, which take long to start in an emulated guest
+AUTH_PEER="python3 -I -S $HERE/auth_peer.py"
+
+# secret NAME TEXT: a 0600 secret file in $WORK; its path on stdout.
+secret() {
+	local f=$WORK/$1.secret
+	(umask 077 && printf '%s\n' "$2" >"$f")
+	echo "$f"
+}
+
+# auth_server N ARGS...: a server on AUTH_PORT + N, log $WORK/auth$N.log,
+# pid in AUTH_PID; 1 when it did not start.
+auth_server() {
+	local n=$1 log=$WORK/auth$1.log i
+	shift
+	"$BUILD/rdmaperf-server" -d "$DEV" -p "$((AUTH_PORT + n))" "$@" \
+		>"$log" 2>&1 &
+	AUTH_PID=$!
+	for i in $(seq 1 100); do
+		grep -q "listening" "$log" 2>/dev/null && return 0
+		kill -0 "$AUTH_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	fail "server on port $((AUTH_PORT + n)) did not start: $(cat "$log")"
+	return 1
+}
+
+# wait_line FILE TEXT: until a line of FILE holds TEXT, 90 s at most
+# (Python starts slowly in an emulated guest).
+wait_line() {
+	local i
+	for i in $(seq 1 900); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+auth_stop() {
+	kill "$AUTH_PID" 2>/dev/null
+	wait "$AUTH_PID" 2>/dev/null
+}
+
+# auth_client N ARGS...: a write_bw client of server N, output in out.
+auth_client() {
+	local n=$1
+	shift
+	run_limited 60 "$BUILD/rdmaperf" write_bw -n 200 -d "$DEV" \
+		-p "$((AUTH_PORT + n))" "$@" "$ADDR" >"$WORK/out" 2>&1
+}
+
+t_auth() {
+	local key other rc log=$WORK/auth0.log
+	key=$(secret key "$(head -c 32 /dev/urandom | base64)")
+	other=$(secret other "$(head -c 32 /dev/urandom | base64)")
+
+	begin "auth: right secret on both sides: the test runs, both say so"
+	auth_server 0 --auth-file "$key" || return
+	auth_client 0 --auth-file "$key" --json-file "$WORK/auth.json" ||
+		{ fail "exit $?"; auth_stop; return; }
+	expect_out "Authentication +: shared secret, proved by both sides" \
+		"Data check +: ok" || { auth_stop; return; }
+	expect_json "$WORK/auth.json" '.authentication == "shared-secret"' ||
+		{ auth_stop; return; }
+	expect_in "$log" "^authentication: shared secret \\(HMAC-SHA256" \
+		"done, data ok" >"$WORK/why" || { fail "$(cat "$WORK/why")"; auth_stop; return; }
+	pass
+
+	begin "auth: the secret from RDMAPERF_AUTH_FILE"
+	RDMAPERF_AUTH_FILE=$key auth_client 0 || { fail "exit $?"; auth_stop; return; }
+	expect_out "Authentication +: shared secret" || { auth_stop; return; }
+	pass
+
+	begin "auth: wrong secret: the client refuses the server, exit 1"
+	auth_client 0 --auth-file "$other"
+	rc=$?
+	[ $rc -eq 1 ] || { fail "exit $rc"; auth_stop; return; }
+	expect_out "server .* failed to prove it knows the shared secret: refusing it" ||
+		{ auth_stop; return; }
+	pass
+
+	begin "auth: no secret against a server with one: 'authentication required'"
+	auth_client 0
+	rc=$?
+	[ $rc -eq 1 ] || { fail "exit $rc"; auth_stop; return; }
+	expect_out "reports: authentication required: this server needs the shared secret" ||
+		{ auth_stop; return; }
+	expect_in "$log" "client $ADDR: refused: authentication required" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; auth_stop; return; }
+	pass
+
+	begin "auth: a group-readable secret is refused at start, exit 2"
+	chmod 640 "$other"
+	run_limited 10 "$BUILD/rdmaperf-server" -d "$DEV" -p "$((AUTH_PORT + 9))" \
+		--auth-file "$other" >"$WORK/out" 2>&1
+	rc=$?
+	chmod 600 "$other"
+	[ $rc -eq 2 ] || { fail "exit $rc"; auth_stop; return; }
+	expect_out "readable or writable by group or others \\(mode 0640\\): chmod 600" ||
+		{ auth_stop; return; }
+	pass
+
+	auth_replay
+	auth_stop
+
+	begin "auth: a server without a secret, a client with one: refused, exit 1"
+	auth_server 1 || return
+	grep -q "^authentication: none" "$WORK/auth1.log" ||
+		{ fail "no mode line: $(cat "$WORK/auth1.log")"; auth_stop; return; }
+	auth_client 1 --auth-file "$key"
+	rc=$?
+	[ $rc -eq 1 ] || { fail "exit $rc"; auth_stop; return; }
+	expect_out "did not prove it knows the shared secret \\(it says: this server runs without authentication" ||
+		{ auth_stop; return; }
+	auth_client 1 || { fail "a client without a secret: exit $?"; auth_stop; return; }
+	expect_out "Authentication +: none" || { auth_stop; return; }
+	auth_stop
+	pass
+
+	auth_allow
+	auth_slowloris
+}
+
+# A handshake captured from a real run (through a recording relay) and
+# sent again: the server's new nonce makes the recorded proof worthless.
+auth_replay() {
+	local rec=$WORK/auth.rec rpid
+	begin "auth: a replayed handshake captured from a real run is refused"
+	$AUTH_PEER record "$((AUTH_PORT + 8))" "$ADDR" "$AUTH_PORT" "$rec" \
+		>"$WORK/relay.out" 2>&1 &
+	rpid=$!
+	wait_line "$WORK/relay.out" listening ||
+		{ fail "the relay did not start: $(cat "$WORK/relay.out")"; kill $rpid; return; }
+	run_limited 60 "$BUILD/rdmaperf" write_bw -n 200 -d "$DEV" \
+		-p "$((AUTH_PORT + 8))" --auth-file "$key" "$ADDR" >"$WORK/out" 2>&1 ||
+		{ fail "the recorded run: exit $?"; kill $rpid; return; }
+	wait $rpid
+	grep -q "recorded [1-9]" "$WORK/relay.out" ||
+		{ fail "nothing recorded: $(cat "$WORK/relay.out")"; return; }
+	run_limited 30 $AUTH_PEER replay "$ADDR" "$AUTH_PORT" "$rec" >"$WORK/out" 2>&1
+	expect_out "^ERROR: authentication failed$" || return
+	! grep -q "message type 3" "$WORK/out" ||
+		{ fail "the server sent ACCEPT to a replay"; return; }
+	expect_in "$log" "refused: authentication failed: wrong proof" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why")"; return; }
+	pass
+}
+
+auth_allow() {
+	begin "--allow: an address outside the ranges is refused before a byte is read"
+	auth_server 2 --allow 192.0.2.0/24,2001:db8::/32 || return
+	expect_in "$WORK/auth2.log" "clients allowed from: 192.0.2.0/24,2001:db8::/32" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; auth_stop; return; }
+	auth_client 2
+	rc=$?
+	[ $rc -eq 1 ] || { fail "exit $rc"; auth_stop; return; }
+	expect_out "does not take connections from your address \\(--allow\\)" ||
+		{ auth_stop; return; }
+	expect_in "$WORK/auth2.log" "client $ADDR: refused: not in --allow" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; auth_stop; return; }
+	auth_stop
+	pass
+
+	begin "--allow: the client's own range lets it in"
+	auth_server 3 --allow "192.0.2.0/24,$ADDR/32" || return
+	auth_client 3 || { fail "exit $?"; auth_stop; return; }
+	expect_out "Data check +: ok" || { auth_stop; return; }
+	auth_stop
+	pass
+}
+
+# A client that sends a byte every half second from the second address
+# holds a handshake thread until --handshake-timeout (12 s), while a real client
+# from the first address runs its test; a second trickler from the same
+# address is turned away at once; the rate cap turns away a burst.
+auth_slowloris() {
+	local src=${RDP_RXE_ADDR1:-} t1
+	begin "slowloris: dropped at its deadline while a real client is served"
+	[ -n "$src" ] || { skip "needs a second address (--devices 2)"; return; }
+	auth_server 4 --handshake-timeout 12 --auth-file "$key" || return
+	$AUTH_PEER trickle "$ADDR" "$((AUTH_PORT + 4))" "$src" 0.5 \
+		>"$WORK/trickle.out" 2>&1 &
+	t1=$!
+	wait_line "$WORK/trickle.out" ready ||
+		{ fail "no trickler: $(cat "$WORK/trickle.out")"; kill $t1; auth_stop; return; }
+	# The real client starts while the trickler holds its handshake.
+	! grep -q "client 1 closed" "$WORK/trickle.out" ||
+		{ fail "the trickler was gone before the real client started"; auth_stop; return; }
+	auth_client 4 --auth-file "$key" || { fail "real client: exit $?"; auth_stop; return; }
+	expect_out "Data check +: ok" || { auth_stop; return; }
+	wait $t1
+	expect_in "$WORK/trickle.out" "client 1 closed after 1[234]\\.[0-9] s" \
+		"client 2 closed after [1-3]\\.[0-9] s" \
+		"ERROR: a handshake from this address is in progress" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why"): $(cat "$WORK/trickle.out")"; auth_stop; return; }
+	expect_in "$WORK/auth4.log" \
+		"client $src: refused: handshake not done within 12000 ms" \
+		"client $src: refused: a handshake from this address is in progress" \
+		"client $ADDR: write_bw, .*done, data ok" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why"): $(cat "$WORK/auth4.log")"; auth_stop; return; }
+	auth_stop
+	pass
+
+	begin "--max-handshake-rate: a burst over the rate is refused, each refusal logged"
+	auth_server 5 --max-handshake-rate 2 || return
+	local pids=()
+	for t1 in 1 2 3 4 5; do
+		run_limited 20 "$BUILD/rdmaperf" write_bw -n 50 -d "$DEV" \
+			-p "$((AUTH_PORT + 5))" "$ADDR" >"$WORK/burst$t1.out" 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	cat "$WORK"/burst?.out >"$WORK/out"
+	expect_out "over the handshake rate \\(--max-handshake-rate\\)" || { auth_stop; return; }
+	expect_in "$WORK/auth5.log" "client $ADDR: refused: over the handshake rate" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why")"; auth_stop; return; }
+	auth_stop
+	pass
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""Hostile and recording peers for the authentication tests, over real
+sockets:
+  record PORT HOST SPORT FILE   relay one client to HOST:SPORT, keeping the
+                                bytes the client sent in FILE
+  replay HOST PORT FILE         send FILE's bytes as a new client; print
+                                the server's ERROR texts
+  trickle HOST PORT SRC SEC     from address SRC, two clients that send a
+                                HELLO header one byte every SEC seconds
+                                until the server closes them; print how
+                                long that took
+"""
+import select
+import socket
+import struct
+import sys
+import time
+
+HDR = struct.Struct(">IHHI")  # magic, version, type, payload length
+MAGIC = 0x52445046
+MSG_ERROR = 7
+
+
+def relay(port, host, sport, path):
+    lsock = socket.create_server(("", port))
+    lsock.settimeout(60)
+    print("listening", flush=True)
+    cli, _ = lsock.accept()
+    srv = socket.create_connection((host, sport), timeout=10)
+    kept = bytearray()
+    peer = {cli: srv, srv: cli}
+    open_ends = {cli, srv}
+    while open_ends:
+        ready, _, _ = select.select(list(open_ends), [], [], 60)
+        if not ready:
+            break
+        for s in ready:
+            try:
+                data = s.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                open_ends.discard(s)
+                try:
+                    peer[s].shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
+                continue
+            if s is cli:
+                kept += data
+            try:
+                peer[s].sendall(data)
+            except OSError:
+                pass
+    with open(path, "wb") as f:
+        f.write(kept)
+    print(f"recorded {len(kept)} bytes")
+
+
+def frames(buf):
+    """Whole rdmaperf messages in buf: (type, payload)."""
+    off = 0
+    while off + HDR.size <= len(buf):
+        magic, _, mtype, n = HDR.unpack_from(buf, off)
+        if magic != MAGIC or off + HDR.size + n > len(buf):
+            break
+        yield mtype, buf[off + HDR.size:off + HDR.size + n]
+        off += HDR.size + n
+
+
+def replay(host, port, path):
+    with open(path, "rb") as f:
+        data = f.read()
+    s = socket.create_connection((host, port), timeout=10)
+    try:
+        s.sendall(data)
+    except OSError:
+        pass  # the server may close while we still send
+    got = bytearray()
+    s.settimeout(10)
+    try:
+        while True:
+            d = s.recv(65536)
+            if not d:
+                break
+            got += d
+    except OSError:
+        pass
+    print_errors(got)
+
+
+def print_errors(got):
+    for mtype, body in frames(bytes(got)):
+        if mtype == MSG_ERROR and len(body) >= 6:
+            n = struct.unpack_from(">H", body, 4)[0]
+            print("ERROR:", body[6:6 + n].decode(errors="replace"))
+        else:
+            print("message type", mtype)
+
+
+def trickle(host, port, src, sec):
+    """Two slow clients from src: the first trickles a HELLO header, the
+    second connects while the first's handshake is open. Prints "ready"
+    once both are connected, then when each was closed and what it got."""
+    hello = HDR.pack(MAGIC, 3, 1, 260) * 100
+    socks = []
+    for _ in range(2):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind((src, 0))
+        s.connect((host, port))
+        s.send(hello[:1])
+        socks.append(s)
+        if len(socks) == 1:
+            t0 = time.monotonic()
+            time.sleep(1)  # the server takes the first one's handshake
+    print("ready", flush=True)
+    got = {s: bytearray() for s in socks}
+    sent = {s: 1 for s in socks}
+    live = list(socks)
+    while live:
+        for s in live:
+            if sent[s] < len(hello):
+                try:
+                    s.send(hello[sent[s]:sent[s] + 1])
+                    sent[s] += 1
+                except OSError:
+                    pass
+        r, _, _ = select.select(live, [], [], sec)
+        for s in r:
+            try:
+                d = s.recv(4096)
+            except OSError:
+                d = b""
+            if d:
+                got[s] += d
+                continue
+            live.remove(s)
+            i = socks.index(s) + 1
+            print(f"client {i} closed after {time.monotonic() - t0:.1f} s",
+                  flush=True)
+            print_errors(got[s])
+
+
+def main():
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "record":
+        relay(int(args[0]), args[1], int(args[2]), args[3])
+    elif cmd == "replay":
+        replay(args[0], int(args[1]), args[2])
+    elif cmd == "trickle":
+        trickle(args[0], int(args[1]), args[2], float(args[3]))
+    else:
+        sys.exit(f"unknown command {cmd}")
+
+
+if __name__ == "__main__":
+    main()

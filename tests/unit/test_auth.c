@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The shared secret and its handshake: the secret file's checks, the
+ * library's HMAC against RFC 4231, both sides of the challenge-response
+ * over a socketpair (right and wrong secrets, a replayed, reflected and
+ * truncated exchange), and --allow's address ranges.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include <rdmaperf/auth.h>
+#include <rdmaperf/cidr.h>
+#include <rdmaperf/oob.h>
+#include <rdmaperf/secret.h>
+
+#define IO_MS 5000
+
+static void key_of(struct rdp_secret *s, const char *text)
+{
+	memset(s, 0, sizeof(*s));
+	s->len = strlen(text);
+	memcpy(s->key, text, s->len);
+}
+
+/* RFC 4231 test case 2: key "Jefe". */
+static void test_hmac_rfc4231(void **state)
+{
+	static const uint8_t want[RDP_HMAC_BYTES] = {
+		0x5b, 0xdc, 0xc1, 0x46, 0xbf, 0x60, 0x75, 0x4e,
+		0x6a, 0x04, 0x24, 0x26, 0x08, 0x95, 0x75, 0xc7,
+		0x5a, 0x00, 0x3f, 0x08, 0x9d, 0x27, 0x39, 0x83,
+		0x9d, 0xec, 0x58, 0xb9, 0x64, 0xec, 0x38, 0x43,
+	};
+	const char *msg = "what do ya want for nothing?";
+	struct rdp_bytes split[] = { { msg, 10 }, { msg + 10, 18 } };
+	struct rdp_bytes whole[] = { { msg, 28 } };
+	uint8_t out[RDP_HMAC_BYTES];
+	struct rdp_secret s;
+
+	(void)state;
+	key_of(&s, "Jefe");
+	assert_int_equal(rdp_hmac_sha256(&s, whole, 1, out), 0);
+	assert_memory_equal(out, want, sizeof(want));
+	/* The pieces are one message: split anywhere, the same MAC. */
+	assert_int_equal(rdp_hmac_sha256(&s, split, 2, out), 0);
+	assert_memory_equal(out, want, sizeof(want));
+	assert_true(rdp_bytes_equal_ct(out, want, sizeof(want)));
+	out[31] ^= 1;
+	assert_false(rdp_bytes_equal_ct(out, want, sizeof(want)));
+}
+
+static void test_random(void **state)
+{
+	uint8_t a[32], b[32];
+
+	(void)state;
+	assert_int_equal(rdp_random_bytes(a, sizeof(a)), 0);
+	assert_int_equal(rdp_random_bytes(b, sizeof(b)), 0);
+	assert_memory_not_equal(a, b, sizeof(a));
+}
+
+/* A secret file with mode and contents; its path in path. */
+static void secret_file(char *path, size_t len, mode_t mode, const char *text)
+{
+	int fd;
+
+	snprintf(path, len, "/tmp/rdp-secret-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static void test_secret_load(void **state)
+{
+	char path[64], err[512];
+	struct rdp_secret s;
+
+	(void)state;
+	secret_file(path, sizeof(path), 0600, "0123456789abcdefXYZ\n");
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.len, 19); /* the newline is not the key's */
+	assert_memory_equal(s.key, "0123456789abcdefXYZ", 19);
+	rdp_secret_clear(&s);
+	assert_int_equal(s.len, 0);
+	/* Readable by group or others: refused, with the fix. */
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "group or others (mode 0640)"));
+	assert_non_null(strstr(err, "chmod 600"));
+	assert_int_equal(chmod(path, 0604), 0);
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EPERM);
+	unlink(path);
+	/* Too short to be a secret. */
+	secret_file(path, sizeof(path), 0400, "short\n");
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "16 to 1024 bytes"));
+	unlink(path);
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, path));
+	assert_int_equal(rdp_secret_load("/tmp", &s, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+}
+
+/* Each proof covers both nonces under a label of its own side. */
+static void test_proofs(void **state)
+{
+	uint8_t nc[32], ns[32], a[32], b[32];
+	struct rdp_secret s, t;
+
+	(void)state;
+	key_of(&s, "a secret of sixteen bytes or more");
+	key_of(&t, "another secret of sixteen bytes");
+	memset(nc, 1, sizeof(nc));
+	memset(ns, 2, sizeof(ns));
+	assert_int_equal(rdp_auth_proof(&s, RDP_AUTH_SERVER, nc, ns, a), 0);
+	assert_int_equal(rdp_auth_proof(&s, RDP_AUTH_CLIENT, nc, ns, b), 0);
+	assert_memory_not_equal(a, b, 32);
+	assert_int_equal(rdp_auth_proof(&s, RDP_AUTH_SERVER, ns, nc, b), 0);
+	assert_memory_not_equal(a, b, 32);
+	assert_int_equal(rdp_auth_proof(&t, RDP_AUTH_SERVER, nc, ns, b), 0);
+	assert_memory_not_equal(a, b, 32);
+	assert_int_equal(rdp_auth_proof(&s, RDP_AUTH_SERVER, nc, ns, b), 0);
+	assert_memory_equal(a, b, 32);
+}
+
+struct auth_server {
+	struct rdp_oob oob;
+	struct rdp_secret s;
+	pthread_t tid;
+	int ret;
+	char why[256];
+};
+
+/* The server's side as the gate runs it: AUTH 1, then the rest. */
+static void *auth_server_main(void *arg)
+{
+	struct auth_server *a = arg;
+	struct rdp_msg m;
+
+	a->ret = rdp_oob_recv(&a->oob, &m, IO_MS);
+	if (!a->ret && m.type != RDP_MSG_AUTH)
+		a->ret = -EPROTO;
+	if (!a->ret)
+		a->ret = rdp_auth_server(&a->oob, &a->s, &m.u.auth, IO_MS,
+					 a->why, sizeof(a->why));
+	return NULL;
+}
+
+static void start_server(struct auth_server *a, struct rdp_oob *cli,
+			 const char *key)
+{
+	memset(a, 0, sizeof(*a));
+	key_of(&a->s, key);
+	assert_int_equal(rdp_oob_loopback(IO_MS, cli, &a->oob), 0);
+	assert_int_equal(pthread_create(&a->tid, NULL, auth_server_main, a), 0);
+}
+
+static void finish(struct auth_server *a, struct rdp_oob *cli)
+{
+	assert_int_equal(pthread_join(a->tid, NULL), 0);
+	rdp_oob_close(cli);
+	rdp_oob_close(&a->oob);
+}
+
+static void test_handshake_both_ways(void **state)
+{
+	const char *key = "the same secret on both sides";
+	struct auth_server a;
+	struct rdp_secret s;
+	struct rdp_oob cli;
+
+	(void)state;
+	/* Right secret: both proofs pass. */
+	key_of(&s, key);
+	start_server(&a, &cli, key);
+	assert_int_equal(rdp_auth_client(&cli, &s), 0);
+	finish(&a, &cli);
+	assert_int_equal(a.ret, 0);
+	/* Wrong secret: the client refuses the server's proof and sends
+	 * none; the server sees the client leave without one. */
+	key_of(&s, "not the server's secret at all");
+	start_server(&a, &cli, key);
+	assert_int_equal(rdp_auth_client(&cli, &s), -EACCES);
+	rdp_oob_close(&cli);
+	assert_int_equal(pthread_join(a.tid, NULL), 0);
+	assert_int_equal(a.ret, -ECONNRESET);
+	rdp_oob_close(&a.oob);
+}
+
+/* A scripted client: AUTH 1 with nonce nc; the server's AUTH 2 back. */
+static void script_start(struct auth_server *a, struct rdp_oob *cli,
+			 const uint8_t *nc, struct rdp_msg *answer)
+{
+	struct rdp_msg m = { .type = RDP_MSG_AUTH };
+
+	start_server(a, cli, "the server's secret, 32 bytes..");
+	m.u.auth.step = RDP_AUTH_CLIENT_NONCE;
+	memcpy(m.u.auth.nonce, nc, 32);
+	assert_int_equal(rdp_oob_send(cli, &m), 0);
+	assert_int_equal(rdp_oob_recv(cli, answer, IO_MS), 0);
+	assert_int_equal(answer->type, RDP_MSG_AUTH);
+	assert_int_equal(answer->u.auth.step, RDP_AUTH_SERVER_PROOF);
+}
+
+/* What the server answers a client's AUTH 3: its ERROR text. */
+static void expect_refused(struct auth_server *a, struct rdp_oob *cli)
+{
+	struct rdp_msg m;
+
+	assert_int_equal(rdp_oob_recv(cli, &m, IO_MS), 0);
+	assert_int_equal(m.type, RDP_MSG_ERROR);
+	assert_string_equal(m.u.error.text, "authentication failed");
+	finish(a, cli);
+	assert_int_equal(a->ret, -EACCES);
+}
+
+/* A client's proof recorded from a good exchange, sent again in a new
+ * one: the server's nonce changed, so it fails. */
+static void test_replay(void **state)
+{
+	struct rdp_msg answer, proof = { .type = RDP_MSG_AUTH };
+	struct auth_server a;
+	struct rdp_oob cli;
+	uint8_t nc[32];
+
+	(void)state;
+	memset(nc, 7, sizeof(nc));
+	script_start(&a, &cli, nc, &answer);
+	proof.u.auth.step = RDP_AUTH_CLIENT_PROOF;
+	assert_int_equal(rdp_auth_proof(&a.s, RDP_AUTH_CLIENT, nc,
+					answer.u.auth.nonce, proof.u.auth.mac),
+			 0);
+	assert_int_equal(rdp_oob_send(&cli, &proof), 0);
+	finish(&a, &cli);
+	assert_int_equal(a.ret, 0);
+	/* The same client nonce and the recorded proof, replayed. */
+	script_start(&a, &cli, nc, &answer);
+	assert_int_equal(rdp_oob_send(&cli, &proof), 0);
+	expect_refused(&a, &cli);
+}
+
+/* The server's own proof sent back as the client's: the labels differ. */
+static void test_reflection(void **state)
+{
+	struct rdp_msg answer;
+	struct auth_server a;
+	struct rdp_oob cli;
+	uint8_t nc[32];
+
+	(void)state;
+	memset(nc, 9, sizeof(nc));
+	script_start(&a, &cli, nc, &answer);
+	answer.u.auth.step = RDP_AUTH_CLIENT_PROOF;
+	assert_int_equal(rdp_oob_send(&cli, &answer), 0);
+	expect_refused(&a, &cli);
+}
+
+/* A proof cut short: a malformed message, never accepted. */
+static void test_truncated(void **state)
+{
+	struct rdp_msg answer, proof = { .type = RDP_MSG_AUTH };
+	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
+	struct auth_server a;
+	struct rdp_oob cli;
+	uint8_t nc[32];
+	size_t len;
+
+	(void)state;
+	memset(nc, 3, sizeof(nc));
+	script_start(&a, &cli, nc, &answer);
+	proof.u.auth.step = RDP_AUTH_CLIENT_PROOF;
+	assert_int_equal(rdp_auth_proof(&a.s, RDP_AUTH_CLIENT, nc,
+					answer.u.auth.nonce, proof.u.auth.mac),
+			 0);
+	assert_int_equal(rdp_wire_encode(&proof, buf, sizeof(buf), &len), 0);
+	buf[11] = 64; /* the header announces one byte less, and so it is */
+	assert_int_equal(write(cli.fd, buf, len - 1), (ssize_t)(len - 1));
+	finish(&a, &cli);
+	assert_int_equal(a.ret, -EPROTO);
+	/* A wrong step where the proof is due. */
+	script_start(&a, &cli, nc, &answer);
+	proof.u.auth.step = RDP_AUTH_CLIENT_NONCE;
+	assert_int_equal(rdp_oob_send(&cli, &proof), 0);
+	assert_int_equal(rdp_oob_recv(&cli, &answer, IO_MS), 0);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+	finish(&a, &cli);
+	assert_int_equal(a.ret, -EACCES);
+}
+
+/* A server that is not what it claims: the client refuses it. */
+static void test_client_refuses(void **state)
+{
+	struct rdp_msg m = { .type = RDP_MSG_AUTH };
+	struct rdp_oob cli, srv;
+	struct rdp_secret s;
+
+	(void)state;
+	key_of(&s, "the client's secret, long enough");
+	/* A forged proof. */
+	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &srv), 0);
+	m.u.auth.step = RDP_AUTH_SERVER_PROOF;
+	memset(m.u.auth.mac, 0x42, sizeof(m.u.auth.mac));
+	assert_int_equal(rdp_oob_send(&srv, &m), 0);
+	assert_int_equal(rdp_auth_client(&cli, &s), -EACCES);
+	rdp_oob_close(&cli);
+	rdp_oob_close(&srv);
+	/* An ERROR instead of a proof (a server without a secret). */
+	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &srv), 0);
+	rdp_oob_send_error(&srv, -EACCES, "this server runs without");
+	assert_int_equal(rdp_auth_client(&cli, &s), -EACCES);
+	rdp_oob_close(&cli);
+	rdp_oob_close(&srv);
+	/* Silence until the deadline. */
+	assert_int_equal(rdp_oob_loopback(100, &cli, &srv), 0);
+	assert_int_equal(rdp_auth_client(&cli, &s), -EACCES);
+	rdp_oob_close(&cli);
+	rdp_oob_close(&srv);
+}
+
+static int match4(const struct rdp_cidr_list *l, const char *a)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	assert_int_equal(inet_pton(AF_INET, a, &sin.sin_addr), 1);
+	return rdp_cidr_match(l, (struct sockaddr *)&sin);
+}
+
+static int match6(const struct rdp_cidr_list *l, const char *a)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+
+	assert_int_equal(inet_pton(AF_INET6, a, &sin6.sin6_addr), 1);
+	return rdp_cidr_match(l, (struct sockaddr *)&sin6);
+}
+
+static void test_cidr(void **state)
+{
+	struct rdp_cidr_list l;
+	char err[256], text[256];
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	assert_true(match4(&l, "192.0.2.1")); /* empty: any */
+	assert_int_equal(rdp_cidr_parse_list("10.0.0.0/8,192.0.2.7,"
+					     "fd00::/8,2001:db8::1/128,"
+					     "172.16.0.0/12",
+					     &l, err, sizeof(err)),
+			 0);
+	assert_int_equal(l.n, 5);
+	assert_true(match4(&l, "10.255.1.2"));
+	assert_true(match4(&l, "192.0.2.7"));
+	assert_false(match4(&l, "192.0.2.8"));
+	assert_true(match4(&l, "172.31.255.255"));
+	assert_false(match4(&l, "172.32.0.0"));
+	assert_false(match4(&l, "11.0.0.1"));
+	assert_true(match6(&l, "fdab::1"));
+	assert_false(match6(&l, "fe80::1"));
+	assert_true(match6(&l, "2001:db8::1"));
+	assert_false(match6(&l, "2001:db8::2"));
+	/* An IPv4 client on a dual-stack socket. */
+	assert_true(match6(&l, "::ffff:10.1.2.3"));
+	assert_false(match6(&l, "::ffff:11.1.2.3"));
+	rdp_cidr_list_str(&l, text, sizeof(text));
+	assert_string_equal(text, "10.0.0.0/8,192.0.2.7/32,fd00::/8,"
+				  "2001:db8::1/128,172.16.0.0/12");
+	assert_int_equal(rdp_cidr_parse_list("0.0.0.0/0", &l, err, sizeof(err)),
+			 0);
+	assert_true(match4(&l, "203.0.113.9"));
+	assert_false(match6(&l, "2001:db8::2"));
+}
+
+static void test_cidr_bad(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"10.0.0.0/33",
+		"10.0.0.0/",
+		"10.0.0/8",
+		"x",
+		"10.0.0.0/8,",
+		",10.0.0.1",
+		"fd00::/129",
+		"10.0.0.1/-1",
+		"10.0.0.0/8x",
+		"10.0.0.0/ 8",
+	};
+	struct rdp_cidr_list l = { 0 };
+	char err[256], many[1024] = "";
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(rdp_cidr_parse_list(bad[i], &l, err,
+						     sizeof(err)),
+				 -EINVAL);
+		assert_non_null(strstr(err, "--allow"));
+	}
+	assert_int_equal(l.n, 0); /* untouched on failure */
+	/* Host bits past the prefix: the user meant another range. */
+	assert_int_equal(rdp_cidr_parse_list("10.1.0.0/8", &l, err,
+					     sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "past the /8 prefix"));
+	for (i = 0; i <= RDP_CIDR_MAX; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many),
+			 "%s10.0.0.%zu", i ? "," : "", i);
+	assert_int_equal(rdp_cidr_parse_list(many, &l, err, sizeof(err)),
+			 -E2BIG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hmac_rfc4231),
+		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_secret_load),
+		cmocka_unit_test(test_proofs),
+		cmocka_unit_test(test_handshake_both_ways),
+		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_reflection),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_client_refuses),
+		cmocka_unit_test(test_cidr),
+		cmocka_unit_test(test_cidr_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
