@@ -308,9 +308,9 @@ package_purge() {
 }
 
 fuzz_pass() {
-	echo "== fuzz (libFuzzer, ${RDP_FUZZ_SECONDS:-30} s per target)"
+	echo "== fuzz (libFuzzer, ${RDP_FUZZ_SECONDS:-20} s per target)"
 	local out rc
-	out=$(scripts/fuzz.sh "${RDP_FUZZ_SECONDS:-30}" 2>&1)
+	out=$(scripts/fuzz.sh "${RDP_FUZZ_SECONDS:-20}" 2>&1)
 	rc=$?
 	echo "$out"
 	if [[ $rc -eq 0 ]]; then

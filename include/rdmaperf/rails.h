@@ -2,7 +2,8 @@
 /*
  * Multi-rail: -d DEV0,DEV1 with HOST0,HOST1 runs the same bandwidth test
  * on every device pair at once, one child rdmaperf per rail pinned to its
- * device's NUMA node, then prints each rail's report and a [SUM] table.
+ * device's NUMA node, released into each point's timed loop together by
+ * a start barrier, then prints each rail's report and a [SUM] table.
  * Layer: session
  */
 #ifndef RDMAPERF_RAILS_H

@@ -10,6 +10,7 @@
 
 #include "session_int.h"
 #include <rdmaperf/auth.h>
+#include <rdmaperf/barrier.h>
 #include <rdmaperf/secret.h>
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/cm.h>
@@ -50,7 +51,25 @@ struct client {
 	struct rdp_placement place;
 	struct rdp_ctr_pair ctr; /* port counters of the current point */
 	int authenticated;	 /* both sides proved the shared secret */
+	int barrier_fd;		 /* a rail's start barrier, -1 none */
 };
+
+/* A rail of a multi-rail run: its timed loop starts with the others'. */
+static int start_together(struct client *c)
+{
+	int timeout_ms = 2 * c->o->conn.connect_timeout_ms + 5000, ret;
+	char why[256] = "";
+
+	ret = rdp_barrier_wait(c->barrier_fd, timeout_ms, why, sizeof(why));
+	if (ret == -ECANCELED)
+		rdp_err("%s", why);
+	else if (ret == -ETIMEDOUT)
+		rdp_err("start barrier: not released within %d ms", timeout_ms);
+	else if (ret)
+		rdp_err("start barrier: the multi-rail rdmaperf that started "
+			"this rail is gone");
+	return ret;
+}
 
 static int hello(struct client *c)
 {
@@ -212,6 +231,8 @@ static int run_test(struct client *c, struct rdp_result *res)
 		rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
+	if (!ret && c->barrier_fd >= 0)
+		ret = start_together(c);
 	if (!ret)
 		ret = rdp_session_loop(c->eng, &run, res, &c->info, c->text,
 				       &c->o->report);
@@ -529,7 +550,11 @@ int rdp_session_client_with(const struct rdp_opts *o,
 			    struct rdp_oob *oob)
 {
 	struct client c = {
-		.o = o, .eng = eng, .oob = { .fd = -1 }, .text = stdout
+		.o = o,
+		.eng = eng,
+		.oob = { .fd = -1 },
+		.text = stdout,
+		.barrier_fd = rdp_barrier_from_env(),
 	};
 	int rc, ret;
 

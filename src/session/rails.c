@@ -2,19 +2,23 @@
 /*
  * Multi-rail runs as one child rdmaperf per rail: each a complete,
  * ordinary session on its own device, pinned to that device's NUMA node,
- * started together; the parent adds the figures up point by point. The
- * timed regions overlap as closely as the children start, so -D (every
- * rail running for the same seconds) gives the truest sum.
+ * started together; the parent adds the figures up point by point. A
+ * start barrier (sys/barrier.h) releases every rail's timed loop of a
+ * point at once, so the figures summed were measured over one interval;
+ * a rail late past --connect-timeout, or gone, ends the run by name.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <numa.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <jansson.h>
 
+#include <rdmaperf/barrier.h>
 #include <rdmaperf/bench.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/run_opts.h>
@@ -26,6 +30,7 @@ struct rail {
 	char host[256];
 	char json[64], text[64];
 	pid_t pid;
+	int fd; /* the parent's end of the start barrier */
 	int rc;
 	json_t *doc;
 };
@@ -134,15 +139,30 @@ static char **rail_argv(int argc, char **argv, const struct rdp_opts *o,
 static void start(int argc, char **argv, const struct rdp_opts *o,
 		  struct rail *r)
 {
-	int node = numa_node_of(r->dev);
+	int node = numa_node_of(r->dev), sv[2];
+	char fd_text[16];
 	FILE *out;
 	char **av;
 
+	r->fd = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		rdp_err("rails: start barrier for %s: %s", r->dev,
+			strerror(errno));
+		r->pid = -1;
+		return;
+	}
 	fflush(NULL);
 	r->pid = fork();
-	if (r->pid)
+	if (r->pid) {
+		close(sv[1]);
+		r->fd = sv[0];
 		return;
-	/* The child: its device's node, its own report file, then exec. */
+	}
+	/* The child: its end of the barrier kept across exec (the others'
+	 * close), its device's node, its own report file, then exec. */
+	snprintf(fd_text, sizeof(fd_text), "%d", sv[1]);
+	if (fcntl(sv[1], F_SETFD, 0) || setenv(RDP_BARRIER_ENV, fd_text, 1))
+		_exit(RDP_EXIT_FAIL);
 	if (node >= 0 && numa_available() >= 0)
 		numa_run_on_node(node);
 	out = freopen(r->text, "w", stdout);
@@ -187,6 +207,40 @@ static void sum_table(const struct rail *r, int n)
 	}
 }
 
+/* The barrier of every point until the rails end: 0, or -errno when a
+ * rail was late or gone (logged, naming it; the others were cancelled). */
+static int lead(struct rail *r, int n, int bound_ms, int *rounds,
+		uint64_t *max_spread_ns)
+{
+	const char *names[RDP_MAX_RAILS];
+	struct rdp_barrier_round round;
+	int fds[RDP_MAX_RAILS], k, ret;
+
+	for (k = 0; k < n; k++) {
+		fds[k] = r[k].fd;
+		names[k] = r[k].dev;
+	}
+	for (;;) {
+		ret = rdp_barrier_lead(fds, names, n, bound_ms, &round);
+		if (ret || round.done)
+			break;
+		++*rounds;
+		if (round.spread_ns > *max_spread_ns)
+			*max_spread_ns = round.spread_ns;
+	}
+	if (ret == -ETIMEDOUT)
+		rdp_err("rails: rail %d (%s) was not ready within %d ms of the "
+			"first rail (--connect-timeout): the run is cancelled",
+			round.culprit, r[round.culprit].dev, bound_ms);
+	else if (ret)
+		rdp_err("rails: rail %d (%s) ended while the others waited to "
+			"start: the run is cancelled (see its report)",
+			round.culprit, r[round.culprit].dev);
+	for (k = 0; k < n; k++)
+		close(r[k].fd);
+	return ret;
+}
+
 static void show_report(const struct rail *r, int k)
 {
 	char line[512];
@@ -204,7 +258,8 @@ int rdp_rails_run(int argc, char **argv, const struct rdp_opts *o)
 {
 	struct rail r[RDP_MAX_RAILS];
 	char dir[] = "/tmp/rdmaperf-rails.XXXXXX";
-	int n, k, status, worst = RDP_EXIT_OK, all = 1;
+	int n, k, status, worst = RDP_EXIT_OK, all = 1, rounds = 0, barrier;
+	uint64_t spread_ns = 0;
 
 	memset(r, 0, sizeof(r));
 	if (check(o, r, &n))
@@ -218,6 +273,7 @@ int rdp_rails_run(int argc, char **argv, const struct rdp_opts *o)
 		snprintf(r[k].text, sizeof(r[k].text), "%s/%d.txt", dir, k);
 		start(argc, argv, o, &r[k]);
 	}
+	barrier = lead(r, n, o->conn.connect_timeout_ms, &rounds, &spread_ns);
 	for (k = 0; k < n; k++) {
 		r[k].rc = RDP_EXIT_FAIL;
 		if (r[k].pid > 0 && waitpid(r[k].pid, &status, 0) == r[k].pid &&
@@ -232,8 +288,15 @@ int rdp_rails_run(int argc, char **argv, const struct rdp_opts *o)
 		unlink(r[k].text);
 	}
 	rmdir(dir);
-	if (all)
+	if (all && !barrier && worst == RDP_EXIT_OK) {
 		sum_table(r, n);
+		printf(" Start barrier: %d point(s), each released when all %d "
+		       "rails were ready; at most %.3f ms from the first ready "
+		       "to the last\n",
+		       rounds, n, (double)spread_ns / 1e6);
+	}
+	if (barrier && worst == RDP_EXIT_OK)
+		worst = RDP_EXIT_FAIL;
 	for (k = 0; k < n; k++)
 		json_decref(r[k].doc);
 	return worst;

@@ -85,20 +85,32 @@ sanitizer_build() {
 	grep -q '^RDP_SAN_CFLAGS = .*-fsanitize' "$BUILD/Makefile" 2>/dev/null
 }
 
+# The sanitizer pass's shorter form (RDP_PT_MATRIX=short): the cases that
+# repeat a code path with other figures are left out there, as its time
+# goes to the instrumented code; the main pass runs them all.
+short_pass() {
+	[ "${RDP_PT_MATRIX:-}" = short ]
+}
+
+# wait_listening LOG PID: until the server PID prints its listening line
+# in LOG, 10 s at most; 1 when it exits first or is late.
+wait_listening() {
+	local i
+	for i in $(seq 1 100); do
+		grep -q "listening" "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 # Start a persistent server on a port; its pid in SERVER_PID.
 start_server() {
 	local port=$1 log=$2
 	shift 2
 	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" "$@" >"$log" 2>&1 &
 	SERVER_PID=$!
-	# Ready when it prints its listening line.
-	local i
-	for i in $(seq 1 100); do
-		grep -q "listening" "$log" 2>/dev/null && return 0
-		kill -0 "$SERVER_PID" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
+	wait_listening "$log" "$SERVER_PID"
 }
 
 # own_server N [ARGS...]: a server of the case's own on port PORT + N,

@@ -229,6 +229,32 @@ t_limits_rails() {
 	awk '$1 == 65536 && NF == 5 && $3 !~ /^[0-9.]+$/ { if ($3 == "[SUM]") s = $4; else t += $4 }
 		END { exit !(s > 0 && (s - t) ^ 2 < 1e-4) }' "$WORK/out" ||
 		{ fail "[SUM] is not the sum of the rails"; return; }
+	# Both points' loops were released together, within the bound.
+	expect_out "Start barrier: 2 point\\(s\\), each released when all 2 rails were ready; at most [0-9.]+ ms" ||
+		return
+	awk '/Start barrier:/ { for (i = 1; i <= NF; i++) if ($i == "ms") ms = $(i - 1) }
+		END { exit !(ms >= 0 && ms < 10000) }' "$WORK/out" ||
+		{ fail "barrier spread out of the bound"; return; }
+	pass
+
+	begin "rails: a rail that ends before the barrier cancels the other, by name"
+	# Rail 1's server is not there: it fails to connect, rail 0 is
+	# released never and says which rail ended the run.
+	"$BUILD/rdmaperf-server" -d "$RDP_RXE_DEV0" --bind "$RDP_RXE_ADDR0" \
+		-p "$port" >"$WORK/rail0.log" 2>&1 &
+	s0=$!
+	sleep 1
+	run_limited 60 "$BUILD/rdmaperf" write_bw -n 200 --connect-timeout 2 \
+		-d "$RDP_RXE_DEV0,$RDP_RXE_DEV1" -p "$port" \
+		"$RDP_RXE_ADDR0,$RDP_RXE_ADDR1" >"$WORK/out" 2>&1
+	rc=$?
+	kill "$s0" 2>/dev/null
+	wait "$s0" 2>/dev/null
+	[ "$rc" -eq 1 ] || { fail "exit $rc"; return; }
+	expect_out "rails: rail 1 \\($RDP_RXE_DEV1\\) ended while the others waited to start" \
+		"rail 1 \\($RDP_RXE_DEV1\\) ended before the start barrier: start barrier cancelled" \
+		"== rail 0: $RDP_RXE_DEV0 to $RDP_RXE_ADDR0, exit 1 ==" || return
+	! grep -q "\\[SUM\\]" "$WORK/out" || { fail "a [SUM] of a cancelled run"; return; }
 	pass
 	begin "rails: a device list without as many hosts is a usage error"
 	expect_fail 2 "as many hosts as devices" 10 "$BUILD/rdmaperf" write_bw \

@@ -482,7 +482,7 @@ pt_again() {
 # sweeps: their sizes differ in figures, not in code, and each size is one
 # more clock estimate for perftest to give up on.
 pt_full() {
-	[ "${RDP_PT_MATRIX:-}" != short ]
+	! short_pass
 }
 
 # The last row of a result table: size, iterations and average; with
@@ -1203,7 +1203,11 @@ main() {
 		t_auth t_exposure t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
 		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo \
 		t_bounce_fake; do
-		case "$t" in *"$FILTER"*) "$t" ;; esac
+		case "$t" in *"$FILTER"*)
+			local t0=$SECONDS
+			"$t"
+			echo "# $t: $((SECONDS - t0)) s" ;;
+		esac
 	done
 	stop_server
 	summary

@@ -23,12 +23,7 @@ svc_server() {
 		"$SVC_DIR/rdmaperf-server" $SVC_AUTH -d "$DEV" -p "$SVC_PORT" \
 		>"$log" 2>&1 &
 	SVC_PID=$!
-	for _ in $(seq 1 100); do
-		grep -q "listening" "$log" 2>/dev/null && return 0
-		kill -0 "$SVC_PID" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
+	wait_listening "$log" "$SVC_PID"
 }
 
 svc_stop() {

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <cmocka.h>
+
+#include "../fake/fake_cuda_count.h"
 #include <jansson.h>
 
 #include <rdmaperf/bench.h>
@@ -270,16 +272,10 @@ static void test_fill(void **state)
 /* The fake driver's count of blocks freed holding data. */
 static unsigned long long dirty_frees(void)
 {
-	unsigned long long (*fn)(void);
-	void *h = dlopen(RDP_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
-	void *sym;
+	unsigned long long n = fake_cuda_dirty_frees(RDP_FAKE_CUDA);
 
-	assert_non_null(h);
-	sym = dlsym(h, "rdp_fake_cuda_dirty_frees");
-	assert_non_null(sym);
-	memcpy(&fn, &sym, sizeof(fn));
-	dlclose(h);
-	return fn();
+	assert_true(n != ULLONG_MAX);
+	return n;
 }
 
 /* The GPU twin is zeroed before the driver gets it back. */

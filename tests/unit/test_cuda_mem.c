@@ -12,6 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../fake/fake_cuda_count.h"
+
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
 
@@ -116,20 +118,13 @@ static void test_alloc_copy(void **state)
 	rdp_mem_close(NULL);
 }
 
-/* The fake driver's count of blocks freed holding data: the same library
- * the loader opened (dlopen of one path gives one handle). */
+/* The fake driver's count of blocks freed holding data. */
 static unsigned long long dirty_frees(void)
 {
-	unsigned long long (*fn)(void);
-	void *h = dlopen(RDP_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
-	void *sym;
+	unsigned long long n = fake_cuda_dirty_frees(RDP_FAKE_CUDA);
 
-	assert_non_null(h);
-	sym = dlsym(h, "rdp_fake_cuda_dirty_frees");
-	assert_non_null(sym);
-	memcpy(&fn, &sym, sizeof(fn));
-	dlclose(h);
-	return fn();
+	assert_true(n != ULLONG_MAX);
+	return n;
 }
 
 /* GPU memory is zeroed through the driver before it is freed: the fake
