@@ -237,9 +237,9 @@ t_perftest_peers() {
 	pt_full && pt_client write_bw -a -n 5
 	pt_client atomic_bw -n 1000 -q 2
 	PT_FIELDS=2 pt_client send_bw -n 1000 -s 4096 -q 2
-	pt_full && PT_FIELDS=2 pt_client send_bw -a -n 5
+	pt_every && PT_FIELDS=2 pt_client send_bw -a -n 5
 	PT_FIELDS=1 pt_client write_lat -n 500 -s 2
-	pt_full && PT_FIELDS=1 pt_client write_lat -a -n 20
+	pt_every && PT_FIELDS=1 pt_client write_lat -a -n 20
 	PT_FIELDS=0 pt_client read_lat -n 500 -s 4096
 	PT_FIELDS=0 pt_client atomic_lat -n 500
 	PT_FIELDS=1 pt_client send_lat -n 500 -s 65536
@@ -301,10 +301,11 @@ pt_json() {
 # own (size and count compared); READ and atomic latency servers are
 # passive and print none.
 pt_serve_each() {
-	local t s sizes="2 4096 65536"
+	local t s sizes="2 65536"
 	# The sanitizer pass runs each loop at one size: the sizes differ in
-	# figures, not in code.
-	[ "${RDP_PT_MATRIX:-}" = short ] && sizes=4096
+	# figures, not in code (RDP_PT_MATRIX=full adds 4096).
+	short_pass && sizes=4096
+	pt_every && sizes="2 4096 65536"
 	for t in write_bw read_bw send_bw write_lat read_lat send_lat; do
 		for s in $sizes; do
 			case $t in
@@ -317,16 +318,16 @@ pt_serve_each() {
 	done
 	pt_server atomic_bw -n 200 -q 4
 	PT_FIELDS=0 pt_server atomic_lat -n 200
-	pt_full && pt_server write_bw -a -n 5
+	pt_every && pt_server write_bw -a -n 5
 	pt_full && PT_FIELDS=2 pt_server send_bw -a -n 5
-	pt_full && PT_FIELDS=1 pt_server write_lat -a -n 20
+	pt_every && PT_FIELDS=1 pt_server write_lat -a -n 20
 	pt_full && PT_FIELDS=1 pt_server send_lat -a -n 20
 	pt_server write_bw -D 2 -s 65536
 	PT_FIELDS=1 pt_server send_bw -D 2 -q 4
 	PT_FIELDS=1 pt_server write_lat -D 2
 	PT_FIELDS=1 pt_server send_lat -D 2
 	PT_FIELDS=2 pt_server write_bw -b -n 1000 -s 4096 -q 4
-	pt_full && PT_FIELDS=2 pt_server read_bw -b -a -n 5
+	pt_every && PT_FIELDS=2 pt_server read_bw -b -a -n 5
 	PT_FIELDS=1 pt_server write_bw -b -D 2 --report_gbits
 }
 
@@ -483,6 +484,14 @@ pt_again() {
 # more clock estimate for perftest to give up on.
 pt_full() {
 	! short_pass
+}
+
+# The main pass runs perftest's -a sweeps for one bandwidth and one
+# latency test each way, plus -b; RDP_PT_MATRIX=full (by hand) runs every
+# test's, and a third size in pt_serve_each: within the suite's time they
+# would add minutes of the same messages at other sizes.
+pt_every() {
+	[ "${RDP_PT_MATRIX:-}" = full ]
 }
 
 # The last row of a result table: size, iterations and average; with
