@@ -71,19 +71,25 @@ static void drain_briefly(int fd)
 			return;
 }
 
-/* One line in the server's log, the text to the client, then close:
- * reading what it sent first, since closing with unread data resets the
- * connection, which could overtake the error. */
-static void refuse(struct rdp_oob *oob, int code, const char *log_why,
-		   const char *text)
+/* The text (if any) to the client, then close: reading what it sent
+ * first, since closing with unread data resets the connection, which
+ * could overtake the error. */
+static void tell_and_close(struct rdp_oob *oob, int code, const char *text)
 {
-	printf("client %s: refused: %s\n", oob->peer, log_why);
-	fflush(stdout);
 	if (text)
 		rdp_oob_send_error(oob, code, text);
 	shutdown(oob->fd, SHUT_WR);
 	drain_briefly(oob->fd);
 	rdp_oob_close(oob);
+}
+
+/* One line in the server's log, then tell_and_close. */
+static void refuse(struct rdp_oob *oob, int code, const char *log_why,
+		   const char *text)
+{
+	printf("client %s: refused: %s\n", oob->peer, log_why);
+	fflush(stdout);
+	tell_and_close(oob, code, text);
 }
 
 /* The first bytes, without taking them: enough to tell perftest's
@@ -240,10 +246,7 @@ static void reject_busy(struct rdp_gate *g, struct rdp_oob *oob)
 		 "one client at a time, retry when it ends",
 		 g->current, (long)(time(NULL) - g->since));
 	pthread_mutex_unlock(&g->lock);
-	rdp_oob_send_error(oob, -EBUSY, text);
-	shutdown(oob->fd, SHUT_WR);
-	drain_briefly(oob->fd);
-	rdp_oob_close(oob);
+	tell_and_close(oob, -EBUSY, text);
 }
 
 /* The serving thread takes it, or it hears "busy". */
