@@ -18,6 +18,34 @@ run_limited() {
 	timeout --kill-after=5 "$limit" "$@"
 }
 
+# signal_after_lines SIG N REGEX OUT ERR CMD...: runs CMD with stdout in
+# OUT and stderr in ERR, sends SIG once OUT holds N lines matching REGEX
+# (or after 90 s, so a run that never reports still ends), and returns
+# CMD's exit status. Live runs are ended by what they printed, not by a
+# clock that a slow (sanitized, emulated) start can eat.
+signal_after_lines() {
+	local sig=$1 n=$2 re=$3 out=$4 err=$5 pid waited=0 rc
+	shift 5
+	"$@" >"$out" 2>"$err" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 900 ]; do
+		[ "$(grep -cE "$re" "$out")" -ge "$n" ] && break
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	kill -s "$sig" "$pid" 2>/dev/null
+	# The run drains, checks its data and reports; then it must be gone.
+	waited=0
+	while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 300 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	kill -s KILL "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	return "$rc"
+}
+
 begin() {
 	CUR=$1
 	: >"$WORK/out" 2>/dev/null

@@ -844,24 +844,26 @@ t_odp() {
 # with the usual error.
 t_live() {
 	local rc n t
+	local live_re='^ +\[ *[0-9.]+- *[0-9.]+ s\] +[0-9.]+ MiB/sec +[0-9.]+ Mpps +[0-9]+ msgs, [0-9]+ in all'
 	for t in "write_bw -q 2" "send_bw" "atomic_bw"; do
 		begin "$t --run_infinitely --interval 1: a report a second, SIGINT, the summary, data check ok"
-		# SIGINT 5 s in; the exit status is rdmaperf's own.
+		# SIGINT after the third report; the exit status is rdmaperf's own.
 		# shellcheck disable=SC2086
-		timeout --preserve-status -s INT -k 30 5 "$BUILD/rdmaperf" $t \
-			--run_infinitely --interval 1 -d "$DEV" -p "$PORT" \
-			"$ADDR" >"$WORK/out" 2>&1
+		signal_after_lines INT 3 "$live_re" "$WORK/out" "$WORK/err" \
+			"$BUILD/rdmaperf" $t --run_infinitely --interval 1 \
+			-d "$DEV" -p "$PORT" "$ADDR"
 		rc=$?
+		cat "$WORK/err" >>"$WORK/out"
 		[ "$rc" -eq 0 ] || { fail "exit $rc"; continue; }
-		n=$(grep -cE '^ +\[ *[0-9.]+- *[0-9.]+ s\] +[0-9.]+ MiB/sec +[0-9.]+ Mpps +[0-9]+ msgs, [0-9]+ in all' "$WORK/out")
+		n=$(grep -cE "$live_re" "$WORK/out")
 		[ "$n" -ge 2 ] || { fail "$n live reports"; continue; }
 		expect_out "\[ +0\.00- +1\.00 s\]" "Data check +: ok" || continue
 		pass
 	done
 	begin "send_bw --run_infinitely -D 1 --json: one JSON line a report, then the document on one line"
-	timeout --preserve-status -s TERM -k 30 4 "$BUILD/rdmaperf" send_bw \
-		--run_infinitely -D 1 --json -d "$DEV" -p "$PORT" "$ADDR" \
-		>"$WORK/out" 2>"$WORK/err"
+	signal_after_lines TERM 2 '^\{"live":' "$WORK/out" "$WORK/err" \
+		"$BUILD/rdmaperf" send_bw --run_infinitely -D 1 --json \
+		-d "$DEV" -p "$PORT" "$ADDR"
 	rc=$?
 	[ "$rc" -eq 0 ] || { fail "exit $rc: $(cat "$WORK/err")"; return; }
 	n=$(jq -c 'select(.live) | .live.msgs' "$WORK/out" | wc -l)
@@ -885,10 +887,11 @@ live_pt_client() {
 		>"$WORK/pt-server.log" 2>&1 &
 	spid=$!
 	sleep 1
-	timeout --preserve-status -s INT -k 30 5 "$BUILD/rdmaperf" write_bw \
-		--perftest --run_infinitely --interval 1 -d "$DEV" -p "$port" \
-		"$ADDR" >"$WORK/out" 2>&1
+	signal_after_lines INT 3 '^ +\[ *[0-9.]+- *[0-9.]+ s\] +[0-9.]+ MiB/sec' \
+		"$WORK/out" "$WORK/err" "$BUILD/rdmaperf" write_bw --perftest \
+		--run_infinitely --interval 1 -d "$DEV" -p "$port" "$ADDR"
 	rc=$?
+	cat "$WORK/err" >>"$WORK/out"
 	kill "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null
 	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
