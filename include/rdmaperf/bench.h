@@ -98,6 +98,14 @@ struct rdp_live {
 	int stop;	 /* set from outside (a signal): end the run */
 };
 
+/* A bandwidth loop's progress, handed over instead of freed when a caller
+ * sums several loops (--threads). */
+struct rdp_bw_series {
+	struct rdp_bw_sample *samples; /* cumulative; the taker frees it */
+	size_t n;
+	uint64_t start_cycles; /* the loop's start */
+};
+
 struct rdp_run {
 	const struct rdp_params *params;
 	const struct rdp_bench_ops *ops;
@@ -114,6 +122,10 @@ struct rdp_run {
 	int perftest;		  /* the peer is perftest: ops->perftest */
 	struct rdp_live *live;	  /* --run_infinitely: the bandwidth loop
 				   * runs until live->stop, recording */
+	struct rdp_bw_series *series; /* a bandwidth loop leaves its samples
+				       * here when set (--threads) */
+	int pin_threads; /* --threads: each on a CPU of its own (not with
+			  * --no-pin) */
 };
 
 /* What a side's process and host spent over the timed region. */
@@ -125,6 +137,16 @@ struct rdp_cpu_cost {
 };
 
 #define RDP_HIST_BUCKETS 20
+
+/* --threads: one thread's part of a bandwidth run. */
+struct rdp_thread_result {
+	uint32_t first_qp, num_qps; /* its QPs, numbered as on the wire */
+	int cpu;		    /* where it ran; -1 not pinned */
+	uint64_t msgs;		    /* it completed */
+	double start_s, end_s; /* its timed loop, from the earliest start */
+	double elapsed_ns;
+	double bw_avg_gbps, bw_peak_gbps, msg_rate_mpps;
+};
 
 struct rdp_result {
 	uint64_t size_bytes;
@@ -158,6 +180,14 @@ struct rdp_result {
 	 * interval_bytes */
 	double *samples_ns;
 	uint64_t n_samples;
+	/* --threads: each thread's figures (owned like interval_bytes);
+	 * then bw_*, msg_rate_mpps and elapsed_ns are their sum over the
+	 * window in which every thread ran, msgs their total */
+	struct rdp_thread_result *threads;
+	uint32_t n_threads;
+	double window_start_s, window_end_s; /* from the earliest start */
+	double overlap_pct;   /* the window, of the first start to last end */
+	uint64_t window_msgs; /* completed inside the window, all threads */
 	struct rdp_decisions dec;     /* what the loop did */
 	struct rdp_cpu_cost cpu;      /* this side */
 	struct rdp_cpu_cost peer_cpu; /* the server's, from its RESULT */
@@ -243,6 +273,21 @@ const struct rdp_access_name *rdp_access_names(size_t *n_out);
 /* Those of access by name, ", "-separated ("local_write, remote_write"),
  * "" for none, into buf. */
 const char *rdp_access_str(int access, char *buf, size_t len);
+
+/*
+ * --threads N (run->params->threads > 1) on a bandwidth test: the loop of
+ * run->side on N threads, thread i on part i of run->conn's split (its CQ,
+ * QPs and slots) and, with run->pin_threads, on the i-th CPU this process
+ * may use. res gets every thread's figures and their sum (bench.h); a
+ * thread that fails is named with its QPs and CPU.
+ */
+int rdp_bench_threads(struct rdp_run *run, struct rdp_result *res);
+/* The test's ops->prepare (receives posted), part by part with --threads,
+ * so that each thread's completions name its own QPs. */
+int rdp_bench_prepare(struct rdp_run *run);
+/* The first n CPUs this process may use into cpus; -EINVAL with one line
+ * in why when it may use fewer. */
+int rdp_threads_cpus(uint32_t n, int *cpus, char *why, size_t len);
 
 /* NULL-terminated list, in registry order. */
 const struct rdp_bench_ops *const *rdp_bench_all(void);

@@ -149,8 +149,13 @@ struct rdp_conn {
 	uint16_t pkey_index; /* the QPs' P_Key entry */
 	struct ibv_comp_channel *channel; /* -e, else NULL */
 	int comp_vector;
-	struct ibv_cq *cq;
-	int cq_depth;
+	struct ibv_cq *cq; /* cqs[0]: every QP's, unless split */
+	int cq_depth;	   /* entries of each CQ */
+	/* --threads: a CQ per part of the QPs (rdp_qp_split over split_qps
+	 * QPs); one otherwise */
+	struct ibv_cq **cqs;
+	uint32_t num_cqs;
+	uint32_t split_qps;
 	struct ibv_srq *srq; /* --use-srq: every QP's receives, else NULL */
 	struct ibv_qp **qps;
 	uint32_t *psns;
@@ -194,7 +199,20 @@ struct rdp_conn_cfg {
 	/* IBV_ACCESS_* this side's buffer and QPs allow, rdp_bench_access():
 	 * 0 lets the device only read it, and grants the peer nothing */
 	int access;
+	/* --threads: the QPs split into this many parts, a CQ each; 0 or 1:
+	 * one CQ */
+	uint32_t num_cqs;
 };
+
+/*
+ * The QPs of part `part` of `parts` when num_qps QPs are split as evenly as
+ * they go, in order: [*first, *first + *n). The earlier parts get one fewer
+ * when they do not divide.
+ */
+void rdp_qp_split(uint32_t num_qps, uint32_t parts, uint32_t part,
+		  uint32_t *first, uint32_t *n);
+/* Which part QP i falls in. */
+uint32_t rdp_qp_part_of(uint32_t num_qps, uint32_t parts, uint32_t i);
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		    struct rdp_conn **out);
@@ -207,6 +225,17 @@ int rdp_conn_adopt_gid(struct rdp_conn *conn, int index);
 /* Take QP i created elsewhere (RDMA CM) on this connection's PD and CQ. */
 void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 		       uint32_t max_inline_bytes);
+/* The init attributes of QP i: the common shape on its part's CQ. */
+void rdp_conn_qp_shape(const struct rdp_conn *conn, uint32_t i,
+		       struct ibv_qp_init_attr *ia);
+/*
+ * Part `part` of conn's split as a connection of its own, for one thread's
+ * loop: its CQ, its QPs (numbered from 0), their slots of the buffer and
+ * their peers. The view borrows everything from conn and owns nothing:
+ * never destroy it; conn outlives it.
+ */
+void rdp_conn_view(const struct rdp_conn *conn, uint32_t part,
+		   struct rdp_conn *view);
 
 /* A message's slot in the buffer: cache-line aligned, so QPs never share
  * a line. Two slots per QP make a buffer. */

@@ -23,4 +23,12 @@ json_t *rdp_json_placement(const struct rdp_placement *pl);
 /* The server's placement; json_null() for NULL. */
 json_t *rdp_json_peer_placement(const struct rdp_peer_info *a);
 
+struct rdp_result;
+/* --threads: [{"thread", "cpu", "first_qp", "num_qps", "msgs", "start_s",
+ * "end_s", "elapsed_s", "bw_avg_gbps", "bw_peak_gbps", "msg_rate_mpps"}]
+ * and {"threads", "window_start_s", "window_end_s", "window_s",
+ * "overlap_pct", "msgs_in_window"}. NULL on allocation failure. */
+json_t *rdp_json_threads(const struct rdp_result *r);
+json_t *rdp_json_thread_sum(const struct rdp_result *r);
+
 #endif /* RDMAPERF_JSON_SYS_H */

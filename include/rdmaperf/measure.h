@@ -71,4 +71,21 @@ int rdp_result_intervals(struct rdp_result *res, const struct rdp_bw_sample *s,
 			 size_t n, uint64_t start, uint64_t step,
 			 const struct rdp_clock *clk);
 
+/* How far series s had got at cycle t: its bytes there, interpolated
+ * linearly between the samples around t; before the first sample, the
+ * first's, after the last, the last's. */
+double rdp_measure_bytes_at(const struct rdp_bw_sample *s, size_t n,
+			    uint64_t t);
+
+/*
+ * --threads: the sum of n series over [from, to] as one cumulative series,
+ * rebased to 0 at from: a sample at from, at every sample time of any
+ * series inside the window, and at to, each the sum of every series'
+ * rdp_measure_bytes_at. *out is malloc'd. 0, -EINVAL (to <= from) or
+ * -ENOMEM.
+ */
+struct rdp_bw_series;
+int rdp_measure_sum_bw(const struct rdp_bw_series *ser, size_t n, uint64_t from,
+		       uint64_t to, struct rdp_bw_sample **out, size_t *n_out);
+
 #endif /* RDMAPERF_MEASURE_H */

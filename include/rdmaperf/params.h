@@ -60,6 +60,9 @@ struct rdp_params {
 	uint64_t rate_milli;   /* --rate_limit x 1000 in rate_units; 0: none */
 	uint32_t rate_units;   /* enum rdp_rate_units */
 	uint32_t rate_type;    /* enum rdp_rate_type */
+	/* --threads: bandwidth loops on this many threads per side, the QPs
+	 * split among them; 1 runs the loop on the calling thread */
+	uint32_t threads;
 };
 
 /* --rate_units: what --rate_limit counts. */

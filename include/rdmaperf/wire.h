@@ -44,8 +44,9 @@
 
 #define RDP_WIRE_MAGIC 0x52445046u /* "RDPF" */
 /* 2: CPU time and the received count in RESULT; path, transport and
- * pacing in PARAMS. 3: AUTH, and the access the server grants in ACCEPT */
-#define RDP_WIRE_VERSION	  3
+ * pacing in PARAMS. 3: AUTH, and the access the server grants in ACCEPT.
+ * 4: --threads in PARAMS */
+#define RDP_WIRE_VERSION	  4
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256

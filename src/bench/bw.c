@@ -557,6 +557,11 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 			__atomic_store_n(&run->live->cycles, now,
 					 __ATOMIC_RELEASE);
 		}
+		/* -b: a poll may bring only the peer's messages; a sample
+		 * then would cut the time between two of ours short. */
+		if (duplex(v) && st->done * st->msg_bytes ==
+					 st->samples[st->nsamples - 1].bytes)
+			continue;
 		if (now >= next_sample && st->nsamples < st->cap) {
 			st->samples[st->nsamples++] = (struct rdp_bw_sample){
 				now, st->done * st->msg_bytes
@@ -872,6 +877,11 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 	rdp_result_bw(res, st.samples, st.nsamples, start, run->clk);
 	ret = rdp_result_intervals(res, st.samples, st.nsamples, start,
 				   run->interval_cycles, run->clk);
+	if (!ret && run->series) {
+		*run->series = (struct rdp_bw_series){ st.samples, st.nsamples,
+						       start };
+		st.samples = NULL;
+	}
 out:
 	free(st.qps);
 	free(st.samples);

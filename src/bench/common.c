@@ -302,6 +302,9 @@ void rdp_result_clear(struct rdp_result *res)
 	free(res->samples_ns);
 	res->samples_ns = NULL;
 	res->n_samples = 0;
+	free(res->threads);
+	res->threads = NULL;
+	res->n_threads = 0;
 }
 
 const char *rdp_transport_name(uint32_t transport)
@@ -469,11 +472,64 @@ static int check_duplex(const struct rdp_bench_ops *ops,
 	return 0;
 }
 
+/* --threads: bandwidth loops, a QP or more each, each on its own CQ with
+ * nothing shared between them. */
+static int check_threads(const struct rdp_bench_ops *ops,
+			 const struct rdp_params *p, char *why, size_t len)
+{
+	static const struct {
+		uint32_t flag;
+		const char *what;
+	} shared[] = {
+		{ RDP_PARAM_EVENTS, "-e (one completion channel)" },
+		{ RDP_PARAM_LIVE,
+		  "--run_infinitely (one loop's live reports)" },
+		{ RDP_PARAM_SRQ, "--use-srq (one shared receive queue)" },
+	};
+	size_t i;
+
+	if (p->threads <= 1)
+		return 0;
+	if (ops->kind != RDP_BENCH_BW) {
+		snprintf(why, len,
+			 "--threads: %s is a latency test, one message in "
+			 "flight on one QP; threads are for the bandwidth "
+			 "tests: drop --threads",
+			 p->test);
+		return -EINVAL;
+	}
+	if (p->num_qps < p->threads) {
+		snprintf(why, len,
+			 "--threads %u needs a QP for each thread and -q gives "
+			 "%u: raise -q to %u or more, or lower --threads",
+			 p->threads, p->num_qps, p->threads);
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(shared) / sizeof(shared[0]); i++) {
+		if (!(p->flags & shared[i].flag))
+			continue;
+		snprintf(why, len,
+			 "--threads with %s: the threads would share it; drop "
+			 "one of the two",
+			 shared[i].what);
+		return -EINVAL;
+	}
+	if (p->rate_milli) {
+		snprintf(why, len,
+			 "--threads with --rate_limit: one loop paces the "
+			 "rate; drop one of the two");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int rdp_bench_validate(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, char *why, size_t len)
 {
 	int ret = check_transport(ops, p, why, len);
 
+	if (!ret)
+		ret = check_threads(ops, p, why, len);
 	if (!ret)
 		ret = check_duplex(ops, p, why, len);
 	if (!ret)

@@ -128,3 +128,79 @@ int rdp_result_intervals(struct rdp_result *res, const struct rdp_bw_sample *s,
 					       res->interval_bytes, cap);
 	return 0;
 }
+
+double rdp_measure_bytes_at(const struct rdp_bw_sample *s, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n, mid;
+	double f;
+
+	if (n == 0)
+		return 0;
+	if (t <= s[0].cycles)
+		return (double)s[0].bytes;
+	if (t >= s[n - 1].cycles)
+		return (double)s[n - 1].bytes;
+	/* the last sample at or before t: s[lo] */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (s[mid].cycles <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	f = (double)(t - s[lo].cycles) /
+	    (double)(s[lo + 1].cycles - s[lo].cycles);
+	return (double)s[lo].bytes +
+	       f * ((double)s[lo + 1].bytes - (double)s[lo].bytes);
+}
+
+static int by_cycles(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int rdp_measure_sum_bw(const struct rdp_bw_series *ser, size_t n, uint64_t from,
+		       uint64_t to, struct rdp_bw_sample **out, size_t *n_out)
+{
+	struct rdp_bw_sample *sum;
+	uint64_t *t;
+	double base = 0, b;
+	size_t m = 0, k = 0, i, j;
+
+	if (to <= from)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		m += ser[i].n;
+	t = malloc((m + 2) * sizeof(*t));
+	sum = malloc((m + 2) * sizeof(*sum));
+	if (!t || !sum) {
+		free(t);
+		free(sum);
+		return -ENOMEM;
+	}
+	t[k++] = from;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ser[i].n; j++)
+			if (ser[i].samples[j].cycles > from &&
+			    ser[i].samples[j].cycles < to)
+				t[k++] = ser[i].samples[j].cycles;
+	t[k++] = to;
+	qsort(t, k, sizeof(*t), by_cycles);
+	for (i = 0; i < n; i++)
+		base += rdp_measure_bytes_at(ser[i].samples, ser[i].n, from);
+	for (j = 0, m = 0; j < k; j++) {
+		if (m && t[j] == sum[m - 1].cycles)
+			continue;
+		for (b = 0, i = 0; i < n; i++)
+			b += rdp_measure_bytes_at(ser[i].samples, ser[i].n,
+						  t[j]);
+		sum[m++] = (struct rdp_bw_sample){ t[j],
+						   (uint64_t)(b - base + 0.5) };
+	}
+	free(t);
+	*out = sum;
+	*n_out = m;
+	return 0;
+}

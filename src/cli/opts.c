@@ -417,6 +417,11 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 				   "--perftest meets perftest on RC: drop -c "
 				   "%s, or run rdmaperf on both sides",
 				   rdp_transport_name(p->transport));
+	if (p->threads > 1 && (o->mem.bounce || o->conn.perftest))
+		return rdp_cli_bad(err, len,
+				   "--threads does not combine with --bounce "
+				   "(one staging loop) or --perftest (perftest "
+				   "runs one loop): drop one of them");
 	if ((p->flags & RDP_PARAM_SRQ) && (o->mem.bounce || o->conn.perftest))
 		return rdp_cli_bad(err, len,
 				   "--use-srq does not combine with --bounce "

@@ -103,6 +103,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "ACK timeout 4.096 us * 2^N" },
 	{ "inline_size", 'I', "BYTES", PEER, UINT(params.inline_bytes, 0, 4096, 220),
 	  .help = "send messages up to BYTES inline" },
+	{ "threads", 0, "N", PEER, UINT(params.threads, 1, 64, 1),
+	  .help = "bandwidth tests: split the QPs over N threads on each side, a CPU and CQ each" },
 	{ "post_list", 'l', "N", PEER, UINT(params.post_list, 1, 32, 32),
 	  .help = "chain up to N work requests per post" },
 	{ "warmup", 0, "N", PEER, UINT(params.warmup_iters, 0, 1u << 30, 100),

@@ -204,11 +204,13 @@ static int same_device(const struct rdp_conn *conn, const struct rdma_cm_id *id,
 /* Create QP index i on id with the connection's shape, PD and CQ. */
 static int make_qp(struct rdp_conn *conn, struct rdma_cm_id *id, uint32_t i)
 {
-	struct ibv_qp_init_attr ia = conn->qp_init;
+	struct ibv_qp_init_attr ia;
 	int ret;
 
+	rdp_conn_qp_shape(conn, i, &ia);
 	if (rdma_create_qp(id, conn->pd, &ia)) {
-		ia = conn->qp_init; /* some devices have no inline at all */
+		/* some devices have no inline at all */
+		rdp_conn_qp_shape(conn, i, &ia);
 		ia.cap.max_inline_data = 0;
 		if (rdma_create_qp(id, conn->pd, &ia)) {
 			ret = errno ? -errno : -ENOMEM;

@@ -142,7 +142,7 @@ static void qp_template(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	struct ibv_qp_init_attr *ia = &conn->qp_init;
 
 	memset(ia, 0, sizeof(*ia));
-	ia->send_cq = conn->cq;
+	ia->send_cq = conn->cq; /* rdp_conn_qp_shape() picks each QP's */
 	ia->recv_cq = conn->cq;
 	ia->srq = conn->srq;
 	ia->qp_type = conn->qp_type;
@@ -156,11 +156,73 @@ static void qp_template(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 		conn->dev->mem->ops->cpu_readable ? cfg->inline_bytes : 0;
 }
 
-static struct ibv_qp *create_qp(struct rdp_conn *conn)
+void rdp_qp_split(uint32_t num_qps, uint32_t parts, uint32_t part,
+		  uint32_t *first, uint32_t *n)
 {
-	struct ibv_qp_init_attr ia = conn->qp_init;
+	uint64_t lo, hi;
+
+	if (parts < 1)
+		parts = 1;
+	lo = (uint64_t)part * num_qps / parts;
+	hi = (uint64_t)(part + 1) * num_qps / parts;
+	*first = (uint32_t)lo;
+	*n = (uint32_t)(hi - lo);
+}
+
+uint32_t rdp_qp_part_of(uint32_t num_qps, uint32_t parts, uint32_t i)
+{
+	uint32_t part, first, n;
+
+	for (part = 0; part + 1 < parts; part++) {
+		rdp_qp_split(num_qps, parts, part, &first, &n);
+		if (i < first + n)
+			break;
+	}
+	return part;
+}
+
+void rdp_conn_qp_shape(const struct rdp_conn *conn, uint32_t i,
+		       struct ibv_qp_init_attr *ia)
+{
+	uint32_t part = rdp_qp_part_of(conn->split_qps, conn->num_cqs, i);
+
+	*ia = conn->qp_init;
+	ia->send_cq = conn->cqs[part];
+	ia->recv_cq = conn->cqs[part];
+}
+
+void rdp_conn_view(const struct rdp_conn *conn, uint32_t part,
+		   struct rdp_conn *view)
+{
+	uint32_t first, n;
+
+	rdp_qp_split(conn->split_qps, conn->num_cqs, part, &first, &n);
+	*view = *conn;
+	view->cq = conn->cqs[part];
+	view->cqs = &conn->cqs[part];
+	view->num_cqs = 1;
+	view->split_qps = n;
+	view->buf = rdp_conn_tx(conn, first);
+	view->buf_bytes = (size_t)n * 2 * conn->slot_bytes;
+	view->qps = conn->qps + first;
+	view->psns = conn->psns + first;
+	view->remote = conn->remote + first;
+	view->num_qps = n;
+	if (conn->qp_mrs) {
+		view->qp_mrs = conn->qp_mrs + first;
+		view->n_qp_mrs = n;
+	}
+	if (conn->ahs)
+		view->ahs = conn->ahs + first;
+	view->cm = NULL;
+}
+
+static struct ibv_qp *create_qp(struct rdp_conn *conn, uint32_t i)
+{
+	struct ibv_qp_init_attr ia;
 	struct ibv_qp *qp;
 
+	rdp_conn_qp_shape(conn, i, &ia);
 	qp = ibv_create_qp(conn->pd, &ia);
 	if (!qp) {
 		/* Some devices have no inline support at all. */
@@ -231,7 +293,7 @@ static int create_qps(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	if (cfg->defer_qps)
 		return 0; /* RDMA CM creates them as it connects */
 	for (i = 0; i < cfg->num_qps; i++) {
-		conn->qps[i] = create_qp(conn);
+		conn->qps[i] = create_qp(conn, i);
 		if (!conn->qps[i]) {
 			ret = errno ? -errno : -ENOMEM;
 			rdp_err("create qp %u of %u on %s: %s (device limit "
@@ -384,6 +446,37 @@ static int create_channel(struct rdp_conn *conn, const struct rdp_conn_cfg *c)
 	return 0;
 }
 
+/* A CQ for each part of the QPs, deep enough for the largest part. */
+static int create_cqs(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
+{
+	struct rdp_dev *dev = conn->dev;
+	uint32_t parts = cfg->num_cqs > 1 ? cfg->num_cqs : 1, first, n, i;
+	uint64_t depth;
+
+	rdp_qp_split(cfg->num_qps, parts, parts - 1, &first, &n);
+	depth = (uint64_t)n * (cfg->tx_depth + cfg->rx_depth + 1);
+	if (depth > (uint64_t)dev->attr.max_cqe)
+		depth = (uint64_t)dev->attr.max_cqe;
+	conn->cq_depth = (int)depth;
+	conn->cqs = calloc(parts, sizeof(*conn->cqs));
+	if (!conn->cqs)
+		return -ENOMEM;
+	conn->split_qps = cfg->num_qps;
+	for (i = 0; i < parts; i++) {
+		conn->cqs[i] = ibv_create_cq(dev->ctx, conn->cq_depth, NULL,
+					     conn->channel, conn->comp_vector);
+		if (!conn->cqs[i]) {
+			rdp_err("create CQ %u of %u (%d entries) on %s: %s",
+				i + 1, parts, conn->cq_depth, dev->name,
+				strerror(errno));
+			return errno ? -errno : -ENOMEM;
+		}
+		conn->num_cqs = i + 1;
+	}
+	conn->cq = conn->cqs[0];
+	return 0;
+}
+
 /* --use-srq: one shared receive queue deep enough for every QP's -r. */
 static int create_srq(struct rdp_conn *conn, const struct rdp_conn_cfg *c)
 {
@@ -445,7 +538,6 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		    struct rdp_conn **out)
 {
 	struct rdp_conn *conn;
-	uint64_t depth;
 	int ret;
 
 	ret = check_cfg(dev, cfg);
@@ -475,21 +567,11 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	ret = alloc_buffer(conn, cfg);
 	if (ret)
 		goto err_destroy;
-	depth = (uint64_t)cfg->num_qps * (cfg->tx_depth + cfg->rx_depth + 1);
-	if (depth > (uint64_t)dev->attr.max_cqe)
-		depth = (uint64_t)dev->attr.max_cqe;
-	conn->cq_depth = (int)depth;
 	ret = cfg->events ? create_channel(conn, cfg) : 0;
+	if (!ret)
+		ret = create_cqs(conn, cfg);
 	if (ret)
 		goto err_destroy;
-	conn->cq = ibv_create_cq(dev->ctx, conn->cq_depth, NULL, conn->channel,
-				 conn->comp_vector);
-	if (!conn->cq) {
-		ret = errno ? -errno : -ENOMEM;
-		rdp_err("create CQ of %d entries on %s: %s", conn->cq_depth,
-			dev->name, strerror(-ret));
-		goto err_destroy;
-	}
 	ret = cfg->use_srq ? create_srq(conn, cfg) : 0;
 	if (!ret)
 		ret = create_qps(conn, cfg);
@@ -518,8 +600,9 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 			ibv_destroy_qp(conn->qps[i]);
 	if (conn->srq)
 		ibv_destroy_srq(conn->srq);
-	if (conn->cq)
-		ibv_destroy_cq(conn->cq);
+	for (i = 0; i < conn->num_cqs; i++)
+		ibv_destroy_cq(conn->cqs[i]);
+	free(conn->cqs);
 	if (conn->channel)
 		ibv_destroy_comp_channel(conn->channel);
 	for (i = 0; i < conn->n_qp_mrs; i++)

@@ -239,6 +239,7 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u64(c, p->rate_milli);
 	put_u32(c, p->rate_units);
 	put_u32(c, p->rate_type);
+	put_u32(c, p->threads);
 }
 
 static void dec_params(struct rcur *c, struct rdp_msg *m)
@@ -273,6 +274,7 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->rate_milli = get_u64(c);
 	p->rate_units = get_u32(c);
 	p->rate_type = get_u32(c);
+	p->threads = get_u32(c);
 }
 
 static void enc_accept(struct wcur *c, const struct rdp_msg *m)

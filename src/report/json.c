@@ -280,6 +280,8 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(o, "warmup_iters",
 				   uint_val(p->warmup_iters));
 	err |= json_object_set_new(o, "num_qps", uint_val(p->num_qps));
+	err |= json_object_set_new(o, "threads",
+				   uint_val(p->threads ? p->threads : 1));
 	err |= json_object_set_new(o, "tx_depth", uint_val(p->tx_depth));
 	err |= json_object_set_new(o, "cq_mod", uint_val(p->cq_mod));
 	err |= json_object_set_new(o, "rx_depth", uint_val(p->rx_depth));
@@ -681,6 +683,10 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 		err |= json_object_set_new(e, "intervals", intervals_arr(res));
 	if (res->n_samples)
 		err |= json_object_set_new(e, "samples_us", samples_arr(res));
+	if (res->n_threads) {
+		err |= json_object_set_new(e, "threads", rdp_json_threads(res));
+		err |= json_object_set_new(e, "sum", rdp_json_thread_sum(res));
+	}
 	if (res->bidir)
 		err |= json_object_set_new(e, "rx", rx_obj(res));
 	if (res->loss_counted)

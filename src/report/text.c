@@ -137,6 +137,9 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		fprintf(f, ", with immediate data");
 	if (p->flags & RDP_PARAM_SRQ)
 		fprintf(f, ", receives on one shared queue");
+	if (p->threads > 1)
+		fprintf(f, ", split over %u threads (a CPU and a CQ each)",
+			p->threads);
 	if (p->rate_milli)
 		fprintf(f, ", paced to %.3f %s by the %s",
 			(double)p->rate_milli / 1000,
@@ -223,10 +226,38 @@ static double bw_unit(const struct rdp_report_info *in, double gbps)
 	return in->gbits ? gbps : rdp_report_mibps(gbps);
 }
 
+/* --threads: a row per thread ahead of the sum, with its CPU, QPs and
+ * the span of its loop from the first thread's start. */
+static void thread_rows(FILE *f, const struct rdp_report_info *in,
+			const struct rdp_result *r)
+{
+	const struct rdp_thread_result *t;
+	char name[16], cpu[16];
+	uint32_t i;
+
+	for (i = 0; i < r->n_threads; i++) {
+		t = &r->threads[i];
+		snprintf(name, sizeof(name), "[T%u]", i);
+		if (t->cpu >= 0)
+			snprintf(cpu, sizeof(cpu), "CPU %d", t->cpu);
+		else
+			snprintf(cpu, sizeof(cpu), "not pinned");
+		fprintf(f,
+			" %-10s %-14llu %-19.2f %-22.2f %.6f   %s, QPs %u-%u, "
+			"%.3f-%.3f s\n",
+			name, (unsigned long long)t->msgs,
+			bw_unit(in, t->bw_peak_gbps),
+			bw_unit(in, t->bw_avg_gbps), t->msg_rate_mpps, cpu,
+			t->first_qp, t->first_qp + t->num_qps - 1, t->start_s,
+			t->end_s);
+	}
+}
+
 void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 		    const struct rdp_result *r)
 {
 	if (in->ops->kind == RDP_BENCH_BW) {
+		thread_rows(f, in, r);
 		fprintf(f, " %-10llu %-14llu %-19.2f %-22.2f %.6f",
 			(unsigned long long)r->size_bytes,
 			(unsigned long long)r->msgs,
@@ -235,6 +266,13 @@ void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 		if (line_gbps(in) > 0)
 			fprintf(f, "%*s%.2f", r->msg_rate_mpps < 10 ? 8 : 7, "",
 				100 * r->bw_avg_gbps / line_gbps(in));
+		if (r->n_threads)
+			fprintf(f,
+				"   [SUM] over %.3f-%.3f s, when all %u ran "
+				"(%.1f %% of the span), %llu msgs in it",
+				r->window_start_s, r->window_end_s,
+				r->n_threads, r->overlap_pct,
+				(unsigned long long)r->window_msgs);
 		fprintf(f, "\n");
 		return;
 	}

@@ -216,6 +216,7 @@ static int run_test(struct client *c, struct rdp_result *res)
 					    c->clk.cycles_per_ns),
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
+		.pin_threads = !c->o->place.no_pin,
 	};
 	int slow = rdp_slow_step_ms(c->o, &c->p);
 	struct rdp_msg msg;
@@ -504,6 +505,20 @@ static void limits_from(const struct rdp_opts *o, struct rdp_limits *lim)
 	}
 }
 
+/* --threads: a CPU each among those placement left this process. */
+static int threads_fit(const struct rdp_opts *o)
+{
+	int cpus[64], ret = 0;
+	char why[256];
+
+	if (o->params.threads > 1)
+		ret = rdp_threads_cpus(o->params.threads, cpus, why,
+				       sizeof(why));
+	if (ret)
+		rdp_err("%s", why);
+	return ret;
+}
+
 /* Clock, device, placement and thresholds: an exit code. */
 static int start(struct client *c)
 {
@@ -524,6 +539,7 @@ static int start(struct client *c)
 	limits_from(o, &lim);
 	if (rdp_place_self_dev(&o->place, c->dev->name, c->dev->numa_node,
 			       &c->place) ||
+	    threads_fit(o) ||
 	    rdp_verdict_init(&c->verdict, &lim, o->bench->kind == RDP_BENCH_BW,
 			     c->dev))
 		return RDP_EXIT_USAGE;

@@ -130,6 +130,7 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->qp_type = p->transport < RDP_TRANSPORT_COUNT ? types[p->transport]
 							  : IBV_QPT_RC;
 	cfg->access = rdp_bench_access(ops, p, side);
+	cfg->num_cqs = p->threads > 1 ? p->threads : 1;
 }
 
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)

@@ -31,8 +31,8 @@ static int verbs_prepare(struct rdp_run *run)
 			  run->ops->tail_bytes);
 	if (!ret)
 		ret = rdp_stage_fill(run);
-	if (!ret && run->ops->prepare)
-		ret = run->ops->prepare(run);
+	if (!ret)
+		ret = rdp_bench_prepare(run);
 	return ret;
 }
 
@@ -40,6 +40,8 @@ static int verbs_loop(struct rdp_run *run, struct rdp_result *res)
 {
 	if (run->perftest && run->ops->perftest)
 		return run->ops->perftest(run, res);
+	if (run->params->threads > 1 && run->ops->kind == RDP_BENCH_BW)
+		return rdp_bench_threads(run, res);
 	if (run->side == RDP_SIDE_CLIENT)
 		return run->ops->client(run, res);
 	return run->ops->server(run, res);

@@ -97,6 +97,13 @@ static int check_params(struct server *s)
 			   "--bounce");
 		return -EINVAL;
 	}
+	if (p->threads > 1 && s->o->mem.bounce) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "this server stages through host memory (--bounce), "
+			   "which one loop does: drop --threads, or use a "
+			   "server without --bounce");
+		return -EINVAL;
+	}
 	if ((p->flags & (RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP)) &&
 	    s->o->mem.cuda[0]) {
 		rdp_errbuf(s->why, sizeof(s->why),
@@ -114,6 +121,17 @@ static int check_params(struct server *s)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* --threads: a CPU each among those this server runs on. */
+static int threads_fit(struct server *s)
+{
+	int cpus[64], ret;
+
+	ret = rdp_threads_cpus(s->p.threads, cpus, s->why, sizeof(s->why));
+	if (ret)
+		rdp_err("%s", s->why);
+	return ret;
 }
 
 static int open_device(struct server *s)
@@ -179,6 +197,8 @@ static int setup(struct server *s)
 		&s->p, s->ops, RDP_SIDE_SERVER, s->o->conn.gid_index,
 		s->oob->have_local_ip ? &s->oob->local_ip : NULL, &cfg);
 	ret = open_device(s);
+	if (!ret && s->p.threads > 1)
+		ret = threads_fit(s);
 	if (!ret)
 		ret = s->eng->conn_create(s->dev, &cfg, &s->conn);
 	if (!ret && cfg.defer_qps)
@@ -224,6 +244,7 @@ static int run_test(struct server *s)
 		.oob_fd = s->oob->fd,
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&s->clk, (uint64_t)s->o->conn.cq_timeout_ms),
+		.pin_threads = !s->o->place.no_pin,
 	};
 	struct rdp_msg msg = { .type = RDP_MSG_RESULT };
 	struct rdp_data_check chk = { 0 };
@@ -244,6 +265,7 @@ static int run_test(struct server *s)
 	if (!ret) {
 		rdp_session_cpu_begin(&cpu);
 		ret = s->eng->loop(&run, &res);
+		rdp_result_clear(&res); /* the figures sent are scalars */
 	}
 	/* The client may take as long as it asked for: no deadline here,
 	 * TCP keepalive notices a vanished peer. */
@@ -263,8 +285,11 @@ static int run_test(struct server *s)
 	if (rdp_bench_receives(s->ops, &s->p))
 		msg.u.result.rx_msgs = res.msgs;
 	if (s->p.flags & RDP_PARAM_BIDIR) {
-		msg.u.result.tx_msgs = res.msgs;
-		msg.u.result.tx_bytes = res.msgs * s->p.size_bytes;
+		/* --threads: the rate is the window's where all ran */
+		uint64_t tx = res.window_msgs ? res.window_msgs : res.msgs;
+
+		msg.u.result.tx_msgs = tx;
+		msg.u.result.tx_bytes = tx * s->p.size_bytes;
 		msg.u.result.tx_elapsed_ns = (uint64_t)res.elapsed_ns;
 		msg.u.result.tx_peak_kbps = (uint64_t)(res.bw_peak_gbps * 1e6);
 	}

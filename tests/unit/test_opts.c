@@ -466,6 +466,42 @@ static void test_immediate(void **state)
 		      "--use-srq", "--perftest");
 }
 
+/* --threads: bandwidth tests with a QP a thread, sent to the server, and
+ * refused with what the threads would share. */
+static void test_threads(void **state)
+{
+	struct rdp_opts o;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--threads", "2", "-q",
+				"4", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.params.threads, 2);
+	assert_int_equal(CLIENT(&o, err, "send_bw", "h"), RDP_PARSE_OK);
+	assert_int_equal(o.params.threads, 1);
+	expect_reject("write_lat is a latency test", "write_lat", "--threads",
+		      "2", "h");
+	expect_reject("--threads 4 needs a QP for each thread and -q gives 2",
+		      "read_bw", "--threads", "4", "-q", "2", "h");
+	/* a -q list: every point must have a QP a thread */
+	expect_reject("-q gives 1", "write_bw", "--threads", "2", "-q", "1,2,4",
+		      "h");
+	expect_reject("--threads with -e", "send_bw", "--threads", "2", "-q",
+		      "2", "-e", "h");
+	expect_reject("--threads with --run_infinitely", "write_bw",
+		      "--threads", "2", "-q", "2", "--run_infinitely", "h");
+	expect_reject("--threads with --use-srq", "send_bw", "--threads", "2",
+		      "-q", "2", "--use-srq", "h");
+	expect_reject("--threads with --rate_limit", "write_bw", "--threads",
+		      "2", "-q", "2", "--rate_limit", "1", "h");
+	expect_reject("--threads does not combine with --bounce", "write_bw",
+		      "--threads", "2", "-q", "2", "--perftest", "h");
+	expect_reject("--threads", "write_bw", "--threads", "0", "h");
+	expect_reject("--threads", "write_bw", "--threads", "65", "-q", "128",
+		      "h");
+}
+
 /* Pacing: the rate in the units asked, who paces, what it cannot pace. */
 static void test_rate_limit(void **state)
 {
@@ -839,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_table_unique),
 		cmocka_unit_test(test_table_defaults),
 		cmocka_unit_test(test_usage_from_table),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_tool_letters),
 		cmocka_unit_test(test_tool_usage_errors),
 		cmocka_unit_test(test_completion),

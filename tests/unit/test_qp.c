@@ -364,6 +364,45 @@ static void test_cm_reject_hints(void **state)
 	assert_non_null(strstr(rdp_cm_reject_hint(1), "server's log"));
 }
 
+/* --threads: QPs split in order, as evenly as they go, every QP in the
+ * part that holds it. */
+static void test_qp_split(void **state)
+{
+	static const struct {
+		uint32_t qps, parts;
+		uint32_t first[4], n[4];
+	} cases[] = {
+		{ 4, 2, { 0, 2 }, { 2, 2 } },
+		{ 5, 2, { 0, 2 }, { 2, 3 } },
+		{ 8, 3, { 0, 2, 5 }, { 2, 3, 3 } },
+		{ 3, 3, { 0, 1, 2 }, { 1, 1, 1 } },
+		{ 7, 1, { 0 }, { 7 } },
+	};
+	uint32_t c, part, first, n, q, total;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		total = 0;
+		for (part = 0; part < cases[c].parts; part++) {
+			rdp_qp_split(cases[c].qps, cases[c].parts, part, &first,
+				     &n);
+			assert_int_equal(first, cases[c].first[part]);
+			assert_int_equal(n, cases[c].n[part]);
+			for (q = first; q < first + n; q++)
+				assert_int_equal(rdp_qp_part_of(cases[c].qps,
+								cases[c].parts,
+								q),
+						 part);
+			total += n;
+		}
+		assert_int_equal(total, cases[c].qps);
+	}
+	/* no split asked: one part of everything */
+	rdp_qp_split(6, 0, 0, &first, &n);
+	assert_int_equal(first, 0);
+	assert_int_equal(n, 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_wc_hints),
 		cmocka_unit_test(test_cm_priv),
 		cmocka_unit_test(test_cm_reject_hints),
+		cmocka_unit_test(test_qp_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

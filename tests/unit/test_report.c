@@ -371,6 +371,84 @@ static void test_write_bw_gbits_text(void **state)
 	free(t);
 }
 
+/* --threads 2 -q 4: a row per thread, then the sum over the window both
+ * ran in, in text and JSON. */
+static struct rdp_thread_result thread_rows[2] = {
+	{ 0, 2, 0, 600000, 0.0, 2.0, 2e9, 0.1536, 0.16, 0.3 },
+	{ 2, 2, 1, 580000, 0.004, 2.01, 2.006e9, 0.1480, 0.155, 0.289 },
+};
+
+static struct rdp_result threads_result(struct ctx *c)
+{
+	struct rdp_result r = bw_result(c, 64, 0.3);
+
+	r.bidir = 0;
+	r.n_intervals = 0;
+	r.num_qps = 4;
+	r.msgs = 1180000;
+	r.threads = thread_rows;
+	r.n_threads = 2;
+	r.window_start_s = 0.004;
+	r.window_end_s = 2.0;
+	r.overlap_pct = 99.3;
+	r.window_msgs = 1175123;
+	return r;
+}
+
+static void print_threads(FILE *f, struct ctx *c)
+{
+	struct rdp_result r = threads_result(c);
+
+	rdp_report_header(f, &c->info);
+	rdp_report_table_head(f, &c->info);
+	rdp_report_row(f, &c->info, &r);
+}
+
+static void threads_ctx(struct ctx *c)
+{
+	ctx_bw(c, "write_bw");
+	c->params.size_bytes = 64;
+	c->params.num_qps = 4;
+	c->params.threads = 2;
+	c->params.flags = 0;
+	c->info.n_sizes = 1;
+	c->peer.mem = (struct rdp_peer_mem){ .kind = RDP_MEM_KIND_HOST };
+	ctx_access(c);
+	rdp_bench_decide(c->info.ops, &c->params, &c->conn, &c->dec);
+}
+
+static void test_threads_text(void **state)
+{
+	struct ctx c;
+	char *t;
+
+	(void)state;
+	threads_ctx(&c);
+	t = capture(print_threads, &c);
+	golden("write_bw_threads.txt", t);
+	free(t);
+}
+
+static void test_threads_json(void **state)
+{
+	struct rdp_json *j = NULL;
+	struct rdp_result r;
+	struct ctx c;
+	char *t;
+
+	(void)state;
+	threads_ctx(&c);
+	r = threads_result(&c);
+	c.info.counters = NULL;
+	assert_int_equal(rdp_json_new(&c.info, &j), 0);
+	assert_int_equal(rdp_json_add(j, &c.info, &r), 0);
+	t = ctx_json_text(j);
+	assert_non_null(t);
+	golden("write_bw_threads.json", t);
+	free(t);
+	rdp_json_free(j);
+}
+
 static void print_lat(FILE *f, struct ctx *c)
 {
 	struct rdp_result r = lat_result(c);
@@ -670,6 +748,8 @@ int main(void)
 		cmocka_unit_test(test_placement_lines),
 		cmocka_unit_test(test_verdict_init),
 		cmocka_unit_test(test_verdict_json),
+		cmocka_unit_test(test_threads_text),
+		cmocka_unit_test(test_threads_json),
 		cmocka_unit_test(test_mibps),
 	};
 

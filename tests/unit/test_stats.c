@@ -287,6 +287,59 @@ static void test_trim_bw(void **state)
 	assert_int_equal(s[10].bytes, 1000);
 }
 
+static void test_bytes_at(void **state)
+{
+	struct rdp_bw_sample s[11];
+
+	(void)state;
+	ramp(s); /* 10 bytes a cycle from (0, 0) to (100, 1000) */
+	assert_true(rdp_measure_bytes_at(s, 11, 0) == 0);
+	assert_true(rdp_measure_bytes_at(s, 11, 30) == 300);
+	/* between samples: on the line between them */
+	assert_true(fabs(rdp_measure_bytes_at(s, 11, 35) - 350) < 1e-9);
+	/* outside: the nearest end */
+	assert_true(rdp_measure_bytes_at(s, 11, 500) == 1000);
+	s[0].cycles = 10;
+	assert_true(rdp_measure_bytes_at(s, 11, 5) == 0);
+	assert_true(rdp_measure_bytes_at(s, 0, 5) == 0);
+}
+
+/*
+ * --threads: two series summed over the window both ran in. Thread A
+ * moves 10 bytes a cycle over [0, 100], thread B 20 a cycle over [20, 120]
+ * (sampled every 20 cycles): in [20, 100] they add up to 30 a cycle.
+ */
+static void test_sum_bw(void **state)
+{
+	struct rdp_bw_sample a[11], b[6], *sum = NULL;
+	struct rdp_bw_series ser[2];
+	size_t n = 0, i;
+
+	(void)state;
+	ramp(a);
+	for (i = 0; i < 6; i++)
+		b[i] = (struct rdp_bw_sample){ 20 + 20 * i, 400 * i };
+	ser[0] = (struct rdp_bw_series){ a, 11, 0 };
+	ser[1] = (struct rdp_bw_series){ b, 6, 20 };
+	assert_int_equal(rdp_measure_sum_bw(ser, 2, 20, 100, &sum, &n), 0);
+	/* from, A's 30..90, B's 40, 60, 80 (taken once each), to */
+	assert_int_equal(n, 9);
+	assert_int_equal(sum[0].cycles, 20);
+	assert_int_equal(sum[0].bytes, 0);
+	for (i = 1; i < n; i++) {
+		assert_true(sum[i].cycles > sum[i - 1].cycles);
+		assert_int_equal(sum[i].bytes, 30 * (sum[i].cycles - 20));
+	}
+	assert_int_equal(sum[n - 1].cycles, 100);
+	assert_int_equal(sum[n - 1].bytes, 2400);
+	free(sum);
+	/* Windows that never meet make no sum. */
+	assert_int_equal(rdp_measure_sum_bw(ser, 2, 100, 100, &sum, &n),
+			 -EINVAL);
+	assert_int_equal(rdp_measure_sum_bw(ser, 2, 120, 100, &sum, &n),
+			 -EINVAL);
+}
+
 static void test_lat_window(void **state)
 {
 	static const struct {
@@ -461,6 +514,8 @@ int main(void)
 		cmocka_unit_test(test_lat_window),
 		cmocka_unit_test(test_measure_lat),
 		cmocka_unit_test(test_result_bw),
+		cmocka_unit_test(test_bytes_at),
+		cmocka_unit_test(test_sum_bw),
 		cmocka_unit_test(test_result_intervals),
 	};
 
