@@ -274,6 +274,15 @@ const struct rdp_access_name *rdp_access_names(size_t *n_out);
  * "" for none, into buf. */
 const char *rdp_access_str(int access, char *buf, size_t len);
 
+/* Does a thread of the server side of ops with p have work: receives to
+ * take (SEND, WRITE with immediate) or its own operations (-b)? A server
+ * that only lends its memory runs no threads. */
+static inline int rdp_bench_server_works(const struct rdp_bench_ops *ops,
+					 const struct rdp_params *p)
+{
+	return rdp_bench_receives(ops, p) || (p->flags & RDP_PARAM_BIDIR);
+}
+
 /*
  * --threads N (run->params->threads > 1) on a bandwidth test: the loop of
  * run->side on N threads, thread i on part i of run->conn's split (its CQ,

@@ -322,6 +322,9 @@ int rdp_bench_threads(struct rdp_run *run, struct rdp_result *res)
 	int cpus[64], ret;
 	char why[256];
 
+	if (run->side == RDP_SIDE_SERVER &&
+	    !rdp_bench_server_works(run->ops, run->params))
+		return run->ops->server(run, res);
 	ret = rdp_threads_cpus(n, cpus, why, sizeof(why));
 	if (ret) {
 		rdp_err("%s", why);

@@ -197,7 +197,7 @@ static int setup(struct server *s)
 		&s->p, s->ops, RDP_SIDE_SERVER, s->o->conn.gid_index,
 		s->oob->have_local_ip ? &s->oob->local_ip : NULL, &cfg);
 	ret = open_device(s);
-	if (!ret && s->p.threads > 1)
+	if (!ret && s->p.threads > 1 && rdp_bench_server_works(s->ops, &s->p))
 		ret = threads_fit(s);
 	if (!ret)
 		ret = s->eng->conn_create(s->dev, &cfg, &s->conn);
