@@ -26,6 +26,7 @@ static const struct seed {
 			  .size_bytes = 65536,
 			  .iters = 1000,
 			  .num_qps = 4,
+			  .threads = 2,
 			  .tx_depth = 128,
 			  .cq_mod = 100,
 			  .transport = RDP_TRANSPORT_UD } } },
