@@ -136,9 +136,9 @@ per_msg() {
 		printf "%.3f\n", (y[f] - x[f]) * 1e6 / n }'
 }
 
-# The clients' complaints in the last run, on one line.
+# The clients' complaints in the last run ($out), on one line.
 why() {
-	cat "$work"/run[12].log "$work"/run[12].[0-9] 2>/dev/null |
+	cat "$out.log" "$out".[0-9] 2>/dev/null |
 		grep -i -e error -e fail -e "can't" -e couldn -e invalid \
 			-e unknown -e must -e "< 0.9" | sort -u | head -n 3 |
 		tr -s ' \t\n' ' '
@@ -152,7 +152,9 @@ med() { if [[ -s $work/$1 ]]; then median <"$work/$1"; else echo -; fi; }
 read_rate() {
 	if [[ $tool == rdmaperf ]]; then
 		rate=$(jq -r '.results[0].msg_rate_mpps // empty' "$out.json")
-		overlap=$(jq -r '.results[0].sum.overlap_pct // "-"' "$out.json")
+		overlap=$(jq -r '.results[0].sum.overlap_pct // "-" |
+			if type == "number" then . * 10 | round / 10 else . end' \
+			"$out.json")
 	else
 		rate=$(cat "$out".[0-9] | awk -v p="$procs" '
 			$1 == 64 && NF >= 5 { s += $5; k++ }
@@ -163,9 +165,9 @@ read_rate() {
 # Case $2 of test $1, at N1 then N2 iterations per QP: CPU of each run in
 # cpus[1] and cpus[2], the N2 run's rate in rate and rdmaperf's thread
 # overlap in overlap ("-" when absent); an N2 run without a rate is
-# repeated, up to 5 times. Fails when a client fails or no rate comes.
+# repeated, up to 8 times. Fails when a client fails or no rate comes.
 measure() {
-	local tool procs flags n run out try
+	local tool procs flags n run try
 	test=$1
 	IFS='|' read -r name tool procs flags <<<"${cases[$2]}"
 	overlap=- rate='' tries=0
@@ -173,7 +175,7 @@ measure() {
 	for run in 1 2; do
 		n=$n1 out=$work/run$run
 		((run == 2)) && n=$n2
-		for try in 1 2 3 4 5; do
+		for try in 1 2 3 4 5 6 7 8; do
 			if [[ $tool == rdmaperf ]]; then
 				# shellcheck disable=SC2086
 				timed rdp_client "$n" "$out" $flags || return 1
