@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The bandwidth engine: the client keeps a window of work requests in
- * flight on every QP and samples progress; SEND servers keep receiving. */
+/* The bandwidth engine's timed loops: the client keeps a window of work
+ * requests in flight on every QP and samples progress, then drains; the
+ * setup before the clock is in bw_setup.c. */
 #include <endian.h>
 #include <errno.h>
 #include <poll.h>
@@ -9,40 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_int.h"
+#include "bw_int.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/measure.h>
 #include <rdmaperf/stage.h>
 
-#define POST_BATCH	32
-#define POLL_BATCH	32
-#define WRID_QP_SHIFT	40
-#define WRID_COUNT_MASK ((1ull << WRID_QP_SHIFT) - 1)
-#define SAMPLE_GRID_MAX 65536
-#define IDLE_CHECK_MASK 0xfffu
 /* Inlined even where the compiler would rather share one copy. */
 #define HOT_INLINE inline __attribute__((always_inline))
-
-/* Loop variants, picked once at setup. The loop body and everything it
- * calls per work request are always inlined into one function per
- * variant, where the variant is a constant: each is compiled without the
- * others' work (tests/check-hotloop.sh reads the object code to keep it
- * so). */
-enum bw_variant {
-	BW_PLAIN,
-	BW_ATOMIC,	  /* operands per work request */
-	BW_STAGE_OUT,	  /* --bounce: GPU -> host copy before each post */
-	BW_STAGE_IN,	  /* --bounce: host -> GPU copy after each completion */
-	BW_EVENTS,	  /* -e: sleep on the completion channel when idle */
-	BW_ATOMIC_EVENTS, /* both */
-	BW_PACED,	  /* --rate_limit in software: post when allowed */
-	BW_ATOMIC_PACED,  /* both */
-	BW_LIVE,	  /* --run_infinitely: record, stop on a flag */
-	BW_ATOMIC_LIVE,	  /* both */
-	BW_DUPLEX,	  /* send_bw -b: also take the peer's SENDs */
-};
 
 static HOT_INLINE int has_operands(const enum bw_variant v)
 {
@@ -75,232 +51,6 @@ static HOT_INLINE int paced(const enum bw_variant v)
 static HOT_INLINE int sleeps(const enum bw_variant v)
 {
 	return v == BW_EVENTS || v == BW_ATOMIC_EVENTS;
-}
-
-struct bw_qp {
-	struct ibv_qp *qp;
-	struct ibv_send_wr wr[POST_BATCH];
-	struct ibv_sge sge;
-	uint64_t posted;
-	uint64_t completed; /* up to the last signaled completion */
-	uint64_t last_signaled;
-	uint64_t limit; /* messages to post; UINT64_MAX: until time */
-	uint64_t id;	/* QP index, pre-shifted into wr_id */
-};
-
-struct bw_state {
-	struct bw_qp *qps;
-	uint32_t num_qps;
-	uint32_t window;	 /* work requests in flight per QP */
-	uint32_t batch;		 /* work requests chained per post (-l) */
-	unsigned int base_flags; /* IBV_SEND_INLINE when it fits */
-	uint32_t cq_mod;
-	uint64_t msg_bytes;
-	uint64_t target_msgs; /* UINT64_MAX in duration mode */
-	uint64_t end_cycles;  /* UINT64_MAX in iteration mode */
-	uint64_t sample_step; /* cycles between samples; 0: every poll */
-	uint64_t add_base;    /* atomics: compare_add = base + (n-1)*step */
-	uint64_t add_step;
-	/* software pacing: one message (all QPs) per pace_cycles / 1024 */
-	uint64_t pace_cycles;
-	uint64_t pace_start;
-	uint64_t posted_all;
-	uint32_t next_qp; /* whose turn the next message is */
-	/* send_bw -b: each QP's receive, what came, the peer's end marks */
-	struct ibv_recv_wr *rwrs;
-	struct ibv_sge *rsges;
-	uint64_t rx_got;
-	uint32_t marks_in;
-	struct rdp_bw_sample *samples;
-	size_t nsamples, cap;
-	uint64_t done;
-	uint64_t last_cycles; /* time of the last completion */
-	enum bw_variant variant;
-	const struct rdp_stage *stage; /* --bounce, else NULL */
-};
-
-static void setup_wr(struct ibv_send_wr *wr, struct ibv_sge *sge,
-		     const struct rdp_run *run, uint32_t q, enum rdp_verb verb)
-{
-	const struct rdp_conn *conn = run->conn;
-	const struct rdp_qp_info *r = &conn->remote[q];
-	int cas = !!(run->params->flags & RDP_PARAM_CAS);
-	int imm = !!(run->params->flags &
-		     (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM));
-
-	wr->sg_list = sge;
-	wr->imm_data = htobe32(q); /* the sending QP's index */
-	wr->num_sge = 1;
-	switch (verb) {
-	case RDP_VERB_WRITE:
-	case RDP_VERB_READ:
-		wr->opcode = verb == RDP_VERB_READ ? IBV_WR_RDMA_READ
-			     : imm		   ? IBV_WR_RDMA_WRITE_WITH_IMM
-						   : IBV_WR_RDMA_WRITE;
-		wr->wr.rdma.remote_addr = r->addr;
-		wr->wr.rdma.rkey = r->rkey;
-		break;
-	case RDP_VERB_SEND:
-		wr->opcode = imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
-		break;
-	case RDP_VERB_ATOMIC:
-		wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP
-				 : IBV_WR_ATOMIC_FETCH_AND_ADD;
-		wr->wr.atomic.remote_addr = r->addr;
-		wr->wr.atomic.rkey = r->rkey;
-		wr->wr.atomic.compare_add = 1;
-		break;
-	}
-	rdp_conn_send_dest(conn, q, wr);
-}
-
-/* Where a verb's local data lives: sources in the send slot, READ's data
- * in the receive slot; an atomic's fetched value goes to the send slot,
- * which it does not otherwise use, so that under -b it never lands on the
- * counter the peer's atomics work on. */
-static void setup_sge(struct ibv_sge *sge, const struct rdp_run *run,
-		      uint32_t q, enum rdp_verb verb)
-{
-	const struct rdp_conn *conn = run->conn;
-	int into_rx = verb == RDP_VERB_READ;
-
-	sge->addr = (uint64_t)(uintptr_t)(into_rx ? rdp_conn_rx(conn, q)
-						  : rdp_conn_tx(conn, q));
-	sge->length =
-		verb == RDP_VERB_ATOMIC ? 8 : (uint32_t)run->params->size_bytes;
-	sge->lkey = rdp_conn_lkey(conn, q);
-}
-
-static void setup_qp(struct bw_qp *b, const struct rdp_run *run, uint32_t q,
-		     uint64_t limit, enum rdp_verb verb)
-{
-	int i;
-
-	b->qp = run->conn->qps[q];
-	b->limit = limit;
-	b->id = (uint64_t)q << WRID_QP_SHIFT;
-	setup_sge(&b->sge, run, q, verb);
-	for (i = 0; i < POST_BATCH; i++) {
-		setup_wr(&b->wr[i], &b->sge, run, q, verb);
-		b->wr[i].next = i + 1 < POST_BATCH ? &b->wr[i + 1] : NULL;
-	}
-}
-
-/* --rate_limit: the device paces where it can (a bit rate within its
- * per-QP range, on this QP type), unless SW was asked; software pacing
- * signals often enough that a completion comes every ~10 ms per QP, so the
- * run's end is timed to the message, not to a batch seconds long. */
-static void decide_pacing(const struct rdp_params *p,
-			  const struct rdp_conn *conn, struct rdp_decisions *d)
-{
-	const struct ibv_packet_pacing_caps *pc = &conn->dev->pacing;
-	uint64_t kbps = rdp_rate_kbps(p) / p->num_qps;
-	double per_qp = rdp_rate_msgs_per_s(p) / p->num_qps / 100;
-	int device = pc->qp_rate_limit_max &&
-		     (pc->supported_qpts & (1u << conn->qp_type)) &&
-		     p->rate_units != RDP_RATE_PPS &&
-		     kbps >= pc->qp_rate_limit_min &&
-		     kbps <= pc->qp_rate_limit_max;
-
-	if (p->rate_type == RDP_RATE_SW ||
-	    (p->rate_type == RDP_RATE_AUTO && !device)) {
-		d->pacing = RDP_PACE_SOFTWARE;
-		if (per_qp < d->signal_every)
-			d->signal_every = per_qp >= 1 ? (uint32_t)per_qp : 1;
-	} else if (device) {
-		d->pacing = RDP_PACE_DEVICE;
-		d->pacing_qp_kbps = (uint32_t)kbps;
-	} else {
-		d->pacing = RDP_PACE_REFUSED;
-		d->pacing_qp_kbps = kbps > UINT32_MAX ? UINT32_MAX
-						      : (uint32_t)kbps;
-	}
-}
-
-/* READ and atomics are bounded by the responder resources (-o); one
- * work request in -Q is signaled, never fewer than one per window. */
-void rdp_bw_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
-		   const struct rdp_conn *conn, struct rdp_decisions *d)
-{
-	enum rdp_verb verb = ops->verb;
-	uint32_t w = p->tx_depth, o = conn->max_rd_atomic;
-
-	if (verb == RDP_VERB_READ || verb == RDP_VERB_ATOMIC) {
-		if (p->outstanding && p->outstanding < o)
-			o = p->outstanding;
-		if (o < w)
-			w = o;
-	}
-	d->window = w;
-	d->signal_every = p->cq_mod < w ? p->cq_mod : w;
-	d->inline_used = (verb == RDP_VERB_WRITE || verb == RDP_VERB_SEND) &&
-			 p->size_bytes <= conn->max_inline_bytes;
-	if (p->rate_milli)
-		decide_pacing(p, conn, d);
-}
-
-static void setup_sampling(const struct rdp_run *run, struct bw_state *st)
-{
-	const struct rdp_params *p = run->params;
-
-	if (run->live) {
-		/* No end: 100 samples a report interval, as many intervals
-		 * as the grid holds (the peak covers those). */
-		st->sample_step = rdp_clock_cycles_of_ms(
-			run->clk, (uint64_t)p->duration_s * 10);
-		st->cap = SAMPLE_GRID_MAX;
-	} else if (p->duration_s) {
-		/* Time grid: at most SAMPLE_GRID_MAX samples, 1 ms apart or
-		 * more. */
-		uint64_t step_ms =
-			(uint64_t)p->duration_s * 1000 / SAMPLE_GRID_MAX + 1;
-
-		st->sample_step = rdp_clock_cycles_of_ms(run->clk, step_ms);
-		st->cap = (size_t)(p->duration_s * 1000ull / step_ms) + 16;
-	} else {
-		st->cap = (size_t)(st->target_msgs / st->cq_mod) +
-			  2ull * p->num_qps + 16;
-	}
-}
-
-static int setup(const struct rdp_run *run, struct bw_state *st,
-		 enum rdp_verb verb)
-{
-	const struct rdp_decisions *d = &run->dec;
-	const struct rdp_params *p = run->params;
-	uint64_t limit = p->duration_s ? UINT64_MAX : p->iters;
-	uint32_t q;
-
-	memset(st, 0, sizeof(*st));
-	st->num_qps = p->num_qps;
-	st->window = d->window;
-	st->cq_mod = d->signal_every;
-	st->batch = p->post_list && p->post_list < POST_BATCH ? p->post_list
-							      : POST_BATCH;
-	if (d->inline_used)
-		st->base_flags = IBV_SEND_INLINE;
-	st->msg_bytes = p->size_bytes;
-	st->target_msgs = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
-	st->end_cycles = UINT64_MAX;
-	/* Fetch-and-add adds 1; compare-and-swap moves n-1 to n. */
-	st->add_base = p->flags & RDP_PARAM_CAS ? 0 : 1;
-	st->add_step = p->flags & RDP_PARAM_CAS ? 1 : 0;
-	setup_sampling(run, st);
-	st->qps = calloc(p->num_qps, sizeof(*st->qps));
-	st->samples = calloc(st->cap + 1, sizeof(*st->samples));
-	if (!st->qps || !st->samples)
-		return -ENOMEM;
-	for (q = 0; q < p->num_qps; q++)
-		setup_qp(&st->qps[q], run, q, limit, verb);
-	if (verb == RDP_VERB_SEND && (p->flags & RDP_PARAM_BIDIR)) {
-		st->rwrs = calloc(p->num_qps, sizeof(*st->rwrs));
-		st->rsges = calloc(p->num_qps, sizeof(*st->rsges));
-		if (!st->rwrs || !st->rsges)
-			return -ENOMEM;
-		for (q = 0; q < p->num_qps; q++)
-			rdp_recv_wr(run, q, &st->rwrs[q], &st->rsges[q]);
-	}
-	return 0;
 }
 
 /* How many work requests the next chain on b holds: what the window
@@ -349,7 +99,7 @@ static HOT_INLINE int post_window(struct bw_state *st, struct bw_qp *b,
 	}
 	b->wr[n - 1].next = NULL;
 	ret = ibv_post_send(b->qp, b->wr, &bad);
-	b->wr[n - 1].next = n < POST_BATCH ? &b->wr[n] : NULL;
+	b->wr[n - 1].next = n < BW_POST_BATCH ? &b->wr[n] : NULL;
 	if (ret)
 		return -ret;
 	b->posted += n;
@@ -380,11 +130,11 @@ static HOT_INLINE int take_recv(struct rdp_run *run, struct bw_state *st,
 static HOT_INLINE int reap(struct rdp_run *run, struct bw_state *st,
 			   struct ibv_wc *wc, const enum bw_variant v)
 {
-	int n = ibv_poll_cq(run->conn->cq, POLL_BATCH, wc);
+	int n = ibv_poll_cq(run->conn->cq, BW_POLL_BATCH, wc);
 	int i, ret;
 
 	for (i = 0; i < n; i++) {
-		uint32_t q = (uint32_t)(wc[i].wr_id >> WRID_QP_SHIFT);
+		uint32_t q = (uint32_t)(wc[i].wr_id >> BW_WRID_QP_SHIFT);
 		struct bw_qp *b;
 		uint64_t c;
 
@@ -397,7 +147,7 @@ static HOT_INLINE int reap(struct rdp_run *run, struct bw_state *st,
 			continue;
 		}
 		b = &st->qps[q];
-		c = wc[i].wr_id & WRID_COUNT_MASK;
+		c = wc[i].wr_id & BW_WRID_COUNT_MASK;
 		if (v == BW_STAGE_IN) {
 			ret = rdp_stage_in(st->stage, q, c - b->completed);
 			if (ret)
@@ -515,7 +265,7 @@ static int idle_sleep(struct rdp_run *run, struct bw_state *st, int *armed)
 static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 				 const enum bw_variant v)
 {
-	struct ibv_wc wc[POLL_BATCH];
+	struct ibv_wc wc[BW_POLL_BATCH];
 	uint64_t now, progress, next_sample = 0;
 	int ret, armed = 0;
 
@@ -641,62 +391,9 @@ static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_DUPLEX] = timed_loop_duplex,
 };
 
-/* --rate_limit as decided: the device's limit on every QP, or the
- * software loop's spacing of messages (all QPs together). */
-static int setup_pacing(struct rdp_run *run, struct bw_state *st)
-{
-	const struct rdp_params *p = run->params;
-	const struct ibv_packet_pacing_caps *pc = &run->conn->dev->pacing;
-	double cycles;
-
-	switch (run->dec.pacing) {
-	case RDP_PACE_REFUSED:
-		rdp_err("--rate_limit_type HW: %s cannot pace %u kbit/s per "
-			"QP (packet_pacing_caps: qp_rate_limit %u..%u kbit/s, "
-			"QP types 0x%x): use --rate_limit_type SW",
-			run->conn->dev->name, run->dec.pacing_qp_kbps,
-			pc->qp_rate_limit_min, pc->qp_rate_limit_max,
-			pc->supported_qpts);
-		return -ENOSYS; /* not supported here */
-	case RDP_PACE_DEVICE:
-		return rdp_conn_rate_limit(run->conn, run->dec.pacing_qp_kbps);
-	case RDP_PACE_SOFTWARE:
-		cycles = run->clk->cycles_per_ns * 1e9 /
-			 rdp_rate_msgs_per_s(p) * 1024;
-		st->pace_cycles = cycles >= 1 ? (uint64_t)cycles : 1;
-		return 0;
-	case RDP_PACE_NONE:
-		break;
-	}
-	return 0;
-}
-
-/* Atomics carry operands; --bounce copies each message on this side. */
-static enum bw_variant variant_of(const struct rdp_run *run, enum rdp_verb verb)
-{
-	int ev = run->conn->channel != NULL;
-
-	/* --run_infinitely and --rate_limit refuse -e, --bounce and each
-	 * other */
-	if (run->live)
-		return verb == RDP_VERB_ATOMIC ? BW_ATOMIC_LIVE : BW_LIVE;
-	/* send_bw -b refuses -e, --bounce, --rate_limit and live runs */
-	if (verb == RDP_VERB_SEND && (run->params->flags & RDP_PARAM_BIDIR))
-		return BW_DUPLEX;
-	if (run->dec.pacing == RDP_PACE_SOFTWARE)
-		return verb == RDP_VERB_ATOMIC ? BW_ATOMIC_PACED : BW_PACED;
-	if (verb == RDP_VERB_ATOMIC)
-		return ev ? BW_ATOMIC_EVENTS : BW_ATOMIC;
-	if (ev)
-		return BW_EVENTS; /* -e refuses --bounce */
-	if (!run->conn->stage)
-		return BW_PLAIN;
-	return verb == RDP_VERB_READ ? BW_STAGE_IN : BW_STAGE_OUT;
-}
-
 static int drain_to(struct rdp_run *run, struct bw_state *st, int all)
 {
-	struct ibv_wc wc[POLL_BATCH];
+	struct ibv_wc wc[BW_POLL_BATCH];
 	uint64_t progress = rdp_cycles();
 	uint32_t q;
 	int ret;
@@ -732,7 +429,7 @@ static int fence(struct rdp_run *run, struct bw_qp *b, enum rdp_verb verb)
 		[RDP_VERB_SEND] = IBV_WR_SEND,
 		[RDP_VERB_ATOMIC] = IBV_WR_ATOMIC_FETCH_AND_ADD,
 	};
-	uint32_t q = (uint32_t)(b->id >> WRID_QP_SHIFT);
+	uint32_t q = (uint32_t)(b->id >> BW_WRID_QP_SHIFT);
 	const struct rdp_qp_info *r = &run->conn->remote[q];
 	struct ibv_send_wr wr = { .wr_id = b->id | b->posted,
 				  .opcode = ops[verb],
@@ -793,7 +490,7 @@ static int drain(struct rdp_run *run, struct bw_state *st, enum rdp_verb verb)
  * completed. Neither side stops taking the other's messages early. */
 static int duplex_close(struct rdp_run *run, struct bw_state *st)
 {
-	struct ibv_wc wc[POLL_BATCH];
+	struct ibv_wc wc[BW_POLL_BATCH];
 	uint64_t progress = rdp_cycles();
 	struct ibv_send_wr wr, *bad;
 	uint32_t q;
@@ -842,12 +539,12 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 	uint64_t start, done_at_stop;
 	int ret;
 
-	ret = setup(run, &st, verb);
+	ret = rdp_bw_setup(run, &st, verb);
 	if (!ret)
-		ret = setup_pacing(run, &st);
+		ret = rdp_bw_setup_pacing(run, &st);
 	if (ret)
 		goto out;
-	st.variant = variant_of(run, verb);
+	st.variant = rdp_bw_variant_of(run, verb);
 	st.stage = run->conn->stage;
 	start = st.last_cycles = rdp_cycles();
 	if (run->params->duration_s && !run->live)
@@ -883,10 +580,7 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 		st.samples = NULL;
 	}
 out:
-	free(st.qps);
-	free(st.samples);
-	free(st.rwrs);
-	free(st.rsges);
+	rdp_bw_state_free(&st);
 	return ret;
 }
 
