@@ -11,6 +11,8 @@ sockets:
                                 until the server closes them; print how
                                 long that took
 """
+import os
+import re
 import select
 import socket
 import struct
@@ -18,8 +20,21 @@ import sys
 import time
 
 HDR = struct.Struct(">IHHI")  # magic, version, type, payload length
+
 MAGIC = 0x52445046
 MSG_ERROR = 7
+
+
+def wire_version():
+    """The protocol version of the tree under test, from its wire.h."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "include", "rdmaperf", "wire.h")
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"#define RDP_WIRE_VERSION\s+(\d+)", line)
+            if m:
+                return int(m.group(1))
+    sys.exit("no RDP_WIRE_VERSION in " + path)
 
 
 def relay(port, host, sport, path):
@@ -103,7 +118,7 @@ def trickle(host, port, src, sec):
     """Two slow clients from src: the first trickles a HELLO header, the
     second connects while the first's handshake is open. Prints "ready"
     once both are connected, then when each was closed and what it got."""
-    hello = HDR.pack(MAGIC, 3, 1, 260) * 100
+    hello = HDR.pack(MAGIC, wire_version(), 1, 260) * 100
     socks = []
     for _ in range(2):
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -142,12 +157,53 @@ def trickle(host, port, src, sec):
             print_errors(got[s])
 
 
+def burst(host, port, src1, src2):
+    """Two connections at once from two addresses, both silent: the server
+    may take either first. Prints what the one it closed got, as
+    "client N: ...", then closes the other."""
+    socks = []
+    for src in (src1, src2):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind((src, 0))
+        s.connect((host, port))
+        socks.append(s)
+    got = {s: bytearray() for s in socks}
+    closed = None
+    while closed is None:
+        r, _, _ = select.select(socks, [], [], 30)
+        if not r:
+            print("neither connection was answered in 30 s")
+            break
+        for s in r:
+            try:
+                d = s.recv(4096)
+            except OSError:
+                d = b""
+            if d:
+                got[s] += d
+            else:
+                closed = s
+    if closed is not None:
+        i = socks.index(closed) + 1
+        for mtype, body in frames(bytes(got[closed])):
+            if mtype == MSG_ERROR and len(body) >= 6:
+                n = struct.unpack_from(">H", body, 4)[0]
+                text = body[6:6 + n].decode(errors="replace")
+                print(f"client {i}: ERROR: {text}")
+            else:
+                print(f"client {i}: message type {mtype}")
+    for s in socks:
+        s.close()
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "record":
         relay(int(args[0]), args[1], int(args[2]), args[3])
     elif cmd == "replay":
         replay(args[0], int(args[1]), args[2])
+    elif cmd == "burst":
+        burst(args[0], int(args[1]), args[2], args[3])
     elif cmd == "trickle":
         trickle(args[0], int(args[1]), args[2], float(args[3]))
     else:

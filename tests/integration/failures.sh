@@ -188,23 +188,30 @@ t_fail_wrong_gid() {
 
 # Hostile framing on the server port: it answers or drops, and survives.
 t_fail_truncated() {
+	local v future
 	begin "truncated, oversized and future-version messages: the server survives"
+	v=$(wire_version)
+	[ -n "$v" ] || { fail "no RDP_WIRE_VERSION in wire.h"; return; }
+	future=$(printf '%03o' $((v + 5)))
+	v=$(printf '%03o' "$v")
 	# A HELLO header announcing 100 bytes, then 10 bytes and EOF.
-	printf 'RDPF\000\003\000\001\000\000\000\144ABCDEFGHIJ' |
+	printf "RDPF\\000\\$v\\000\\001\\000\\000\\000\\144ABCDEFGHIJ" |
 		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
 	# One client at a time: let the server finish with that one.
 	sleep 1
 	# A header announcing 4 GiB - 1.
-	printf 'RDPF\000\003\000\001\377\377\377\377' |
+	printf "RDPF\\000\\$v\\000\\001\\377\\377\\377\\377" |
 		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
 	sleep 1
 	# A protocol version from the future.
-	printf 'RDPF\000\011\000\001\000\000\000\000' |
+	printf "RDPF\\000\\$future\\000\\001\\000\\000\\000\\000" |
 		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
 	sleep 0.5
 	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server died"; return; }
 	expect_file "$WORK/server.log" "client $ADDR: refused: left during the handshake" \
-		"sent an oversized HELLO message" "speaks protocol version 9, this side 3" || return
+		"sent an oversized HELLO message" \
+		"speaks protocol version $(wire_version | awk '{ print $1 + 5 }'), this side $(wire_version)" ||
+		return
 	client write_bw -n 10 || { fail "next client: exit $?"; return; }
 	pass
 }

@@ -46,6 +46,13 @@ signal_after_lines() {
 	return "$rc"
 }
 
+# The protocol version of the tree under test (include/rdmaperf/wire.h),
+# for hand-made messages.
+wire_version() {
+	sed -n 's/^#define RDP_WIRE_VERSION[[:space:]]*\([0-9]*\).*/\1/p' \
+		"$HERE/../../include/rdmaperf/wire.h"
+}
+
 begin() {
 	CUR=$1
 	: >"$WORK/out" 2>/dev/null
