@@ -105,13 +105,13 @@ def replay(host, port, path):
     print_errors(got)
 
 
-def print_errors(got):
+def print_errors(got, prefix=""):
     for mtype, body in frames(bytes(got)):
         if mtype == MSG_ERROR and len(body) >= 6:
             n = struct.unpack_from(">H", body, 4)[0]
-            print("ERROR:", body[6:6 + n].decode(errors="replace"))
+            print(prefix + "ERROR:", body[6:6 + n].decode(errors="replace"))
         else:
-            print("message type", mtype)
+            print(prefix + "message type", mtype)
 
 
 def trickle(host, port, src, sec):
@@ -184,14 +184,7 @@ def burst(host, port, src1, src2):
             else:
                 closed = s
     if closed is not None:
-        i = socks.index(closed) + 1
-        for mtype, body in frames(bytes(got[closed])):
-            if mtype == MSG_ERROR and len(body) >= 6:
-                n = struct.unpack_from(">H", body, 4)[0]
-                text = body[6:6 + n].decode(errors="replace")
-                print(f"client {i}: ERROR: {text}")
-            else:
-                print(f"client {i}: message type {mtype}")
+        print_errors(got[closed], f"client {socks.index(closed) + 1}: ")
     for s in socks:
         s.close()
 
