@@ -92,6 +92,11 @@ server_killed() {
 	run_limited 60 "$BUILD/rdmaperf" "$@" >"$WORK/out" 2>&1 &
 	cpid=$!
 	sleep "$secs"
+	# KILL_WHEN: a command that holds once the client got as far as the
+	# case needs (30 s at most), for starts a slow build may stretch
+	if [ -n "${KILL_WHEN:-}" ]; then
+		run_limited 30 bash -c "until $KILL_WHEN; do sleep 0.1; done"
+	fi
 	T_KILL=$(date +%s)
 	kill -9 "$spid"
 	wait "$spid" 2>/dev/null
@@ -244,7 +249,10 @@ t_fail_handshake_server() {
 	run_limited 20 bash -c "until grep -q 'listening on port' '$WORK/s4.log'; do sleep 0.1; done" ||
 		{ fail "server did not start"; kill "$spid"; return; }
 	kill -STOP "$spid"
-	server_killed "$spid" 1 \
+	# killed once the client's connection waits in the stopped server's
+	# accept queue (ss: Recv-Q of the listening socket)
+	KILL_WHEN="ss -Hltn 'sport = :$port' | awk '\$2 > 0 { f = 1 } END { exit !f }'" \
+		server_killed "$spid" 0 \
 		"closed the connection while this side waited for HELLO" \
 		write_bw -n 10 --oob-timeout 30 -d "$DEV" -p "$port" "$ADDR"
 }
