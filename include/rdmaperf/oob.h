@@ -14,6 +14,16 @@
 #include <rdmaperf/gid.h>
 #include <rdmaperf/wire.h>
 
+/* The session's message keys, one per direction, and the next sequence
+ * number each way; on = 0: messages travel unsealed. */
+struct rdp_oob_seal {
+	int on;
+	uint8_t key_tx[32];
+	uint8_t key_rx[32];
+	uint64_t seq_tx;
+	uint64_t seq_rx;
+};
+
 struct rdp_oob {
 	int fd;
 	int timeout_ms;		   /* default for each send/recv */
@@ -28,6 +38,13 @@ struct rdp_oob {
 	struct rdp_ip peer_ip;
 	int have_peer_ip;
 	int dialed; /* this side connected: the client */
+	/* An absolute deadline (rdp_oob_now_ms()'s clock, 0: none) that caps
+	 * every wait on this channel, whatever timeout a call asks for: the
+	 * server's handshake, so no path can wait past it. */
+	int64_t hard_deadline_ms;
+	/* After the shared-secret handshake: every message in both
+	 * directions carries a MAC under a key of this session (oob/auth.h) */
+	struct rdp_oob_seal seal;
 };
 
 /*

@@ -13,13 +13,20 @@
 #include <rdmaperf/perftest_wire.h>
 #include "oob_int.h"
 
+/* The wait's deadline: timeout_ms (< 0 the channel's, 0 none), never past
+ * the channel's hard deadline. */
 static int64_t deadline_of(const struct rdp_oob *oob, int timeout_ms)
 {
+	int64_t d = -1;
+
 	if (timeout_ms < 0)
 		timeout_ms = oob->timeout_ms;
-	if (timeout_ms == 0)
-		return -1;
-	return rdp_oob_now_ms() + timeout_ms;
+	if (timeout_ms > 0)
+		d = rdp_oob_now_ms() + timeout_ms;
+	if (oob->hard_deadline_ms > 0 &&
+	    (d < 0 || d > oob->hard_deadline_ms))
+		d = oob->hard_deadline_ms;
+	return d;
 }
 
 static int read_full(int fd, uint8_t *buf, size_t len, int64_t deadline)

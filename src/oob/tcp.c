@@ -337,8 +337,11 @@ int rdp_oob_accept(int listen_fd, int timeout_ms, int io_timeout_ms,
 
 void rdp_oob_close(struct rdp_oob *oob)
 {
-	if (oob && oob->fd >= 0) {
+	if (!oob)
+		return;
+	if (oob->fd >= 0) {
 		close(oob->fd);
 		oob->fd = -1;
 	}
+	explicit_bzero(&oob->seal, sizeof(oob->seal));
 }
