@@ -2,6 +2,8 @@
 /* rdmaperf: run a test against a server, serve one client (no HOST), or
  * run a subcommand (doctor, compare, ...). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <rdmaperf/engine_ops.h>
 #include <rdmaperf/log.h>
@@ -11,10 +13,21 @@
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
 
+/* A secret in the environment is not silently dropped under --perftest. */
+static void warn_unused_secret(void)
+{
+	const char *env = getenv("RDMAPERF_AUTH_FILE");
+
+	if (env && env[0])
+		rdp_warn("RDMAPERF_AUTH_FILE is set but not used: perftest's "
+			 "programs cannot authenticate, so --perftest runs "
+			 "without the shared secret");
+}
+
 int main(int argc, char **argv)
 {
 	const struct rdp_tool *tool;
-	struct rdp_secret secret;
+	struct rdp_secret *secret = NULL;
 	struct rdp_opts o;
 	char err[256];
 	int ret;
@@ -29,18 +42,30 @@ int main(int argc, char **argv)
 	}
 	if (ret == RDP_PARSE_EXIT)
 		return RDP_EXIT_OK;
-	if (!o.conn.host[0] && o.conn.perftest)
-		return rdp_session_perftest(&o, &rdp_engine_verbs);
-	/* perftest's programs cannot authenticate: no secret for them */
-	if (!o.conn.perftest &&
-	    rdp_session_load_secret(&o, !!o.conn.host[0], &secret))
-		return RDP_EXIT_USAGE;
+	/* perftest's programs cannot authenticate: no secret for them
+	 * (--auth-file with --perftest is refused by the parser) */
+	if (o.conn.perftest) {
+		warn_unused_secret();
+		if (!o.conn.host[0])
+			return rdp_session_perftest(&o, &rdp_engine_verbs);
+	} else {
+		ret = rdp_secret_new(&secret);
+		if (ret) {
+			rdp_err("memory for the shared secret: %s",
+				strerror(-ret));
+			return RDP_EXIT_FAIL;
+		}
+		if (rdp_session_load_secret(&o, !!o.conn.host[0], secret)) {
+			rdp_secret_free(secret);
+			return RDP_EXIT_USAGE;
+		}
+	}
 	if (!o.conn.host[0])
 		ret = rdp_server_loop(&o, 1);
 	else if (rdp_rails_wanted(&o))
 		ret = rdp_rails_run(argc, argv, &o);
 	else
 		ret = rdp_session_client(&o);
-	rdp_secret_clear(&secret);
+	rdp_secret_free(secret);
 	return ret;
 }

@@ -2,6 +2,7 @@
 /* rdmaperf-server: serve clients one after another, each with its own
  * test parameters, until stopped. */
 #include <stdio.h>
+#include <string.h>
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
@@ -10,7 +11,7 @@
 
 int main(int argc, char **argv)
 {
-	struct rdp_secret secret;
+	struct rdp_secret *secret;
 	struct rdp_opts o;
 	char err[256];
 	int ret;
@@ -22,9 +23,16 @@ int main(int argc, char **argv)
 	}
 	if (ret == RDP_PARSE_EXIT)
 		return RDP_EXIT_OK;
-	if (rdp_session_load_secret(&o, 0, &secret))
+	ret = rdp_secret_new(&secret);
+	if (ret) {
+		rdp_err("memory for the shared secret: %s", strerror(-ret));
+		return RDP_EXIT_FAIL;
+	}
+	if (rdp_session_load_secret(&o, 0, secret)) {
+		rdp_secret_free(secret);
 		return RDP_EXIT_USAGE;
+	}
 	ret = rdp_server_loop(&o, 0);
-	rdp_secret_clear(&secret);
+	rdp_secret_free(secret);
 	return ret;
 }

@@ -23,6 +23,14 @@ void rdp_info(const char *fmt, ...) RDP_PRINTF(1, 2);
 void rdp_errbuf(char *buf, size_t len, const char *fmt, ...) RDP_PRINTF(3, 4);
 
 /*
+ * Bytes a peer sent, fit for a log line or a terminal: printable ASCII as
+ * is, anything else (and the backslash) as \xNN. Always NUL-terminated,
+ * cut at a whole character when out is short; returns out. For peer text
+ * that does not pass the wire decoder's printable-only strings.
+ */
+const char *rdp_escape(const void *buf, size_t len, char *out, size_t outlen);
+
+/*
  * The last error line logged by this thread: the one way a failure's
  * cause reaches the peer. A session clears it before its work and, when
  * that fails, sends it word for word in an ERROR message; the code that

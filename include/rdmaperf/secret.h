@@ -11,26 +11,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RDP_SECRET_MIN_BYTES 16
+#define RDP_SECRET_MIN_BYTES 32 /* of key material, once decoded */
 #define RDP_SECRET_MAX_BYTES 1024
 #define RDP_HMAC_BYTES	     32
 
 struct rdp_secret {
-	uint8_t key[RDP_SECRET_MAX_BYTES];
+	uint8_t key[RDP_SECRET_MAX_BYTES]; /* the decoded key material */
 	size_t len; /* 0: no secret, authentication off */
 };
 
 /*
- * Read the secret from path: a regular file, readable by its owner only
- * (no group or other permission bits), of RDP_SECRET_MIN_BYTES to
- * RDP_SECRET_MAX_BYTES once a trailing newline is dropped. 0, or -errno
- * with one line naming the file, the problem and the fix in err.
+ * Read the secret from path: a regular file owned by the effective user
+ * or root, with no group or other permission bits, holding one line of
+ * key material: hex (a text of hex digits only) or padded base64, that
+ * decodes to RDP_SECRET_MIN_BYTES to RDP_SECRET_MAX_BYTES; one trailing
+ * newline (or CRLF) allowed. The key is the decoded bytes. 0, or -errno
+ * with one line naming the file, the problem and how to make one in err;
+ * the file's text is wiped from memory on every path, and s is left
+ * zeroed on failure.
  */
 int rdp_secret_load(const char *path, struct rdp_secret *s, char *err,
 		    size_t errlen);
 
 /* Forget the key: zeroed so that no copy stays in this process. */
 void rdp_secret_clear(struct rdp_secret *s);
+
+/*
+ * A zeroed secret in pages of its own, kept out of core dumps
+ * (MADV_DONTDUMP) and locked out of swap where RLIMIT_MEMLOCK allows.
+ * 0 or -errno. rdp_secret_free() wipes and unmaps it; NULL is ignored.
+ */
+int rdp_secret_new(struct rdp_secret **out);
+void rdp_secret_free(struct rdp_secret *s);
 
 /* One piece of the message an HMAC covers. */
 struct rdp_bytes {

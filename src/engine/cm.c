@@ -341,13 +341,14 @@ static int take_request(struct rdp_conn *conn, struct rdp_cm *cm,
 {
 	struct rdma_conn_param param = { .rnr_retry_count = cm->o.rnr_retry,
 					 .retry_count = cm->o.retry_cnt };
-	uint32_t got, i;
+	uint32_t got = 0, i = 0;
 	int ret;
 
 	if (rdp_cm_priv_decode(ev->priv, ev->priv_len, &got, &i) ||
 	    got != nonce || i >= cm->n || cm->ids[i]) {
+		/* i is the peer's claim, a number only: nothing to escape */
 		rdp_warn("RDMA CM: refused a connect request that is not "
-			 "this test's (QP %u)",
+			 "this test's (it names QP index %u)",
 			 i);
 		rdma_reject(ev->id, NULL, 0);
 		rdma_destroy_id(ev->id);

@@ -23,8 +23,7 @@ static int64_t deadline_of(const struct rdp_oob *oob, int timeout_ms)
 		timeout_ms = oob->timeout_ms;
 	if (timeout_ms > 0)
 		d = rdp_oob_now_ms() + timeout_ms;
-	if (oob->hard_deadline_ms > 0 &&
-	    (d < 0 || d > oob->hard_deadline_ms))
+	if (oob->hard_deadline_ms > 0 && (d < 0 || d > oob->hard_deadline_ms))
 		d = oob->hard_deadline_ms;
 	return d;
 }
@@ -119,6 +118,7 @@ static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
 		    int64_t deadline)
 {
 	uint8_t buf[RDP_WIRE_HDR_BYTES];
+	char text[4 * RDP_WIRE_HDR_BYTES + 1];
 	int ret;
 
 	ret = read_full(oob->fd, buf, sizeof(buf), deadline);
@@ -126,11 +126,11 @@ static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
 		return ret;
 	ret = rdp_wire_decode_hdr(buf, sizeof(buf), hdr);
 	if (ret == -EBADMSG && rdp_pt_looks_like_version(buf, sizeof(buf)))
-		rdp_err("peer %s is a perftest %s (version %.*s): this side "
+		rdp_err("peer %s is a perftest %s (version %s): this side "
 			"speaks rdmaperf's protocol; %s",
 			oob->peer, oob->dialed ? "ib_* server" : "client",
-			(int)strnlen((const char *)buf, sizeof(buf)),
-			(const char *)buf,
+			rdp_escape(buf, strnlen((const char *)buf, sizeof(buf)),
+				   text, sizeof(text)),
 			oob->dialed ? "run rdmaperf-server there (or rdmaperf "
 				      "TEST without HOST)"
 				    : "run an ib_* server for it, or rdmaperf "

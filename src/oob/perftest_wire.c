@@ -69,6 +69,7 @@ int rdp_pt_version_decode(const uint8_t in[RDP_PT_VERSION_BYTES], char *v,
 			return -EBADMSG;
 		n++;
 	}
+	/* Digits and one dot only: what reaches the log is printable. */
 	if (!n || n == RDP_PT_VERSION_BYTES || dots > 1 || in[0] == '.')
 		return -EBADMSG;
 	snprintf(v, len, "%.*s", (int)n, (const char *)in);

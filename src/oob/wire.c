@@ -83,14 +83,23 @@ static void put_u64(struct wcur *c, uint64_t v)
 	put_be(c, v, 8);
 }
 
+/* Printable ASCII: the only bytes a string field may carry. */
+static int printable(uint8_t b)
+{
+	return b >= 0x20 && b <= 0x7e;
+}
+
 /*
  * A string field goes out as u16 length + bytes, without the NUL. One that
  * fills its whole field is not terminated: refuse it rather than send bytes
- * the peer would reject.
+ * the peer would reject. Any byte outside printable ASCII (a UTF-8 host
+ * name, a control character in a CPU model) goes out as '?', so that a
+ * legitimate peer never sends what get_str() refuses.
  */
 static void put_str(struct wcur *c, const char *s, size_t field_size)
 {
-	size_t n = strnlen(s, field_size);
+	size_t n = strnlen(s, field_size), i;
+	uint8_t b;
 
 	if (n == field_size) {
 		if (!c->err)
@@ -98,7 +107,10 @@ static void put_str(struct wcur *c, const char *s, size_t field_size)
 		return;
 	}
 	put_u16(c, (uint16_t)n);
-	put_bytes(c, s, n);
+	for (i = 0; i < n; i++) {
+		b = (uint8_t)s[i];
+		put_u8(c, printable(b) ? b : '?');
+	}
 }
 
 static const uint8_t *get_room(struct rcur *c, size_t n)
@@ -162,10 +174,11 @@ static int32_t get_s32(struct rcur *c)
 	return (int32_t)get_u32(c);
 }
 
-/* Into a field of field_size bytes, always NUL-terminated. */
+/* Into a field of field_size bytes, always NUL-terminated, printable
+ * ASCII only. */
 static void get_str(struct rcur *c, char *dst, size_t field_size)
 {
-	uint16_t n = get_u16(c);
+	uint16_t n = get_u16(c), i;
 	const uint8_t *p;
 
 	if (c->err)
@@ -177,10 +190,13 @@ static void get_str(struct rcur *c, char *dst, size_t field_size)
 	p = get_room(c, n);
 	if (c->err)
 		return;
-	if (memchr(p, '\0', n)) {
-		c->err = -EBADMSG;
-		return;
-	}
+	/* A terminal escape or a line break in a host name or an ERROR
+	 * text would reach the log and the user's terminal: malformed. */
+	for (i = 0; i < n; i++)
+		if (!printable(p[i])) {
+			c->err = -EBADMSG;
+			return;
+		}
 	memcpy(dst, p, n);
 	dst[n] = '\0';
 }

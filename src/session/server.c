@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 
 #include "session_int.h"
@@ -163,10 +162,18 @@ static int cm_listen(struct server *s, struct rdp_msg_accept *a)
 			   "server's");
 		return -EAFNOSUPPORT;
 	}
+	/* The nonce tells our client's connect requests from others': from
+	 * the CSPRNG, or no -R point at all. */
+	ret = rdp_random_bytes(&nonce, sizeof(nonce));
+	if (ret) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "-R: no random bytes for the RDMA CM nonce (%s): "
+			   "check the system's random source",
+			   strerror(-ret));
+		return ret;
+	}
 	rdp_cm_opts_from(s->o, &s->p, &cmo);
 	ret = rdp_cm_listen(s->conn, &s->oob->local_ip, &cmo, &a->cm_port);
-	if (getrandom(&nonce, sizeof(nonce), 0) < 0)
-		nonce = (uint32_t)rand();
 	a->cm_nonce = nonce;
 	return ret;
 }

@@ -56,6 +56,32 @@ void rdp_errbuf(char *buf, size_t len, const char *fmt, ...)
 	rdp_err("%s", buf);
 }
 
+const char *rdp_escape(const void *buf, size_t len, char *out, size_t outlen)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = buf;
+	size_t i, o = 0;
+
+	if (!outlen)
+		return out;
+	for (i = 0; i < len; i++) {
+		int plain = p[i] >= 0x20 && p[i] <= 0x7e && p[i] != '\\';
+
+		if (o + (plain ? 1 : 4) >= outlen)
+			break;
+		if (plain) {
+			out[o++] = (char)p[i];
+			continue;
+		}
+		out[o++] = '\\';
+		out[o++] = 'x';
+		out[o++] = hex[p[i] >> 4];
+		out[o++] = hex[p[i] & 0xf];
+	}
+	out[o] = '\0';
+	return out;
+}
+
 const char *rdp_last_error(void)
 {
 	return last_error;

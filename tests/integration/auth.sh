@@ -52,7 +52,7 @@ auth_client() {
 }
 
 t_auth() {
-	local key other rc log=$WORK/auth0.log
+	local key other phrase rc log=$WORK/auth0.log
 	key=$(secret key "$(head -c 32 /dev/urandom | base64)")
 	other=$(secret other "$(head -c 32 /dev/urandom | base64)")
 
@@ -100,6 +100,27 @@ t_auth() {
 	[ $rc -eq 2 ] || { fail "exit $rc"; auth_stop; return; }
 	expect_out "readable or writable by group or others \\(mode 0640\\): chmod 600" ||
 		{ auth_stop; return; }
+	pass
+
+	begin "auth: a passphrase is not a secret: refused at start, exit 2, with how to make one"
+	phrase=$(secret phrase "correct horse battery staple")
+	run_limited 10 "$BUILD/rdmaperf-server" -d "$DEV" -p "$((AUTH_PORT + 10))" \
+		--auth-file "$phrase" >"$WORK/out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || { fail "exit $rc"; auth_stop; return; }
+	expect_out "^rdmaperf-server: error: --auth-file $phrase: the secret is not one line of hex or base64 \\(28 characters\\): make one with 'head -c 32 /dev/urandom \\| base64 > $phrase && chmod 600 $phrase'\$" ||
+		{ auth_stop; return; }
+	pass
+
+	begin "auth: RDMAPERF_AUTH_FILE with --perftest: one warning that the secret is not used"
+	RDMAPERF_AUTH_FILE=$key run_limited 30 "$BUILD/rdmaperf" write_bw --perftest \
+		-d "$DEV" -p "$((AUTH_PORT + 11))" "$ADDR" >"$WORK/out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] || { fail "a client with nobody to talk to: exit 0"; auth_stop; return; }
+	expect_out "^rdmaperf: warning: RDMAPERF_AUTH_FILE is set but not used: perftest's programs cannot authenticate, so --perftest runs without the shared secret\$" ||
+		{ auth_stop; return; }
+	[ "$(grep -c 'RDMAPERF_AUTH_FILE' "$WORK/out")" -eq 1 ] ||
+		{ fail "not one warning: $(cat "$WORK/out")"; auth_stop; return; }
 	pass
 
 	# The replay repeats the wrong-proof path above with recorded bytes.

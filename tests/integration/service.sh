@@ -6,8 +6,10 @@
 # stands in for DynamicUser=), CAP_IPC_LOCK as its only capability,
 # ambient and bounding (AmbientCapabilities=, CapabilityBoundingSet=) and
 # no new privileges (NoNewPrivileges=); prlimit lifts the locked-memory
-# limit (LimitMEMLOCK=infinity); the secret is a 0600 file of the
-# server's user, as the unit's credential is. The options are the unit's
+# limit (LimitMEMLOCK=infinity) and forbids core dumps (LimitCORE=0); the
+# secret is a 0600 file of the server's user, as the unit's credential
+# is. MemoryMax= and TasksMax= are cgroup settings, which only
+# systemd-analyze verify checks (scripts/test.sh, the package tier). The options are the unit's
 # ExecStart= ones: --auth-file, then the defaults file's -d and -p.
 
 SVC_UID=61234
@@ -18,7 +20,7 @@ svc_server() {
 	local log=$1 limit=$2
 	shift 2
 	# shellcheck disable=SC2086 # SVC_AUTH is empty or two words
-	prlimit "--memlock=$limit" setpriv --reuid="$SVC_UID" \
+	prlimit "--memlock=$limit" --core=0 setpriv --reuid="$SVC_UID" \
 		--regid="$SVC_UID" --clear-groups --no-new-privs "$@" \
 		"$SVC_DIR/rdmaperf-server" $SVC_AUTH -d "$DEV" -p "$SVC_PORT" \
 		>"$log" 2>&1 &
@@ -48,6 +50,15 @@ svc_setup() {
 	SVC_CLIENT_AUTH=$WORK/client-auth
 }
 
+# svc_dontdump PID: 0 when an anonymous private mapping of PID is marked
+# MADV_DONTDUMP ("dd"), as the secret's page is; [vvar] has the flag too,
+# so named mappings do not count.
+svc_dontdump() {
+	awk '/^[0-9a-f]+-[0-9a-f]+ / { anon = ($2 == "rw-p" && NF == 5) }
+		/^VmFlags:/ && anon && / dd( |$)/ { found = 1 }
+		END { exit !found }' "/proc/$1/smaps"
+}
+
 svc_client() {
 	RDMAPERF_AUTH_FILE=$SVC_CLIENT_AUTH run_limited "$LIMIT" \
 		"$BUILD/rdmaperf" "$@" -d "$DEV" -p "$SVC_PORT" "$ADDR" \
@@ -75,7 +86,15 @@ t_service() {
 			/^Uid:/ { if ($2 != uid) bad = 1 }
 			/^NoNewPrivs:/ { if ($2 != 1) bad = 1 }
 			END { exit bad }' uid="$SVC_UID" "/proc/$SVC_PID/status"; then
-			pass
+			# LimitCORE=0, and the secret's page out of any dump
+			if ! grep -Eq '^Max core file size +0 +0 ' "/proc/$SVC_PID/limits"; then
+				grep '^Max core' "/proc/$SVC_PID/limits" >"$WORK/out"
+				fail "core dumps are not off"
+			elif [ -n "$SVC_AUTH" ] && ! svc_dontdump "$SVC_PID"; then
+				fail "no anonymous mapping of the server is MADV_DONTDUMP: the secret would be in a core dump"
+			else
+				pass
+			fi
 		else
 			grep -E '^(Uid|Cap|NoNewPrivs)' "/proc/$SVC_PID/status" >"$WORK/out"
 			fail "the server did not run with the unit's identity"

@@ -20,6 +20,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <cmocka.h>
 
 #include <rdmaperf/auth.h>
@@ -86,36 +87,264 @@ static void secret_file(char *path, size_t len, mode_t mode, const char *text)
 	close(fd);
 }
 
+/* 32 bytes 00 01 .. 1f, as base64 and as hex. */
+#define KEY32_B64 "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+#define KEY32_HEX                                                              \
+	"000102030405060708090a0b0c0d0e0f101112131415161718191A1B1C1D1E1F"
+
+static void assert_key32(const struct rdp_secret *s)
+{
+	size_t i;
+
+	assert_int_equal(s->len, 32);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(s->key[i], i);
+}
+
+/* The accepted forms: the key is the decoded material. */
 static void test_secret_load(void **state)
 {
 	char path[64], err[512];
 	struct rdp_secret s;
 
 	(void)state;
-	secret_file(path, sizeof(path), 0600, "0123456789abcdefXYZ\n");
+	secret_file(path, sizeof(path), 0600, KEY32_B64 "\n");
 	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), 0);
-	assert_int_equal(s.len, 19); /* the newline is not the key's */
-	assert_memory_equal(s.key, "0123456789abcdefXYZ", 19);
+	assert_key32(&s);
 	rdp_secret_clear(&s);
 	assert_int_equal(s.len, 0);
+	unlink(path);
+	secret_file(path, sizeof(path), 0400, KEY32_HEX "\r\n");
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), 0);
+	assert_key32(&s);
+	unlink(path);
+	/* No newline at all; 48 bytes of base64 without padding. */
+	secret_file(path, sizeof(path), 0600,
+		    "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWYwMTIzNDU2Nzg5"
+		    "YWJjZGVm");
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.len, 48);
+	assert_memory_equal(s.key, "0123456789abcdef0123456789abcdef", 32);
+	unlink(path);
 	/* Readable by group or others: refused, with the fix. */
-	assert_int_equal(chmod(path, 0640), 0);
+	secret_file(path, sizeof(path), 0640, KEY32_B64 "\n");
 	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "group or others (mode 0640)"));
 	assert_non_null(strstr(err, "chmod 600"));
 	assert_int_equal(chmod(path, 0604), 0);
 	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EPERM);
 	unlink(path);
-	/* Too short to be a secret. */
-	secret_file(path, sizeof(path), 0400, "short\n");
-	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "16 to 1024 bytes"));
-	unlink(path);
 	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, path));
 	assert_int_equal(rdp_secret_load("/tmp", &s, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "not a regular file"));
+}
+
+/* One refused text: -EINVAL, the file named, the reason, how to make
+ * one, and nothing of the key left behind. */
+static void refused(const char *text, const char *why)
+{
+	char path[64], err[512], how[256];
+	struct rdp_secret s;
+	int ret;
+
+	secret_file(path, sizeof(path), 0600, text);
+	memset(&s, 0xa5, sizeof(s));
+	ret = rdp_secret_load(path, &s, err, sizeof(err));
+	if (ret != -EINVAL)
+		fail_msg("'%s': %d, not refused", text, ret);
+	assert_non_null(strstr(err, path));
+	if (!strstr(err, why))
+		fail_msg("'%s': wanted '%s' in: %s", text, why, err);
+	snprintf(how, sizeof(how),
+		 "make one with 'head -c 32 /dev/urandom | base64 > %s && "
+		 "chmod 600 %s'",
+		 path, path);
+	assert_non_null(strstr(err, how));
+	assert_int_equal(s.len, 0);
+	assert_int_equal(s.key[0], 0);
+	unlink(path);
+}
+
+/* Any text is not a secret: passphrases, short keys, two lines. */
+static void test_secret_refused(void **state)
+{
+	char big[2 * RDP_SECRET_MAX_BYTES + 8];
+
+	(void)state;
+	refused("", "not one line of hex or base64 (0 characters)");
+	refused("\n", "not one line of hex or base64");
+	refused("correct horse battery staple\n", "not one line of hex");
+	refused("0123456789abcdefXYZ\n", "not one line of hex or base64");
+	/* 16 bytes, as base64 and as hex: too short. */
+	refused("AAECAwQFBgcICQoLDA0ODw==\n",
+		"has 16 bytes of key material, at least 32 needed");
+	refused("000102030405060708090a0b0c0d0e0f\n",
+		"has 16 bytes of key material, at least 32 needed");
+	/* 31 bytes of hex. */
+	refused("000102030405060708090a0b0c0d0e0f"
+		"101112131415161718191a1b1c1d1e\n",
+		"has 31 bytes");
+	/* An odd number of hex digits, bad padding, a second line. */
+	refused(KEY32_HEX "0\n", "not one line of hex or base64");
+	refused("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=A\n",
+		"not one line");
+	refused("AAECAwQFBgcICQoLDA0O=xAREhMUFRYXGBkaGxwdHh8=\n",
+		"not one line");
+	refused(KEY32_B64 "\n\n", "not one line");
+	refused(KEY32_B64 "\n" KEY32_B64 "\n", "not one line");
+	refused(" " KEY32_B64 "\n", "not one line");
+	/* Too long: over the largest key, or over the longest text. */
+	memset(big, 'a', sizeof(big));
+	big[sizeof(big) - 1] = '\0';
+	refused(big, "is over 2048 characters");
+	memset(big, 'Q', 1400); /* not hex */
+	big[1400] = '\0';
+	refused(big, "is over 1024 bytes");
+}
+
+/* The owner must be this user or root: another's file could be
+ * rewritten by them. Needs root to give a file away. */
+static void test_secret_owner(void **state)
+{
+	char path[64], err[512];
+	struct rdp_secret s;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	secret_file(path, sizeof(path), 0600, KEY32_B64 "\n");
+	assert_int_equal(chown(path, 4242, 4242), 0);
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "owned by uid 4242, not by this user "
+				    "(uid 0) or root: chown 0 "));
+	assert_int_equal(s.len, 0);
+	/* Root's file is anyone's to trust. */
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), 0);
+	assert_key32(&s);
+	rdp_secret_clear(&s);
+	unlink(path);
+}
+
+/* Sets path's access ACL: owner r, user uid r (if uid >= 0), group
+ * group_perm, mask mask, other 0; 0 or -errno (no ACLs on this fs). */
+static int set_acl(const char *path, long uid, unsigned int group_perm,
+		   unsigned int mask)
+{
+	uint8_t b[4 + 8 * 5], *e = b + 4;
+	struct {
+		unsigned int tag, perm;
+		uint32_t id;
+	} ent[] = {
+		{ 0x01, 4, UINT32_MAX },	  { 0x02, 4, (uint32_t)uid },
+		{ 0x04, group_perm, UINT32_MAX }, { 0x10, mask, UINT32_MAX },
+		{ 0x20, 0, UINT32_MAX },
+	};
+	size_t i;
+
+	memset(b, 0, sizeof(b));
+	b[0] = 2; /* POSIX_ACL_XATTR_VERSION, little-endian */
+	for (i = 0; i < 5; i++) {
+		if (i == 1 && uid < 0)
+			continue;
+		e[0] = (uint8_t)ent[i].tag;
+		e[2] = (uint8_t)ent[i].perm;
+		e[4] = (uint8_t)ent[i].id;
+		e[5] = (uint8_t)(ent[i].id >> 8);
+		e[6] = (uint8_t)(ent[i].id >> 16);
+		e[7] = (uint8_t)(ent[i].id >> 24);
+		e += 8;
+	}
+	if (setxattr(path, "system.posix_acl_access", b, (size_t)(e - b), 0))
+		return -errno;
+	return 0;
+}
+
+/* systemd's credential: root's file, 0400, an ACL entry that lets the
+ * service's user read it (the group bits show the mask). Accepted for
+ * this user; refused when the ACL lets anybody else in. */
+static void test_secret_acl(void **state)
+{
+	char path[64], err[512];
+	struct rdp_secret s;
+	struct stat st;
+
+	(void)state;
+	secret_file(path, sizeof(path), 0400, KEY32_B64 "\n");
+	if (set_acl(path, (long)geteuid(), 0, 4)) {
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0440); /* the mask */
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), 0);
+	assert_key32(&s);
+	/* Another user named in the ACL. */
+	assert_int_equal(set_acl(path, 4242, 0, 4), 0);
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "its ACL lets a group or another user "
+				    "read or write it: setfacl -b"));
+	/* The owning group, through the mask. */
+	assert_int_equal(set_acl(path, -1, 4, 4), 0);
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), -EPERM);
+	/* ... but not where the mask takes it away. */
+	assert_int_equal(set_acl(path, 4242, 4, 0), 0);
+	assert_int_equal(rdp_secret_load(path, &s, err, sizeof(err)), 0);
+	rdp_secret_clear(&s);
+	unlink(path);
+}
+
+/* The VmFlags of the mapping at addr, from /proc/self/smaps. */
+static int vm_flags(const void *addr, char *flags, size_t len)
+{
+	char line[512], want[32];
+	int in = 0;
+	FILE *f;
+
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
+	f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && strchr(line, ' ') &&
+		    strchr(line, '-') < strchr(line, ' '))
+			in = !strncmp(line, want, strlen(want));
+		if (in && !strncmp(line, "VmFlags:", 8)) {
+			snprintf(flags, len, "%s", line + 8);
+			fclose(f);
+			return 0;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
+/* The secret's own pages: zeroed, page aligned, never in a core dump. */
+static void test_secret_memory(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct rdp_secret *s = NULL;
+	char flags[512], path[64], err[512];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(rdp_secret_new(&s), 0);
+	assert_non_null(s);
+	assert_int_equal((uintptr_t)s % (uintptr_t)page, 0);
+	assert_int_equal(s->len, 0);
+	for (i = 0; i < sizeof(s->key); i++)
+		assert_int_equal(s->key[i], 0);
+	assert_int_equal(vm_flags(s, flags, sizeof(flags)), 0);
+	if (!strstr(flags, " dd"))
+		fail_msg("no MADV_DONTDUMP on the secret: VmFlags:%s", flags);
+	secret_file(path, sizeof(path), 0600, KEY32_HEX "\n");
+	assert_int_equal(rdp_secret_load(path, s, err, sizeof(err)), 0);
+	assert_key32(s);
+	unlink(path);
+	rdp_secret_free(s);
+	rdp_secret_free(NULL);
 }
 
 /* Each proof covers both nonces under a label of its own side. */
@@ -432,6 +661,10 @@ int main(void)
 		cmocka_unit_test(test_hmac_rfc4231),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_secret_load),
+		cmocka_unit_test(test_secret_refused),
+		cmocka_unit_test(test_secret_owner),
+		cmocka_unit_test(test_secret_acl),
+		cmocka_unit_test(test_secret_memory),
 		cmocka_unit_test(test_proofs),
 		cmocka_unit_test(test_handshake_both_ways),
 		cmocka_unit_test(test_replay),

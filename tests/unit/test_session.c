@@ -527,6 +527,13 @@ static void test_not_rdmaperf(void **state)
 	rdp_oob_close(&srv);
 }
 
+/* Secrets are 32 bytes of key material, base64: one per case. */
+#define KEY_BOTH   "K7gIMu4ZZDiMZjXdRoBOTcrmsDnBo280Y5D3OZ0sHug=\n"
+#define KEY_SERVER "njmqE0Ck7zslgw2Ke578EhYNRWjqq7TDZf2kyp+lEAc=\n"
+#define KEY_CLIENT "7ao3rgVoD4UoKvhF6yDuH+/IpsofxVebzx4yHEfN7io=\n"
+#define KEY_OTHER  "Q0z9cotz8QojyFjAamE7FTZAco/px75YMjWGn2Dss+0=\n"
+#define KEY_ENV	   "fYY1jn6iRDW5ATTf9/sclKuH3rVnsooU0Y3yxpQmt18=\n"
+
 /* A 0600 secret file with text; the caller unlinks path. */
 static void secret_file(char *path, size_t len, const char *text)
 {
@@ -548,7 +555,7 @@ static void test_auth_both(void **state)
 	char path[64], *text;
 	FILE *fp;
 
-	secret_file(path, sizeof(path), "one secret for both sides\n");
+	secret_file(path, sizeof(path), KEY_BOTH);
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "100",
 				 "--auth-file", path, "--json-file", f->json));
 	server_opts(&f->srv.o, ARGS("--auth-file", path));
@@ -575,7 +582,7 @@ static void test_auth_required(void **state)
 	struct rdp_secret ss;
 	char path[64];
 
-	secret_file(path, sizeof(path), "the server's secret only\n");
+	secret_file(path, sizeof(path), KEY_SERVER);
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "100"));
 	server_opts(&f->srv.o, ARGS("--auth-file", path));
 	assert_int_equal(rdp_session_load_secret(&f->srv.o, 0, &ss), 0);
@@ -595,8 +602,8 @@ static void test_auth_server_without(void **state)
 	struct rdp_secret cs, ss;
 	char path[64], other[64];
 
-	secret_file(path, sizeof(path), "the client's secret only\n");
-	secret_file(other, sizeof(other), "a different secret here\n");
+	secret_file(path, sizeof(path), KEY_CLIENT);
+	secret_file(other, sizeof(other), KEY_OTHER);
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "--auth-file", path));
 	assert_int_equal(rdp_session_load_secret(&f->co, 1, &cs), 0);
 	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
@@ -620,12 +627,12 @@ static void test_auth_env(void **state)
 	struct rdp_secret cs;
 	char path[64];
 
-	secret_file(path, sizeof(path), "secret from the environment\n");
+	secret_file(path, sizeof(path), KEY_ENV);
 	client_opts(&f->co, ARGS("write_bw", "-s", "64"));
 	assert_int_equal(setenv("RDMAPERF_AUTH_FILE", path, 1), 0);
 	assert_int_equal(rdp_session_load_secret(&f->co, 1, &cs), 0);
 	assert_non_null(f->co.conn.secret);
-	assert_int_equal(cs.len, 27);
+	assert_int_equal(cs.len, 32); /* the decoded key */
 	/* The server side never reads the variable. */
 	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
 	assert_int_equal(rdp_session_load_secret(&f->srv.o, 0, &cs), 0);

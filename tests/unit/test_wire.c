@@ -9,11 +9,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 #include <infiniband/verbs.h>
 
+#include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/params.h>
 #include <rdmaperf/perftest_wire.h>
@@ -580,6 +582,87 @@ static void test_string_embedded_nul(void **state)
 			 -EBADMSG);
 }
 
+/* Only printable ASCII: a terminal escape, a CR, DEL or a C1 control in
+ * a peer's text would reach the log and the user's terminal. */
+static void test_string_control_chars(void **state)
+{
+	static const char *const bad[] = {
+		"red \x1b[31m text",
+		"over\rwrite",
+		"del\x7f",
+		"csi \x9b"
+		"2J",
+		"tab\there",
+		"two\nlines",
+		"utf8 \xc3\xa9",
+	};
+	uint8_t b[BUF_BYTES];
+	struct rdp_msg out;
+	size_t len, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		len = error_payload(b, bad[i], strlen(bad[i]));
+		assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len,
+						      &out),
+				 -EBADMSG);
+	}
+	/* The edges of the printable range pass. */
+	len = error_payload(b, " !~", 3);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR, b, len, &out), 0);
+	assert_string_equal(out.u.error.text, " !~");
+}
+
+/* The encoder sends '?' for what the decoder would refuse: a host name or
+ * CPU model from the system never makes a legitimate message malformed. */
+static void test_encode_replaces_unprintable(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m, out;
+	size_t len;
+
+	(void)state;
+	make_hello(&m, 1);
+	snprintf(m.u.hello.hostname, sizeof(m.u.hello.hostname),
+		 "host\x1b[31m\r\x7f");
+	snprintf(m.u.hello.cpu_model, sizeof(m.u.hello.cpu_model),
+		 "Xeon\xe2\x84\xa2 \x9b");
+	len = encode_ok(&m, buf);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_HELLO,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES, &out),
+			 0);
+	assert_string_equal(out.u.hello.hostname, "host?[31m??");
+	assert_string_equal(out.u.hello.cpu_model, "Xeon??? ?");
+	assert_string_equal(out.u.hello.kernel, m.u.hello.kernel);
+
+	memset(&m, 0, sizeof(m));
+	m.type = RDP_MSG_ERROR;
+	snprintf(m.u.error.text, sizeof(m.u.error.text), "bad\x1b]0;x\x07");
+	len = encode_ok(&m, buf);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ERROR,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES, &out),
+			 0);
+	assert_string_equal(out.u.error.text, "bad?]0;x?");
+}
+
+/* Peer bytes outside the wire's strings are logged escaped. */
+static void test_escape(void **state)
+{
+	char out[32];
+
+	(void)state;
+	assert_string_equal(rdp_escape("6.28", 4, out, sizeof(out)), "6.28");
+	assert_string_equal(rdp_escape("5.\x1b[2J\\", 7, out, sizeof(out)),
+			    "5.\\x1b[2J\\x5c");
+	assert_string_equal(rdp_escape("\r\x7f\x9b\0", 4, out, sizeof(out)),
+			    "\\x0d\\x7f\\x9b\\x00");
+	/* Cut at a whole character: "ab" and no half of \x01. */
+	assert_string_equal(rdp_escape("ab\x01", 3, out, 5), "ab");
+	assert_string_equal(rdp_escape("abc", 3, out, 1), "");
+}
+
 /* A test name that fills its field on the wire is refused, not cut. */
 static void test_params_name_terminated(void **state)
 {
@@ -1062,6 +1145,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_all),
+		cmocka_unit_test(test_string_control_chars),
+		cmocka_unit_test(test_encode_replaces_unprintable),
+		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_round_trip_defaults),
 		cmocka_unit_test(test_params_defaults),
 		cmocka_unit_test(test_layout_sync),

@@ -145,32 +145,42 @@ static int doctor_main(int argc, char **argv)
 	struct rdp_topo_report topo;
 	struct rdp_doctor_verbs verbs;
 	struct rdp_doctor doc;
-	struct rdp_secret secret = { .len = 0 };
+	struct rdp_secret *secret;
 	struct doctor_opts o;
 	struct rdp_sysfs fs;
 	size_t n[4];
 	int ret;
 
-	ret = parse(argc, argv, &o, &secret);
-	if (ret)
+	ret = rdp_secret_new(&secret);
+	if (ret) {
+		rdp_err("memory for the shared secret: %s", strerror(-ret));
+		return RDP_EXIT_FAIL;
+	}
+	ret = parse(argc, argv, &o, secret);
+	if (ret) {
+		rdp_secret_free(secret);
 		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
+	}
 	rdp_sysfs_init(&fs, NULL);
 	if (!o.dev[0] &&
 	    rdp_doctor_pick_device(&fs, o.port, o.dev, sizeof(o.dev))) {
 		rdp_err("no RDMA devices found: load the NIC's driver (or "
 			"create a Soft-RoCE device: rdma link add rxe0 type "
 			"rxe netdev IF)");
+		rdp_secret_free(secret);
 		return RDP_EXIT_UNSUPPORTED;
 	}
 	if (!rdp_sysfs_exists(&fs, "/sys/class/infiniband/%s", o.dev)) {
 		rdp_err("device '%s' not found: see `ibv_devices`", o.dev);
+		rdp_secret_free(secret);
 		return RDP_EXIT_UNSUPPORTED;
 	}
 	query_verbs(o.dev, o.port, &verbs);
 	/* With HOST first: the GID the tests pick depends on our address. */
 	if (o.host[0])
 		rdp_doctor_probe_peer(&o, &peer);
-	rdp_secret_clear(&secret);
+	rdp_secret_free(secret);
+	o.secret = NULL;
 	rdp_doctor_local(&fs, o.dev, o.port, &verbs,
 			 peer.have_local_ipv4 ? &peer.local_ipv4 : NULL, &doc);
 	rdp_topo_report_read(&fs, NULL, o.dev, &topo);
