@@ -44,6 +44,12 @@ struct rdp_conn_opts {
 	struct rdp_cidr_list allow;  /* server: --allow, empty = any */
 	uint32_t max_handshake_rate; /* server: handshakes a second */
 	int handshake_timeout_ms;    /* server: deadline of one */
+	/* server: handshakes a second from one address prefix, the prefix
+	 * being the first ipv4_prefix_bits of an IPv4 address, the first
+	 * ipv6_prefix_bits of an IPv6 one */
+	uint32_t max_prefix_rate;
+	uint32_t ipv4_prefix_bits;
+	uint32_t ipv6_prefix_bits;
 };
 
 enum rdp_output {

@@ -5,9 +5,11 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/cidr.h>
 #include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/engine_ops.h>
@@ -71,14 +73,78 @@ struct rdp_handoff {
 struct rdp_gate;
 /* Listen and let clients in; the gate lives as long as the process. */
 int rdp_gate_start(const struct rdp_opts *o, struct rdp_gate **out);
+/* The TCP port the gate listens on: 0 or -errno. */
+int rdp_gate_port(const struct rdp_gate *g, uint16_t *port);
 /* The next client for the serving thread (blocks); the caller frees it. */
 int rdp_gate_next(struct rdp_gate *g, struct rdp_handoff **out);
 /* The serving thread is free again. */
 void rdp_gate_done(struct rdp_gate *g);
-/* The handshake on h->oob within --handshake-timeout: 0, or -errno with
- * the reason in why (the client was told what it needs to know). */
+/* The handshake on h->oob within --handshake-timeout, or by the hard
+ * deadline already set on h->oob: 0, or -errno with the reason in why
+ * (the client was told what it needs to know). h->oob's hard deadline is
+ * as it was on return. */
 int rdp_gate_handshake(const struct rdp_opts *o, struct rdp_handoff *h,
 		       char *why, size_t len);
+/* Milliseconds for a channel wait from now_ns to deadline_ns, rounded
+ * up: under 1 ms left (or past) is 1, never 0, which means no deadline. */
+int rdp_gate_left_ms(uint64_t now_ns, uint64_t deadline_ns);
+
+/*
+ * Admission (admit.c), on the accepting thread before any other exists,
+ * with the time passed in (rdp_clock_mono_ns()'s clock).
+ */
+#define RDP_ADMIT_SLOTS 64 /* handshakes (and their threads) at once */
+
+struct rdp_admit_cfg {
+	const struct rdp_cidr_list *allow; /* NULL or empty: any address */
+	double rate;		       /* handshakes a second, all clients */
+	double prefix_rate;	       /* handshakes a second from one prefix */
+	unsigned int v4_bits, v6_bits; /* a prefix: IPv4, IPv6 */
+};
+
+enum rdp_refusal {
+	RDP_ADMITTED = 0,
+	RDP_REFUSE_ALLOW,	/* not in --allow */
+	RDP_REFUSE_PREFIX_BUSY, /* a handshake from its prefix runs */
+	RDP_REFUSE_SLOTS,	/* RDP_ADMIT_SLOTS handshakes run */
+	RDP_REFUSE_PREFIX_RATE, /* its prefix is over --max-prefix-rate */
+	RDP_REFUSE_RATE,	/* all are over --max-handshake-rate */
+};
+/* The reason, for the log and the client (in buf when composed). */
+const char *rdp_refusal_str(enum rdp_refusal r, const struct rdp_cidr *prefix,
+			    char *buf, size_t len);
+
+struct rdp_admit;
+int rdp_admit_create(const struct rdp_admit_cfg *cfg, uint64_t now_ns,
+		     struct rdp_admit **out);
+void rdp_admit_destroy(struct rdp_admit *a);
+/* sa's connection (socket fd, its handshake's deadline_ns): RDP_ADMITTED
+ * with a slot, or the reason it is refused; *prefix is its address
+ * prefix either way (unless it is no IPv4 or IPv6 address). */
+enum rdp_refusal rdp_admit_try(struct rdp_admit *a, const struct sockaddr *sa,
+			       int fd, uint64_t now_ns, uint64_t deadline_ns,
+			       unsigned int *slot, struct rdp_cidr *prefix);
+/* The slot's socket is no longer the watchdog's (call before closing it or
+ * handing it on): 1 when the watchdog had shut it down. */
+int rdp_admit_unwatch(struct rdp_admit *a, unsigned int slot);
+/* The slot's handshake thread has ended. */
+void rdp_admit_release(struct rdp_admit *a, unsigned int slot);
+unsigned int rdp_admit_active(const struct rdp_admit *a);
+/* shutdown(SHUT_RDWR) on every watched socket past its deadline plus
+ * grace_ns; the time of the next one due (UINT64_MAX: none). */
+uint64_t rdp_admit_watchdog(struct rdp_admit *a, uint64_t now_ns,
+			    uint64_t grace_ns);
+
+/* Refusal lines (refusal_log.c): the first of a reason and a prefix in a
+ * window in full, the rest counted and said when the window ends. */
+struct rdp_rlog;
+int rdp_rlog_create(FILE *out, uint64_t window_ns, struct rdp_rlog **l_out);
+void rdp_rlog_destroy(struct rdp_rlog *l);
+void rdp_rlog_refused(struct rdp_rlog *l, const char *peer,
+		      const struct rdp_cidr *prefix, const char *why,
+		      uint64_t now_ns);
+/* The counts of a window that has ended, if any. */
+void rdp_rlog_tick(struct rdp_rlog *l, uint64_t now_ns);
 
 /* --run_infinitely (live.c): a report every interval_s while the loop
  * records into live; SIGINT and SIGTERM set live->stop. */

@@ -122,34 +122,74 @@ static int inside(const struct rdp_cidr *c, const uint8_t *addr)
 	return !rest || (addr[full] & mask) == c->addr[full];
 }
 
-int rdp_cidr_match(const struct rdp_cidr_list *l, const struct sockaddr *sa)
+/* sa's address bytes and family, an IPv4-mapped IPv6 address as IPv4;
+ * NULL for other families. */
+static const uint8_t *addr_of(const struct sockaddr *sa, int *family)
 {
 	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 	const uint8_t *addr;
-	int family = sa->sa_family;
+
+	*family = sa->sa_family;
+	if (*family == AF_INET)
+		return (const uint8_t *)&(
+			       (const struct sockaddr_in *)(const void *)sa)
+			->sin_addr;
+	if (*family != AF_INET6)
+		return NULL;
+	addr = ((const struct sockaddr_in6 *)(const void *)sa)
+		       ->sin6_addr.s6_addr;
+	/* ::ffff:a.b.c.d is an IPv4 peer on a dual-stack socket. */
+	if (!memcmp(addr, v4mapped, sizeof(v4mapped))) {
+		*family = AF_INET;
+		addr += 12;
+	}
+	return addr;
+}
+
+int rdp_cidr_match(const struct rdp_cidr_list *l, const struct sockaddr *sa)
+{
+	const uint8_t *addr;
+	int family;
 	uint32_t i;
 
 	if (!l->n)
 		return 1;
-	if (family == AF_INET) {
-		addr = (const uint8_t *)&(
-			       (const struct sockaddr_in *)(const void *)sa)
-			       ->sin_addr;
-	} else if (family == AF_INET6) {
-		addr = ((const struct sockaddr_in6 *)(const void *)sa)
-			       ->sin6_addr.s6_addr;
-		/* ::ffff:a.b.c.d is an IPv4 peer on a dual-stack socket. */
-		if (!memcmp(addr, v4mapped, sizeof(v4mapped))) {
-			family = AF_INET;
-			addr += 12;
-		}
-	} else {
+	addr = addr_of(sa, &family);
+	if (!addr)
 		return 0;
-	}
 	for (i = 0; i < l->n; i++)
 		if (l->e[i].family == family && inside(&l->e[i], addr))
 			return 1;
 	return 0;
+}
+
+int rdp_cidr_of(const struct sockaddr *sa, unsigned int v4_bits,
+		unsigned int v6_bits, struct rdp_cidr *out)
+{
+	struct rdp_cidr c = { 0 };
+	const uint8_t *addr;
+	unsigned int bits, i;
+	int family;
+
+	addr = addr_of(sa, &family);
+	if (!addr)
+		return -EAFNOSUPPORT;
+	c.family = (uint8_t)family;
+	bits = family == AF_INET ? (v4_bits > 32 ? 32 : v4_bits)
+				 : (v6_bits > 128 ? 128 : v6_bits);
+	c.prefix = (uint8_t)bits;
+	for (i = 0; i < bits / 8; i++)
+		c.addr[i] = addr[i];
+	if (bits % 8)
+		c.addr[i] = (uint8_t)(addr[i] & (0xff00u >> (bits % 8)));
+	*out = c;
+	return 0;
+}
+
+int rdp_cidr_equal(const struct rdp_cidr *a, const struct rdp_cidr *b)
+{
+	return a->family == b->family && a->prefix == b->prefix &&
+	       !memcmp(a->addr, b->addr, sizeof(a->addr));
 }
 
 void rdp_cidr_list_str(const struct rdp_cidr_list *l, char *buf, size_t len)

@@ -10,6 +10,13 @@ sockets:
                                 HELLO header one byte every SEC seconds
                                 until the server closes them; print how
                                 long that took
+  burst HOST PORT SRC1 SRC2     two silent connections at once, one from
+                                each address; print what the one the
+                                server closed got
+  hammer HOST PORT SRC N        from SRC, N connections one after another,
+                                each closed as soon as it is open and the
+                                next opened once the server let go; print
+                                how many got each ERROR text
 """
 import os
 import re
@@ -189,6 +196,35 @@ def burst(host, port, src1, src2):
         s.close()
 
 
+def hammer(host, port, src, n):
+    """Connect, close our side, read to the end, N times from src."""
+    texts = {}
+    for _ in range(n):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind((src, 0))
+        s.connect((host, port))
+        s.shutdown(socket.SHUT_WR)
+        got = bytearray()
+        s.settimeout(30)
+        try:
+            while True:
+                d = s.recv(4096)
+                if not d:
+                    break
+                got += d
+        except OSError:
+            pass
+        s.close()
+        text = "(closed without a word)"
+        for mtype, body in frames(bytes(got)):
+            if mtype == MSG_ERROR and len(body) >= 6:
+                k = struct.unpack_from(">H", body, 4)[0]
+                text = "ERROR: " + body[6:6 + k].decode(errors="replace")
+        texts[text] = texts.get(text, 0) + 1
+    for text, k in sorted(texts.items()):
+        print(f"{k} x {text}", flush=True)
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "record":
@@ -197,6 +233,8 @@ def main():
         replay(args[0], int(args[1]), args[2])
     elif cmd == "burst":
         burst(args[0], int(args[1]), args[2], args[3])
+    elif cmd == "hammer":
+        hammer(args[0], int(args[1]), args[2], int(args[3]))
     elif cmd == "trickle":
         trickle(args[0], int(args[1]), args[2], float(args[3]))
     else:
