@@ -30,6 +30,11 @@ wait_log_more() {
 	run_limited "$secs" bash -c "until [ \$(grep -c -- '$pat' '$WORK/server.log') -gt $before ]; do sleep 0.2; done"
 }
 
+# wait_file FILE SECONDS: until FILE exists.
+wait_file() {
+	run_limited "$2" bash -c "until [ -e '$1' ]; do sleep 0.1; done"
+}
+
 # server_moves_on PATTERN BEFORE WHY TEST [ARGS...]: within 60 s the
 # server log holds more lines matching PATTERN than BEFORE (else the case
 # fails: WHY); then the server serves the client TEST ARGS.
@@ -265,9 +270,14 @@ t_fail_handshake_client() {
 	mkdir -p "$WORK/seeds" && "$BUILD/tests/fuzz/make_seeds" "$WORK/seeds" ||
 		{ fail "cannot write a HELLO message"; return; }
 	before=$(grep -c 'left before sending its test' "$WORK/server.log")
-	bash -c "exec 3<>/dev/tcp/$ADDR/$PORT; cat '$WORK/seeds/hello' >&3; sleep 30" &
+	rm -f "$WORK/hs"
+	# It sends HELLO and reads the header of the server's: the server is
+	# past its handshake and waits for the test when the client dies.
+	bash -c "exec 3<>/dev/tcp/$ADDR/$PORT; cat '$WORK/seeds/hello' >&3;
+		head -c 12 <&3 >/dev/null; : >'$WORK/hs'; sleep 60" &
 	cpid=$!
-	sleep 1
+	wait_file "$WORK/hs" 30 ||
+		{ kill -9 "$cpid"; fail "the server did not answer HELLO in 30 s"; return; }
 	kill -9 "$cpid"
 	wait "$cpid" 2>/dev/null
 	wait_log_more 'left before sending its test' "$before" 20 ||
