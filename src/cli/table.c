@@ -47,7 +47,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	/* Who may use the server */
 	{ "auth-file", 0, "FILE", C | S | DOC,
 	  CHARS(conn.auth_file, "path too long"),
-	  .help = "shared secret (mode 600) both sides prove they know; the client also reads RDMAPERF_AUTH_FILE" },
+	  .help = "shared secret file (32+ random bytes as hex or base64, mode 600): both sides prove it, then every message carries a MAC; the client also reads RDMAPERF_AUTH_FILE" },
 	{ "allow", 0, "CIDRS", S, .set = rdp_cli_set_allow,
 	  .help = "take connections only from these ranges, e.g. 10.0.0.0/8,fd00::/8 (default: any)" },
 	{ "max-handshake-rate", 0, "N", S,
