@@ -97,7 +97,11 @@ int rdp_oob_send(struct rdp_oob *oob, const struct rdp_msg *msg);
 /*
  * Receive one message within timeout_ms (< 0: the channel default, 0: no
  * limit, relying on TCP keepalive). -ETIMEDOUT, -ECONNRESET when the peer
- * went away, -EPROTO on a malformed message (logged).
+ * went away, -EPROTO on a malformed message (logged). Once sealed: the
+ * tag is checked before anything is decoded; -EBADMSG when it fails
+ * (logged, the peer told with a sealed ERROR, this side's writing shut),
+ * -EACCES for a plain ERROR before any sealed message (the peer refused
+ * this side's proof: its text logged as unauthenticated).
  */
 int rdp_oob_recv(struct rdp_oob *oob, struct rdp_msg *msg, int timeout_ms);
 

@@ -54,6 +54,12 @@ struct rdp_bytes {
 int rdp_hmac_sha256(const struct rdp_secret *s, const struct rdp_bytes *parts,
 		    size_t n_parts, uint8_t out[RDP_HMAC_BYTES]);
 
+/* The same under a raw key of key_len bytes (a session's message key,
+ * oob/auth.h). 0 or -EIO. */
+int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
+			const struct rdp_bytes *parts, size_t n_parts,
+			uint8_t out[RDP_HMAC_BYTES]);
+
 /* Bytes from the library's random generator; 0 or -EIO. */
 int rdp_random_bytes(void *buf, size_t len);
 

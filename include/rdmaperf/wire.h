@@ -11,6 +11,11 @@
  *     | --- AUTH 1 (client nonce) -----------> |
  *     | <-- AUTH 2 (server nonce, its proof) - |  client checks it
  *     | --- AUTH 3 (client's proof) ---------> |  server checks it
+ *     |  ...and from here on, every message both |
+ *     |  ways carries a MAC (session key of the  |
+ *     |  secret and both nonces, direction,      |
+ *     |  sequence number): one that fails ends   |
+ *     |  the session before it is acted on       |
  *     | --- HELLO (version, host) -----------> |
  *     | <-- HELLO (version, host) ------------ |
  *     | --- PARAMS (test, size, qps, ...) ---> |  server allocates
@@ -32,6 +37,8 @@
  *
  * Either side may send ERROR (code + text) instead of any message and then
  * close; the receiver prints the text, so both sides show the real cause.
+ * After AUTH 3 an ERROR is sealed like any other message; only a refusal
+ * of the client's proof (AUTH 3) comes plain, and is shown as unverified.
  */
 #ifndef RDMAPERF_WIRE_H
 #define RDMAPERF_WIRE_H
@@ -45,8 +52,9 @@
 #define RDP_WIRE_MAGIC 0x52445046u /* "RDPF" */
 /* 2: CPU time and the received count in RESULT; path, transport and
  * pacing in PARAMS. 3: AUTH, and the access the server grants in ACCEPT.
- * 4: --threads in PARAMS */
-#define RDP_WIRE_VERSION	  4
+ * 4: --threads in PARAMS
+ * 5: every message after AUTH sealed with a MAC */
+#define RDP_WIRE_VERSION	  5
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256
@@ -75,7 +83,9 @@ struct rdp_wire_hdr {
 	uint32_t magic;
 	uint16_t version;
 	uint16_t type;
-	uint32_t len_bytes; /* payload after the header */
+	/* what follows the header: the payload, and after AUTH its 32-byte
+	 * tag (oob/auth.h), at most RDP_WIRE_MAX_PAYLOAD in all */
+	uint32_t len_bytes;
 };
 
 struct rdp_msg_hello {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The shared-secret challenge-response both ways (see rdmaperf/auth.h). */
+/* The shared-secret challenge-response both ways, and the session's
+ * message keys it ends with (see rdmaperf/auth.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +105,13 @@ int rdp_auth_client(struct rdp_oob *oob, const struct rdp_secret *s)
 	ret = rdp_auth_proof(s, RDP_AUTH_CLIENT, nc, ns, msg.u.auth.mac);
 	if (!ret)
 		ret = rdp_oob_send(oob, &msg);
+	if (ret)
+		return ret;
+	/* AUTH 3 went out plain; everything after it is sealed. */
+	ret = rdp_seal_start(&oob->seal, s, RDP_AUTH_CLIENT, nc, ns);
+	if (ret)
+		rdp_err("authentication: no session key from %s",
+			rdp_crypto_name());
 	return ret;
 }
 
@@ -156,5 +164,7 @@ int rdp_auth_server(struct rdp_oob *oob, const struct rdp_secret *s,
 		return refuse(oob, why, len,
 			      "authentication failed: wrong proof (another "
 			      "secret, or a replayed exchange)");
+	if (rdp_seal_start(&oob->seal, s, RDP_AUTH_SERVER, nc, ns))
+		return refuse(oob, why, len, "no session key");
 	return 0;
 }

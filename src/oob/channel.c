@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Whole messages over an OOB socket: framing, deadlines, and the peer's
- * ERROR text surfaced as the cause. */
+/* Whole messages over an OOB socket: framing, the MAC on each once the
+ * session is authenticated, deadlines, and the peer's ERROR text surfaced
+ * as the cause. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
+#include <rdmaperf/auth.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/perftest_wire.h>
@@ -72,13 +74,25 @@ static int write_full(int fd, const uint8_t *buf, size_t len, int64_t deadline)
 	return 0;
 }
 
+/* msg as it goes on the wire: encoded, and sealed once the session has
+ * its keys (oob/auth.h). */
+static int frame_of(struct rdp_oob *oob, const struct rdp_msg *msg,
+		    uint8_t *buf, size_t cap, size_t *len)
+{
+	int ret = rdp_wire_encode(msg, buf, cap, len);
+
+	if (!ret && oob->seal.on)
+		ret = rdp_seal_frame(&oob->seal, buf, cap, *len, len);
+	return ret;
+}
+
 int rdp_oob_send(struct rdp_oob *oob, const struct rdp_msg *msg)
 {
 	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
 	size_t len;
 	int ret;
 
-	ret = rdp_wire_encode(msg, buf, sizeof(buf), &len);
+	ret = frame_of(oob, msg, buf, sizeof(buf), &len);
 	if (ret)
 		return ret;
 	return write_full(oob->fd, buf, len, deadline_of(oob, -1));
@@ -114,22 +128,25 @@ int rdp_oob_peek(struct rdp_oob *oob, void *buf, size_t len, int timeout_ms)
 	}
 }
 
+/* The header, decoded into hdr, and as it came into buf (a sealed
+ * message's tag covers it). */
 static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
-		    int64_t deadline)
+		    uint8_t buf[RDP_WIRE_HDR_BYTES], int64_t deadline)
 {
-	uint8_t buf[RDP_WIRE_HDR_BYTES];
 	char text[4 * RDP_WIRE_HDR_BYTES + 1];
 	int ret;
 
-	ret = read_full(oob->fd, buf, sizeof(buf), deadline);
+	ret = read_full(oob->fd, buf, RDP_WIRE_HDR_BYTES, deadline);
 	if (ret)
 		return ret;
-	ret = rdp_wire_decode_hdr(buf, sizeof(buf), hdr);
-	if (ret == -EBADMSG && rdp_pt_looks_like_version(buf, sizeof(buf)))
+	ret = rdp_wire_decode_hdr(buf, RDP_WIRE_HDR_BYTES, hdr);
+	if (ret == -EBADMSG &&
+	    rdp_pt_looks_like_version(buf, RDP_WIRE_HDR_BYTES))
 		rdp_err("peer %s is a perftest %s (version %s): this side "
 			"speaks rdmaperf's protocol; %s",
 			oob->peer, oob->dialed ? "ib_* server" : "client",
-			rdp_escape(buf, strnlen((const char *)buf, sizeof(buf)),
+			rdp_escape(buf, strnlen((const char *)buf,
+						 RDP_WIRE_HDR_BYTES),
 				   text, sizeof(text)),
 			oob->dialed ? "run rdmaperf-server there (or rdmaperf "
 				      "TEST without HOST)"
@@ -150,23 +167,70 @@ static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
 	return ret ? -EPROTO : 0;
 }
 
+static const char *article_of(const char *word)
+{
+	return strchr("AEIOU", word[0]) ? "an" : "a";
+}
+
+/*
+ * A sealed session's message that failed its check: one line, the peer
+ * told why (sealed), and the session over: nothing in it is decoded.
+ * Only an ERROR before any sealed message came may be plain: the peer
+ * refused this side's proof, and for it the session never began. Its
+ * text is shown as the peer's, marked unauthenticated.
+ */
+static int seal_broken(struct rdp_oob *oob, const struct rdp_wire_hdr *hdr,
+		       const uint8_t *body)
+{
+	const char *type = rdp_wire_type_str(hdr->type);
+	char text[RDP_WIRE_TEXT_MAX];
+	struct rdp_msg m;
+
+	if (hdr->type == RDP_MSG_ERROR && oob->seal.seq_rx == 0 &&
+	    !rdp_wire_decode_body(RDP_MSG_ERROR, body, hdr->len_bytes, &m)) {
+		rdp_err("peer %s reports: %s (unauthenticated: it came "
+			"without the session's MAC)",
+			oob->peer, m.u.error.text);
+		return -EACCES;
+	}
+	rdp_err("peer %s: %s %s message failed its authentication check "
+		"(altered, replayed or out of order on the way): ending the "
+		"session",
+		oob->peer, article_of(type), type);
+	snprintf(text, sizeof(text),
+		 "your %s message failed its authentication check (altered, "
+		 "replayed or out of order on the way): ending the session",
+		 type);
+	rdp_oob_send_error(oob, -EBADMSG, text);
+	/* Nothing more from this side: a caller's own ERROR would only
+	 * hide the cause. */
+	shutdown(oob->fd, SHUT_WR);
+	return -EBADMSG;
+}
+
 int rdp_oob_recv(struct rdp_oob *oob, struct rdp_msg *msg, int timeout_ms)
 {
-	uint8_t buf[RDP_WIRE_MAX_PAYLOAD];
+	uint8_t raw[RDP_WIRE_HDR_BYTES], buf[RDP_WIRE_MAX_PAYLOAD];
 	int64_t deadline = deadline_of(oob, timeout_ms);
 	struct rdp_wire_hdr hdr = { 0 };
+	size_t len;
 	int ret;
 
-	ret = recv_hdr(oob, &hdr, deadline);
+	ret = recv_hdr(oob, &hdr, raw, deadline);
 	if (ret)
 		return ret;
 	ret = read_full(oob->fd, buf, hdr.len_bytes, deadline);
 	if (ret)
 		return ret;
-	ret = rdp_wire_decode_body(hdr.type, buf, hdr.len_bytes, msg);
+	len = hdr.len_bytes;
+	/* The tag first: an altered message is never decoded. */
+	if (oob->seal.on &&
+	    rdp_seal_open(&oob->seal, raw, buf, hdr.len_bytes, &len))
+		return seal_broken(oob, &hdr, buf);
+	ret = rdp_wire_decode_body(hdr.type, buf, len, msg);
 	if (ret) {
-		rdp_err("peer %s sent a malformed %s message (%u bytes)",
-			oob->peer, rdp_wire_type_str(hdr.type), hdr.len_bytes);
+		rdp_err("peer %s sent a malformed %s message (%zu bytes)",
+			oob->peer, rdp_wire_type_str(hdr.type), len);
 		return -EPROTO;
 	}
 	return 0;
@@ -217,6 +281,6 @@ void rdp_oob_send_error(struct rdp_oob *oob, int code, const char *text)
 	msg.u.error.code = code;
 	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s", text);
 	/* Best effort with a short deadline: the peer may be gone. */
-	if (!rdp_wire_encode(&msg, buf, sizeof(buf), &len))
+	if (!frame_of(oob, &msg, buf, sizeof(buf), &len))
 		write_full(oob->fd, buf, len, deadline_of(oob, 1000));
 }

@@ -427,6 +427,9 @@ int rdp_session_serve_with(const struct rdp_opts *o,
 	} else {
 		ret = serve_handoff(o, eng, h);
 	}
+	/* The caller closes its copy of the channel; this one's session
+	 * keys go with it. */
+	explicit_bzero(&h->oob.seal, sizeof(h->oob.seal));
 	free(h);
 	return ret;
 }

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Writes the seed corpus for fuzz_wire: one valid message of each type;
- * with --perftest, fuzz_perftest's: each of perftest's messages behind its
- * kind byte. Usage: make_seeds [--perftest] DIR */
+/* Writes the seed corpus for fuzz_wire: one valid message of each type,
+ * plain and (sealed_*) sealed as after AUTH; with --perftest,
+ * fuzz_perftest's: each of perftest's messages behind its kind byte.
+ * Usage: make_seeds [--perftest] DIR */
 #include <stdio.h>
 #include <string.h>
 
+#include <rdmaperf/auth.h>
+#include <rdmaperf/oob.h>
 #include <rdmaperf/perftest_wire.h>
 #include <rdmaperf/wire.h>
+
+#include "fuzz_seal.h"
 
 /* Each seed file: its name and the message it holds. */
 static const struct seed {
@@ -65,16 +70,22 @@ static const struct seed {
 			.mac = { 0xc0, [31] = 0xcf } } } },
 };
 
-static int put(const char *dir, const struct seed *s)
+/* The seed as it goes on the wire: plain, or (sealed) as the first
+ * message after AUTH under fuzz_wire's fixed key. */
+static int put(const char *dir, const struct seed *s, int sealed)
 {
 	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
+	struct rdp_oob_seal seal;
 	char path[512];
 	size_t len;
 	FILE *f;
 
-	if (rdp_wire_encode(&s->m, buf, sizeof(buf), &len))
+	fuzz_seal_init(&seal);
+	if (rdp_wire_encode(&s->m, buf, sizeof(buf), &len) ||
+	    (sealed && rdp_seal_frame(&seal, buf, sizeof(buf), len, &len)))
 		return 1;
-	snprintf(path, sizeof(path), "%s/%s", dir, s->name);
+	snprintf(path, sizeof(path), "%s/%s%s", dir, sealed ? "sealed_" : "",
+		 s->name);
 	f = fopen(path, "wb");
 	if (!f || fwrite(buf, 1, len, f) != len)
 		return 1;
@@ -149,7 +160,10 @@ int main(int argc, char **argv)
 		return perftest_seeds(argv[2]);
 	if (argc != 2)
 		return 2;
-	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
-		bad |= put(argv[1], &seeds[i]);
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		bad |= put(argv[1], &seeds[i], 0);
+		if (seeds[i].m.type != RDP_MSG_AUTH) /* AUTH is never sealed */
+			bad |= put(argv[1], &seeds[i], 1);
+	}
 	return bad;
 }

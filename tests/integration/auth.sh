@@ -125,6 +125,7 @@ t_auth() {
 
 	# The replay repeats the wrong-proof path above with recorded bytes.
 	short_pass || auth_replay
+	auth_tamper
 	auth_stop
 
 	begin "auth: a server without a secret, a client with one: refused, exit 1"
@@ -167,6 +168,116 @@ auth_replay() {
 		{ fail "the server sent ACCEPT to a replay"; return; }
 	expect_in "$log" "refused: authentication failed: wrong proof" >"$WORK/why" ||
 		{ fail "$(cat "$WORK/why")"; return; }
+	pass
+}
+
+# wait_new FILE N TEXT: until a line of FILE after its first N holds TEXT
+# (an extended regex), 90 s at most.
+wait_new() {
+	local i
+	for i in $(seq 1 900); do
+		tail -n +"$(($2 + 1))" "$1" | grep -Eq -- "$3" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# relayed N ACTION...: a client of server 0 (--auth-file $key) through
+# the tamper relay on AUTH_PORT + N; the client's exit code in RC, its
+# output in out, the relay's in relay.out, the server's log lines from
+# this run in srv.new once it logged the end of this client's session.
+relayed() {
+	local n=$1 rpid before
+	shift
+	before=$(wc -l <"$log")
+	$AUTH_PEER tamper "$((AUTH_PORT + n))" "$ADDR" "$AUTH_PORT" "$@" \
+		>"$WORK/relay.out" 2>&1 &
+	rpid=$!
+	wait_line "$WORK/relay.out" listening ||
+		{ fail "the relay did not start: $(cat "$WORK/relay.out")"; kill $rpid; return 1; }
+	auth_client "$n" --auth-file "$key"
+	RC=$?
+	wait $rpid
+	wait_new "$log" "$before" "client $ADDR: .*(failed|done)" ||
+		{ fail "the server logged no end of the session: $(tail -n 5 "$log")"; return 1; }
+	tail -n +"$((before + 1))" "$log" >"$WORK/srv.new"
+}
+
+# Nothing of the test reached the server's resources: no test ran, no
+# access was granted.
+nothing_granted() {
+	! grep -Eq "done, data ok|granted it" "$WORK/srv.new" ||
+		{ fail "the server ran the test: $(cat "$WORK/srv.new")"; return 1; }
+}
+
+# A relay between a real client and the real server, past a correct AUTH:
+# one byte of PARAMS, then of QP_INFO either way, changed (a field each
+# side would take as it is, but for the MAC), and a PARAMS recorded from
+# an earlier run, the very same payload, put in place of the client's.
+# Both ends stop with the authentication error; the server, given a
+# changed PARAMS, sets nothing up (its failure is the handshake's).
+auth_tamper() {
+	local why="failed its authentication check \\(altered, replayed or out of order on the way\\): ending the session"
+	begin "sealed: one byte of PARAMS changed after AUTH: both ends stop, the server sets nothing up"
+	relayed 11 flip c2s PARAMS || return
+	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
+	expect_in "$WORK/relay.out" "changed the first PARAMS, client to server: size_bytes 65536 -> 65792" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why"): $(cat "$WORK/relay.out")"; return; }
+	expect_out "peer $ADDR:[0-9]+ reports: your PARAMS message $why" || return
+	expect_in "$WORK/srv.new" "error: peer $ADDR: a PARAMS message $why" \
+		"client $ADDR: handshake: failed \\(Bad message\\)" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
+	nothing_granted || return
+	pass
+
+	begin "sealed: one byte of QP_INFO changed, server to client: the client stops, the server hears why"
+	relayed 12 flip s2c QP_INFO || return
+	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
+	expect_in "$WORK/relay.out" "changed the first QP_INFO, server to client: rkey" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why"): $(cat "$WORK/relay.out")"; return; }
+	expect_out "error: peer $ADDR:[0-9]+: a QP_INFO message $why" || return
+	expect_in "$WORK/srv.new" "peer $ADDR reports: your QP_INFO message $why" \
+		"client $ADDR: write_bw: failed" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
+	nothing_granted || return
+	pass
+
+	begin "sealed: one byte of QP_INFO changed, client to server: the server stops, the client hears why"
+	relayed 13 flip c2s QP_INFO || return
+	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
+	expect_out "peer $ADDR:[0-9]+ reports: your QP_INFO message $why" || return
+	expect_in "$WORK/srv.new" "error: peer $ADDR: a QP_INFO message $why" \
+		"client $ADDR: write_bw: failed \\(Bad message\\)" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
+	nothing_granted || return
+	pass
+
+	auth_splice
+}
+
+# A PARAMS recorded from a real run, sent in a new authenticated session
+# at the same place (after a fresh HELLO): another session's key.
+auth_splice() {
+	local rec=$WORK/seal.rec rpid why
+	why="failed its authentication check \\(altered, replayed or out of order on the way\\): ending the session"
+	begin "sealed: a PARAMS recorded from a real run, replayed into a new authenticated session, is refused"
+	$AUTH_PEER record "$((AUTH_PORT + 14))" "$ADDR" "$AUTH_PORT" "$rec" \
+		>"$WORK/relay.out" 2>&1 &
+	rpid=$!
+	wait_line "$WORK/relay.out" listening ||
+		{ fail "the recorder did not start: $(cat "$WORK/relay.out")"; kill $rpid; return; }
+	auth_client 14 --auth-file "$key" ||
+		{ fail "the recorded run: exit $?: $(cat "$WORK/out")"; kill $rpid; return; }
+	wait $rpid
+	relayed 15 splice PARAMS "$rec" || return
+	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
+	expect_in "$WORK/relay.out" "spliced the recorded PARAMS in place of the client's \\(the same payload: yes\\)" \
+		>"$WORK/why" || { fail "$(cat "$WORK/why"): $(cat "$WORK/relay.out")"; return; }
+	expect_out "peer $ADDR:[0-9]+ reports: your PARAMS message $why" || return
+	expect_in "$WORK/srv.new" "error: peer $ADDR: a PARAMS message $why" \
+		"client $ADDR: handshake: failed \\(Bad message\\)" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
+	nothing_granted || return
 	pass
 }
 

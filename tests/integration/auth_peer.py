@@ -17,6 +17,15 @@ sockets:
                                 each closed as soon as it is open and the
                                 next opened once the server let go; print
                                 how many got each ERROR text
+  tamper PORT HOST SPORT flip c2s|s2c TYPE
+                                relay one client to HOST:SPORT message by
+                                message, changing one byte of the first
+                                TYPE message (PARAMS, QP_INFO, ...) that
+                                goes that way (client to server or back)
+  tamper PORT HOST SPORT splice TYPE FILE
+                                the same, putting the first TYPE message
+                                of FILE (what record kept of an earlier
+                                run) in place of the client's own
 """
 import os
 import re
@@ -225,6 +234,114 @@ def hammer(host, port, src, n):
         print(f"{k} x {text}", flush=True)
 
 
+TYPES = {"HELLO": 1, "PARAMS": 2, "ACCEPT": 3, "QP_INFO": 4, "SYNC": 5,
+         "RESULT": 6, "ERROR": 7, "AUTH": 8}
+TAG = 32  # the MAC after each payload once AUTH is done
+
+
+def flip_at(mtype, payload):
+    """The payload byte to change and what it means: a field the server
+    would take as it is, were it not for the MAC."""
+    if mtype == TYPES["PARAMS"]:
+        at = 2 + struct.unpack_from(">H", payload, 0)[0] + 6
+        old = struct.unpack_from(">Q", payload, at - 6)[0]
+        return at, f"size_bytes {old} -> {old ^ 0x100}"
+    if mtype == TYPES["QP_INFO"]:
+        at = 4 + 4 + 16 + 1 + 2 + 4 + 3  # the rkey's low byte
+        old = struct.unpack_from(">I", payload, at - 3)[0]
+        return at, f"rkey {old:#x} -> {old ^ 1:#x}"
+    return 0, "its first byte"
+
+
+def first_frame(path, mtype):
+    with open(path, "rb") as f:
+        data = f.read()
+    off = 0
+    while off + HDR.size <= len(data):
+        _, _, t, n = HDR.unpack_from(data, off)
+        if t == mtype:
+            return data[off:off + HDR.size + n]
+        off += HDR.size + n
+    sys.exit(f"no message of type {mtype} in {path}")
+
+
+class Tamper:
+    """What to do to the first message of one type going one way."""
+
+    def __init__(self, args):
+        self.act, self.done = args[0], None
+        if self.act == "flip":
+            self.to_server, self.type = args[1] == "c2s", TYPES[args[2]]
+        elif self.act == "splice":
+            self.to_server, self.type = True, TYPES[args[1]]
+            self.recorded = first_frame(args[2], self.type)
+        else:
+            sys.exit(f"unknown tamper action {self.act}")
+        self.name = args[2] if self.act == "flip" else args[1]
+
+    def frame(self, to_server, frame):
+        _, _, mtype, _ = HDR.unpack_from(frame, 0)
+        if self.done or to_server != self.to_server or mtype != self.type:
+            return frame
+        way = "client to server" if to_server else "server to client"
+        if self.act == "splice":
+            same = self.recorded[HDR.size:-TAG] == frame[HDR.size:-TAG]
+            self.done = (f"spliced the recorded {self.name} in place of "
+                         f"the client's (the same payload: "
+                         f"{'yes' if same else 'no'})")
+            return self.recorded
+        payload = frame[HDR.size:len(frame) - TAG]
+        at, what = flip_at(mtype, payload)
+        b = bytearray(frame)
+        b[HDR.size + at] ^= 0x01
+        self.done = f"changed the first {self.name}, {way}: {what}"
+        return bytes(b)
+
+
+def tamper(port, host, sport, args):
+    """Relay one client message by message; the tamper acts on one."""
+    t = Tamper(args)
+    lsock = socket.create_server(("", port))
+    lsock.settimeout(60)
+    print("listening", flush=True)
+    cli, _ = lsock.accept()
+    srv = socket.create_connection((host, sport), timeout=10)
+    peer = {cli: srv, srv: cli}
+    pending = {cli: b"", srv: b""}
+    open_ends, n = {cli, srv}, 0
+    while open_ends:
+        ready, _, _ = select.select(list(open_ends), [], [], 60)
+        if not ready:
+            break
+        for s in ready:
+            try:
+                data = s.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                open_ends.discard(s)
+                try:
+                    peer[s].shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
+                continue
+            buf = pending[s] + data
+            while len(buf) >= HDR.size:
+                size = HDR.size + HDR.unpack_from(buf, 0)[3]
+                if len(buf) < size:
+                    break
+                out = t.frame(s is cli, buf[:size])
+                buf = buf[size:]
+                n += 1
+                try:
+                    peer[s].sendall(out)
+                except OSError:
+                    pass
+            pending[s] = buf
+    print(t.done or f"no {t.name} passed", flush=True)
+    print(f"relayed {n} messages", flush=True)
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "record":
@@ -235,6 +352,8 @@ def main():
         burst(args[0], int(args[1]), args[2], args[3])
     elif cmd == "hammer":
         hammer(args[0], int(args[1]), args[2], int(args[3]))
+    elif cmd == "tamper":
+        tamper(int(args[0]), args[1], int(args[2]), args[3:])
     elif cmd == "trickle":
         trickle(args[0], int(args[1]), args[2], float(args[3]))
     else:

@@ -6,6 +6,10 @@
 DEV=$RDP_RXE_DEV0
 ADDR=$RDP_RXE_ADDR0
 WORK=$(mktemp -d /tmp/rdp-it.XXXXXX)
+# The sanitizers' settings reach the guest as RDP_* variables (rxe-run
+# passes only those): a report then aborts the process that made it.
+[ -n "${RDP_ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS=$RDP_ASAN_OPTIONS
+[ -n "${RDP_UBSAN_OPTIONS:-}" ] && export UBSAN_OPTIONS=$RDP_UBSAN_OPTIONS
 N_PASS=0
 N_FAIL=0
 N_SKIP=0

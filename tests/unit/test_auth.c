@@ -3,7 +3,9 @@
  * The shared secret and its handshake: the secret file's checks, the
  * library's HMAC against RFC 4231, both sides of the challenge-response
  * over a socketpair (right and wrong secrets, a replayed, reflected and
- * truncated exchange), and --allow's address ranges.
+ * truncated exchange), the sealed channel that follows (a message changed,
+ * one from another session, a plain refusal), and --allow's address
+ * ranges.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@
 
 #include <rdmaperf/auth.h>
 #include <rdmaperf/cidr.h>
+#include <rdmaperf/log.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/secret.h>
 
@@ -563,6 +566,248 @@ static void test_client_refuses(void **state)
 	rdp_oob_close(&srv);
 }
 
+#define FRAME_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)
+
+/* m encoded and sealed with seal (its seq_tx counted): the frame's
+ * length. */
+static size_t seal_msg(struct rdp_oob_seal *seal, const struct rdp_msg *m,
+		       uint8_t *frame)
+{
+	size_t len;
+
+	assert_int_equal(rdp_wire_encode(m, frame, FRAME_BYTES, &len), 0);
+	assert_int_equal(rdp_seal_frame(seal, frame, FRAME_BYTES, len, &len),
+			 0);
+	return len;
+}
+
+/* A handshake that passed: both ends sealed, with mirrored keys. */
+static void sealed_pair(struct auth_server *a, struct rdp_oob *cli)
+{
+	const char *key = "the same secret on both sides";
+	struct rdp_secret s;
+
+	key_of(&s, key);
+	start_server(a, cli, key);
+	assert_int_equal(rdp_auth_client(cli, &s), 0);
+	assert_int_equal(pthread_join(a->tid, NULL), 0);
+	assert_int_equal(a->ret, 0);
+	assert_true(cli->seal.on && a->oob.seal.on);
+	assert_memory_equal(cli->seal.key_tx, a->oob.seal.key_rx, 32);
+	assert_memory_equal(cli->seal.key_rx, a->oob.seal.key_tx, 32);
+	assert_int_equal(cli->seal.seq_tx + a->oob.seal.seq_tx, 0);
+}
+
+static void close_pair(struct auth_server *a, struct rdp_oob *cli)
+{
+	rdp_oob_close(cli);
+	rdp_oob_close(&a->oob);
+	assert_false(cli->seal.on || a->oob.seal.on); /* keys wiped */
+}
+
+static void hello_msg(struct rdp_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_HELLO;
+	strcpy(m->u.hello.hostname, "hostA");
+}
+
+static void params_msg(struct rdp_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = RDP_MSG_PARAMS;
+	strcpy(m->u.params.test, "write_bw");
+	m->u.params.size_bytes = 65536;
+	m->u.params.num_qps = 1;
+}
+
+/* After the handshake, messages both ways carry their tag and arrive;
+ * an ERROR is sealed too. */
+static void test_sealed_channel(void **state)
+{
+	struct auth_server a;
+	struct rdp_msg m, got;
+	struct rdp_oob cli;
+	uint8_t hdr[RDP_WIRE_HDR_BYTES];
+
+	(void)state;
+	sealed_pair(&a, &cli);
+	hello_msg(&m);
+	assert_int_equal(rdp_oob_send(&cli, &m), 0);
+	assert_int_equal(rdp_oob_recv(&a.oob, &got, IO_MS), 0);
+	assert_int_equal(got.type, RDP_MSG_HELLO);
+	assert_string_equal(got.u.hello.hostname, "hostA");
+	assert_int_equal(rdp_oob_send(&a.oob, &got), 0);
+	assert_int_equal(rdp_oob_recv(&cli, &got, IO_MS), 0);
+	params_msg(&m);
+	assert_int_equal(rdp_oob_send(&cli, &m), 0);
+	assert_int_equal(rdp_oob_recv(&a.oob, &got, IO_MS), 0);
+	assert_int_equal(got.u.params.size_bytes, 65536);
+	rdp_oob_send_error(&a.oob, -ENOMEM, "no memory for it");
+	assert_int_equal(recv(cli.fd, hdr, sizeof(hdr), MSG_PEEK),
+			 (ssize_t)sizeof(hdr));
+	/* code, a 2-byte length and 16 characters, then the tag */
+	assert_int_equal(hdr[11], 4 + 2 + 16 + 32);
+	assert_int_equal(rdp_oob_recv(&cli, &got, IO_MS), 0);
+	assert_int_equal(got.type, RDP_MSG_ERROR);
+	assert_string_equal(got.u.error.text, "no memory for it");
+	assert_int_equal(cli.seal.seq_tx, 2);
+	assert_int_equal(cli.seal.seq_rx, 2);
+	assert_int_equal(a.oob.seal.seq_tx, 2);
+	assert_int_equal(a.oob.seal.seq_rx, 2);
+	close_pair(&a, &cli);
+}
+
+/* A PARAMS changed on the way: refused undecoded with one line, the
+ * sender told why (sealed), and the session over. */
+static void test_sealed_tampered(void **state)
+{
+	uint8_t frame[FRAME_BYTES];
+	struct auth_server a;
+	struct rdp_oob cli;
+	struct rdp_msg m;
+	size_t len;
+
+	(void)state;
+	sealed_pair(&a, &cli);
+	params_msg(&m);
+	len = seal_msg(&cli.seal, &m, frame);
+	frame[RDP_WIRE_HDR_BYTES + 20] ^= 0x04;
+	assert_int_equal(write(cli.fd, frame, len), (ssize_t)len);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), -EBADMSG);
+	assert_non_null(strstr(rdp_last_error(),
+			       ": a PARAMS message failed its authentication "
+			       "check (altered, replayed or out of order on "
+			       "the way): ending the session"));
+	assert_int_equal(a.oob.seal.seq_rx, 0);
+	assert_int_equal(rdp_oob_recv(&cli, &m, IO_MS), 0);
+	assert_int_equal(m.type, RDP_MSG_ERROR);
+	assert_int_equal(m.u.error.code, -EBADMSG);
+	assert_string_equal(m.u.error.text,
+			    "your PARAMS message failed its authentication "
+			    "check (altered, replayed or out of order on the "
+			    "way): ending the session");
+	/* and nothing after it from that side */
+	assert_int_equal(rdp_oob_recv(&cli, &m, IO_MS), -ECONNRESET);
+	close_pair(&a, &cli);
+}
+
+/* Messages recorded in one session, sent in another: a HELLO at the
+ * same place (sequence 0), a PARAMS after a fresh HELLO (sequence 1). */
+static void test_sealed_replay(void **state)
+{
+	uint8_t hello[FRAME_BYTES], params[FRAME_BYTES];
+	size_t hello_len, params_len;
+	struct auth_server a;
+	struct rdp_oob cli;
+	struct rdp_msg m;
+
+	(void)state;
+	sealed_pair(&a, &cli);
+	hello_msg(&m);
+	hello_len = seal_msg(&cli.seal, &m, hello);
+	params_msg(&m);
+	params_len = seal_msg(&cli.seal, &m, params);
+	assert_int_equal(write(cli.fd, hello, hello_len), (ssize_t)hello_len);
+	assert_int_equal(write(cli.fd, params, params_len),
+			 (ssize_t)params_len);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), 0);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), 0);
+	assert_int_equal(m.type, RDP_MSG_PARAMS);
+	close_pair(&a, &cli);
+
+	sealed_pair(&a, &cli);
+	assert_int_equal(write(cli.fd, hello, hello_len), (ssize_t)hello_len);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), -EBADMSG);
+	assert_non_null(strstr(rdp_last_error(), "a HELLO message failed"));
+	close_pair(&a, &cli);
+
+	sealed_pair(&a, &cli);
+	hello_msg(&m);
+	assert_int_equal(rdp_oob_send(&cli, &m), 0);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), 0);
+	assert_int_equal(write(cli.fd, params, params_len),
+			 (ssize_t)params_len);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), -EBADMSG);
+	assert_non_null(strstr(rdp_last_error(), "a PARAMS message failed"));
+	assert_int_equal(a.oob.seal.seq_rx, 1);
+	close_pair(&a, &cli);
+}
+
+/* A server that checks the client's proof and refuses it anyway, as it
+ * does a wrong one: a plain ERROR, its seal never on. */
+static void *refusing_server_main(void *arg)
+{
+	struct auth_server *a = arg;
+	struct rdp_msg m;
+	uint8_t nc[32];
+
+	a->ret = rdp_oob_recv(&a->oob, &m, IO_MS);
+	memcpy(nc, m.u.auth.nonce, sizeof(nc));
+	m.u.auth.step = RDP_AUTH_SERVER_PROOF;
+	memset(m.u.auth.nonce, 0x77, sizeof(m.u.auth.nonce));
+	if (!a->ret)
+		a->ret = rdp_auth_proof(&a->s, RDP_AUTH_SERVER, nc,
+					m.u.auth.nonce, m.u.auth.mac);
+	if (!a->ret)
+		a->ret = rdp_oob_send(&a->oob, &m);
+	if (!a->ret)
+		a->ret = rdp_oob_recv(&a->oob, &m, IO_MS);
+	rdp_oob_send_error(&a->oob, -EACCES, "authentication failed");
+	return NULL;
+}
+
+/*
+ * The client sealed its side after AUTH 3, the server refused the proof
+ * before its seal: the client still shows the server's text, marked
+ * unauthenticated, and ends. The mirror on the server: a plain ERROR
+ * before any sealed message is shown the same way; after one, it is a
+ * message that failed its check.
+ */
+static void test_plain_refusal(void **state)
+{
+	const char *key = "the same secret on both sides";
+	uint8_t frame[FRAME_BYTES];
+	struct auth_server a;
+	struct rdp_secret s;
+	struct rdp_oob cli;
+	struct rdp_msg m;
+	size_t len;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	key_of(&a.s, key);
+	key_of(&s, key);
+	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &a.oob), 0);
+	assert_int_equal(pthread_create(&a.tid, NULL, refusing_server_main, &a),
+			 0);
+	assert_int_equal(rdp_auth_client(&cli, &s), 0);
+	assert_true(cli.seal.on);
+	assert_int_equal(rdp_oob_recv(&cli, &m, IO_MS), -EACCES);
+	assert_non_null(strstr(rdp_last_error(),
+			       "reports: authentication failed "
+			       "(unauthenticated: it came without the "
+			       "session's MAC)"));
+	finish(&a, &cli);
+	assert_int_equal(a.ret, 0);
+
+	sealed_pair(&a, &cli);
+	m.type = RDP_MSG_ERROR;
+	m.u.error.code = -ENOSYS;
+	strcpy(m.u.error.text, "plain words");
+	assert_int_equal(rdp_wire_encode(&m, frame, sizeof(frame), &len), 0);
+	assert_int_equal(write(cli.fd, frame, len), (ssize_t)len);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), -EACCES);
+	assert_non_null(strstr(rdp_last_error(), "reports: plain words (un"));
+	hello_msg(&m);
+	assert_int_equal(rdp_oob_send(&cli, &m), 0);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), 0);
+	assert_int_equal(write(cli.fd, frame, len), (ssize_t)len);
+	assert_int_equal(rdp_oob_recv(&a.oob, &m, IO_MS), -EBADMSG);
+	assert_non_null(strstr(rdp_last_error(), "an ERROR message failed"));
+	close_pair(&a, &cli);
+}
+
 static int match4(const struct rdp_cidr_list *l, const char *a)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
@@ -671,6 +916,10 @@ int main(void)
 		cmocka_unit_test(test_reflection),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_client_refuses),
+		cmocka_unit_test(test_sealed_channel),
+		cmocka_unit_test(test_sealed_tampered),
+		cmocka_unit_test(test_sealed_replay),
+		cmocka_unit_test(test_plain_refusal),
 		cmocka_unit_test(test_cidr),
 		cmocka_unit_test(test_cidr_bad),
 	};

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Wire codec: round trips with edge values, byte layout, and every way a
- * hostile or broken peer can malform a header or payload.
+ * Wire codec: round trips with edge values (plain, and sealed as after
+ * AUTH), byte layout, and every way a hostile or broken peer can malform a
+ * header or payload.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,7 +16,9 @@
 #include <cmocka.h>
 #include <infiniband/verbs.h>
 
+#include <rdmaperf/auth.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/oob.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/params.h>
 #include <rdmaperf/perftest_wire.h>
@@ -284,6 +287,38 @@ static void test_round_trip_all(void **state)
 	for_each_message(round_trip);
 }
 
+/* Sealed as after AUTH: with its tag it still fits the payload limit,
+ * opens under the receiver's key and decodes to itself. */
+static void sealed_round_trip(const struct rdp_msg *m)
+{
+	struct rdp_oob_seal tx = { .on = 1 }, rx = { .on = 1 };
+	uint8_t buf[BUF_BYTES];
+	struct rdp_wire_hdr hdr;
+	struct rdp_msg out;
+	size_t len = encode_ok(m, buf), payload = len - RDP_WIRE_HDR_BYTES;
+
+	memset(tx.key_tx, 0x3c, sizeof(tx.key_tx));
+	memcpy(rx.key_rx, tx.key_tx, sizeof(rx.key_rx));
+	assert_int_equal(rdp_seal_frame(&tx, buf, sizeof(buf), len, &len), 0);
+	assert_int_equal(rdp_wire_decode_hdr(buf, len, &hdr), 0);
+	assert_int_equal(hdr.len_bytes, payload + RDP_SEAL_TAG_BYTES);
+	assert_int_equal(rdp_seal_open(&rx, buf, buf + RDP_WIRE_HDR_BYTES,
+				       hdr.len_bytes, &len),
+			 0);
+	assert_int_equal(len, payload);
+	memset(&out, 0xa5, sizeof(out));
+	assert_int_equal(rdp_wire_decode_body(
+				 hdr.type, buf + RDP_WIRE_HDR_BYTES, len, &out),
+			 0);
+	assert_memory_equal(&out.u, &m->u, body_size(m->type));
+}
+
+static void test_sealed_round_trip_all(void **state)
+{
+	(void)state;
+	for_each_message(sealed_round_trip);
+}
+
 static void test_round_trip_defaults(void **state)
 {
 	struct rdp_msg m;
@@ -321,7 +356,7 @@ static void test_params_defaults(void **state)
 static void test_layout_sync(void **state)
 {
 	static const uint8_t want[] = {
-		0x52, 0x44, 0x50, 0x46, 0x00, 0x04, 0x00, 0x05,
+		0x52, 0x44, 0x50, 0x46, 0x00, 0x05, 0x00, 0x05,
 		0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x02,
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02, 0x03,
 	};
@@ -341,7 +376,7 @@ static void test_layout_sync(void **state)
 static void test_layout_error(void **state)
 {
 	static const uint8_t want[] = {
-		0x52, 0x44, 0x50, 0x46, 0x00, 0x04, 0x00,
+		0x52, 0x44, 0x50, 0x46, 0x00, 0x05, 0x00,
 		0x07, 0x00, 0x00, 0x00, 0x09, 0xff, 0xff,
 		0xff, 0xfe, 0x00, 0x03, 'a',  'b',  'c',
 	};
@@ -1148,6 +1183,7 @@ int main(void)
 		cmocka_unit_test(test_string_control_chars),
 		cmocka_unit_test(test_encode_replaces_unprintable),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_sealed_round_trip_all),
 		cmocka_unit_test(test_round_trip_defaults),
 		cmocka_unit_test(test_params_defaults),
 		cmocka_unit_test(test_layout_sync),
