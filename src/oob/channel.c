@@ -145,8 +145,9 @@ static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,
 		rdp_err("peer %s is a perftest %s (version %s): this side "
 			"speaks rdmaperf's protocol; %s",
 			oob->peer, oob->dialed ? "ib_* server" : "client",
-			rdp_escape(buf, strnlen((const char *)buf,
-						 RDP_WIRE_HDR_BYTES),
+			rdp_escape(buf,
+				   strnlen((const char *)buf,
+					   RDP_WIRE_HDR_BYTES),
 				   text, sizeof(text)),
 			oob->dialed ? "run rdmaperf-server there (or rdmaperf "
 				      "TEST without HOST)"

@@ -130,7 +130,8 @@ struct fixture {
 static int setup(void **state)
 {
 	/* 32 random bytes in base64, as a secret file holds them */
-	static const char key[] = "TtoATJys8I58R9LtmUSJRtdr4GApi87U4rz5kUH0wEM=\n";
+	static const char key[] =
+		"TtoATJys8I58R9LtmUSJRtdr4GApi87U4rz5kUH0wEM=\n";
 	struct fixture *f = calloc(1, sizeof(*f));
 	char err[256];
 	int fd;
