@@ -203,6 +203,10 @@ static int handshake(const struct rdp_opts *o, struct rdp_handoff *h,
 			 o->conn.handshake_timeout_ms);
 	else if (ret == -ECONNRESET && !why[0])
 		snprintf(why, len, "left during the handshake");
+	else if (ret == -EBADMSG && h->oob.seal.on && !why[0])
+		snprintf(why, len,
+			 "its first message failed the authentication check "
+			 "(altered or replayed on the way)");
 	else if (ret && !why[0])
 		snprintf(why, len, "handshake: %s", strerror(-ret));
 	return ret;
