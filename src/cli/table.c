@@ -127,8 +127,11 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "who paces: the device, the loop, or the device where it can (default)" },
 	{ "odp", 0, NULL, C, PARAM_FLAG(RDP_PARAM_ODP),
 	  .help = "register on-demand paging MRs on both sides (checked against the device's odp_caps)" },
-	{ "implicit_odp", 0, NULL, C, PARAM_FLAG(RDP_PARAM_ODP | RDP_PARAM_ODP_IMPLICIT),
-	  .help = "one implicit on-demand MR over the whole address space, on both sides" },
+	{ "implicit_odp", 0, NULL, C, .set = rdp_cli_refuse,
+	  .say = "refused: an implicit on-demand MR covers the whole address "
+		 "space, and its key would go to the peer: use --odp "
+		 "(on-demand MRs over the test's buffer)",
+	  .help = "refused: its key would cover the whole address space; use --odp" },
 	{ "use-srq", 0, NULL, C, PARAM_FLAG(RDP_PARAM_SRQ),
 	  .help = "send_bw, send_lat: every QP's receives on one shared receive queue, on both sides" },
 	{ "mr_per_qp", 0, NULL, C, PARAM_FLAG(RDP_PARAM_MR_PER_QP),

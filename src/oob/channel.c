@@ -23,8 +23,7 @@ static int64_t deadline_of(const struct rdp_oob *oob, int timeout_ms)
 		timeout_ms = oob->timeout_ms;
 	if (timeout_ms > 0)
 		d = rdp_oob_now_ms() + timeout_ms;
-	if (oob->hard_deadline_ms > 0 &&
-	    (d < 0 || d > oob->hard_deadline_ms))
+	if (oob->hard_deadline_ms > 0 && (d < 0 || d > oob->hard_deadline_ms))
 		d = oob->hard_deadline_ms;
 	return d;
 }
@@ -195,8 +194,12 @@ int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 	if (msg->type == RDP_MSG_ERROR) {
 		rdp_err("peer %s reports: %s", oob->peer, msg->u.error.text);
 		/* What the peer's device cannot do is "not supported here"
-		 * on this side too (exit 77). */
-		return msg->u.error.code == -ENOSYS ? -ENOSYS : -ECANCELED;
+		 * on this side too (exit 77); what it refuses to grant is a
+		 * usage error here (exit 2). */
+		if (msg->u.error.code == -ENOSYS ||
+		    msg->u.error.code == RDP_OOB_REFUSED)
+			return msg->u.error.code;
+		return -ECANCELED;
 	}
 	if (msg->type != type) {
 		rdp_err("peer %s sent %s where %s was expected", oob->peer,

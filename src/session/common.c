@@ -27,6 +27,8 @@ int rdp_exit_code(int err)
 	case -ENODEV:
 	case -ENOSYS:
 		return RDP_EXIT_UNSUPPORTED;
+	case RDP_OOB_REFUSED:
+		return RDP_EXIT_USAGE;
 	default:
 		return RDP_EXIT_FAIL;
 	}
@@ -123,9 +125,9 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM);
 	cfg->mr_per_qp = !!(p->flags & RDP_PARAM_MR_PER_QP);
 	cfg->use_srq = !!(p->flags & RDP_PARAM_SRQ);
-	cfg->odp = p->flags & RDP_PARAM_ODP_IMPLICIT ? 2
-		   : p->flags & RDP_PARAM_ODP	     ? 1
-						     : 0;
+	/* Explicit only: an implicit MR's key would cover the whole address
+	 * space (RDP_PARAM_ODP_IMPLICIT is refused before this). */
+	cfg->odp = !!(p->flags & RDP_PARAM_ODP);
 	cfg->odp_ops = odp_ops[ops->verb];
 	cfg->qp_type = p->transport < RDP_TRANSPORT_COUNT ? types[p->transport]
 							  : IBV_QPT_RC;

@@ -41,11 +41,42 @@ struct server {
 	struct rdp_ctr_pair ctr; /* port counters of the current point */
 };
 
+/*
+ * A remote peer never gets a key wider than its test's buffer: the flag
+ * that would register the whole address space, and any flag this server
+ * does not know, are refused before anything is registered.
+ */
+static int check_flags(struct server *s)
+{
+	uint32_t unknown = s->p.flags & ~(uint32_t)RDP_PARAM_KNOWN;
+
+	if (s->p.flags & RDP_PARAM_ODP_IMPLICIT) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "refused: --implicit_odp would give the client a "
+			   "key to this server's whole address space: use "
+			   "--odp (on-demand MRs over the test's buffer)");
+		return RDP_OOB_REFUSED;
+	}
+	if (unknown) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "refused: test flags 0x%x unknown to this server "
+			   "(its keys cover the test's buffer only): use a "
+			   "client of this server's release",
+			   unknown);
+		return RDP_OOB_REFUSED;
+	}
+	return 0;
+}
+
 static int check_params(struct server *s)
 {
 	const struct rdp_params *p = &s->p;
 	uint64_t slot = rdp_slot_bytes(p->size_bytes);
+	int ret;
 
+	ret = check_flags(s);
+	if (ret)
+		return ret;
 	s->ops = rdp_bench_find(p->test);
 	if (!s->ops) {
 		rdp_errbuf(s->why, sizeof(s->why),
