@@ -44,6 +44,9 @@ struct rdp_conn_opts {
 	struct rdp_cidr_list allow;  /* server: --allow, empty = any */
 	uint32_t max_handshake_rate; /* server: handshakes a second */
 	int handshake_timeout_ms;    /* server: deadline of one */
+	uint32_t max_session_s;	     /* server: a connection's whole life */
+	uint32_t max_points;	     /* server: points one connection runs */
+	int any_gid; /* server: take a client GID other than its address */
 };
 
 enum rdp_output {
