@@ -337,7 +337,9 @@ static int setup(struct server *s)
  * On RoCE, an IP-based GID of the client's is its TCP address, else the
  * server's RDMA would go to another host of the client's choosing
  * (--any-gid allows it). A GID of the other IP family than the server's
- * is left to the engine, which names that mismatch.
+ * is left to the engine, which names that mismatch. Under -R the QPs are
+ * connected to where the client's RDMA CM request came from, not to the
+ * GID it sent.
  */
 static int check_gids(struct server *s, const struct rdp_qp_info *remote)
 {
@@ -345,7 +347,8 @@ static int check_gids(struct server *s, const struct rdp_qp_info *remote)
 	char gid[64], addr[64];
 	uint32_t i;
 
-	if (s->o->conn.any_gid || !s->oob->have_peer_ip || !s->conn->have_gid ||
+	if (s->o->conn.any_gid || (s->p.flags & RDP_PARAM_RDMA_CM) ||
+	    !s->oob->have_peer_ip || !s->conn->have_gid ||
 	    s->dev->port.link_layer != IBV_LINK_LAYER_ETHERNET)
 		return 0;
 	for (i = 0; i < s->p.num_qps; i++) {

@@ -606,6 +606,20 @@ static void test_server_line(void **state)
 					       sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "from each client"));
+	/* One client's bounds: finite by default, in range when given. */
+	assert_int_equal(SERVER(&o, err, "-p", "7000"), RDP_PARSE_OK);
+	assert_int_equal(o.conn.max_session_s, 4 * 3600);
+	assert_int_equal(o.conn.max_points, 1024);
+	assert_int_equal(o.conn.any_gid, 0);
+	assert_int_equal(SERVER(&o, err, "--max-session", "60", "--max-points",
+				"8", "--any-gid"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.conn.max_session_s, 60);
+	assert_int_equal(o.conn.max_points, 8);
+	assert_int_equal(o.conn.any_gid, 1);
+	assert_int_equal(SERVER(&o, err, "--max-session", "0"), -EINVAL);
+	assert_int_equal(SERVER(&o, err, "--max-session", "604801"), -EINVAL);
+	assert_int_equal(SERVER(&o, err, "--max-points", "0"), -EINVAL);
 }
 
 /* The long names and letters an OPTIONS section lists after .TP lines. */
