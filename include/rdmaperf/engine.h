@@ -143,7 +143,6 @@ struct rdp_conn {
 	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
 	struct ibv_mr *mr; /* mb->mr */
 	struct ibv_mr **qp_mrs; /* --mr_per_qp: QP i's two slots, else NULL */
-	struct ibv_mr *implicit_mr; /* --implicit_odp: keys for all of it */
 	uint32_t n_qp_mrs;
 	int mr_access;	     /* IBV_ACCESS_* the buffer is registered with */
 	uint16_t pkey_index; /* the QPs' P_Key entry */
@@ -191,9 +190,9 @@ struct rdp_conn_cfg {
 	enum ibv_qp_type qp_type; /* 0: RC */
 	int mr_per_qp;		  /* an MR over each QP's slots */
 	int use_srq;		  /* one shared receive queue for all QPs */
-	/* --odp: 1 explicit, 2 implicit; the IBV_ODP_SUPPORT_* operations
-	 * the test needs on an ODP MR, checked against the device's odp_caps
-	 * for the QP type */
+	/* --odp: 1 for on-demand MRs over the buffer (never an implicit
+	 * one); the IBV_ODP_SUPPORT_* operations the test needs on an ODP
+	 * MR, checked against the device's odp_caps for the QP type */
 	int odp;
 	uint32_t odp_ops;
 	/* IBV_ACCESS_* this side's buffer and QPs allow, rdp_bench_access():

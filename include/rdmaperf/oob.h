@@ -8,6 +8,7 @@
 #ifndef RDMAPERF_OOB_H
 #define RDMAPERF_OOB_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <netinet/in.h>
 
@@ -106,8 +107,16 @@ int rdp_oob_send(struct rdp_oob *oob, const struct rdp_msg *msg);
 int rdp_oob_recv(struct rdp_oob *oob, struct rdp_msg *msg, int timeout_ms);
 
 /*
+ * The code of an ERROR that refuses the request as such (a usage error,
+ * e.g. a flag this server never grants): the side that receives it
+ * returns it, and exits 2 (RDP_EXIT_USAGE).
+ */
+#define RDP_OOB_REFUSED (-EBADRQC)
+
+/*
  * Receive and require a type. An ERROR from the peer is printed as the
- * peer's message and returns -ECANCELED; other types return -EPROTO.
+ * peer's message and returns -ECANCELED (-ENOSYS and RDP_OOB_REFUSED
+ * pass through); other types return -EPROTO.
  */
 int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 		   int timeout_ms);

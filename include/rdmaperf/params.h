@@ -21,15 +21,25 @@ enum rdp_param_flags {
 	/* WRITE with immediate data: the receiver consumes a completion per
 	 * message (--write_with_imm) */
 	RDP_PARAM_WRITE_IMM = 1u << 6,
-	RDP_PARAM_SEND_IMM = 1u << 7,	   /* SEND with immediate data */
-	RDP_PARAM_MR_PER_QP = 1u << 8,	   /* each QP's slots their own MR */
-	RDP_PARAM_ODP = 1u << 9,	   /* on-demand paging MRs */
-	RDP_PARAM_ODP_IMPLICIT = 1u << 10, /* one implicit ODP MR */
+	RDP_PARAM_SEND_IMM = 1u << 7,  /* SEND with immediate data */
+	RDP_PARAM_MR_PER_QP = 1u << 8, /* each QP's slots their own MR */
+	RDP_PARAM_ODP = 1u << 9,       /* on-demand paging MRs */
+	/* --implicit_odp: an MR over the whole address space, whose key
+	 * would reach the peer. Refused on both sides; never granted. */
+	RDP_PARAM_ODP_IMPLICIT = 1u << 10,
 	/* --run_infinitely: the client runs until stopped; duration_s is
 	 * its report interval */
 	RDP_PARAM_LIVE = 1u << 11,
 	RDP_PARAM_SRQ = 1u << 12, /* --use-srq: receives on one shared queue */
 };
+
+/* The flags a server acts on; it refuses a PARAMS with any other bit, so
+ * that no flag it does not know can change what its keys cover. */
+#define RDP_PARAM_KNOWN                                                        \
+	(RDP_PARAM_GRH | RDP_PARAM_CAS | RDP_PARAM_BIDIR | RDP_PARAM_RDMA_CM | \
+	 RDP_PARAM_TOS | RDP_PARAM_EVENTS | RDP_PARAM_WRITE_IMM |              \
+	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
+	 RDP_PARAM_LIVE | RDP_PARAM_SRQ)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */

@@ -61,4 +61,54 @@ int rdp_fill_tx(const struct rdp_conn *conn, const struct rdp_params *p,
  */
 int rdp_session_use_mem(struct rdp_dev **dev, const struct rdp_mem_opts *mo);
 
+/* Bytes a side spends on a QP's send and receive work requests and on a
+ * CQ entry, on the large side of what providers allocate (mlx5: 64-byte
+ * basic blocks, a send WQE with an address vector and inline data up to
+ * a few of them): what --max-memory counts for queues. */
+#define RDP_SEND_WQE_BYTES 512u
+#define RDP_RECV_WQE_BYTES 64u
+#define RDP_CQE_BYTES	   64u
+
+/* What one point costs a side: its buffers, and its queues (send and
+ * receive WQEs of every QP, and the CQ entries the engine sizes for
+ * them), estimated at the sizes above. */
+struct rdp_mem_need {
+	uint64_t buf_bytes;
+	uint64_t queue_bytes;
+};
+void rdp_session_mem_need(const struct rdp_params *p,
+			  const struct rdp_bench_ops *ops,
+			  struct rdp_mem_need *need);
+
+struct rdp_opts;
+/*
+ * The server's limits on one point of parameters p for test ops: the
+ * option table's ranges (o->check_params), buffers and queues within
+ * --max-memory, -D within --max-session. 0, or -E2BIG with the one line
+ * (logged) in why.
+ */
+int rdp_session_check_fit(const struct rdp_opts *o,
+			  const struct rdp_bench_ops *ops,
+			  const struct rdp_params *p, char *why, size_t len);
+
+/*
+ * Whether a peer's GID (its QP_INFO's gid and gid_type) fits the address
+ * its TCP connection comes from: 1 when the GID is not IP-based (IB,
+ * RoCE v1 that is not IPv4-mapped) or is that address, 0 when it is the
+ * address of another host, to which RDMA would be sent.
+ */
+int rdp_session_gid_fits_peer(const uint8_t gid[16], uint8_t gid_type,
+			      const struct rdp_ip *peer);
+
+struct rdp_pt_neg;
+/*
+ * The persistent server: the test a perftest 6.28+ client's block asks
+ * for, as rdmaperf's options (po, a copy of the server's own), within the
+ * server's limits (rdp_session_check_fit), or why not: -EPROTONOSUPPORT
+ * (a test not served here) or -E2BIG (over a limit; logged).
+ */
+int rdp_session_perftest_opts(const struct rdp_pt_neg *n,
+			      const struct rdp_opts *server,
+			      struct rdp_opts *po, char *why, size_t len);
+
 #endif /* RDMAPERF_SESSION_STEPS_H */

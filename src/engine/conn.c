@@ -121,18 +121,6 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	conn->buf = conn->mb->ptr;
 	conn->mr = conn->mb->mr;
 	conn->mr_access = access;
-	if (cfg->odp == 2) {
-		/* One MR over the whole address space: its keys serve. */
-		conn->implicit_mr =
-			ibv_reg_mr(conn->pd, NULL, SIZE_MAX, access);
-		if (!conn->implicit_mr) {
-			rdp_err("register an implicit on-demand MR on %s "
-				"(--implicit_odp): %s",
-				dev->name, strerror(errno));
-			return errno ? -errno : -ENOMEM;
-		}
-		conn->mr = conn->implicit_mr;
-	}
 	return cfg->mr_per_qp ? reg_per_qp(conn, cfg->num_qps, access) : 0;
 }
 
@@ -323,8 +311,8 @@ static uint8_t rd_atomic_limit(int dev_limit)
 						       : RDP_RD_ATOMIC_MAX);
 }
 
-/* --odp: the device pages on demand, implicitly if asked, for the
- * operations the test needs on this QP type (ibv_query_device_ex). */
+/* --odp: the device pages on demand for the operations the test needs on
+ * this QP type (ibv_query_device_ex). */
 static int check_odp(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 {
 	const struct ibv_odp_caps *oc = &dev->odp;
@@ -338,13 +326,6 @@ static int check_odp(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 		rdp_err("--odp: %s reports no on-demand paging (odp_caps."
 			"general_caps 0x%llx from ibv_query_device_ex): drop "
 			"--odp",
-			dev->name, (unsigned long long)oc->general_caps);
-		return -1;
-	}
-	if (c->odp == 2 && !(oc->general_caps & IBV_ODP_SUPPORT_IMPLICIT)) {
-		rdp_err("--implicit_odp: %s pages on demand but not implicitly "
-			"(odp_caps.general_caps 0x%llx lacks "
-			"IBV_ODP_SUPPORT_IMPLICIT): use --odp",
 			dev->name, (unsigned long long)oc->general_caps);
 		return -1;
 	}
@@ -607,8 +588,6 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 		ibv_destroy_comp_channel(conn->channel);
 	for (i = 0; i < conn->n_qp_mrs; i++)
 		ibv_dereg_mr(conn->qp_mrs[i]);
-	if (conn->implicit_mr)
-		ibv_dereg_mr(conn->implicit_mr);
 	free(conn->qp_mrs);
 	rdp_mem_buf_destroy(conn->mb);
 	if (conn->pd)

@@ -231,6 +231,10 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 	c->conn.tcp_port = peer->port;
 	snprintf(c->conn.dev, sizeof(c->conn.dev), "%s", r->me.dev);
 	c->conn.gid_index = r->me.gid_index;
+	/* From this rail's address, which its GID is: the server holds a
+	 * client's IP-based GID to the address it connects from. */
+	snprintf(c->conn.source_ip, sizeof(c->conn.source_ip), "%s",
+		 r->me.addr);
 	c->params.flags &= ~(uint32_t)RDP_PARAM_BIDIR;
 	if (x->both)
 		c->params.flags |= RDP_PARAM_BIDIR;

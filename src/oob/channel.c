@@ -260,8 +260,12 @@ int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 	if (msg->type == RDP_MSG_ERROR) {
 		rdp_err("peer %s reports: %s", oob->peer, msg->u.error.text);
 		/* What the peer's device cannot do is "not supported here"
-		 * on this side too (exit 77). */
-		return msg->u.error.code == -ENOSYS ? -ENOSYS : -ECANCELED;
+		 * on this side too (exit 77); what it refuses to grant is a
+		 * usage error here (exit 2). */
+		if (msg->u.error.code == -ENOSYS ||
+		    msg->u.error.code == RDP_OOB_REFUSED)
+			return msg->u.error.code;
+		return -ECANCELED;
 	}
 	if (msg->type != type) {
 		rdp_err("peer %s sent %s where %s was expected", oob->peer,

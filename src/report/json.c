@@ -353,9 +353,8 @@ static json_t *memory_obj(const struct rdp_conn *c)
 				   json_boolean(c->qp_mrs != NULL));
 	err |= json_object_set_new(
 		o, "odp",
-		json_string(c->implicit_mr			  ? "implicit"
-			    : c->mr_access & IBV_ACCESS_ON_DEMAND ? "explicit"
-								  : "none"));
+		json_string(c->mr_access & IBV_ACCESS_ON_DEMAND ? "explicit"
+								: "none"));
 	return done(o, err);
 }
 

@@ -27,6 +27,8 @@ int rdp_exit_code(int err)
 	case -ENODEV:
 	case -ENOSYS:
 		return RDP_EXIT_UNSUPPORTED;
+	case RDP_OOB_REFUSED:
+		return RDP_EXIT_USAGE;
 	default:
 		return RDP_EXIT_FAIL;
 	}
@@ -123,14 +125,84 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM);
 	cfg->mr_per_qp = !!(p->flags & RDP_PARAM_MR_PER_QP);
 	cfg->use_srq = !!(p->flags & RDP_PARAM_SRQ);
-	cfg->odp = p->flags & RDP_PARAM_ODP_IMPLICIT ? 2
-		   : p->flags & RDP_PARAM_ODP	     ? 1
-						     : 0;
+	/* Explicit only: an implicit MR's key would cover the whole address
+	 * space (RDP_PARAM_ODP_IMPLICIT is refused before this). */
+	cfg->odp = !!(p->flags & RDP_PARAM_ODP);
 	cfg->odp_ops = odp_ops[ops->verb];
 	cfg->qp_type = p->transport < RDP_TRANSPORT_COUNT ? types[p->transport]
 							  : IBV_QPT_RC;
 	cfg->access = rdp_bench_access(ops, p, side);
 	cfg->num_cqs = p->threads > 1 ? p->threads : 1;
+}
+
+void rdp_session_mem_need(const struct rdp_params *p,
+			  const struct rdp_bench_ops *ops,
+			  struct rdp_mem_need *need)
+{
+	uint64_t qps = p->num_qps;
+	uint64_t rx = rdp_bench_receives(ops, p) ? p->rx_depth : 0;
+	/* as the engine sizes each CQ: every QP's sends and receives */
+	uint64_t cqes = qps * (p->tx_depth + rx + 1);
+
+	need->buf_bytes = rdp_slot_bytes(p->size_bytes) * 2 * qps;
+	need->queue_bytes =
+		qps * (p->tx_depth * (uint64_t)RDP_SEND_WQE_BYTES +
+		       (rx ? rx : 1) * (uint64_t)RDP_RECV_WQE_BYTES) +
+		cqes * RDP_CQE_BYTES;
+}
+
+static uint64_t mib_up(uint64_t bytes)
+{
+	return (bytes + (1u << 20) - 1) >> 20;
+}
+
+int rdp_session_check_fit(const struct rdp_opts *o,
+			  const struct rdp_bench_ops *ops,
+			  const struct rdp_params *p, char *why, size_t len)
+{
+	struct rdp_mem_need n;
+	uint64_t max = o->conn.max_memory_bytes;
+
+	/* The option table's ranges: what a client may ask for. */
+	if (o->check_params && o->check_params(p, why, len)) {
+		rdp_err("%s", why);
+		return -E2BIG;
+	}
+	rdp_session_mem_need(p, ops, &n);
+	if (n.buf_bytes + n.queue_bytes > max) {
+		rdp_errbuf(
+			why, len,
+			"refused: %llu B x %u QPs needs %llu MiB of buffers "
+			"and queues (%llu MiB + %llu MiB), over this "
+			"server's --max-memory of %llu MiB: use smaller "
+			"messages, fewer QPs or shallower queues, or raise "
+			"the limit",
+			(unsigned long long)p->size_bytes, p->num_qps,
+			(unsigned long long)mib_up(n.buf_bytes + n.queue_bytes),
+			(unsigned long long)mib_up(n.buf_bytes),
+			(unsigned long long)mib_up(n.queue_bytes),
+			(unsigned long long)(max >> 20));
+		return -E2BIG;
+	}
+	/* A live run's -D is its report interval, not its length. */
+	if (!(p->flags & RDP_PARAM_LIVE) && o->conn.max_session_s &&
+	    p->duration_s >= o->conn.max_session_s) {
+		rdp_errbuf(why, len,
+			   "refused: -D %u is not shorter than this server's "
+			   "--max-session of %u s: run shorter tests, or raise "
+			   "the limit",
+			   p->duration_s, o->conn.max_session_s);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+int rdp_session_gid_fits_peer(const uint8_t gid[16], uint8_t gid_type,
+			      const struct rdp_ip *peer)
+{
+	if (gid_type != RDP_GID_ROCE_V2 && !rdp_gid_is_ipv4_mapped(gid))
+		return 1;
+	return !memcmp(gid, peer->raw, sizeof(peer->raw));
 }
 
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p)

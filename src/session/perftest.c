@@ -18,57 +18,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rdmaperf/bench.h>
-#include <rdmaperf/clock.h>
-#include <rdmaperf/counters.h>
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/engine.h>
-#include <rdmaperf/engine_ops.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
-#include <rdmaperf/oob.h>
-#include <rdmaperf/perftest_wire.h>
-#include <rdmaperf/report.h>
-#include <rdmaperf/run_opts.h>
 #include <rdmaperf/session.h>
 
+#include "perftest_int.h"
 #include "session_int.h"
-
-#define PT_PAGE_SIZE  4096 /* what perftest announces on x86 */
-#define PT_CACHE_LINE 64
-#define PT_DONE_BYTES 5 /* "done\0", which 6.06 writes before closing */
-
-/* How each test meets its peer over TCP (doc/perftest-protocol.md 5). */
-enum pt_seq {
-	PT_RDMA_BW,  /* write_bw, read_bw, atomic_bw: server passive */
-	PT_SEND_BW,  /* send_bw: the server receives */
-	PT_RDMA_LAT, /* write_lat, read_lat, atomic_lat */
-	PT_SEND_LAT, /* send_lat */
-};
-
-struct pt_peer {
-	int server; /* the TCP server: reads first, then writes */
-	int all;    /* -a: every size on the same QPs */
-	enum pt_seq seq;
-	int pingpong; /* both sides run the loop (write_lat, send_lat) */
-	int bidir;    /* -b: both sides run the bandwidth loop */
-	const struct rdp_opts *o;
-	const struct rdp_engine_ops *eng;
-	struct rdp_oob oob;
-	struct rdp_dev *dev;
-	struct rdp_conn *conn;
-	struct rdp_clock clk;
-	struct rdp_params p;
-	struct rdp_run run;
-	struct rdp_report_info in;
-	struct rdp_ctr_pair ctr; /* port counters of the current point */
-	FILE *text;		 /* the text report: stdout, or none (--json) */
-	struct rdp_json *json;	 /* NULL unless --json or --json-file */
-	char version[RDP_PT_VERSION_BYTES];
-	double version_num;
-	uint32_t peer_mtu;
-	int with_gid;
-};
 
 /* -a: perftest's sweep, 2 B to 8 MiB in powers of two. */
 static int all_sizes(const struct rdp_opts *o)
@@ -116,11 +73,6 @@ static enum pt_seq seq_of(const struct rdp_bench_ops *t)
 	if (t->kind == RDP_BENCH_BW)
 		return t->verb == RDP_VERB_SEND ? PT_SEND_BW : PT_RDMA_BW;
 	return t->verb == RDP_VERB_SEND ? PT_SEND_LAT : PT_RDMA_LAT;
-}
-
-static const char *peer_role(const struct pt_peer *c)
-{
-	return c->server ? "client" : "server";
 }
 
 /* perftest's lock step: the TCP client writes, then reads; the server
@@ -508,81 +460,19 @@ static int epilogue(struct pt_peer *c, const struct rdp_result *res)
 	return ret ? ret : close_tcp(c, -1);
 }
 
-/* The header both roles print, and the table's head; last: the header's
- * last line. */
-static void report_head(struct pt_peer *c, const char *last)
-{
-	struct rdp_report_info *in = &c->in;
-
-	*in = (struct rdp_report_info){
-		.ops = c->o->bench,
-		.params = &c->p,
-		.conn = c->conn,
-		.clk = &c->clk,
-		.peer_addr = c->oob.peer,
-		.gbits = c->o->report.gbits,
-		.cycles = c->o->report.cycles,
-		.counters = &c->ctr,
-		.rx_from = c->server ? "the client" : "the server",
-		.perftest_version = c->version,
-		.perftest_role = peer_role(c),
-	};
-	fprintf(c->text,
-		"------------------------------------------------------------"
-		"---------------------------\n"
-		" %s, perftest on the other side\n"
-		" Local device    : %s port %u, path MTU %u\n"
-		" Peer            : perftest %s %s %s %s\n"
-		" QPs             : %u RC, %s\n"
-		" %s\n",
-		c->o->bench->title, c->dev->name, c->dev->port.num,
-		c->peer_mtu < c->dev->port.active_mtu_bytes
-			? c->peer_mtu
-			: c->dev->port.active_mtu_bytes,
-		c->version, peer_role(c), c->server ? "from" : "at",
-		c->oob.peer, c->p.num_qps,
-		c->all ? "sizes 2 B to 8 MiB (-a)" : "one size", last);
-	rdp_report_access(c->text, in);
-	if (c->o->bench->kind == RDP_BENCH_LAT)
-		fprintf(c->text,
-			" Latency         : %s, without warm-up (the peer "
-			"counts exactly -n)\n",
-			c->o->bench->lat_note);
-	rdp_report_table_head(c->text, in);
-	fflush(c->text);
-}
-
-/* What follows a row: counters, the other direction, intervals, the
- * histogram, every sample; then the JSON entry. */
-static int report_point(struct pt_peer *c, const struct rdp_result *res)
-{
-	rdp_report_row(c->text, &c->in, res);
-	if (c->ctr.have_local)
-		rdp_report_counters(c->text, &c->ctr);
-	if (c->o->report.cpu_util)
-		rdp_report_cpu(c->text, &c->in, res);
-	if (res->bidir)
-		rdp_report_bidir(c->text, &c->in, res);
-	if (res->n_intervals)
-		rdp_report_intervals(c->text, &c->in, res);
-	if (c->o->report.histogram && c->o->bench->kind == RDP_BENCH_LAT)
-		rdp_report_histogram(c->text, &c->in, res);
-	if (res->n_samples)
-		rdp_report_samples(c->text, &c->in, res);
-	fflush(c->text);
-	if (!c->o->report.json && !c->o->report.json_file[0])
-		return 0;
-	return rdp_session_json_add(&c->json, &c->in, res);
-}
-
 /* The passive server of the RDMA bandwidth tests: wait for the client's
  * run to end, take its figures, close as perftest does. */
 static int serve_run(struct pt_peer *c, struct rdp_pt_report *r)
 {
 	uint8_t mine[RDP_PT_REPORT_BYTES] = { 0 }, theirs[RDP_PT_REPORT_BYTES];
-	int i, ret;
+	/* -D and a slow step's margin; -n: as long as the client runs (a
+	 * persistent server's --max-session ends it) */
+	int i, ret,
+		ms = c->p.duration_s ? (int)c->p.duration_s * 1000 +
+					       rdp_slow_step_ms(c->o, &c->p)
+				     : 0;
 
-	ret = barrier_for(c, 0, "the end of the client's run");
+	ret = barrier_for(c, ms, "the end of the client's run");
 	/* A perftest server sends back figures it never measured: zeros
 	 * here. */
 	for (i = 0; !ret && i < 5; i++)
@@ -591,21 +481,6 @@ static int serve_run(struct pt_peer *c, struct rdp_pt_report *r)
 	if (!ret)
 		rdp_pt_report_decode(theirs, r);
 	return ret ? ret : close_tcp(c, -1);
-}
-
-/* The client's figures, in its unit (with the same --report_gbits as
- * this side: Gb/s, else MiB/s), as a result this side's table prints. */
-static void result_of(const struct pt_peer *c, const struct rdp_pt_report *r,
-		      struct rdp_result *res)
-{
-	double to_gbps = c->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
-
-	res->size_bytes = r->size_bytes;
-	res->num_qps = c->p.num_qps;
-	res->msgs = r->iters;
-	res->bw_peak_gbps = r->bw_peak * to_gbps;
-	res->bw_avg_gbps = r->bw_avg * to_gbps;
-	res->msg_rate_mpps = r->msg_rate_mpps;
 }
 
 /* This side's end of the TCP connection: accept one client, or dial. */
@@ -628,22 +503,6 @@ static int open_oob(struct pt_peer *c)
 	ret = rdp_oob_accept(lfd, -1, o->oob_timeout_ms, &c->oob);
 	close(lfd);
 	return ret;
-}
-
-/* The send_bw receiver's figures for one size, from its own count and
- * clock (as ib_send_bw's server prints them). */
-static void receiver_figures(const struct pt_peer *c, uint64_t size,
-			     struct rdp_result *res)
-{
-	res->size_bytes = size;
-	res->bw_avg_gbps =
-		res->elapsed_ns > 0
-			? (double)res->msgs * (double)size * 8 / res->elapsed_ns
-			: 0;
-	res->bw_peak_gbps = 0; /* not sampled: counted and timed only */
-	res->msg_rate_mpps =
-		res->elapsed_ns > 0 ? res->msgs * 1e3 / res->elapsed_ns : 0;
-	(void)c;
 }
 
 /* -b: the reports each way after each run; what the peer sent is what
@@ -676,7 +535,7 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 	uint64_t size = c->p.size_bytes;
 	int ret = 0;
 
-	report_head(c, check);
+	rdp_perftest_report_head(c, check);
 	for (k = 0; !ret && k < n; k++) {
 		if (m->n_sizes)
 			size = m->sizes[k];
@@ -705,11 +564,11 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 		if (!ret && (c->seq == PT_SEND_BW || c->bidir) && c->all)
 			ret = barrier(c, "the barrier after a size");
 		if (!ret && receiver)
-			receiver_figures(c, size, res);
+			rdp_perftest_receiver_figures(c, size, res);
 		if (!ret && c->bidir)
 			ret = bidir_figures(c, res);
 		if (!ret)
-			ret = report_point(c, res);
+			ret = rdp_perftest_report_point(c, res);
 	}
 	if (!ret)
 		rdp_report_footer(c->text, &c->in);
@@ -727,10 +586,10 @@ static int serve_passive(struct pt_peer *c)
 	if (c->p.flags & RDP_PARAM_LIVE) {
 		ret = await_live_end(c);
 		if (!ret) {
-			report_head(c,
-				    "Figures         : none here: perftest's "
-				    "live client is stopped, not finished, "
-				    "and reports nothing");
+			rdp_perftest_report_head(
+				c, "Figures         : none here: perftest's "
+				   "live client is stopped, not finished, "
+				   "and reports nothing");
 			rdp_report_footer(c->text, &c->in);
 		}
 		return ret;
@@ -738,9 +597,9 @@ static int serve_passive(struct pt_peer *c)
 	if (c->seq != PT_RDMA_BW) {
 		ret = close_tcp(c, 0);
 		if (!ret) {
-			report_head(c,
-				    "Figures         : none here: perftest's "
-				    "latency client keeps its own");
+			rdp_perftest_report_head(
+				c, "Figures         : none here: perftest's "
+				   "latency client keeps its own");
 			rdp_report_footer(c->text, &c->in);
 		}
 		return ret;
@@ -748,14 +607,15 @@ static int serve_passive(struct pt_peer *c)
 	ret = serve_run(c, &served);
 	if (ret)
 		return ret;
-	result_of(c, &served, &res);
-	report_head(c, c->all ? "Figures         : the client's, as it sent "
-				"them, of its last size"
-			      : "Figures         : the client's, as it sent "
-				"them");
+	rdp_perftest_result_of(c, &served, &res);
+	rdp_perftest_report_head(
+		c, c->all ? "Figures         : the client's, as it sent "
+			    "them, of its last size"
+			  : "Figures         : the client's, as it sent "
+			    "them");
 	c->in.figures_by = "perftest client";
 	c->in.counters = NULL;
-	ret = report_point(c, &res);
+	ret = rdp_perftest_report_point(c, &res);
 	rdp_report_footer(c->text, &c->in);
 	return ret;
 }
@@ -811,78 +671,6 @@ static int run(struct pt_peer *c)
 	if (!ret)
 		ret = negotiate(c);
 	return ret ? ret : test(c);
-}
-
-static const char *const verb_names[] = { "SEND",      "SEND_IMM", "WRITE",
-					  "WRITE_IMM", "READ",	   "ATOMIC" };
-
-/*
- * The persistent server: the test a 6.28+ client's block asks for, as
- * rdmaperf's options (po, a copy of the server's own), or why not.
- */
-static int opts_of_block(const struct rdp_pt_neg *n,
-			 const struct rdp_opts *server, struct rdp_opts *po,
-			 char *why, size_t len)
-{
-	static const char *const tests[2][6] = {
-		[RDP_PT_LAT] = { [RDP_PT_SEND] = "send_lat",
-				 [RDP_PT_WRITE] = "write_lat",
-				 [RDP_PT_READ] = "read_lat",
-				 [RDP_PT_ATOMIC] = "atomic_lat" },
-		[RDP_PT_BW] = { [RDP_PT_SEND] = "send_bw",
-				[RDP_PT_WRITE] = "write_bw",
-				[RDP_PT_READ] = "read_bw",
-				[RDP_PT_ATOMIC] = "atomic_bw" },
-	};
-	const char *test = NULL;
-	size_t i;
-
-	if ((n->tst == RDP_PT_LAT || n->tst == RDP_PT_BW) &&
-	    (unsigned int)n->verb < 6)
-		test = tests[n->tst][n->verb];
-	/* perftest's atomic tests have one size */
-	if (n->verb == RDP_PT_ATOMIC && n->test_method)
-		test = NULL;
-	if (!test || n->connection_type || n->test_method > 1 ||
-	    n->use_rdma_cm || n->write_with_imm || n->data_validation ||
-	    n->aes_xts || !n->num_qps || n->num_qps > 4096 || !n->size_bytes ||
-	    n->size_bytes > RDP_MSG_MAX_BYTES) {
-		snprintf(why, len,
-			 "%s %s on connection type %d%s%s is not served here "
-			 "(RC SEND, WRITE, READ and atomics are, one size or "
-			 "-a)",
-			 (unsigned int)n->verb < 6 ? verb_names[n->verb] : "?",
-			 n->tst == RDP_PT_BW ? "bandwidth" : "latency",
-			 n->connection_type,
-			 n->test_method > 1 ? ", run infinitely" : "",
-			 n->use_rdma_cm ? ", RDMA CM" : "");
-		return -EPROTONOSUPPORT;
-	}
-	*po = *server;
-	/* The log carries the report; no document. */
-	po->report.json = 0;
-	po->report.json_file[0] = '\0';
-	po->bench = rdp_bench_find(test);
-	snprintf(po->params.test, sizeof(po->params.test), "%s", test);
-	po->params.size_bytes = n->size_bytes;
-	po->params.num_qps = (uint32_t)n->num_qps;
-	po->params.iters = n->test_type ? 0 : n->iters;
-	po->params.duration_s = n->test_type ? (uint32_t)n->duration_s : 0;
-	po->report.gbits = n->report_fmt == 0;
-	po->params.flags &= ~(uint32_t)RDP_PARAM_CAS;
-	if (n->verb == RDP_PT_ATOMIC && n->atomic_type == 0)
-		po->params.flags |= RDP_PARAM_CAS;
-	po->matrix.n_qps = 1;
-	po->matrix.qps[0] = (uint64_t)n->num_qps;
-	po->matrix.n_sizes = n->test_method == 1 ? 23 : 1;
-	for (i = 0; i < po->matrix.n_sizes; i++)
-		po->matrix.sizes[i] = n->test_method == 1 ? 2ull << i
-							  : n->size_bytes;
-	if (!po->bench)
-		return -EPROTONOSUPPORT;
-	return po->bench->validate && po->bench->validate(&po->params, why, len)
-		       ? -EPROTONOSUPPORT
-		       : 0;
 }
 
 /* This side's parameters from o: the buffers fit the largest size (a
@@ -947,8 +735,9 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 					(uint32_t)c.dev->attr.max_qp_rd_atom,
 					&theirs, answer);
 	if (!ret) {
-		ret = opts_of_block(&theirs, o, po, why, sizeof(why));
-		if (ret)
+		ret = rdp_session_perftest_opts(&theirs, o, po, why,
+						sizeof(why));
+		if (ret == -EPROTONOSUPPORT) /* a limit's line is logged */
 			rdp_err("perftest %s client from %s: %s", c.version,
 				oob->peer, why);
 	}

@@ -28,6 +28,7 @@
 
 struct server {
 	const struct rdp_opts *o;
+	int64_t end_ms; /* --max-session's end (mono_ms()), 0: none */
 	const struct rdp_engine_ops *eng;
 	struct rdp_oob *oob;
 	struct rdp_clock clk;
@@ -40,11 +41,145 @@ struct server {
 	struct rdp_ctr_pair ctr; /* port counters of the current point */
 };
 
+/*
+ * A remote peer never gets a key wider than its test's buffer: the flag
+ * that would register the whole address space, and any flag this server
+ * does not know, are refused before anything is registered.
+ */
+static int64_t mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * --max-session: at the end, the connection is shut for reading, which
+ * wakes every wait on it and every loop that watches it (as a client
+ * that spoke would); the session then tells the client why.
+ */
+struct watchdog {
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int fd;
+	int64_t end_ms; /* mono_ms() */
+	int done;
+	int fired;
+	int started;
+};
+
+static void *watch_main(void *arg)
+{
+	struct watchdog *w = arg;
+	struct timespec end = { .tv_sec = w->end_ms / 1000,
+				.tv_nsec = (w->end_ms % 1000) * 1000000 };
+	int rc = 0;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&w->cv, &w->mu, &end);
+	if (!w->done) {
+		w->fired = 1;
+		shutdown(w->fd, SHUT_RD);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+static int watch_start(struct watchdog *w, int fd, uint32_t limit_s)
+{
+	pthread_condattr_t ca;
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	if (!limit_s)
+		return 0;
+	w->fd = fd;
+	w->end_ms = mono_ms() + (int64_t)limit_s * 1000;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	ret = pthread_create(&w->tid, NULL, watch_main, w);
+	if (ret) {
+		rdp_err("start the --max-session watchdog: %s", strerror(ret));
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		return -ret;
+	}
+	w->started = 1;
+	return 0;
+}
+
+/* Whether it fired; the watchdog is gone after this. */
+static int watch_stop(struct watchdog *w)
+{
+	if (!w->started)
+		return 0;
+	pthread_mutex_lock(&w->mu);
+	w->done = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->tid, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	w->started = 0;
+	return w->fired;
+}
+
+/*
+ * How long to wait for the client's DONE: its -D plus the margin of a
+ * slow step, or (iterations, live runs) what is left of the session; at
+ * least 1 ms, which the channel does not read as "no limit".
+ */
+static int done_wait_ms(const struct server *s)
+{
+	int64_t left = s->end_ms ? s->end_ms - mono_ms() : INT32_MAX;
+	int64_t ms = left;
+
+	if (s->p.duration_s && !(s->p.flags & RDP_PARAM_LIVE))
+		ms = (int64_t)s->p.duration_s * 1000 +
+		     rdp_slow_step_ms(s->o, &s->p);
+	if (ms > left)
+		ms = left;
+	if (ms > INT32_MAX)
+		ms = INT32_MAX;
+	return ms < 1 ? 1 : (int)ms;
+}
+
+static int check_flags(struct server *s)
+{
+	uint32_t unknown = s->p.flags & ~(uint32_t)RDP_PARAM_KNOWN;
+
+	if (s->p.flags & RDP_PARAM_ODP_IMPLICIT) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "refused: --implicit_odp would give the client a "
+			   "key to this server's whole address space: use "
+			   "--odp (on-demand MRs over the test's buffer)");
+		return RDP_OOB_REFUSED;
+	}
+	if (unknown) {
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "refused: test flags 0x%x unknown to this server "
+			   "(its keys cover the test's buffer only): use a "
+			   "client of this server's release",
+			   unknown);
+		return RDP_OOB_REFUSED;
+	}
+	return 0;
+}
+
 static int check_params(struct server *s)
 {
 	const struct rdp_params *p = &s->p;
-	uint64_t slot = rdp_slot_bytes(p->size_bytes);
+	int ret;
 
+	ret = check_flags(s);
+	if (ret)
+		return ret;
 	s->ops = rdp_bench_find(p->test);
 	if (!s->ops) {
 		rdp_errbuf(s->why, sizeof(s->why),
@@ -53,27 +188,9 @@ static int check_params(struct server *s)
 			   p->test);
 		return -EINVAL;
 	}
-	/* The option table's ranges: what a client may ask for. */
-	if (s->o->check_params &&
-	    s->o->check_params(p, s->why, sizeof(s->why))) {
-		rdp_err("%s", s->why);
-		return -E2BIG;
-	}
-	/* Two slots per QP: what the buffer of this point will take. */
-	if (slot * 2 * p->num_qps > s->o->conn.max_memory_bytes) {
-		rdp_errbuf(
-			s->why, sizeof(s->why),
-			"refused: %llu B x %u QPs needs %llu MiB of buffers, "
-			"over this server's --max-memory of %llu MiB: use "
-			"smaller messages or fewer QPs, or raise the limit",
-			(unsigned long long)p->size_bytes, p->num_qps,
-			(unsigned long long)((slot * 2 * p->num_qps +
-					      (1 << 20) - 1) >>
-					     20),
-			(unsigned long long)(s->o->conn.max_memory_bytes >>
-					     20));
-		return -E2BIG;
-	}
+	ret = rdp_session_check_fit(s->o, s->ops, p, s->why, sizeof(s->why));
+	if (ret)
+		return ret;
 	if ((p->flags & RDP_PARAM_BIDIR) &&
 	    !(s->ops->flags & RDP_BENCH_BIDIR)) {
 		rdp_errbuf(s->why, sizeof(s->why),
@@ -223,6 +340,45 @@ static int setup(struct server *s)
 	return ret;
 }
 
+/*
+ * On RoCE, an IP-based GID of the client's is its TCP address, else the
+ * server's RDMA would go to another host of the client's choosing
+ * (--any-gid allows it). A GID of the other IP family than the server's
+ * is left to the engine, which names that mismatch. Under -R the QPs are
+ * connected to where the client's RDMA CM request came from, not to the
+ * GID it sent.
+ */
+static int check_gids(struct server *s, const struct rdp_qp_info *remote)
+{
+	const uint8_t *mine = s->conn->gid.entry.raw;
+	char gid[64], addr[64];
+	uint32_t i;
+
+	if (s->o->conn.any_gid || (s->p.flags & RDP_PARAM_RDMA_CM) ||
+	    !s->oob->have_peer_ip || !s->conn->have_gid ||
+	    s->dev->port.link_layer != IBV_LINK_LAYER_ETHERNET)
+		return 0;
+	for (i = 0; i < s->p.num_qps; i++) {
+		const struct rdp_qp_info *r = &remote[i];
+
+		if (rdp_gid_is_ipv4_mapped(r->gid) !=
+			    rdp_gid_is_ipv4_mapped(mine) ||
+		    rdp_session_gid_fits_peer(r->gid, r->gid_type,
+					      &s->oob->peer_ip))
+			continue;
+		rdp_gid_format(r->gid, gid, sizeof(gid));
+		rdp_ip_format(&s->oob->peer_ip, addr, sizeof(addr));
+		rdp_errbuf(s->why, sizeof(s->why),
+			   "refused: the client's GID %s is not its address "
+			   "%s, and RDMA to it would reach another host: use "
+			   "the GID of the address it connects from (drop -x), "
+			   "or start the server with --any-gid",
+			   gid, addr);
+		return -EACCES;
+	}
+	return 0;
+}
+
 static int connect_qps(struct server *s)
 {
 	struct rdp_qp_info *remote;
@@ -234,6 +390,8 @@ static int connect_qps(struct server *s)
 	if (!remote)
 		return -ENOMEM;
 	ret = rdp_recv_qp_infos(s->oob, s->p.num_qps, remote);
+	if (!ret)
+		ret = check_gids(s, remote);
 	if (!ret)
 		ret = s->eng->conn_connect(s->conn, remote, &path);
 	free(remote);
@@ -274,10 +432,10 @@ static int run_test(struct server *s)
 		ret = s->eng->loop(&run, &res);
 		rdp_result_clear(&res); /* the figures sent are scalars */
 	}
-	/* The client may take as long as it asked for: no deadline here,
-	 * TCP keepalive notices a vanished peer. */
+	/* The client may take as long as it asked for, and no longer. */
 	if (!ret)
-		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, 0, &count);
+		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, done_wait_ms(s),
+			       &count);
 	if (!ret)
 		rdp_session_cpu_end(&cpu, &res.cpu);
 	if (ret)
@@ -376,6 +534,14 @@ static int serve(struct server *s, const struct rdp_msg *first)
 				s->oob->peer, rdp_wire_type_str(msg.type));
 			return -EPROTO;
 		}
+		if (s->o->conn.max_points &&
+		    (uint32_t)points >= s->o->conn.max_points) {
+			rdp_err("refused: this server runs %u points per "
+				"connection (--max-points): split the sweep "
+				"over connections",
+				s->o->conn.max_points);
+			return -E2BIG;
+		}
 		ret = serve_point(s, &msg.u.params);
 		points++;
 	}
@@ -388,20 +554,40 @@ static int serve_handoff(const struct rdp_opts *o,
 			 struct rdp_handoff *h)
 {
 	struct server s = { .o = o, .eng = eng, .oob = &h->oob };
+	struct watchdog w;
 	int ret;
 
-	if (h->perftest)
-		return rdp_session_perftest_serve(o, eng, &h->oob);
-	ret = rdp_clock_calibrate(&s.clk);
+	ret = watch_start(&w, h->oob.fd, o->conn.max_session_s);
 	if (ret)
 		return ret;
+	s.end_ms = w.end_ms;
 	rdp_clear_error();
-	ret = serve(&s, &h->first);
-	if (ret && ret != -ECANCELED && rdp_last_error()[0])
+	if (h->perftest)
+		ret = rdp_session_perftest_serve(o, eng, &h->oob);
+	else
+		ret = rdp_clock_calibrate(&s.clk);
+	if (!ret && !h->perftest)
+		ret = serve(&s, &h->first);
+	/* A wait cut at the session's end is its end too, whichever of
+	 * the two came first. */
+	if (watch_stop(&w) || (ret && w.end_ms && mono_ms() >= w.end_ms)) {
+		rdp_err("ended: this server ends a connection after "
+			"--max-session %u s: run shorter tests, or ask for a "
+			"longer limit",
+			o->conn.max_session_s);
+		ret = -ETIME;
+	}
+	/* perftest's peers read no rdmaperf ERROR: only the log has it */
+	if (h->perftest && ret != -ETIME)
+		return ret;
+	if (!h->perftest && ret && ret != -ECANCELED && rdp_last_error()[0])
 		rdp_oob_send_error(&h->oob, ret, rdp_last_error());
 	if (ret)
 		printf("client %s: %s: failed (%s)\n", h->oob.peer,
-		       s.p.test[0] ? s.p.test : "handshake", strerror(-ret));
+		       s.p.test[0]   ? s.p.test
+		       : h->perftest ? "perftest"
+				     : "handshake",
+		       strerror(-ret));
 	fflush(stdout);
 	eng->conn_destroy(s.conn);
 	eng->dev_close(s.dev);

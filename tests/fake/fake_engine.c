@@ -2,10 +2,12 @@
 /* The fake engine (fake_engine.h): what a session sees of a device, a
  * connection and a test loop, in memory and without RDMA. */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <infiniband/verbs.h>
 
 #include <rdmaperf/bench.h>
@@ -87,6 +89,16 @@ static int fake_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	conn->max_rd_atomic = conn->max_dest_rd_atomic = 16;
 	conn->max_inline_bytes = cfg->inline_bytes;
 	conn->path_mtu_bytes = dev->port.active_mtu_bytes;
+	if (fake_engine_cfg.gid_ipv4) {
+		struct in_addr a = { .s_addr =
+					     htonl(fake_engine_cfg.gid_ipv4) };
+		struct rdp_ip ip;
+
+		rdp_ip_from_ipv4(&a, &ip);
+		memcpy(conn->gid.entry.raw, ip.raw, 16);
+		conn->gid.entry.type = RDP_GID_ROCE_V2;
+		conn->have_gid = 1;
+	}
 	count(&fake_engine_cfg.conns_created);
 	*out = conn;
 	return 0;
@@ -109,6 +121,10 @@ static void fake_local_info(const struct rdp_conn *conn, uint32_t i,
 	info->psn = 0x1000 + i;
 	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
 	info->rd_atomic = conn->max_dest_rd_atomic;
+	if (conn->have_gid) {
+		memcpy(info->gid, conn->gid.entry.raw, 16);
+		info->gid_type = (uint8_t)conn->gid.entry.type;
+	}
 	if (!(conn->mr_access & RDP_ACCESS_REMOTE))
 		return; /* as the engine: nothing the peer may reach */
 	info->addr = (uint64_t)(uintptr_t)(expose_tx ? rdp_conn_tx(conn, i)
@@ -187,6 +203,12 @@ static int fake_loop(struct rdp_run *run, struct rdp_result *res)
 	}
 	if (run->side != RDP_SIDE_CLIENT)
 		return 0;
+	if ((p->flags & RDP_PARAM_LIVE) &&
+	    fake_engine_cfg.client_live_wait_ms) {
+		struct pollfd pfd = { .fd = run->oob_fd, .events = POLLIN };
+
+		poll(&pfd, 1, fake_engine_cfg.client_live_wait_ms);
+	}
 	run->posted = msgs;
 	return run->interval_cycles ? fake_intervals(p, msgs, ns, res) : 0;
 }

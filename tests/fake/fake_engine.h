@@ -25,6 +25,12 @@ struct fake_engine_cfg {
 	int server_data_bad;	/* the server's verify finds a bad byte */
 	int client_data_bad;	/* the client's verify finds a bad byte */
 	int server_loop_fails;	/* the server's loop fails (its peer died) */
+	/* a live client's loop runs until its peer speaks, at most this
+	 * long (ms); 0: it returns at once */
+	int client_live_wait_ms;
+	/* both sides' GID: the RoCE v2 GID of this IPv4 address (host
+	 * order); 0: none */
+	uint32_t gid_ipv4;
 	/* counted by the fake, both sides together */
 	int conns_created;
 	int conns_destroyed;

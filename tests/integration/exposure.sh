@@ -173,7 +173,24 @@ t_exposure_kill() {
 	wait "$spid" 2>/dev/null
 }
 
+# --implicit_odp would hand the peer a key to the whole address space:
+# refused at parse time (exit 2), naming --odp, before any connection.
+t_exposure_implicit_odp() {
+	local rc before
+	begin "--implicit_odp: refused (exit 2), naming --odp; the server sees no client"
+	before=$(grep -c '^client ' "$WORK/server.log")
+	client read_bw -n 100 --implicit_odp
+	rc=$?
+	[ "$rc" -eq 2 ] || { fail "exit $rc, not 2"; return; }
+	expect_out "--implicit_odp: refused: .*whole address space.*use --odp" ||
+		return
+	[ "$(grep -c '^client ' "$WORK/server.log")" -eq "$before" ] ||
+		{ fail "the server logged a client"; return; }
+	pass
+}
+
 t_exposure() {
+	t_exposure_implicit_odp
 	t_exposure_access
 	t_exposure_reuse
 	t_exposure_kill

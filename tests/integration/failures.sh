@@ -323,7 +323,7 @@ t_fail_max_memory() {
 	own_server 7 --max-memory 1M
 	spid=$OWN_PID
 	sleep 0.5
-	expect_fail 1 "needs 2 MiB of buffers, over this server's --max-memory of 1 MiB" 20 \
+	expect_fail 1 "needs 3 MiB of buffers and queues \\(2 MiB \+ 1 MiB\\), over this server's --max-memory of 1 MiB" 20 \
 		"$BUILD/rdmaperf" write_bw -s 1M -n 10 -d "$DEV" -p "$port" "$ADDR"
 	grep -q "over this server's --max-memory" "$WORK/s7.log" ||
 		{ N_PASS=$((N_PASS - 1)); fail "the server did not say why"; }

@@ -817,13 +817,13 @@ t_mr_per_qp() {
 t_odp() {
 	local doc=$WORK/odp.json rc t
 	for t in "write_bw -n 500 --odp" "send_bw -n 500 --odp" \
-		"read_bw -n 300 --implicit_odp"; do
+		"read_bw -n 300 --odp"; do
 		begin "${t}: run with its data check, or refused naming odp_caps (exit 77)"
 		# shellcheck disable=SC2086
 		client $t --json-file "$doc"
 		rc=$?
 		if [ "$rc" -eq 77 ]; then
-			expect_out "--(implicit_)?odp: $DEV (reports no on-demand paging|pages on demand)[^:]*\(odp_caps\.[a-z_.]+ 0x[0-9a-f]+" ||
+			expect_out "--odp: $DEV (reports no on-demand paging|pages on demand)[^:]*\(odp_caps\.[a-z_.]+ 0x[0-9a-f]+" ||
 				continue
 			echo "# $t: refused by the device's odp_caps"
 		elif [ "$rc" -eq 0 ]; then

@@ -450,10 +450,13 @@ static void test_immediate(void **state)
 		      "--mr_per_qp", "--use_cuda", "0");
 	expect_reject("--mr_per_qp does not apply with --perftest", "write_bw",
 		      "--mr_per_qp", "--perftest");
+	/* Its key would cover the whole address space: refused, naming the
+	 * explicit kind. */
 	assert_int_equal(CLIENT(&o, err, "read_bw", "--implicit_odp", "h"),
-			 RDP_PARSE_OK);
-	assert_true(o.params.flags & RDP_PARAM_ODP);
-	assert_true(o.params.flags & RDP_PARAM_ODP_IMPLICIT);
+			 -EINVAL);
+	assert_non_null(strstr(err, "--implicit_odp"));
+	assert_non_null(strstr(err, "whole address space"));
+	assert_non_null(strstr(err, "use --odp"));
 	expect_reject("--odp pages host memory", "write_bw", "--odp",
 		      "--use_cuda", "0");
 	assert_int_equal(CLIENT(&o, err, "send_bw", "--use-srq", "-q", "4",
@@ -603,6 +606,20 @@ static void test_server_line(void **state)
 					       sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "from each client"));
+	/* One client's bounds: finite by default, in range when given. */
+	assert_int_equal(SERVER(&o, err, "-p", "7000"), RDP_PARSE_OK);
+	assert_int_equal(o.conn.max_session_s, 4 * 3600);
+	assert_int_equal(o.conn.max_points, 1024);
+	assert_int_equal(o.conn.any_gid, 0);
+	assert_int_equal(SERVER(&o, err, "--max-session", "60", "--max-points",
+				"8", "--any-gid"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.conn.max_session_s, 60);
+	assert_int_equal(o.conn.max_points, 8);
+	assert_int_equal(o.conn.any_gid, 1);
+	assert_int_equal(SERVER(&o, err, "--max-session", "0"), -EINVAL);
+	assert_int_equal(SERVER(&o, err, "--max-session", "604801"), -EINVAL);
+	assert_int_equal(SERVER(&o, err, "--max-points", "0"), -EINVAL);
 }
 
 /* The long names and letters an OPTIONS section lists after .TP lines. */

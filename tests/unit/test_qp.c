@@ -151,11 +151,8 @@ static void test_device_limits(void **state)
 	dev.odp.general_caps = IBV_ODP_SUPPORT;
 	dev.odp.per_transport_caps.rc_odp_caps = IBV_ODP_SUPPORT_SEND;
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
-	cfg.odp = 2; /* implicit, which the device lacks */
 	dev.odp.per_transport_caps.rc_odp_caps |= IBV_ODP_SUPPORT_RECV;
-	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.qp_type = IBV_QPT_UD; /* RC's caps do not count for UD */
-	cfg.odp = 1;
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.odp = 0;
 	cfg.qp_type = 0;
@@ -403,9 +400,74 @@ static void test_qp_split(void **state)
 	assert_int_equal(n, 6);
 }
 
+/*
+ * The key a side hands its peer is that of an MR over its own buffer (the
+ * buffer's, or with --mr_per_qp the QP's slots): the address and length
+ * sent lie inside that MR, and the MR inside the buffer.
+ */
+static void check_key(const struct rdp_conn *conn, uint32_t q,
+		      const struct ibv_mr *want)
+{
+	struct rdp_qp_info info;
+	uint8_t *lo = conn->buf, *hi = lo + conn->buf_bytes;
+	uint8_t *mlo = want->addr, *mhi = mlo + want->length;
+	uint8_t *at;
+
+	rdp_conn_local_info(conn, q, 0, &info);
+	at = (uint8_t *)(uintptr_t)info.addr;
+	assert_int_equal(info.rkey, want->rkey);
+	assert_true(mlo >= lo && mhi <= hi);
+	assert_true(at >= mlo && at + info.len_bytes <= mhi);
+}
+
+static void test_key_is_the_buffers(void **state)
+{
+	static uint8_t buf[4 * 4096];
+	struct ibv_qp qps[2] = { { .qp_num = 0x11 }, { .qp_num = 0x12 } };
+	struct ibv_qp *qpp[2] = { &qps[0], &qps[1] };
+	struct ibv_mr mr = {
+		.addr = buf, .length = sizeof(buf), .lkey = 0x100, .rkey = 0x200
+	};
+	struct ibv_mr per[2] = {
+		{ .addr = buf, .length = 2 * 4096, .rkey = 0x301 },
+		{ .addr = buf + 2 * 4096, .length = 2 * 4096, .rkey = 0x302 },
+	};
+	struct ibv_mr *perp[2] = { &per[0], &per[1] };
+	struct rdp_mem_buf mb = { .ptr = buf, .bytes = sizeof(buf), .mr = &mr };
+	struct rdp_dev dev = { 0 };
+	uint32_t psns[2] = { 1, 2 };
+	struct rdp_conn conn = {
+		.dev = &dev,
+		.mb = &mb,
+		.buf = buf,
+		.buf_bytes = sizeof(buf),
+		.slot_bytes = 4096,
+		.mr = &mr,
+		.qps = qpp,
+		.psns = psns,
+		.num_qps = 2,
+		.mr_access = IBV_ACCESS_REMOTE_WRITE,
+	};
+	struct rdp_qp_info info;
+
+	(void)state;
+	check_key(&conn, 0, &mr);
+	check_key(&conn, 1, &mr);
+	conn.qp_mrs = perp;
+	conn.n_qp_mrs = 2;
+	check_key(&conn, 0, &per[0]);
+	check_key(&conn, 1, &per[1]);
+	/* A buffer the peer may not reach: no key at all. */
+	conn.mr_access = IBV_ACCESS_LOCAL_WRITE;
+	rdp_conn_local_info(&conn, 1, 0, &info);
+	assert_int_equal(info.rkey, 0);
+	assert_int_equal(info.addr, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_key_is_the_buffers),
 		cmocka_unit_test(test_init),
 		cmocka_unit_test(test_device_limits),
 		cmocka_unit_test(test_pacing_decision),

@@ -714,6 +714,41 @@ static void test_hostile_params(void **state)
 	balanced();
 }
 
+/*
+ * No flag widens what a key covers: implicit ODP (a key to the server's
+ * whole address space) and any bit the server does not know are refused
+ * as usage errors, before anything is registered.
+ */
+static void test_flags_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_msg msg, answer;
+
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	params_msg(f, &msg);
+	msg.u.params.flags |= RDP_PARAM_ODP | RDP_PARAM_ODP_IMPLICIT;
+	assert_int_equal(serve_scripted(f, &msg, &answer), RDP_OOB_REFUSED);
+	assert_int_equal(answer.type, RDP_MSG_ERROR);
+	assert_int_equal(answer.u.error.code, RDP_OOB_REFUSED);
+	assert_non_null(strstr(answer.u.error.text, "whole address space"));
+	assert_non_null(strstr(answer.u.error.text, "use --odp"));
+
+	params_msg(f, &msg);
+	msg.u.params.flags |= 1u << 30;
+	assert_int_equal(serve_scripted(f, &msg, &answer), RDP_OOB_REFUSED);
+	assert_int_equal(answer.u.error.code, RDP_OOB_REFUSED);
+	assert_non_null(strstr(answer.u.error.text, "0x40000000"));
+	assert_int_equal(fake_engine_cfg.conns_created, 0);
+
+	/* A client that sends it anyway (an older release) exits 2. */
+	client_opts(&f->co, ARGS("read_bw", "-s", "64"));
+	f->co.params.flags |= RDP_PARAM_ODP | RDP_PARAM_ODP_IMPLICIT;
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_USAGE);
+	assert_int_equal(f->srv.ret, RDP_OOB_REFUSED);
+	assert_int_equal(fake_engine_cfg.conns_created, 0);
+	balanced();
+}
+
 /* Between points a client may only send PARAMS, or an ERROR. */
 static void test_unexpected_messages(void **state)
 {
@@ -916,6 +951,7 @@ int main(void)
 		T(test_auth_server_without),
 		T(test_auth_env),
 		T(test_hostile_params),
+		T(test_flags_refused),
 		T(test_unexpected_messages),
 		T(test_one_shot_other_test),
 		T(test_rdma_cm_needs_ipv4),

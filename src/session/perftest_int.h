@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdmaperf --perftest's peer (perftest.c) and its report (perftest_report.c):
+ * the state both share.
+ */
+#ifndef RDMAPERF_SESSION_PERFTEST_INT_H
+#define RDMAPERF_SESSION_PERFTEST_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/clock.h>
+#include <rdmaperf/counters.h>
+#include <rdmaperf/engine_ops.h>
+#include <rdmaperf/oob.h>
+#include <rdmaperf/perftest_wire.h>
+#include <rdmaperf/report.h>
+#include <rdmaperf/run_opts.h>
+
+#define PT_PAGE_SIZE  4096 /* what perftest announces on x86 */
+#define PT_CACHE_LINE 64
+#define PT_DONE_BYTES 5 /* "done\0", which 6.06 writes before closing */
+
+/* How each test meets its peer over TCP (doc/perftest-protocol.md 5). */
+enum pt_seq {
+	PT_RDMA_BW,  /* write_bw, read_bw, atomic_bw: server passive */
+	PT_SEND_BW,  /* send_bw: the server receives */
+	PT_RDMA_LAT, /* write_lat, read_lat, atomic_lat */
+	PT_SEND_LAT, /* send_lat */
+};
+
+struct pt_peer {
+	int server; /* the TCP server: reads first, then writes */
+	int all;    /* -a: every size on the same QPs */
+	enum pt_seq seq;
+	int pingpong; /* both sides run the loop (write_lat, send_lat) */
+	int bidir;    /* -b: both sides run the bandwidth loop */
+	const struct rdp_opts *o;
+	const struct rdp_engine_ops *eng;
+	struct rdp_oob oob;
+	struct rdp_dev *dev;
+	struct rdp_conn *conn;
+	struct rdp_clock clk;
+	struct rdp_params p;
+	struct rdp_run run;
+	struct rdp_report_info in;
+	struct rdp_ctr_pair ctr; /* port counters of the current point */
+	FILE *text;		 /* the text report: stdout, or none (--json) */
+	struct rdp_json *json;	 /* NULL unless --json or --json-file */
+	char version[RDP_PT_VERSION_BYTES];
+	double version_num;
+	uint32_t peer_mtu;
+	int with_gid;
+};
+
+static inline const char *peer_role(const struct pt_peer *c)
+{
+	return c->server ? "client" : "server";
+}
+
+/* The header both roles print, and the table's head; last: the header's
+ * last line. */
+void rdp_perftest_report_head(struct pt_peer *c, const char *last);
+/* A row and what follows it; then the JSON entry. */
+int rdp_perftest_report_point(struct pt_peer *c, const struct rdp_result *res);
+/* The client's figures as a result this side's table prints. */
+void rdp_perftest_result_of(const struct pt_peer *c,
+			    const struct rdp_pt_report *r,
+			    struct rdp_result *res);
+/* The send_bw receiver's figures for one size. */
+void rdp_perftest_receiver_figures(const struct pt_peer *c, uint64_t size,
+				   struct rdp_result *res);
+
+#endif /* RDMAPERF_SESSION_PERFTEST_INT_H */
