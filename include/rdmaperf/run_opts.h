@@ -50,8 +50,8 @@ struct rdp_conn_opts {
 	uint32_t max_prefix_rate;
 	uint32_t ipv4_prefix_bits;
 	uint32_t ipv6_prefix_bits;
-	uint32_t max_session_s;	     /* server: a connection's whole life */
-	uint32_t max_points;	     /* server: points one connection runs */
+	uint32_t max_session_s; /* server: a connection's whole life */
+	uint32_t max_points;	/* server: points one connection runs */
 	int any_gid; /* server: take a client GID other than its address */
 };
 
