@@ -292,8 +292,16 @@ static int create_qps(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 			return ret;
 		}
 		conn->num_qps = i + 1;
-		if (getrandom(&conn->psns[i], sizeof(conn->psns[i]), 0) < 0)
-			conn->psns[i] = (uint32_t)rand();
+		/* A PSN nobody can guess: a blind packet that would have to
+		 * hit it is dropped by the QP. */
+		if (getrandom(&conn->psns[i], sizeof(conn->psns[i]), 0) !=
+		    sizeof(conn->psns[i])) {
+			ret = -errno;
+			rdp_err("qp %u: no random starting PSN from the "
+				"kernel (getrandom: %s)",
+				i + 1, strerror(errno));
+			return ret ? ret : -EIO;
+		}
 		conn->psns[i] &= 0xffffff;
 		ret = qp_to_init(conn, conn->qps[i]);
 		if (ret)

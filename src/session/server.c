@@ -587,7 +587,9 @@ static int serve_handoff(const struct rdp_opts *o,
 		       s.p.test[0]   ? s.p.test
 		       : h->perftest ? "perftest"
 				     : "handshake",
-		       strerror(-ret));
+		       ret == -EBADMSG && h->oob.seal.on
+			       ? "a message failed its authentication check"
+			       : strerror(-ret));
 	fflush(stdout);
 	eng->conn_destroy(s.conn);
 	eng->dev_close(s.dev);

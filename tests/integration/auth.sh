@@ -225,7 +225,7 @@ auth_tamper() {
 		>"$WORK/why" || { fail "$(cat "$WORK/why"): $(cat "$WORK/relay.out")"; return; }
 	expect_out "peer $ADDR:[0-9]+ reports: your PARAMS message $why" || return
 	expect_in "$WORK/srv.new" "error: peer $ADDR: a PARAMS message $why" \
-		"client $ADDR: handshake: failed \\(Bad message\\)" >"$WORK/why" ||
+		"client $ADDR: handshake: failed \\(a message failed its authentication check\\)" >"$WORK/why" ||
 		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
 	nothing_granted || return
 	pass
@@ -247,7 +247,7 @@ auth_tamper() {
 	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
 	expect_out "peer $ADDR:[0-9]+ reports: your QP_INFO message $why" || return
 	expect_in "$WORK/srv.new" "error: peer $ADDR: a QP_INFO message $why" \
-		"client $ADDR: write_bw: failed \\(Bad message\\)" >"$WORK/why" ||
+		"client $ADDR: write_bw: failed \\(a message failed its authentication check\\)" >"$WORK/why" ||
 		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
 	nothing_granted || return
 	pass
@@ -275,7 +275,7 @@ auth_splice() {
 		>"$WORK/why" || { fail "$(cat "$WORK/why"): $(cat "$WORK/relay.out")"; return; }
 	expect_out "peer $ADDR:[0-9]+ reports: your PARAMS message $why" || return
 	expect_in "$WORK/srv.new" "error: peer $ADDR: a PARAMS message $why" \
-		"client $ADDR: handshake: failed \\(Bad message\\)" >"$WORK/why" ||
+		"client $ADDR: handshake: failed \\(a message failed its authentication check\\)" >"$WORK/why" ||
 		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
 	nothing_granted || return
 	pass
