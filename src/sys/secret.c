@@ -367,34 +367,6 @@ void rdp_secret_free(struct rdp_secret *s)
 }
 
 #ifdef HAVE_OPENSSL
-int rdp_hmac_sha256(const struct rdp_secret *s, const struct rdp_bytes *parts,
-		    size_t n_parts, uint8_t out[RDP_HMAC_BYTES])
-{
-	char digest[] = "SHA256";
-	OSSL_PARAM params[] = {
-		OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest,
-						 0),
-		OSSL_PARAM_construct_end(),
-	};
-	EVP_MAC_CTX *ctx = NULL;
-	size_t len = 0, i;
-	EVP_MAC *mac;
-	int ok;
-
-	mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-	if (mac)
-		ctx = EVP_MAC_CTX_new(mac);
-	ok = ctx && EVP_MAC_init(ctx, s->key, s->len, params);
-	for (i = 0; ok && i < n_parts; i++)
-		ok = EVP_MAC_update(ctx, parts[i].ptr, parts[i].len);
-	if (ok)
-		ok = EVP_MAC_final(ctx, out, &len, RDP_HMAC_BYTES) &&
-		     len == RDP_HMAC_BYTES;
-	EVP_MAC_CTX_free(ctx);
-	EVP_MAC_free(mac);
-	return ok ? 0 : -EIO;
-}
-
 int rdp_random_bytes(void *buf, size_t len)
 {
 	return RAND_bytes(buf, (int)len) == 1 ? 0 : -EIO;
@@ -439,22 +411,6 @@ int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
 	return ok ? 0 : -EIO;
 }
 #else
-int rdp_hmac_sha256(const struct rdp_secret *s, const struct rdp_bytes *parts,
-		    size_t n_parts, uint8_t out[RDP_HMAC_BYTES])
-{
-	crypto_auth_hmacsha256_state st;
-	size_t i;
-
-	if (sodium_init() < 0)
-		return -EIO;
-	crypto_auth_hmacsha256_init(&st, s->key, s->len);
-	for (i = 0; i < n_parts; i++)
-		crypto_auth_hmacsha256_update(&st, parts[i].ptr, parts[i].len);
-	crypto_auth_hmacsha256_final(&st, out);
-	sodium_memzero(&st, sizeof(st));
-	return 0;
-}
-
 int rdp_random_bytes(void *buf, size_t len)
 {
 	if (sodium_init() < 0)
@@ -490,3 +446,9 @@ int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
 	return 0;
 }
 #endif
+
+int rdp_hmac_sha256(const struct rdp_secret *s, const struct rdp_bytes *parts,
+		    size_t n_parts, uint8_t out[RDP_HMAC_BYTES])
+{
+	return rdp_hmac_sha256_key(s->key, s->len, parts, n_parts, out);
+}
