@@ -198,6 +198,16 @@ static int check_data(struct client *c, const struct rdp_run *run,
 	return 0;
 }
 
+/* The loop failed: when the server ended the test and said why (its
+ * --max-session, say), its words name the cause. */
+static void server_said_why(struct client *c)
+{
+	struct rdp_msg msg;
+
+	if (!rdp_oob_recv(&c->oob, &msg, 500) && msg.type == RDP_MSG_ERROR)
+		rdp_err("peer %s reports: %s", c->oob.peer, msg.u.error.text);
+}
+
 static int run_test(struct client *c, struct rdp_result *res)
 {
 	const struct rdp_params *p = &c->p;
@@ -234,9 +244,12 @@ static int run_test(struct client *c, struct rdp_result *res)
 		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
 	if (!ret && c->barrier_fd >= 0)
 		ret = start_together(c);
-	if (!ret)
+	if (!ret) {
 		ret = rdp_session_loop(c->eng, &run, res, &c->info, c->text,
 				       &c->o->report);
+		if (ret)
+			server_said_why(c);
+	}
 	if (!ret)
 		ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run.posted);
 	if (!ret)

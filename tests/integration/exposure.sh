@@ -189,8 +189,36 @@ t_exposure_implicit_odp() {
 	pass
 }
 
+# --max-session ends a live run that would never end by itself: the
+# client exits non-zero within the limit and a margin, naming the limit,
+# and the server logs the session's end and serves the next client.
+t_exposure_max_session() {
+	local port=$((EXPOSURE_PORT + 3)) spid t0 t1 rc log=$WORK/maxsess.log
+	begin "--max-session 5: a live run ends by it, the client says why, the server serves on"
+	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" --max-session 5 >"$log" 2>&1 &
+	spid=$!
+	wait_listening "$log" "$spid" || { fail "no server: $(cat "$log")"; kill "$spid"; return; }
+	t0=$(date +%s)
+	exposure_client "$port" write_bw --run_infinitely -D 1 -s 4096
+	rc=$?
+	t1=$(date +%s)
+	case $rc in 0|124|137) fail "client exit $rc"; kill "$spid"; return ;; esac
+	CUR="$CUR [ended after $((t1 - t0)) s]"
+	# 5 s of session, then at most the completion timeout and the close
+	[ $((t1 - t0)) -le 40 ] || { fail "took $((t1 - t0)) s"; kill "$spid"; return; }
+	expect_out "max-session 5" || { kill "$spid"; return; }
+	expect_in "$log" "client $ADDR: write_bw: failed" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why")"; kill "$spid"; return; }
+	exposure_client "$port" write_bw -n 100 -s 4096 ||
+		{ fail "next client: exit $?"; kill "$spid"; return; }
+	kill "$spid"
+	wait "$spid"
+	pass
+}
+
 t_exposure() {
 	t_exposure_implicit_odp
+	t_exposure_max_session
 	t_exposure_access
 	t_exposure_reuse
 	t_exposure_kill
