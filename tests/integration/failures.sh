@@ -111,6 +111,9 @@ server_killed() {
 	grep -Eq -- "$pat" "$WORK/out" ||
 		{ fail "no cause in the client output"; return 1; }
 	CUR="$CUR [error after $ELAPSED s]"
+	# in time: well inside the 30 s a -D 30 run would take to end anyway
+	[ "$ELAPSED" -le 20 ] ||
+		{ fail "the client noticed only after $ELAPSED s (limit 20)"; return 1; }
 	pass
 }
 
@@ -309,6 +312,9 @@ t_fail_netdev_down() {
 	grep -Eq "stopped responding|work completion failed|no ACK" \
 		"$WORK/out" || { fail "no cause in the client output"; return; }
 	CUR="$CUR [error after $ELAPSED s]"
+	# --cq-timeout 3, not the end of -D 30
+	[ "$ELAPSED" -le 20 ] ||
+		{ fail "the client noticed only after $ELAPSED s (limit 20)"; return; }
 	pass
 	begin "netdev back up: the server serves the next client"
 	server_moves_on 'write_bw: failed' "$before" \

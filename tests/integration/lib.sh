@@ -59,10 +59,23 @@ wire_version() {
 
 begin() {
 	CUR=$1
+	touch "$WORK/.case"
 	: >"$WORK/out" 2>/dev/null
 }
 
+# The files of $WORK written during this case that hold a sanitizer's
+# report (a process whose exit a case expected to fail may have made it).
+sanitizer_reports() {
+	[ -e "$WORK/.case" ] || return 0
+	find "$WORK" -type f -newer "$WORK/.case" ! -name .case \
+		-exec grep -lE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: ' {} + \
+		2>/dev/null | head -n 3 | tr '\n' ' '
+}
+
 pass() {
+	local bad
+	bad=$(sanitizer_reports)
+	[ -z "$bad" ] || { fail "a sanitizer report in $bad"; return; }
 	N_PASS=$((N_PASS + 1))
 	echo "ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR"
 }
