@@ -66,6 +66,12 @@ enum rdp_bench_flags {
 	/* A ping-pong: the server posts the verb too, towards the client
 	 * (WRITE and SEND latency). */
 	RDP_BENCH_PINGPONG = 1u << 9,
+	/* -e: the loop has completions to sleep on. */
+	RDP_BENCH_EVENTS = 1u << 10,
+	/* -b with --bounce: both directions staged (one-sided tests). */
+	RDP_BENCH_BOUNCE_BIDIR = 1u << 11,
+	/* -b with --perftest: perftest's program of this test runs -b. */
+	RDP_BENCH_PT_BIDIR = 1u << 12,
 };
 
 /* --rate_limit: who holds the sender to the rate. */

@@ -29,9 +29,4 @@ int rdp_devbuf_pull(const struct rdp_conn *conn, struct rdp_conn *view);
 int rdp_devbuf_verify(const struct rdp_run *run, uint64_t count,
 		      struct rdp_data_check *r);
 
-/* Tests whose loop polls the buffer with the CPU cannot use GPU memory:
- * -EINVAL with one line in why. */
-int rdp_devbuf_check_test(const struct rdp_bench_ops *ops, int gpu, char *why,
-			  size_t len);
-
 #endif /* RDMAPERF_DEVBUF_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Memory types for benchmark buffers (host, CUDA, staged), one const ops
- * table each, implemented whole; the buffers registered with the NIC.
+ * table each, implemented whole, and the list of those an option selects
+ * (registry.c); the buffers registered with the NIC.
  * Layer: mem
  */
 #ifndef RDMAPERF_MEM_H
@@ -30,6 +31,9 @@ enum rdp_mem_kind {
  * context. */
 struct rdp_mem {
 	const struct rdp_mem_ops *ops;
+	/* staged memory: the device type that holds the data (set before
+	 * open; NULL: the first device type of rdp_mem_types()) */
+	const struct rdp_mem_ops *data_ops;
 	void *state;	/* the type's own: driver, device, context */
 	char desc[160]; /* "GPU 0 NVIDIA H200 (0000:3b:00.0)" */
 	char why[160];	/* how the GPU was chosen */
@@ -51,8 +55,18 @@ struct rdp_mem_ops {
 	const char *name;
 	enum rdp_mem_kind kind;
 	int cpu_readable; /* the CPU may read buffers (inline sends) */
-	/* Pick the memory for the NIC named nic from spec (--use_cuda) and
-	 * fill m; errors go to err as one line. */
+	/* The option that puts a side's buffers in this memory, as the user
+	 * writes it ("--use_cuda"); NULL for host and staged memory, which
+	 * no option of its own selects. */
+	const char *option;
+	/* Host pages back it: --odp and --mr_per_qp can register it. */
+	int host_pages;
+	/* Check the option's argument before anything is opened, so a typo
+	 * is a usage error, not a driver error; err gets one line naming the
+	 * option. NULL: any argument. */
+	int (*check_spec)(const char *spec, char *err, size_t len);
+	/* Pick the memory for the NIC named nic from spec (the option's
+	 * argument) and fill m; errors go to err as one line. */
 	int (*open)(struct rdp_mem *m, const char *spec, const char *nic,
 		    char *err, size_t len);
 	void (*close)(struct rdp_mem *m);
@@ -82,16 +96,26 @@ struct rdp_mem_ops {
 
 extern const struct rdp_mem_ops rdp_mem_host;
 extern const struct rdp_mem_ops rdp_mem_cuda; /* -ENOSYS when not built */
-/* --bounce: host buffers for the NIC, the data on the GPU spec names. */
+/* --bounce: host buffers for the NIC, the data on the device memory
+ * m->data_ops (a row of rdp_mem_types()) and spec name. */
 extern const struct rdp_mem_ops rdp_mem_staged;
 
+/* The device memory types an option selects (each row's .option),
+ * NULL-terminated: adding one is its file and a line in registry.c. */
+const struct rdp_mem_ops *const *rdp_mem_types(void);
+/* The row whose option is name ("--use_cuda" or "use_cuda"), or NULL. */
+const struct rdp_mem_ops *rdp_mem_find(const char *name);
+
 /*
- * Open memory of type ops for the NIC nic; spec names the GPU
- * (--use_cuda) for GPU types. Logs one line on failure: -ENOSYS not
- * built in, -ENODEV no driver or no such GPU. Close accepts NULL.
+ * Open memory of type ops for the NIC nic; spec names the device (the
+ * option's argument) for device types. Logs one line on failure: -ENOSYS
+ * not built in, -ENODEV no driver or no such device. Close accepts NULL.
  */
 int rdp_mem_open(const struct rdp_mem_ops *ops, const char *spec,
 		 const char *nic, struct rdp_mem **out);
+/* Staged memory whose data lives on device memory of type data. */
+int rdp_mem_open_staged(const struct rdp_mem_ops *data, const char *spec,
+			const char *nic, struct rdp_mem **out);
 void rdp_mem_close(struct rdp_mem *m);
 /* The kind of m; a connection made without one (a fake engine's) is on
  * host memory. */

@@ -17,8 +17,10 @@
 #include <rdmaperf/limits.h>
 #include <rdmaperf/params.h>
 #include <rdmaperf/placement.h>
+#include <rdmaperf/rules.h>
 
 struct rdp_bench_ops;
+struct rdp_mem_ops;
 struct rdp_secret;
 
 #define RDP_DEFAULT_PORT 18515
@@ -100,11 +102,28 @@ struct rdp_limit_opts {
 
 /* Where the benchmark buffers live. */
 struct rdp_mem_opts {
-	char cuda[32];	/* --use_cuda: "" host memory, "auto", N or a bus id */
-	int bounce;	/* --bounce: stage each message through host memory */
-	int hugepages;	/* --use_hugepages: host buffers in 2 MiB pages */
-	int no_relaxed; /* --disable_pcie_relaxed */
+	/* device memory chosen by its option (--use_cuda: a row of
+	 * rdp_mem_types()); NULL: host memory */
+	const struct rdp_mem_ops *type;
+	char device[32]; /* the option's argument: "auto", N or a bus id */
+	int bounce;	 /* --bounce: stage each message through host memory */
+	int hugepages;	 /* --use_hugepages: host buffers in 2 MiB pages */
+	int no_relaxed;	 /* --disable_pcie_relaxed */
 };
+
+/* A side's memory and peer as the rules (rules.h) see them. */
+static inline struct rdp_rules_side
+rdp_rules_side_of(const struct rdp_mem_opts *mo, int perftest)
+{
+	struct rdp_rules_side side = {
+		.mem = mo->type,
+		.bounce = mo->bounce,
+		.hugepages = mo->hugepages,
+		.perftest = perftest,
+	};
+
+	return side;
+}
 
 /* The server's check of received parameters (rdp_cli_check_params). */
 typedef int rdp_params_check_fn(const struct rdp_params *p, char *err,

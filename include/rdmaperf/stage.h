@@ -48,9 +48,6 @@ void rdp_stage_destroy(struct rdp_conn *conn);
 enum rdp_stage_role rdp_stage_role(const struct rdp_bench_ops *ops,
 				   const struct rdp_params *p,
 				   enum rdp_side side);
-/* --bounce on a test that has no messages to stage: -EINVAL, one line. */
-int rdp_stage_check_test(const struct rdp_bench_ops *ops, int bounce, char *why,
-			 size_t len);
 
 /*
  * Timed loops: n messages of QP q, one copy each. Out: the GPU send slot

@@ -50,16 +50,3 @@ int rdp_devbuf_verify(const struct rdp_run *run, uint64_t count,
 	host_run.conn = &view;
 	return run->ops->verify(&host_run, count, r);
 }
-
-int rdp_devbuf_check_test(const struct rdp_bench_ops *ops, int gpu, char *why,
-			  size_t len)
-{
-	if (!gpu || !(ops->flags & RDP_BENCH_CPU_POLL))
-		return 0;
-	snprintf(why, len,
-		 "%s polls its receive buffer with the CPU, which cannot "
-		 "watch GPU memory: measure GPU latency with send_lat or "
-		 "read_lat, or drop --use_cuda",
-		 ops->name);
-	return -EINVAL;
-}

@@ -108,22 +108,6 @@ enum rdp_stage_role rdp_stage_role(const struct rdp_bench_ops *ops,
 	return ops->flags & RDP_BENCH_EXPOSE_TX ? RDP_STAGE_IN : RDP_STAGE_OUT;
 }
 
-int rdp_stage_check_test(const struct rdp_bench_ops *ops, int bounce, char *why,
-			 size_t len)
-{
-	if (!bounce || (ops->flags & RDP_BENCH_BOUNCE))
-		return 0;
-	snprintf(
-		why, len,
-		"--bounce stages the messages of write_bw, read_bw and "
-		"send_bw; %s has none to stage (%s): drop --bounce",
-		ops->name,
-		ops->kind == RDP_BENCH_LAT
-			? "a round trip of one message is not a stream"
-			: "its 8-byte operands are updated in place by the NIC");
-	return -EINVAL;
-}
-
 static inline uint8_t *tx_of(const uint8_t *base, const struct rdp_stage *s,
 			     uint32_t q)
 {

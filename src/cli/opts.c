@@ -13,6 +13,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/rules.h>
 #include <rdmaperf/tool.h>
 
 #include "opts_int.h"
@@ -310,9 +311,12 @@ int rdp_cli_set_json_file(void *base, const struct rdp_cli_opt *d,
 				 err, len);
 }
 
-/* Every point of the matrix must be runnable, not just the first. */
+/* Every point of the matrix must be runnable, not just the first: the
+ * rules the server applies to each PARAMS, on this side's memory. */
 static int validate_points(struct rdp_opts *o, char *err, size_t len)
 {
+	struct rdp_rules_side side =
+		rdp_rules_side_of(&o->mem, o->conn.perftest);
 	struct rdp_params p = o->params;
 	size_t i, k;
 	int ret;
@@ -321,7 +325,7 @@ static int validate_points(struct rdp_opts *o, char *err, size_t len)
 		for (i = 0; i < o->matrix.n_sizes; i++) {
 			p.size_bytes = o->matrix.sizes[i];
 			p.num_qps = (uint32_t)o->matrix.qps[k];
-			ret = rdp_bench_validate(o->bench, &p, err, len);
+			ret = rdp_rules_check(&p, o->bench, &side, err, len);
 			if (ret)
 				return ret;
 		}
@@ -331,14 +335,13 @@ static int validate_points(struct rdp_opts *o, char *err, size_t len)
 	return 0;
 }
 
-static int validate_client(struct rdp_opts *o, char *err, size_t len)
+/* The first point's defaults, where the command line left them. */
+static void client_defaults(struct rdp_opts *o)
 {
 	struct rdp_params *p = &o->params;
 
 	if (p->duration_s)
 		p->iters = 0;
-	if (rdp_cli_check_live(o, err, len))
-		return -EINVAL;
 	if (!o->matrix.n_sizes) {
 		/* A UD message is one packet: by default one that fits
 		 * every MTU from 1024 up. */
@@ -353,145 +356,71 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 	}
 	if (o->bench->kind != RDP_BENCH_LAT)
 		p->warmup_iters = 0;
-	if ((o->report.output == RDP_OUTPUT_LAT) !=
-		    (o->bench->kind == RDP_BENCH_LAT) &&
-	    o->report.output != RDP_OUTPUT_REPORT)
-		return rdp_cli_bad(
-			err, len, "--output %s does not fit %s",
-			o->report.output == RDP_OUTPUT_LAT  ? "latency"
-			: o->report.output == RDP_OUTPUT_BW ? "bandwidth"
-							    : "message_rate",
-			o->bench->name);
-	if (o->report.interval_s > 0 &&
-	    (o->bench->kind != RDP_BENCH_BW || !p->duration_s))
-		return rdp_cli_bad(err, len,
-				   "--interval needs a bandwidth test in "
-				   "duration mode (-D)");
-	if (o->report.margin_s > 0 &&
-	    (!p->duration_s || 2 * o->report.margin_s >= p->duration_s))
-		return rdp_cli_bad(err, len,
-				   "-f needs -D longer than twice the margin");
-	if ((p->flags & RDP_PARAM_BIDIR) &&
-	    !(o->bench->flags & RDP_BENCH_BIDIR))
-		return rdp_cli_bad(err, len,
-				   "-b applies to write_bw, read_bw, "
-				   "send_bw and atomic_bw");
-	if ((p->flags & RDP_PARAM_BIDIR) && o->conn.perftest &&
-	    (o->bench->verb == RDP_VERB_ATOMIC ||
-	     o->bench->verb == RDP_VERB_SEND))
-		return rdp_cli_bad(err, len,
-				   "-b with --perftest meets ib_write_bw and "
-				   "ib_read_bw: drop -b for %s",
-				   o->bench->name);
-	if ((p->flags & RDP_PARAM_BIDIR) && o->mem.bounce &&
-	    o->bench->verb == RDP_VERB_SEND)
-		return rdp_cli_bad(err, len,
-				   "send_bw -b does not combine with --bounce");
-	if ((p->flags & RDP_PARAM_RDMA_CM) && p->mtu_bytes)
-		return rdp_cli_bad(err, len,
-				   "-m does not apply with -R: RDMA CM takes "
-				   "the path MTU from the route (set the "
-				   "netdev's MTU instead)");
-	if ((p->flags & RDP_PARAM_RDMA_CM) &&
-	    (p->pkey_index || p->flow_label || p->hop_limit != 64))
-		return rdp_cli_bad(err, len,
-				   "--pkey_index, --flow_label and --hop_limit "
-				   "do not apply with -R: RDMA CM takes the "
-				   "path from the route");
-	if ((p->flags & RDP_PARAM_RDMA_CM) && o->conn.gid_index >= 0)
-		return rdp_cli_bad(err, len,
-				   "-x does not apply with -R: RDMA CM picks "
-				   "the GID of the route to HOST");
-	if (p->transport != RDP_TRANSPORT_RC && (p->flags & RDP_PARAM_RDMA_CM))
-		return rdp_cli_bad(err, len,
-				   "-R connects RC QPs: drop -R to run -c %s "
-				   "(QPs exchanged over TCP)",
-				   rdp_transport_name(p->transport));
-	if ((p->flags & (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM)) &&
-	    o->conn.perftest)
-		return rdp_cli_bad(err, len,
-				   "--perftest runs perftest's plain verbs: "
-				   "drop --write_with_imm and --send_with_imm");
-	if (p->transport != RDP_TRANSPORT_RC && o->conn.perftest)
-		return rdp_cli_bad(err, len,
-				   "--perftest meets perftest on RC: drop -c "
-				   "%s, or run rdmaperf on both sides",
-				   rdp_transport_name(p->transport));
-	if (p->threads > 1 && (o->mem.bounce || o->conn.perftest))
-		return rdp_cli_bad(err, len,
-				   "--threads does not combine with --bounce "
-				   "(one staging loop) or --perftest (perftest "
-				   "runs one loop): drop one of them");
-	if ((p->flags & RDP_PARAM_SRQ) && (o->mem.bounce || o->conn.perftest))
-		return rdp_cli_bad(err, len,
-				   "--use-srq does not combine with --bounce "
-				   "or --perftest");
-	if ((p->flags & RDP_PARAM_ODP) && o->mem.cuda[0])
-		return rdp_cli_bad(err, len,
-				   "--odp pages host memory: drop --use_cuda");
-	if ((p->flags & RDP_PARAM_ODP) && o->conn.perftest)
-		return rdp_cli_bad(err, len,
-				   "--odp does not apply with --perftest");
-	if ((p->flags & RDP_PARAM_MR_PER_QP) && o->mem.cuda[0])
-		return rdp_cli_bad(err, len,
-				   "--mr_per_qp registers host memory: drop "
-				   "--use_cuda");
-	if ((p->flags & RDP_PARAM_MR_PER_QP) && o->conn.perftest)
-		return rdp_cli_bad(err, len,
-				   "--mr_per_qp does not apply with --perftest "
-				   "(its peer's buffer layout is perftest's)");
-	if (p->transport == RDP_TRANSPORT_UD &&
-	    (o->mem.cuda[0] || o->mem.bounce))
-		return rdp_cli_bad(err, len,
-				   "-c UD runs on host memory: drop --use_cuda "
-				   "and --bounce");
-	if ((p->flags & RDP_PARAM_EVENTS) && o->bench->kind == RDP_BENCH_LAT &&
-	    o->bench->verb == RDP_VERB_WRITE)
-		return rdp_cli_bad(err, len,
-				   "-e: write_lat polls its memory for the "
-				   "peer's write, with no completion to sleep "
-				   "on: use send_lat, read_lat or atomic_lat");
-	if ((p->flags & RDP_PARAM_EVENTS) && o->bench->kind == RDP_BENCH_LAT &&
-	    o->conn.perftest)
-		return rdp_cli_bad(err, len,
-				   "-e with --perftest: perftest's ping-pong "
-				   "is run polling; drop -e");
-	if ((p->flags & RDP_PARAM_EVENTS) && o->mem.bounce)
-		return rdp_cli_bad(err, len,
-				   "-e does not combine with --bounce: the "
-				   "staged loops poll");
-	if (p->comp_vector && !(p->flags & RDP_PARAM_EVENTS))
-		return rdp_cli_bad(err, len,
-				   "-X picks the completion vector of -e: add "
-				   "-e");
-	if (o->report.histogram && o->bench->kind != RDP_BENCH_LAT)
-		return rdp_cli_bad(err, len, "-H applies to latency tests");
-	if (o->conn.perftest_block && !o->conn.perftest)
-		return rdp_cli_bad(err, len,
-				   "--perftest-block applies to --perftest");
-	if (o->report.samples && o->bench->kind != RDP_BENCH_LAT)
-		return rdp_cli_bad(err, len, "-U applies to latency tests");
-	if (o->report.cycles && o->bench->kind != RDP_BENCH_LAT)
-		return rdp_cli_bad(err, len,
-				   "-C applies to latency tests: bandwidth "
-				   "is in Gb/s or MiB/s");
-	if (o->report.output && o->report.json)
-		return rdp_cli_bad(err, len,
-				   "--output and --json both want stdout");
-	if (o->bench->kind == RDP_BENCH_LAT &&
-	    (o->report.limit_bw_gbps > 0 || o->report.limit_msgrate_mpps > 0))
-		return rdp_cli_bad(err, len,
-				   "-w and -y apply to bandwidth tests");
 	/* Signal often enough that the send queue never fills; a ping-pong
 	 * needs room for one signaled write still in flight. */
 	if (p->cq_mod > p->tx_depth)
 		p->cq_mod = p->tx_depth;
 	if (o->bench->kind == RDP_BENCH_LAT && p->cq_mod > p->tx_depth / 2)
 		p->cq_mod = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
-	if (rdp_cli_check_limits(o, err, len))
+}
+
+/* What the report prints: its options against the test's kind. */
+static int check_report(const struct rdp_opts *o, char *err, size_t len)
+{
+	const struct rdp_report_opts *r = &o->report;
+	int lat = o->bench->kind == RDP_BENCH_LAT;
+
+	if ((r->output == RDP_OUTPUT_LAT) != lat &&
+	    r->output != RDP_OUTPUT_REPORT)
+		return rdp_cli_bad(err, len, "--output %s does not fit %s",
+				   r->output == RDP_OUTPUT_LAT ? "latency"
+				   : r->output == RDP_OUTPUT_BW
+					   ? "bandwidth"
+					   : "message_rate",
+				   o->bench->name);
+	if (r->interval_s > 0 &&
+	    (o->bench->kind != RDP_BENCH_BW || !o->params.duration_s))
+		return rdp_cli_bad(err, len,
+				   "--interval needs a bandwidth test in "
+				   "duration mode (-D)");
+	if (r->margin_s > 0 &&
+	    (!o->params.duration_s || 2 * r->margin_s >= o->params.duration_s))
+		return rdp_cli_bad(err, len,
+				   "-f needs -D longer than twice the margin");
+	if (r->histogram && !lat)
+		return rdp_cli_bad(err, len, "-H applies to latency tests");
+	if (r->samples && !lat)
+		return rdp_cli_bad(err, len, "-U applies to latency tests");
+	if (r->cycles && !lat)
+		return rdp_cli_bad(err, len,
+				   "-C applies to latency tests: bandwidth "
+				   "is in Gb/s or MiB/s");
+	if (r->output && r->json)
+		return rdp_cli_bad(err, len,
+				   "--output and --json both want stdout");
+	if (lat && (r->limit_bw_gbps > 0 || r->limit_msgrate_mpps > 0))
+		return rdp_cli_bad(err, len,
+				   "-w and -y apply to bandwidth tests");
+	return 0;
+}
+
+/* The client's own options (the report, -x, --perftest-block), then the
+ * rules every point must pass on both sides (rules.h). */
+static int validate_client(struct rdp_opts *o, char *err, size_t len)
+{
+	if (rdp_cli_check_live(o, err, len))
 		return -EINVAL;
-	if (rdp_cli_check_bounce(o, err, len) ||
-	    rdp_cli_check_mem(o, err, len) || rdp_cli_check_rate(o, err, len))
+	client_defaults(o);
+	if (check_report(o, err, len))
+		return -EINVAL;
+	if ((o->params.flags & RDP_PARAM_RDMA_CM) && o->conn.gid_index >= 0)
+		return rdp_cli_bad(err, len,
+				   "-x does not apply with -R: RDMA CM picks "
+				   "the GID of the route to HOST");
+	if (o->conn.perftest_block && !o->conn.perftest)
+		return rdp_cli_bad(err, len,
+				   "--perftest-block applies to --perftest");
+	if (rdp_cli_check_limits(o, err, len))
 		return -EINVAL;
 	return validate_points(o, err, len);
 }
@@ -585,6 +514,7 @@ int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
 int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 			  size_t errlen)
 {
+	struct rdp_rules_side side;
 	int ret;
 
 	ret = parse_side(&rdp_cli_server, argc, argv, o, err, errlen);
@@ -596,7 +526,8 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 				   "server takes its test parameters from each "
 				   "client",
 				   argv[optind]);
-	return rdp_cli_check_bounce(o, err, errlen) ? -EINVAL : 0;
+	side = rdp_rules_side_of(&o->mem, 0);
+	return rdp_rules_check_mem(&side, err, errlen);
 }
 
 /* A field of width bytes, as the table's store wrote it. */

@@ -44,8 +44,8 @@ rdp_cli_set_fn rdp_cli_set_target_error;
 rdp_cli_set_fn rdp_cli_set_cpu;
 rdp_cli_set_fn rdp_cli_set_numa;
 rdp_cli_set_fn rdp_cli_set_no_pin;
-/* --use_cuda (opts_mem.c). */
-rdp_cli_set_fn rdp_cli_set_use_cuda;
+/* A memory type's option, --use_cuda (opts_mem.c). */
+rdp_cli_set_fn rdp_cli_set_mem_type;
 /* --run_infinitely (opts_rate.c). */
 rdp_cli_set_fn rdp_cli_set_live;
 int rdp_cli_check_live(struct rdp_opts *o, char *err, size_t len);
@@ -60,11 +60,5 @@ int rdp_cli_file_name(char *dst, size_t size, const char *arg, const char *what,
 
 /* Rules across options, once all are parsed. */
 int rdp_cli_check_limits(struct rdp_opts *o, char *err, size_t len);
-/* Memory types: the tests GPU memory cannot serve. */
-int rdp_cli_check_mem(const struct rdp_opts *o, char *err, size_t len);
-/* --rate_limit: a bandwidth test, a loop that can pace. */
-int rdp_cli_check_rate(const struct rdp_opts *o, char *err, size_t len);
-/* --bounce wants --use_cuda and, on the client, a test with messages. */
-int rdp_cli_check_bounce(const struct rdp_opts *o, char *err, size_t len);
 
 #endif /* RDMAPERF_CLI_OPTS_INT_H */

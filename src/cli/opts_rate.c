@@ -84,37 +84,6 @@ int rdp_cli_set_rate_type(void *base, const struct rdp_cli_opt *d,
 	return 0;
 }
 
-/* Pacing needs a bandwidth test sending at its own pace. */
-int rdp_cli_check_rate(const struct rdp_opts *o, char *err, size_t len)
-{
-	const struct rdp_params *p = &o->params;
-
-	if (!p->rate_milli) {
-		if (p->rate_units || p->rate_type)
-			return rdp_cli_bad(err, len,
-					   "--rate_units and --rate_limit_type "
-					   "go with --rate_limit");
-		return 0;
-	}
-	if (o->bench->kind != RDP_BENCH_BW)
-		return rdp_cli_bad(err, len,
-				   "--rate_limit paces the bandwidth tests: "
-				   "a latency test has one message in flight");
-	if (p->flags & RDP_PARAM_EVENTS)
-		return rdp_cli_bad(err, len,
-				   "--rate_limit does not combine with -e: the "
-				   "paced loop waits by polling the clock");
-	if (o->mem.bounce)
-		return rdp_cli_bad(err, len,
-				   "--rate_limit does not combine with "
-				   "--bounce");
-	if (p->rate_type == RDP_RATE_HW && p->rate_units == RDP_RATE_PPS)
-		return rdp_cli_bad(err, len,
-				   "--rate_limit_type HW takes a bit rate: "
-				   "give --rate_units Gbps, Mbps or MiBps");
-	return 0;
-}
-
 /* The report interval of a live run when neither --interval nor -D says. */
 #define LIVE_INTERVAL_S 5
 

@@ -215,7 +215,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "run on and allocate from this NUMA node (default: the NIC's)" },
 	{ "no-pin", 0, NULL, C | S, ON(place.no_pin), .set = rdp_cli_set_no_pin,
 	  .help = "leave CPU and memory placement to the system" },
-	{ "use_cuda", 0, "GPU", C | S, .set = rdp_cli_set_use_cuda,
+	{ "use_cuda", 0, "GPU", C | S, .set = rdp_cli_set_mem_type,
 	  .help = "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
 	{ "bounce", 0, NULL, C | S, ON(mem.bounce),
 	  .help = "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },

@@ -20,6 +20,20 @@
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/topo.h>
 
+/* --use_cuda's argument, checked whether or not CUDA is built in. */
+static int cuda_check_spec(const char *spec, char *err, size_t len)
+{
+	struct rdp_gpu_spec parsed;
+
+	if (!rdp_gpu_spec_parse(spec, &parsed))
+		return 0;
+	snprintf(err, len,
+		 "--use_cuda %s: give a GPU number (0..%d), auto, or a PCI bus "
+		 "id like 0000:3b:00.0",
+		 spec, RDP_GPU_MAX - 1);
+	return -EINVAL;
+}
+
 #ifdef HAVE_CUDA
 #include <cuda.h>
 
@@ -422,6 +436,8 @@ static void cuda_host_unpin(struct rdp_mem *m, void *ptr)
 const struct rdp_mem_ops rdp_mem_cuda = {
 	.name = "cuda",
 	.kind = RDP_MEM_KIND_GPU,
+	.option = "--use_cuda",
+	.check_spec = cuda_check_spec,
 	.open = cuda_open,
 	.close = cuda_close,
 	.alloc = cuda_alloc,
@@ -527,6 +543,8 @@ static void cuda_host_unpin(struct rdp_mem *m, void *ptr)
 const struct rdp_mem_ops rdp_mem_cuda = {
 	.name = "cuda",
 	.kind = RDP_MEM_KIND_GPU,
+	.option = "--use_cuda",
+	.check_spec = cuda_check_spec,
 	.open = cuda_open,
 	.close = cuda_close,
 	.alloc = cuda_alloc,

@@ -175,6 +175,7 @@ const struct rdp_mem_ops rdp_mem_host = {
 	.name = "host",
 	.kind = RDP_MEM_KIND_HOST,
 	.cpu_readable = 1,
+	.host_pages = 1,
 	.open = host_open,
 	.close = host_close,
 	.alloc = host_alloc,

@@ -56,8 +56,9 @@ const char *rdp_mem_path_id(enum rdp_mem_path path)
 	}
 }
 
-int rdp_mem_open(const struct rdp_mem_ops *ops, const char *spec,
-		 const char *nic, struct rdp_mem **out)
+static int mem_open(const struct rdp_mem_ops *ops,
+		    const struct rdp_mem_ops *data, const char *spec,
+		    const char *nic, struct rdp_mem **out)
 {
 	char err[512];
 	struct rdp_mem *m;
@@ -67,6 +68,7 @@ int rdp_mem_open(const struct rdp_mem_ops *ops, const char *spec,
 	if (!m)
 		return -ENOMEM;
 	m->ops = ops;
+	m->data_ops = data;
 	ret = m->ops->open(m, spec, nic, err, sizeof(err));
 	if (ret) {
 		rdp_err("%s", err);
@@ -75,6 +77,18 @@ int rdp_mem_open(const struct rdp_mem_ops *ops, const char *spec,
 	}
 	*out = m;
 	return 0;
+}
+
+int rdp_mem_open(const struct rdp_mem_ops *ops, const char *spec,
+		 const char *nic, struct rdp_mem **out)
+{
+	return mem_open(ops, NULL, spec, nic, out);
+}
+
+int rdp_mem_open_staged(const struct rdp_mem_ops *data, const char *spec,
+			const char *nic, struct rdp_mem **out)
+{
+	return mem_open(&rdp_mem_staged, data, spec, nic, out);
 }
 
 void rdp_mem_close(struct rdp_mem *m)

@@ -2,7 +2,8 @@
 /*
  * Staged memory (--bounce): the NIC moves ordinary registered host
  * buffers while the data lives on a GPU; copies go to that GPU. The
- * per-message copies themselves are the test's (bench/stage.c).
+ * per-message copies themselves are the test's (bench/stage.c). The
+ * device's copies are its row's (m->data_ops), whichever type it is.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +25,8 @@ static int staged_open(struct rdp_mem *m, const char *spec, const char *nic,
 	gpu = calloc(1, sizeof(*gpu));
 	if (!gpu)
 		return -ENOMEM;
-	gpu->ops = &rdp_mem_cuda;
+	/* The data's memory is a row of the table, the first by default. */
+	gpu->ops = m->data_ops ? m->data_ops : rdp_mem_types()[0];
 	ret = gpu->ops->open(gpu, spec, nic, err, len);
 	if (ret) {
 		free(gpu);

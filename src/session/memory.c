@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Which memory a side's buffers use (--use_cuda, --bounce), and the
+/* Which memory a side's buffers use (a memory type's option, --bounce), and the
  * connections made on it: the memory type meets the test here. */
 #include <stdio.h>
 
@@ -11,22 +11,27 @@
 
 #include "session_int.h"
 
-static const struct rdp_mem_ops *mem_type(const struct rdp_mem_opts *mo)
+/* The side's memory: host, a device type of the table (its option), or
+ * that device's data staged through host buffers (--bounce). */
+static int open_mem(const struct rdp_mem_opts *mo, const char *nic,
+		    struct rdp_mem **out)
 {
-	if (!mo->cuda[0])
-		return &rdp_mem_host;
-	return mo->bounce ? &rdp_mem_staged : &rdp_mem_cuda;
+	if (!mo->type)
+		return rdp_mem_open(&rdp_mem_host, "", nic, out);
+	if (mo->bounce)
+		return rdp_mem_open_staged(mo->type, mo->device, nic, out);
+	return rdp_mem_open(mo->type, mo->device, nic, out);
 }
 
 int rdp_session_use_mem(struct rdp_dev **dev, const struct rdp_mem_opts *mo)
 {
-	const struct rdp_mem_ops *ops = mem_type(mo);
+	enum rdp_mem_kind kind;
 	struct rdp_mem *m;
 	int ret;
 
 	if ((*dev)->mem)
 		return 0;
-	ret = rdp_mem_open(ops, mo->cuda, (*dev)->name, &m);
+	ret = open_mem(mo, (*dev)->name, &m);
 	if (ret) {
 		rdp_dev_close(*dev);
 		*dev = NULL;
@@ -35,10 +40,11 @@ int rdp_session_use_mem(struct rdp_dev **dev, const struct rdp_mem_opts *mo)
 	(*dev)->mem = m;
 	m->hugepages = mo->hugepages;
 	m->relaxed = !mo->no_relaxed && rdp_mem_relaxed_supported();
-	if (ops->kind == RDP_MEM_KIND_GPU)
+	kind = rdp_mem_kind_of(m);
+	if (kind == RDP_MEM_KIND_GPU)
 		rdp_info("%s: buffers on %s, %s", (*dev)->name, m->desc,
 			 m->why);
-	else if (ops->kind == RDP_MEM_KIND_GPU_STAGED)
+	else if (kind == RDP_MEM_KIND_GPU_STAGED)
 		rdp_info("%s: data on %s, %s, staged through host buffers "
 			 "(--bounce)",
 			 (*dev)->name, m->desc, m->why);
@@ -51,7 +57,7 @@ int rdp_session_gpu_probe(const struct rdp_mem_opts *mo, const char *dev_name,
 	struct rdp_dev *dev = NULL;
 	int ret;
 
-	if (!mo->cuda[0])
+	if (!mo->type)
 		return 0;
 	ret = rdp_dev_open(dev_name, port, &dev);
 	if (!ret)

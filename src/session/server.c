@@ -175,6 +175,7 @@ static int check_flags(struct server *s)
 static int check_params(struct server *s)
 {
 	const struct rdp_params *p = &s->p;
+	struct rdp_rules_side side;
 	int ret;
 
 	ret = check_flags(s);
@@ -191,12 +192,6 @@ static int check_params(struct server *s)
 	ret = rdp_session_check_fit(s->o, s->ops, p, s->why, sizeof(s->why));
 	if (ret)
 		return ret;
-	if ((p->flags & RDP_PARAM_BIDIR) &&
-	    !(s->ops->flags & RDP_BENCH_BIDIR)) {
-		rdp_errbuf(s->why, sizeof(s->why),
-			   "%s cannot run both ways (-b)", s->ops->name);
-		return -EINVAL;
-	}
 	if (s->o->bench && s->o->bench != s->ops) {
 		rdp_errbuf(s->why, sizeof(s->why),
 			   "this one-shot server was started for %s, the "
@@ -205,34 +200,9 @@ static int check_params(struct server *s)
 			   s->o->bench->name, s->ops->name);
 		return -EINVAL;
 	}
-	if ((p->flags & RDP_PARAM_BIDIR) && s->o->mem.bounce &&
-	    s->ops->verb == RDP_VERB_SEND) {
-		rdp_errbuf(s->why, sizeof(s->why),
-			   "this server stages through host memory (--bounce), "
-			   "which send_bw -b does not: use a server without "
-			   "--bounce");
-		return -EINVAL;
-	}
-	if (p->threads > 1 && s->o->mem.bounce) {
-		rdp_errbuf(s->why, sizeof(s->why),
-			   "this server stages through host memory (--bounce), "
-			   "which one loop does: drop --threads, or use a "
-			   "server without --bounce");
-		return -EINVAL;
-	}
-	if ((p->flags & (RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP)) &&
-	    s->o->mem.cuda[0]) {
-		rdp_errbuf(s->why, sizeof(s->why),
-			   "this server's buffers are GPU memory (--use_cuda) "
-			   "and --mr_per_qp and --odp register host memory: "
-			   "drop them, or use a host-memory server");
-		return -EINVAL;
-	}
-	if (rdp_bench_validate(s->ops, p, s->why, sizeof(s->why)) ||
-	    rdp_stage_check_test(s->ops, s->o->mem.bounce, s->why,
-				 sizeof(s->why)) ||
-	    rdp_devbuf_check_test(s->ops, !!s->o->mem.cuda[0], s->why,
-				  sizeof(s->why))) {
+	/* The client's own check, on this server's memory: same words. */
+	side = rdp_rules_side_of(&s->o->mem, 0);
+	if (rdp_rules_check(p, s->ops, &side, s->why, sizeof(s->why))) {
 		rdp_err("%s", s->why);
 		return -EINVAL;
 	}

@@ -38,7 +38,8 @@ static void test_opts_accepted(void **state)
 				"h"),
 			 RDP_PARSE_OK);
 	assert_int_equal(o.mem.bounce, 1);
-	assert_string_equal(o.mem.cuda, "0");
+	assert_string_equal(o.mem.device, "0");
+	assert_ptr_equal(o.mem.type, &rdp_mem_cuda);
 	assert_int_equal(CLIENT(&o, err, "read_bw", "--bounce", "--use_cuda",
 				"auto", "-b", "h"),
 			 RDP_PARSE_OK);

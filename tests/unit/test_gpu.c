@@ -60,7 +60,8 @@ static void test_options(void **state)
 	(void)state;
 	assert_int_equal(CLIENT(&o, err, "write_bw", "--use_cuda=auto", "h"),
 			 0);
-	assert_string_equal(o.mem.cuda, "auto");
+	assert_string_equal(o.mem.device, "auto");
+	assert_ptr_equal(o.mem.type, &rdp_mem_cuda);
 	assert_int_equal(CLIENT(&o, err, "read_lat", "--use_cuda", "0", "h"),
 			 0);
 	assert_int_equal(CLIENT(&o, err, "write_bw", "--use_cuda=gpu", "h"),
@@ -71,7 +72,7 @@ static void test_options(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "write_lat polls its receive buffer"));
 	assert_int_equal(CLIENT(&o, err, "write_lat", "h"), 0);
-	assert_string_equal(o.mem.cuda, "");
+	assert_null(o.mem.type);
 }
 
 static void test_pci_distance(void **state)

@@ -176,7 +176,7 @@ void rdp_doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
 
 static void probe_rdma(struct probe *pr)
 {
-	const struct rdp_mem_opts host = { .cuda = "" };
+	const struct rdp_mem_opts host = { .type = NULL };
 	int ret;
 
 	ret = rdp_clock_calibrate(&pr->clk);

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Whether a point can run, decided once for the client and the server:
+ * the side's memory, the parameters against each other and the test's
+ * row. Each rule's words are here and nowhere else. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/mem.h>
+#include <rdmaperf/params.h>
+#include <rdmaperf/rules.h>
+
+/* A list of tests is at most the registry's names. */
+#define TESTS_MAX 256
+
+static int refuse(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+const char *rdp_rules_tests(int kind, unsigned int want,
+			    unsigned int refuse_bits, const char *prefix,
+			    const char *last, char *buf, size_t len)
+{
+	const struct rdp_bench_ops *const *b, *hit[32];
+	size_t n = 0, i, off = 0;
+
+	for (b = rdp_bench_all(); *b && n < 32; b++) {
+		if ((kind >= 0 && (*b)->kind != (enum rdp_bench_kind)kind) ||
+		    ((*b)->flags & want) != want || ((*b)->flags & refuse_bits))
+			continue;
+		hit[n++] = *b;
+	}
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s%s",
+					!i	     ? ""
+					: i + 1 == n ? last
+						     : ", ",
+					prefix, hit[i]->name);
+	return buf;
+}
+
+/* "--use_cuda=GPU or --use_rocm=GPU": every option that picks device
+ * memory. */
+static const char *mem_options(const char *suffix, char *buf, size_t len)
+{
+	const struct rdp_mem_ops *const *t;
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (t = rdp_mem_types(); *t && off < len; t++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s%s",
+					t == rdp_mem_types() ? "" : " or ",
+					(*t)->option, suffix);
+	return buf;
+}
+
+int rdp_rules_check_mem(const struct rdp_rules_side *side, char *why,
+			size_t len)
+{
+	char opts[128];
+
+	/* Staged buffers are host memory: huge pages apply there too. */
+	if (side->hugepages && side->mem && !side->bounce)
+		return refuse(why, len,
+			      "--use_hugepages is for host buffers: drop it "
+			      "with %s (or add --bounce)",
+			      side->mem->option);
+	if (side->bounce && !side->mem)
+		return refuse(why, len,
+			      "--bounce stages GPU data through host memory: "
+			      "add %s",
+			      mem_options("=GPU", opts, sizeof(opts)));
+	return 0;
+}
+
+/* -b: the test's row says whether it runs both ways, with --bounce and
+ * against perftest. */
+static int rules_bidir(const struct rdp_params *p,
+		       const struct rdp_bench_ops *ops,
+		       const struct rdp_rules_side *side, char *why, size_t len)
+{
+	char tests[TESTS_MAX];
+
+	if (!(p->flags & RDP_PARAM_BIDIR))
+		return 0;
+	if (!(ops->flags & RDP_BENCH_BIDIR))
+		return refuse(why, len,
+			      "%s cannot run both ways: -b applies to %s",
+			      ops->name,
+			      rdp_rules_tests(-1, RDP_BENCH_BIDIR, 0, "",
+					      " and ", tests, sizeof(tests)));
+	if (side->perftest && !(ops->flags & RDP_BENCH_PT_BIDIR))
+		return refuse(why, len,
+			      "-b with --perftest meets %s: drop -b for %s",
+			      rdp_rules_tests(-1, RDP_BENCH_PT_BIDIR, 0, "ib_",
+					      " and ", tests, sizeof(tests)),
+			      ops->name);
+	if (side->bounce && !(ops->flags & RDP_BENCH_BOUNCE_BIDIR))
+		return refuse(why, len, "%s -b does not combine with --bounce",
+			      ops->name);
+	return 0;
+}
+
+/* -R: RDMA CM takes the path from the route, for RC QPs. */
+static int rules_cm(const struct rdp_params *p, char *why, size_t len)
+{
+	if (!(p->flags & RDP_PARAM_RDMA_CM))
+		return 0;
+	if (p->mtu_bytes)
+		return refuse(why, len,
+			      "-m does not apply with -R: RDMA CM takes the "
+			      "path MTU from the route (set the netdev's MTU "
+			      "instead)");
+	if (p->pkey_index || p->flow_label || p->hop_limit != 64)
+		return refuse(why, len,
+			      "--pkey_index, --flow_label and --hop_limit do "
+			      "not apply with -R: RDMA CM takes the path from "
+			      "the route");
+	if (p->transport != RDP_TRANSPORT_RC)
+		return refuse(why, len,
+			      "-R connects RC QPs: drop -R to run -c %s (QPs "
+			      "exchanged over TCP)",
+			      rdp_transport_name(p->transport));
+	return 0;
+}
+
+/* perftest's programs: plain verbs, on RC, one loop. */
+static int rules_perftest(const struct rdp_params *p, char *why, size_t len)
+{
+	if ((p->flags & (RDP_PARAM_WRITE_IMM | RDP_PARAM_SEND_IMM)))
+		return refuse(why, len,
+			      "--perftest runs perftest's plain verbs: drop "
+			      "--write_with_imm and --send_with_imm");
+	if (p->transport != RDP_TRANSPORT_RC)
+		return refuse(why, len,
+			      "--perftest meets perftest on RC: drop -c %s, "
+			      "or run rdmaperf on both sides",
+			      rdp_transport_name(p->transport));
+	return 0;
+}
+
+/* One loop, one receive queue, host pages: what --threads, --use-srq,
+ * --odp and --mr_per_qp need of the side. */
+static int rules_side(const struct rdp_params *p,
+		      const struct rdp_rules_side *side, char *why, size_t len)
+{
+	const struct rdp_mem_ops *m = side->mem;
+	int host = !m || m->host_pages;
+
+	if (p->threads > 1 && (side->bounce || side->perftest))
+		return refuse(why, len,
+			      "--threads does not combine with --bounce (one "
+			      "staging loop) or --perftest (perftest runs one "
+			      "loop): drop one of them");
+	if ((p->flags & RDP_PARAM_SRQ) && (side->bounce || side->perftest))
+		return refuse(why, len,
+			      "--use-srq does not combine with --bounce or "
+			      "--perftest");
+	if ((p->flags & RDP_PARAM_ODP) && !host)
+		return refuse(why, len, "--odp pages host memory: drop %s",
+			      m->option);
+	if ((p->flags & RDP_PARAM_ODP) && side->perftest)
+		return refuse(why, len, "--odp does not apply with --perftest");
+	if ((p->flags & RDP_PARAM_MR_PER_QP) && !host)
+		return refuse(why, len,
+			      "--mr_per_qp registers host memory: drop %s",
+			      m->option);
+	if ((p->flags & RDP_PARAM_MR_PER_QP) && side->perftest)
+		return refuse(why, len,
+			      "--mr_per_qp does not apply with --perftest (its "
+			      "peer's buffer layout is perftest's)");
+	/* --bounce without device memory never gets here (check_mem). */
+	if (p->transport == RDP_TRANSPORT_UD && m)
+		return refuse(why, len,
+			      "-c UD runs on host memory: drop %s and --bounce",
+			      m->option);
+	return 0;
+}
+
+/* -e sleeps on completions: the test's row says whether it has any. */
+static int rules_events(const struct rdp_params *p,
+			const struct rdp_bench_ops *ops,
+			const struct rdp_rules_side *side, char *why,
+			size_t len)
+{
+	char tests[TESTS_MAX];
+
+	if (!(p->flags & RDP_PARAM_EVENTS)) {
+		if (p->comp_vector)
+			return refuse(why, len,
+				      "-X picks the completion vector of -e: "
+				      "add -e");
+		return 0;
+	}
+	if (!(ops->flags & RDP_BENCH_EVENTS))
+		return refuse(why, len,
+			      "-e: %s polls its memory for the peer's write, "
+			      "with no completion to sleep on: use %s",
+			      ops->name,
+			      rdp_rules_tests((int)ops->kind, RDP_BENCH_EVENTS,
+					      0, "", " or ", tests,
+					      sizeof(tests)));
+	if (ops->kind == RDP_BENCH_LAT && side->perftest)
+		return refuse(why, len,
+			      "-e with --perftest: perftest's ping-pong is run "
+			      "polling; drop -e");
+	if (side->bounce)
+		return refuse(why, len,
+			      "-e does not combine with --bounce: the staged "
+			      "loops poll");
+	return 0;
+}
+
+/* --rate_limit: a bandwidth test sending at its own pace. */
+static int rules_rate(const struct rdp_params *p,
+		      const struct rdp_bench_ops *ops,
+		      const struct rdp_rules_side *side, char *why, size_t len)
+{
+	if (!p->rate_milli) {
+		if (p->rate_units || p->rate_type)
+			return refuse(why, len,
+				      "--rate_units and --rate_limit_type go "
+				      "with --rate_limit");
+		return 0;
+	}
+	if (ops->kind != RDP_BENCH_BW)
+		return refuse(why, len,
+			      "--rate_limit paces the bandwidth tests: a "
+			      "latency test has one message in flight");
+	if (p->flags & RDP_PARAM_EVENTS)
+		return refuse(why, len,
+			      "--rate_limit does not combine with -e: the "
+			      "paced loop waits by polling the clock");
+	if (side->bounce)
+		return refuse(why, len,
+			      "--rate_limit does not combine with --bounce");
+	if (p->rate_type == RDP_RATE_HW && p->rate_units == RDP_RATE_PPS)
+		return refuse(why, len,
+			      "--rate_limit_type HW takes a bit rate: give "
+			      "--rate_units Gbps, Mbps or MiBps");
+	return 0;
+}
+
+/* Device memory: --bounce needs messages to stage, and the CPU cannot
+ * poll what lives on the device. */
+static int rules_device(const struct rdp_bench_ops *ops,
+			const struct rdp_rules_side *side, char *why,
+			size_t len)
+{
+	char tests[TESTS_MAX];
+
+	if (side->bounce && !(ops->flags & RDP_BENCH_BOUNCE))
+		return refuse(
+			why, len,
+			"--bounce stages the messages of %s; %s has none to "
+			"stage (%s): drop --bounce",
+			rdp_rules_tests(-1, RDP_BENCH_BOUNCE, 0, "", " and ",
+					tests, sizeof(tests)),
+			ops->name,
+			ops->kind == RDP_BENCH_LAT
+				? "a round trip of one message is not a stream"
+				: "its 8-byte operands are updated in place by "
+				  "the NIC");
+	if (side->mem && (ops->flags & RDP_BENCH_CPU_POLL))
+		return refuse(why, len,
+			      "%s polls its receive buffer with the CPU, which "
+			      "cannot watch GPU memory: measure GPU latency "
+			      "with %s, or drop %s",
+			      ops->name,
+			      rdp_rules_tests(RDP_BENCH_LAT, 0,
+					      RDP_BENCH_CPU_POLL, "", " or ",
+					      tests, sizeof(tests)),
+			      side->mem->option);
+	return 0;
+}
+
+int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
+		    const struct rdp_rules_side *side, char *why, size_t len)
+{
+	int ret = rdp_rules_check_mem(side, why, len);
+
+	if (!ret)
+		ret = rules_bidir(p, ops, side, why, len);
+	if (!ret)
+		ret = rules_cm(p, why, len);
+	if (!ret && side->perftest)
+		ret = rules_perftest(p, why, len);
+	if (!ret)
+		ret = rules_side(p, side, why, len);
+	if (!ret)
+		ret = rules_events(p, ops, side, why, len);
+	if (!ret)
+		ret = rules_rate(p, ops, side, why, len);
+	if (!ret)
+		ret = rules_device(ops, side, why, len);
+	if (!ret)
+		ret = rdp_bench_validate(ops, p, why, len);
+	return ret;
+}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One check per rule: a table of (test, options, memory) and the line it
+ * is refused with, run three ways: rdp_rules_check itself, the client's
+ * command line, and the in-process server answering PARAMS on that
+ * memory (the fake engine, a loopback channel). All three say the same.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/mem.h>
+#include <rdmaperf/oob.h>
+#include <rdmaperf/opts.h>
+#include <rdmaperf/rules.h>
+#include <rdmaperf/session.h>
+#include <rdmaperf/wire.h>
+
+#include "../fake/fake_engine.h"
+#include "unit.h"
+
+#define IO_MS	 15000
+#define MAX_ARGS 16
+
+#define LIST(...)                                                              \
+	{                                                                      \
+		__VA_ARGS__, NULL                                              \
+	}
+#define NONE                                                                   \
+	{                                                                      \
+		NULL                                                           \
+	}
+#define CUDA   LIST("--use_cuda=0")
+#define BOUNCE LIST("--use_cuda=0", "--bounce")
+
+struct rule_case {
+	const char *test;
+	const char *args[8]; /* the point's options, client only */
+	const char *mem[4];  /* the memory both sides run on */
+	/* Parameters no client sends (it refuses them first): PARAMS are a
+	 * plain line's, then this. NULL: the args on host memory pass on
+	 * the client and give the PARAMS. */
+	void (*poke)(struct rdp_params *p);
+	const char *why; /* the exact line */
+};
+
+static void bidir(struct rdp_params *p)
+{
+	p->flags |= RDP_PARAM_BIDIR;
+}
+
+static void events(struct rdp_params *p)
+{
+	p->flags |= RDP_PARAM_EVENTS;
+}
+
+static void vector(struct rdp_params *p)
+{
+	p->comp_vector = 1;
+}
+
+static void cm_mtu(struct rdp_params *p)
+{
+	p->flags |= RDP_PARAM_RDMA_CM;
+	p->mtu_bytes = 1024;
+}
+
+static void cm_uc(struct rdp_params *p)
+{
+	p->flags |= RDP_PARAM_RDMA_CM;
+	p->transport = RDP_TRANSPORT_UC;
+}
+
+static const struct rule_case cases[] = {
+	{ "send_lat", LIST("-b"), NONE, bidir,
+	  "send_lat cannot run both ways: -b applies to write_bw, read_bw, "
+	  "send_bw and atomic_bw" },
+	{ "write_lat", LIST("-e"), NONE, events,
+	  "-e: write_lat polls its memory for the peer's write, with no "
+	  "completion to sleep on: use read_lat, send_lat or atomic_lat" },
+	{ "write_bw", LIST("-X", "1"), NONE, vector,
+	  "-X picks the completion vector of -e: add -e" },
+	{ "write_bw", LIST("-R", "-m", "1024"), NONE, cm_mtu,
+	  "-m does not apply with -R: RDMA CM takes the path MTU from the "
+	  "route (set the netdev's MTU instead)" },
+	{ "send_bw", LIST("-R", "-c", "UC"), NONE, cm_uc,
+	  "-R connects RC QPs: drop -R to run -c UC (QPs exchanged over "
+	  "TCP)" },
+	{ "send_bw", LIST("-b"), BOUNCE, NULL,
+	  "send_bw -b does not combine with --bounce" },
+	{ "write_bw", LIST("--threads", "2", "-q", "2"), BOUNCE, NULL,
+	  "--threads does not combine with --bounce (one staging loop) or "
+	  "--perftest (perftest runs one loop): drop one of them" },
+	{ "send_bw", LIST("--use-srq"), BOUNCE, NULL,
+	  "--use-srq does not combine with --bounce or --perftest" },
+	{ "write_bw", LIST("--odp"), CUDA, NULL,
+	  "--odp pages host memory: drop --use_cuda" },
+	{ "write_bw", LIST("--mr_per_qp"), CUDA, NULL,
+	  "--mr_per_qp registers host memory: drop --use_cuda" },
+	{ "send_bw", LIST("-c", "UD"), CUDA, NULL,
+	  "-c UD runs on host memory: drop --use_cuda and --bounce" },
+	{ "write_bw", LIST("-e"), BOUNCE, NULL,
+	  "-e does not combine with --bounce: the staged loops poll" },
+	{ "write_bw", LIST("--rate_limit", "10"), BOUNCE, NULL,
+	  "--rate_limit does not combine with --bounce" },
+	{ "read_lat", NONE, BOUNCE, NULL,
+	  "--bounce stages the messages of write_bw, read_bw and send_bw; "
+	  "read_lat has none to stage (a round trip of one message is not a "
+	  "stream): drop --bounce" },
+	{ "atomic_bw", NONE, BOUNCE, NULL,
+	  "--bounce stages the messages of write_bw, read_bw and send_bw; "
+	  "atomic_bw has none to stage (its 8-byte operands are updated in "
+	  "place by the NIC): drop --bounce" },
+	{ "write_lat", NONE, CUDA, NULL,
+	  "write_lat polls its receive buffer with the CPU, which cannot "
+	  "watch GPU memory: measure GPU latency with read_lat, send_lat or "
+	  "atomic_lat, or drop --use_cuda" },
+};
+
+/* rdmaperf TEST ARGS... MEM... --no-pin [loopback]: 0 or -EINVAL. */
+static int parse_client(const struct rule_case *c, int with_args, int with_mem,
+			struct rdp_opts *o, char *err, size_t len)
+{
+	const char *argv[MAX_ARGS + 8] = { "rdmaperf", c->test };
+	int n = 2, i;
+
+	for (i = 0; with_args && c->args[i]; i++)
+		argv[n++] = c->args[i];
+	for (i = 0; with_mem && c->mem[i]; i++)
+		argv[n++] = c->mem[i];
+	argv[n++] = "--no-pin";
+	argv[n++] = "loopback";
+	err[0] = '\0';
+	return rdp_opts_parse_client(n, (char **)argv, o, err, len);
+}
+
+static void parse_server(const struct rule_case *c, struct rdp_opts *o)
+{
+	const char *argv[MAX_ARGS] = { "rdmaperf-server", "--no-pin",
+				       "--max-memory", "1G" };
+	char err[256] = "";
+	int n = 4, i;
+
+	for (i = 0; c->mem[i]; i++)
+		argv[n++] = c->mem[i];
+	assert_int_equal(rdp_opts_parse_server(n, (char **)argv, o, err,
+					       sizeof(err)),
+			 RDP_PARSE_OK);
+	o->conn.oob_timeout_ms = IO_MS;
+}
+
+/* The PARAMS a client of this case sends. */
+static void case_params(const struct rule_case *c, struct rdp_params *p)
+{
+	struct rdp_opts o;
+	char err[256];
+
+	if (parse_client(c, !c->poke, 0, &o, err, sizeof(err)))
+		fail_msg("%s on host memory: %s", c->test, err);
+	*p = o.params;
+	if (c->poke)
+		c->poke(p);
+}
+
+struct server_side {
+	struct rdp_opts o;
+	struct rdp_oob oob;
+	int ret;
+};
+
+static void *serve_main(void *arg)
+{
+	struct server_side *s = arg;
+
+	s->ret = rdp_session_serve_with(&s->o, &fake_engine, &s->oob);
+	rdp_oob_close(&s->oob);
+	return NULL;
+}
+
+/* HELLO, PARAMS p; the server's answer into answer. */
+static int serve_params(struct server_side *s, const struct rdp_params *p,
+			struct rdp_msg *answer)
+{
+	struct rdp_msg msg = { .type = RDP_MSG_HELLO };
+	struct rdp_oob cli;
+	pthread_t tid;
+
+	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &s->oob), 0);
+	assert_int_equal(pthread_create(&tid, NULL, serve_main, s), 0);
+	assert_int_equal(rdp_oob_send(&cli, &msg), 0);
+	assert_int_equal(rdp_oob_expect(&cli, RDP_MSG_HELLO, &msg, IO_MS), 0);
+	memset(&msg, 0, sizeof(msg));
+	msg.type = RDP_MSG_PARAMS;
+	msg.u.params = *p;
+	assert_int_equal(rdp_oob_send(&cli, &msg), 0);
+	if (rdp_oob_recv(&cli, answer, IO_MS))
+		answer->type = 0;
+	rdp_oob_close(&cli);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	return s->ret;
+}
+
+/* The rule itself, on the server's memory. */
+static void test_rules_direct(void **state)
+{
+	struct rdp_rules_side side;
+	struct rdp_params p;
+	struct server_side s;
+	char why[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		case_params(&cases[i], &p);
+		parse_server(&cases[i], &s.o);
+		side = rdp_rules_side_of(&s.o.mem, 0);
+		why[0] = '\0';
+		assert_int_equal(rdp_rules_check(&p, rdp_bench_find(p.test),
+						 &side, why, sizeof(why)),
+				 -EINVAL);
+		assert_string_equal(why, cases[i].why);
+	}
+}
+
+/* The client's command line: refused before connecting, same line. */
+static void test_rules_client(void **state)
+{
+	struct rdp_opts o;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(parse_client(&cases[i], 1, 1, &o, err,
+					      sizeof(err)),
+				 -EINVAL);
+		assert_string_equal(err, cases[i].why);
+	}
+}
+
+/* The server: the same line in the ERROR that answers PARAMS, nothing
+ * built. */
+static void test_rules_server(void **state)
+{
+	struct rdp_msg answer;
+	struct rdp_params p;
+	struct server_side s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_engine_reset();
+		case_params(&cases[i], &p);
+		parse_server(&cases[i], &s.o);
+		assert_int_equal(serve_params(&s, &p, &answer), -EINVAL);
+		assert_int_equal(answer.type, RDP_MSG_ERROR);
+		assert_string_equal(answer.u.error.text, cases[i].why);
+		assert_int_equal(fake_engine_cfg.conns_created, 0);
+	}
+}
+
+/* Lists in the lines come from the test rows, in registry order. */
+static void test_rules_lists(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(rdp_rules_tests(-1, RDP_BENCH_BIDIR, 0, "", " and ",
+					    buf, sizeof(buf)),
+			    "write_bw, read_bw, send_bw and atomic_bw");
+	assert_string_equal(rdp_rules_tests(-1, RDP_BENCH_PT_BIDIR, 0, "ib_",
+					    " and ", buf, sizeof(buf)),
+			    "ib_write_bw and ib_read_bw");
+	assert_string_equal(rdp_rules_tests(RDP_BENCH_LAT, 0,
+					    RDP_BENCH_CPU_POLL, "", " or ", buf,
+					    sizeof(buf)),
+			    "read_lat, send_lat or atomic_lat");
+	assert_string_equal(rdp_rules_tests(RDP_BENCH_BW, RDP_BENCH_UD, 0, "",
+					    " or ", buf, sizeof(buf)),
+			    "send_bw");
+	assert_string_equal(
+		rdp_rules_tests(-1, ~0u, 0, "", " or ", buf, sizeof(buf)), "");
+}
+
+/* Memory types: the table finds a row by its option; the server checks
+ * its own memory options at start with the client's words. */
+static void test_rules_mem(void **state)
+{
+	struct rdp_rules_side side = { 0 };
+	struct rdp_opts o;
+	char why[256];
+
+	(void)state;
+	assert_ptr_equal(rdp_mem_find("--use_cuda"), &rdp_mem_cuda);
+	assert_ptr_equal(rdp_mem_find("use_cuda"), &rdp_mem_cuda);
+	assert_null(rdp_mem_find("--use_nothing"));
+	assert_ptr_equal(rdp_mem_types()[0], &rdp_mem_cuda);
+	assert_false(rdp_mem_cuda.host_pages);
+	assert_true(rdp_mem_host.host_pages);
+	side.bounce = 1;
+	assert_int_equal(rdp_rules_check_mem(&side, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--bounce stages GPU data through host "
+				 "memory: add --use_cuda=GPU");
+	assert_int_equal(SERVER(&o, why, "--bounce"), -EINVAL);
+	assert_string_equal(why, "--bounce stages GPU data through host "
+				 "memory: add --use_cuda=GPU");
+	side.bounce = 0;
+	side.mem = &rdp_mem_cuda;
+	side.hugepages = 1;
+	assert_int_equal(rdp_rules_check_mem(&side, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--use_hugepages is for host buffers: drop "
+				 "it with --use_cuda (or add --bounce)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules_direct),
+		cmocka_unit_test(test_rules_client),
+		cmocka_unit_test(test_rules_server),
+		cmocka_unit_test(test_rules_lists),
+		cmocka_unit_test(test_rules_mem),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
