@@ -60,6 +60,17 @@ struct rdp_mesh_plan;
 const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p);
 /* The pattern a name means; -EINVAL for any other name. */
 int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out);
+/* The same, with one line in why naming every pattern on -EINVAL. */
+int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
+			   char *why, size_t len);
+/*
+ * Whether o can be planned, decided once for `rdmaperf mesh --plan` and
+ * rdmaperf-mesh: --permutations on bisection only and within range, -b
+ * not on ring-shift, the node count when known (0: not counted yet).
+ * 0, or -EINVAL with one line in why.
+ */
+int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
+			size_t len);
 
 /*
  * The plan of o; -EINVAL (nodes out of range, permutations on a pattern

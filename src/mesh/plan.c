@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +44,65 @@ int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out)
 			return 0;
 		}
 	return -EINVAL;
+}
+
+static int plan_bad(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int plan_bad(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
+			   char *why, size_t len)
+{
+	size_t i, n = sizeof(names) / sizeof(names[0]), off;
+
+	if (!rdp_mesh_pattern_parse(name, out))
+		return 0;
+	off = (size_t)snprintf(why, len, "--pattern needs ");
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(why + off, len - off, "%s%s",
+					!i	     ? ""
+					: i + 1 == n ? " or "
+						     : ", ",
+					names[i]);
+	if (off < len)
+		snprintf(why + off, len - off, ", not '%s'", name);
+	return -EINVAL;
+}
+
+int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
+			size_t len)
+{
+	if ((unsigned int)o->pattern >= sizeof(names) / sizeof(names[0]))
+		return plan_bad(why, len, "unknown mesh pattern %u",
+				(unsigned int)o->pattern);
+	if (o->nodes &&
+	    (o->nodes < RDP_MESH_MIN_NODES || o->nodes > RDP_MESH_MAX_NODES))
+		return plan_bad(why, len,
+				"a mesh has %d to %d nodes, not %u: run "
+				"one rank a node and rail",
+				RDP_MESH_MIN_NODES, RDP_MESH_MAX_NODES,
+				o->nodes);
+	if (o->permutations && o->pattern != RDP_MESH_BISECTION)
+		return plan_bad(why, len,
+				"--permutations applies to --pattern "
+				"bisection");
+	if (o->permutations > RDP_MESH_MAX_PERMUTATIONS)
+		return plan_bad(why, len, "--permutations takes at most %d",
+				RDP_MESH_MAX_PERMUTATIONS);
+	if (o->bidir && o->pattern == RDP_MESH_RING_SHIFT)
+		return plan_bad(why, len,
+				"-b does not apply to ring-shift, whose "
+				"nodes send and receive at once already");
+	return 0;
 }
 
 /* splitmix64: a fixed generator, so a seed gives the same matchings on
@@ -82,16 +143,14 @@ static void fill_orders(struct rdp_mesh_plan *p)
 	}
 }
 
+/* The plan's own options: counted nodes, then the shared check. */
 static int check_opts(const struct rdp_mesh_plan_opts *o)
 {
-	if (o->nodes < RDP_MESH_MIN_NODES || o->nodes > RDP_MESH_MAX_NODES ||
-	    o->permutations > RDP_MESH_MAX_PERMUTATIONS)
+	char why[160];
+
+	if (!o->nodes)
 		return -EINVAL;
-	if (o->permutations && o->pattern != RDP_MESH_BISECTION)
-		return -EINVAL;
-	if (o->bidir && o->pattern == RDP_MESH_RING_SHIFT)
-		return -EINVAL;
-	return (unsigned int)o->pattern <= RDP_MESH_RING_SHIFT ? 0 : -EINVAL;
+	return rdp_mesh_plan_check(o, why, sizeof(why));
 }
 
 int rdp_mesh_plan_create(const struct rdp_mesh_plan_opts *o,

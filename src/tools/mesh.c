@@ -32,12 +32,7 @@ static int set_pattern(void *base, const struct rdp_cli_opt *d, const char *arg,
 
 	(void)base;
 	(void)d;
-	if (rdp_mesh_pattern_parse(arg, &p))
-		return rdp_cli_bad(err, len,
-				   "--pattern needs pairwise, bisection or "
-				   "ring-shift, not '%s'",
-				   arg);
-	return 0;
+	return rdp_mesh_pattern_check(arg, &p, err, len);
 }
 
 #define UINT(m, lo, hi, d)                                                     \
@@ -96,19 +91,17 @@ static int plan_asked(int argc, char **argv)
 
 static int plan_opts(const struct mesh_args *a, struct rdp_mesh_plan_opts *o)
 {
+	char why[256];
+
 	*o = (struct rdp_mesh_plan_opts){ .nodes = a->plan,
 					  .permutations = a->permutations,
 					  .seed = a->seed,
 					  .bidir = a->bidir };
 	if (a->pattern)
 		rdp_mesh_pattern_parse(a->pattern, &o->pattern);
-	if (o->permutations && o->pattern != RDP_MESH_BISECTION) {
-		rdp_err("mesh: --permutations applies to --pattern bisection");
-		return -EINVAL;
-	}
-	if (o->bidir && o->pattern == RDP_MESH_RING_SHIFT) {
-		rdp_err("mesh: -b does not apply to ring-shift, whose nodes "
-			"send and receive at once already");
+	/* rdmaperf-mesh's check, in its words. */
+	if (rdp_mesh_plan_check(o, why, sizeof(why))) {
+		rdp_err("mesh: %s", why);
 		return -EINVAL;
 	}
 	return 0;

@@ -202,23 +202,17 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 		     struct rdp_mesh_run_opts *mo)
 {
 	struct rdp_mesh_plan_opts *p = &mo->plan;
+	char why[256];
 
-	if (a->pattern && rdp_mesh_pattern_parse(a->pattern, &p->pattern)) {
-		rdp_err("--pattern needs pairwise, bisection or ring-shift, "
-			"not '%s'",
-			a->pattern);
-		return -EINVAL;
-	}
 	p->permutations = a->permutations;
 	p->seed = a->seed;
 	p->bidir = !!(o->params.flags & RDP_PARAM_BIDIR);
-	if (p->permutations && p->pattern != RDP_MESH_BISECTION) {
-		rdp_err("--permutations applies to --pattern bisection");
-		return -EINVAL;
-	}
-	if (p->bidir && p->pattern == RDP_MESH_RING_SHIFT) {
-		rdp_err("-b does not apply to ring-shift, whose nodes send "
-			"and receive at once already");
+	/* The plan's rules, as `rdmaperf mesh --plan` says them; the node
+	 * count is the ranks', checked when they are counted. */
+	if ((a->pattern && rdp_mesh_pattern_check(a->pattern, &p->pattern, why,
+						  sizeof(why))) ||
+	    rdp_mesh_plan_check(p, why, sizeof(why))) {
+		rdp_err("%s", why);
 		return -EINVAL;
 	}
 	if (o->conn.host[0]) {

@@ -17,6 +17,7 @@
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/mem.h>
+#include <rdmaperf/mesh_plan.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/rules.h>
@@ -319,6 +320,40 @@ static void test_rules_mem(void **state)
 				 "it with --use_cuda (or add --bounce)");
 }
 
+/* A mesh plan's rules: one function for rdmaperf mesh --plan and
+ * rdmaperf-mesh, the pattern names from the pattern table. */
+static void test_rules_mesh_plan(void **state)
+{
+	struct rdp_mesh_plan_opts o = { .pattern = RDP_MESH_PAIRWISE };
+	enum rdp_mesh_pattern pat;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(rdp_mesh_plan_check(&o, why, sizeof(why)), 0);
+	assert_int_equal(rdp_mesh_pattern_check("ring", &pat, why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "--pattern needs pairwise, bisection or "
+				 "ring-shift, not 'ring'");
+	assert_int_equal(
+		rdp_mesh_pattern_check("bisection", &pat, why, sizeof(why)), 0);
+	assert_int_equal(pat, RDP_MESH_BISECTION);
+	o.permutations = 2;
+	assert_int_equal(rdp_mesh_plan_check(&o, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why,
+			    "--permutations applies to --pattern bisection");
+	o.permutations = 0;
+	o.pattern = RDP_MESH_RING_SHIFT;
+	o.bidir = 1;
+	assert_int_equal(rdp_mesh_plan_check(&o, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "-b does not apply to ring-shift, whose "
+				 "nodes send and receive at once already");
+	o.bidir = 0;
+	o.nodes = 1;
+	assert_int_equal(rdp_mesh_plan_check(&o, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "a mesh has 2 to 4096 nodes, not 1: run one "
+				 "rank a node and rail");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_rules_server),
 		cmocka_unit_test(test_rules_lists),
 		cmocka_unit_test(test_rules_mem),
+		cmocka_unit_test(test_rules_mesh_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
