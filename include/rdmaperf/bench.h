@@ -72,6 +72,10 @@ enum rdp_bench_flags {
 	RDP_BENCH_BOUNCE_BIDIR = 1u << 11,
 	/* -b with --perftest: perftest's program of this test runs -b. */
 	RDP_BENCH_PT_BIDIR = 1u << 12,
+	/* --write_with_imm, --send_with_imm: the verb carries immediate
+	 * data. */
+	RDP_BENCH_WRITE_IMM = 1u << 13,
+	RDP_BENCH_SEND_IMM = 1u << 14,
 };
 
 /* --rate_limit: who holds the sender to the rate. */
@@ -254,7 +258,7 @@ static inline int rdp_bench_receives(const struct rdp_bench_ops *ops,
 	       (p->flags & RDP_PARAM_WRITE_IMM);
 }
 
-/* Can ops run p: its transport (-c), immediate data, then ops->validate.
+/* Can ops run p: its transport (-c), threads, rate, then ops->validate.
  * why gets one line naming the test and the fix. */
 int rdp_bench_validate(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, char *why, size_t len);

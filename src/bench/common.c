@@ -397,38 +397,6 @@ static int check_transport(const struct rdp_bench_ops *ops,
 	return -EINVAL;
 }
 
-/* --write_with_imm on the WRITE tests, --send_with_imm and --use-srq on
- * the SEND tests. */
-static int check_imm(const struct rdp_bench_ops *ops,
-		     const struct rdp_params *p, char *why, size_t len)
-{
-	if ((p->flags & RDP_PARAM_WRITE_IMM) && ops->verb != RDP_VERB_WRITE) {
-		snprintf(why, len,
-			 "%s: --write_with_imm applies to write_bw and "
-			 "write_lat",
-			 p->test);
-		return -EINVAL;
-	}
-	if ((p->flags & RDP_PARAM_WRITE_IMM) && (p->flags & RDP_PARAM_BIDIR)) {
-		snprintf(why, len, "%s: --write_with_imm runs one way: drop -b",
-			 p->test);
-		return -EINVAL;
-	}
-	if ((p->flags & RDP_PARAM_SRQ) && !(ops->flags & RDP_BENCH_RECV)) {
-		snprintf(why, len,
-			 "%s: --use-srq applies to send_bw and send_lat",
-			 p->test);
-		return -EINVAL;
-	}
-	if ((p->flags & RDP_PARAM_SEND_IMM) && ops->verb != RDP_VERB_SEND) {
-		snprintf(why, len,
-			 "%s: --send_with_imm applies to send_bw and send_lat",
-			 p->test);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* --rate_limit: a bandwidth test, units and type this side knows. */
 static int check_rate(const struct rdp_bench_ops *ops,
 		      const struct rdp_params *p, char *why, size_t len)
@@ -532,8 +500,6 @@ int rdp_bench_validate(const struct rdp_bench_ops *ops,
 		ret = check_threads(ops, p, why, len);
 	if (!ret)
 		ret = check_duplex(ops, p, why, len);
-	if (!ret)
-		ret = check_imm(ops, p, why, len);
 	if (!ret)
 		ret = check_rate(ops, p, why, len);
 	if (!ret && ops->validate)

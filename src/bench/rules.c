@@ -225,6 +225,36 @@ static int rules_events(const struct rdp_params *p,
 	return 0;
 }
 
+/* Immediate data and a shared receive queue: the test's row says which
+ * verb carries them. */
+static int rules_imm(const struct rdp_params *p,
+		     const struct rdp_bench_ops *ops, char *why, size_t len)
+{
+	char tests[TESTS_MAX];
+
+	if ((p->flags & RDP_PARAM_WRITE_IMM) &&
+	    !(ops->flags & RDP_BENCH_WRITE_IMM))
+		return refuse(why, len, "%s: --write_with_imm applies to %s",
+			      p->test,
+			      rdp_rules_tests(-1, RDP_BENCH_WRITE_IMM, 0, "",
+					      " and ", tests, sizeof(tests)));
+	if ((p->flags & RDP_PARAM_WRITE_IMM) && (p->flags & RDP_PARAM_BIDIR))
+		return refuse(why, len,
+			      "%s: --write_with_imm runs one way: drop -b",
+			      p->test);
+	if ((p->flags & RDP_PARAM_SRQ) && !(ops->flags & RDP_BENCH_RECV))
+		return refuse(why, len, "%s: --use-srq applies to %s", p->test,
+			      rdp_rules_tests(-1, RDP_BENCH_RECV, 0, "",
+					      " and ", tests, sizeof(tests)));
+	if ((p->flags & RDP_PARAM_SEND_IMM) &&
+	    !(ops->flags & RDP_BENCH_SEND_IMM))
+		return refuse(why, len, "%s: --send_with_imm applies to %s",
+			      p->test,
+			      rdp_rules_tests(-1, RDP_BENCH_SEND_IMM, 0, "",
+					      " and ", tests, sizeof(tests)));
+	return 0;
+}
+
 /* --rate_limit: a bandwidth test sending at its own pace. */
 static int rules_rate(const struct rdp_params *p,
 		      const struct rdp_bench_ops *ops,
@@ -303,6 +333,8 @@ int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
 		ret = rules_side(p, side, why, len);
 	if (!ret)
 		ret = rules_events(p, ops, side, why, len);
+	if (!ret)
+		ret = rules_imm(p, ops, why, len);
 	if (!ret)
 		ret = rules_rate(p, ops, side, why, len);
 	if (!ret)

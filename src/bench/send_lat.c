@@ -408,7 +408,8 @@ const struct rdp_bench_ops rdp_bench_send_lat = {
 	.verb = RDP_VERB_SEND,
 	.lat_note = "one-way latency: half of each measured round trip",
 	.flags = RDP_BENCH_RECV | RDP_BENCH_INLINE | RDP_BENCH_UC |
-		 RDP_BENCH_UD | RDP_BENCH_PINGPONG | RDP_BENCH_EVENTS,
+		 RDP_BENCH_UD | RDP_BENCH_PINGPONG | RDP_BENCH_EVENTS |
+		 RDP_BENCH_SEND_IMM,
 	.default_size = 2,
 	.check_unit = "bytes verified after the run",
 	.decide = decide,

@@ -425,7 +425,7 @@ const struct rdp_bench_ops rdp_bench_write_lat = {
 	.kind = RDP_BENCH_LAT,
 	.verb = RDP_VERB_WRITE,
 	.flags = RDP_BENCH_INLINE | RDP_BENCH_CPU_POLL | RDP_BENCH_UC |
-		 RDP_BENCH_PINGPONG,
+		 RDP_BENCH_PINGPONG | RDP_BENCH_WRITE_IMM,
 	.lat_note = "one-way latency: half of each measured round trip",
 	.default_size = 2,
 	.tail_bytes = 1,

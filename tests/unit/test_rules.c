@@ -79,7 +79,21 @@ static void cm_uc(struct rdp_params *p)
 	p->transport = RDP_TRANSPORT_UC;
 }
 
+static void write_imm(struct rdp_params *p)
+{
+	p->flags |= RDP_PARAM_WRITE_IMM;
+}
+
+static void srq(struct rdp_params *p)
+{
+	p->flags |= RDP_PARAM_SRQ;
+}
+
 static const struct rule_case cases[] = {
+	{ "send_bw", LIST("--write_with_imm"), NONE, write_imm,
+	  "send_bw: --write_with_imm applies to write_bw and write_lat" },
+	{ "write_bw", LIST("--use-srq"), NONE, srq,
+	  "write_bw: --use-srq applies to send_bw and send_lat" },
 	{ "send_lat", LIST("-b"), NONE, bidir,
 	  "send_lat cannot run both ways: -b applies to write_bw, read_bw, "
 	  "send_bw and atomic_bw" },
