@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,19 +45,6 @@ int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out)
 	return -EINVAL;
 }
 
-static int plan_bad(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int plan_bad(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
 			   char *why, size_t len)
 {
@@ -82,27 +68,27 @@ int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 			size_t len)
 {
 	if ((unsigned int)o->pattern >= sizeof(names) / sizeof(names[0]))
-		return plan_bad(why, len, "unknown mesh pattern %u",
-				(unsigned int)o->pattern);
-	if (o->nodes &&
-	    (o->nodes < RDP_MESH_MIN_NODES || o->nodes > RDP_MESH_MAX_NODES))
-		return plan_bad(why, len,
-				"a mesh has %d to %d nodes, not %u: run "
-				"one rank a node and rail",
-				RDP_MESH_MIN_NODES, RDP_MESH_MAX_NODES,
-				o->nodes);
-	if (o->permutations && o->pattern != RDP_MESH_BISECTION)
-		return plan_bad(why, len,
-				"--permutations applies to --pattern "
-				"bisection");
-	if (o->permutations > RDP_MESH_MAX_PERMUTATIONS)
-		return plan_bad(why, len, "--permutations takes at most %d",
-				RDP_MESH_MAX_PERMUTATIONS);
-	if (o->bidir && o->pattern == RDP_MESH_RING_SHIFT)
-		return plan_bad(why, len,
-				"-b does not apply to ring-shift, whose "
-				"nodes send and receive at once already");
-	return 0;
+		snprintf(why, len, "unknown mesh pattern %u",
+			 (unsigned int)o->pattern);
+	else if (o->nodes && (o->nodes < RDP_MESH_MIN_NODES ||
+			      o->nodes > RDP_MESH_MAX_NODES))
+		snprintf(why, len,
+			 "a mesh has %d to %d nodes, not %u: run one rank a "
+			 "node and rail",
+			 RDP_MESH_MIN_NODES, RDP_MESH_MAX_NODES, o->nodes);
+	else if (o->permutations && o->pattern != RDP_MESH_BISECTION)
+		snprintf(why, len,
+			 "--permutations applies to --pattern bisection");
+	else if (o->permutations > RDP_MESH_MAX_PERMUTATIONS)
+		snprintf(why, len, "--permutations takes at most %d",
+			 RDP_MESH_MAX_PERMUTATIONS);
+	else if (o->bidir && o->pattern == RDP_MESH_RING_SHIFT)
+		snprintf(why, len,
+			 "-b does not apply to ring-shift, whose nodes send "
+			 "and receive at once already");
+	else
+		return 0;
+	return -EINVAL;
 }
 
 /* splitmix64: a fixed generator, so a seed gives the same matchings on

@@ -184,42 +184,47 @@ static void case_params(const struct rule_case *c, struct rdp_params *p)
 		c->poke(p);
 }
 
-struct server_side {
-	struct rdp_opts o;
+/* A client that sends HELLO and one PARAMS, and keeps the answer; its
+ * steps' results are checked by the main thread. */
+struct script {
 	struct rdp_oob oob;
-	int ret;
+	struct rdp_params p;
+	struct rdp_msg answer;
+	int sent; /* HELLO exchanged and PARAMS sent */
 };
 
-static void *serve_main(void *arg)
+static void *script_main(void *arg)
 {
-	struct server_side *s = arg;
+	struct script *c = arg;
+	struct rdp_msg msg = { .type = RDP_MSG_HELLO };
 
-	s->ret = rdp_session_serve_with(&s->o, &fake_engine, &s->oob);
-	rdp_oob_close(&s->oob);
+	c->sent = !rdp_oob_send(&c->oob, &msg) &&
+		  !rdp_oob_expect(&c->oob, RDP_MSG_HELLO, &msg, IO_MS);
+	memset(&msg, 0, sizeof(msg));
+	msg.type = RDP_MSG_PARAMS;
+	msg.u.params = c->p;
+	c->sent = c->sent && !rdp_oob_send(&c->oob, &msg);
+	if (!c->sent || rdp_oob_recv(&c->oob, &c->answer, IO_MS))
+		c->answer.type = 0;
+	rdp_oob_close(&c->oob);
 	return NULL;
 }
 
-/* HELLO, PARAMS p; the server's answer into answer. */
-static int serve_params(struct server_side *s, const struct rdp_params *p,
-			struct rdp_msg *answer)
+/* The server of o, in this thread, meets the scripted client sending p:
+ * its return, the answer in c->answer. */
+static int serve_params(const struct rdp_opts *o, struct script *c)
 {
-	struct rdp_msg msg = { .type = RDP_MSG_HELLO };
-	struct rdp_oob cli;
+	struct rdp_oob srv;
 	pthread_t tid;
+	int ret;
 
-	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &s->oob), 0);
-	assert_int_equal(pthread_create(&tid, NULL, serve_main, s), 0);
-	assert_int_equal(rdp_oob_send(&cli, &msg), 0);
-	assert_int_equal(rdp_oob_expect(&cli, RDP_MSG_HELLO, &msg, IO_MS), 0);
-	memset(&msg, 0, sizeof(msg));
-	msg.type = RDP_MSG_PARAMS;
-	msg.u.params = *p;
-	assert_int_equal(rdp_oob_send(&cli, &msg), 0);
-	if (rdp_oob_recv(&cli, answer, IO_MS))
-		answer->type = 0;
-	rdp_oob_close(&cli);
+	assert_int_equal(rdp_oob_loopback(IO_MS, &c->oob, &srv), 0);
+	assert_int_equal(pthread_create(&tid, NULL, script_main, c), 0);
+	ret = rdp_session_serve_with(o, &fake_engine, &srv);
+	rdp_oob_close(&srv);
 	assert_int_equal(pthread_join(tid, NULL), 0);
-	return s->ret;
+	assert_true(c->sent);
+	return ret;
 }
 
 /* The rule itself, on the server's memory. */
@@ -227,15 +232,15 @@ static void test_rules_direct(void **state)
 {
 	struct rdp_rules_side side;
 	struct rdp_params p;
-	struct server_side s;
+	struct rdp_opts so;
 	char why[256];
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		case_params(&cases[i], &p);
-		parse_server(&cases[i], &s.o);
-		side = rdp_rules_side_of(&s.o.mem, 0);
+		parse_server(&cases[i], &so);
+		side = rdp_rules_side_of(&so.mem, 0);
 		why[0] = '\0';
 		assert_int_equal(rdp_rules_check(&p, rdp_bench_find(p.test),
 						 &side, why, sizeof(why)),
@@ -264,19 +269,19 @@ static void test_rules_client(void **state)
  * built. */
 static void test_rules_server(void **state)
 {
-	struct rdp_msg answer;
-	struct rdp_params p;
-	struct server_side s;
+	struct script c;
+	struct rdp_opts so;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fake_engine_reset();
-		case_params(&cases[i], &p);
-		parse_server(&cases[i], &s.o);
-		assert_int_equal(serve_params(&s, &p, &answer), -EINVAL);
-		assert_int_equal(answer.type, RDP_MSG_ERROR);
-		assert_string_equal(answer.u.error.text, cases[i].why);
+		memset(&c, 0, sizeof(c));
+		case_params(&cases[i], &c.p);
+		parse_server(&cases[i], &so);
+		assert_int_equal(serve_params(&so, &c), -EINVAL);
+		assert_int_equal(c.answer.type, RDP_MSG_ERROR);
+		assert_string_equal(c.answer.u.error.text, cases[i].why);
 		assert_int_equal(fake_engine_cfg.conns_created, 0);
 	}
 }
