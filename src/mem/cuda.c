@@ -433,23 +433,6 @@ static void cuda_host_unpin(struct rdp_mem *m, void *ptr)
 		st->cu->host_unregister(ptr);
 }
 
-const struct rdp_mem_ops rdp_mem_cuda = {
-	.name = "cuda",
-	.kind = RDP_MEM_KIND_GPU,
-	.option = "--use_cuda",
-	.check_spec = cuda_check_spec,
-	.open = cuda_open,
-	.close = cuda_close,
-	.alloc = cuda_alloc,
-	.free = cuda_free,
-	.wipe = cuda_wipe,
-	.reg = cuda_reg,
-	.to_dev = cuda_to_dev,
-	.to_host = cuda_to_host,
-	.host_pin = cuda_host_pin,
-	.host_unpin = cuda_host_unpin,
-};
-
 #else /* !HAVE_CUDA */
 
 static int cuda_open(struct rdp_mem *m, const char *spec, const char *nic,
@@ -514,14 +497,20 @@ static int cuda_reg(struct rdp_mem *m, struct ibv_pd *pd, void *ptr,
 	return -ENOSYS;
 }
 
-static int cuda_copy(struct rdp_mem *m, void *dst, const void *src,
-		     size_t bytes)
+static int cuda_to_dev(struct rdp_mem *m, void *dst, const void *src,
+		       size_t bytes)
 {
 	(void)m;
 	(void)dst;
 	(void)src;
 	(void)bytes;
 	return -ENOSYS;
+}
+
+static int cuda_to_host(struct rdp_mem *m, void *dst, const void *src,
+			size_t bytes)
+{
+	return cuda_to_dev(m, dst, src, bytes);
 }
 
 static int cuda_host_pin(struct rdp_mem *m, void *ptr, size_t bytes, char *why,
@@ -540,6 +529,9 @@ static void cuda_host_unpin(struct rdp_mem *m, void *ptr)
 	(void)ptr;
 }
 
+#endif /* HAVE_CUDA */
+
+/* The row, with or without the driver behind it. */
 const struct rdp_mem_ops rdp_mem_cuda = {
 	.name = "cuda",
 	.kind = RDP_MEM_KIND_GPU,
@@ -551,10 +543,8 @@ const struct rdp_mem_ops rdp_mem_cuda = {
 	.free = cuda_free,
 	.wipe = cuda_wipe,
 	.reg = cuda_reg,
-	.to_dev = cuda_copy,
-	.to_host = cuda_copy,
+	.to_dev = cuda_to_dev,
+	.to_host = cuda_to_host,
 	.host_pin = cuda_host_pin,
 	.host_unpin = cuda_host_unpin,
 };
-
-#endif /* HAVE_CUDA */
