@@ -11,6 +11,7 @@
 #include <rdmaperf/mem.h>
 #include <rdmaperf/params.h>
 #include <rdmaperf/rules.h>
+#include <rdmaperf/stage.h>
 
 /* A list of tests is at most the registry's names. */
 #define TESTS_MAX 256
@@ -191,6 +192,18 @@ static int rules_side(const struct rdp_params *p,
 	return 0;
 }
 
+/* Does the side run a staged loop: the client always with --bounce, the
+ * server where messages pass through it. */
+static int staged_loop(const struct rdp_params *p,
+		       const struct rdp_bench_ops *ops,
+		       const struct rdp_rules_side *side)
+{
+	if (!side->bounce)
+		return 0;
+	return !side->server ||
+	       rdp_stage_role(ops, p, RDP_SIDE_SERVER) != RDP_STAGE_NONE;
+}
+
 /* -e sleeps on completions: the test's row says whether it has any. */
 static int rules_events(const struct rdp_params *p,
 			const struct rdp_bench_ops *ops,
@@ -218,7 +231,7 @@ static int rules_events(const struct rdp_params *p,
 		return refuse(why, len,
 			      "-e with --perftest: perftest's ping-pong is run "
 			      "polling; drop -e");
-	if (side->bounce)
+	if (staged_loop(p, ops, side))
 		return refuse(why, len,
 			      "-e does not combine with --bounce: the staged "
 			      "loops poll");
@@ -275,7 +288,9 @@ static int rules_rate(const struct rdp_params *p,
 		return refuse(why, len,
 			      "--rate_limit does not combine with -e: the "
 			      "paced loop waits by polling the clock");
-	if (side->bounce)
+	/* The sender paces: a server sends with -b only. */
+	if (staged_loop(p, ops, side) &&
+	    (!side->server || (p->flags & RDP_PARAM_BIDIR)))
 		return refuse(why, len,
 			      "--rate_limit does not combine with --bounce");
 	if (p->rate_type == RDP_RATE_HW && p->rate_units == RDP_RATE_PPS)

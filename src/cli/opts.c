@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,11 +365,46 @@ static void client_defaults(struct rdp_opts *o)
 		p->cq_mod = p->tx_depth / 2 ? p->tx_depth / 2 : 1;
 }
 
+/* Report options that fit one kind of test, refused on the other. */
+static const struct kind_rule {
+	size_t off; /* of an int (set: non-zero) or a double (set: > 0) */
+	int is_double;
+	enum rdp_bench_kind kind; /* the tests the option applies to */
+	const char *why;
+} kind_rules[] = {
+	{ offsetof(struct rdp_report_opts, histogram), 0, RDP_BENCH_LAT,
+	  "-H applies to latency tests" },
+	{ offsetof(struct rdp_report_opts, samples), 0, RDP_BENCH_LAT,
+	  "-U applies to latency tests" },
+	{ offsetof(struct rdp_report_opts, cycles), 0, RDP_BENCH_LAT,
+	  "-C applies to latency tests: bandwidth is in Gb/s or MiB/s" },
+	{ offsetof(struct rdp_report_opts, limit_bw_gbps), 1, RDP_BENCH_BW,
+	  "-w and -y apply to bandwidth tests" },
+	{ offsetof(struct rdp_report_opts, limit_msgrate_mpps), 1, RDP_BENCH_BW,
+	  "-w and -y apply to bandwidth tests" },
+};
+
+static int kind_rule_set(const struct rdp_report_opts *r,
+			 const struct kind_rule *k)
+{
+	const char *f = (const char *)r + k->off;
+	double d;
+	int i;
+
+	if (k->is_double) {
+		memcpy(&d, f, sizeof(d));
+		return d > 0;
+	}
+	memcpy(&i, f, sizeof(i));
+	return i != 0;
+}
+
 /* What the report prints: its options against the test's kind. */
 static int check_report(const struct rdp_opts *o, char *err, size_t len)
 {
 	const struct rdp_report_opts *r = &o->report;
 	int lat = o->bench->kind == RDP_BENCH_LAT;
+	size_t i;
 
 	if ((r->output == RDP_OUTPUT_LAT) != lat &&
 	    r->output != RDP_OUTPUT_REPORT)
@@ -387,20 +423,13 @@ static int check_report(const struct rdp_opts *o, char *err, size_t len)
 	    (!o->params.duration_s || 2 * r->margin_s >= o->params.duration_s))
 		return rdp_cli_bad(err, len,
 				   "-f needs -D longer than twice the margin");
-	if (r->histogram && !lat)
-		return rdp_cli_bad(err, len, "-H applies to latency tests");
-	if (r->samples && !lat)
-		return rdp_cli_bad(err, len, "-U applies to latency tests");
-	if (r->cycles && !lat)
-		return rdp_cli_bad(err, len,
-				   "-C applies to latency tests: bandwidth "
-				   "is in Gb/s or MiB/s");
+	for (i = 0; i < sizeof(kind_rules) / sizeof(kind_rules[0]); i++)
+		if (kind_rules[i].kind != o->bench->kind &&
+		    kind_rule_set(r, &kind_rules[i]))
+			return rdp_cli_bad(err, len, "%s", kind_rules[i].why);
 	if (r->output && r->json)
 		return rdp_cli_bad(err, len,
 				   "--output and --json both want stdout");
-	if (lat && (r->limit_bw_gbps > 0 || r->limit_msgrate_mpps > 0))
-		return rdp_cli_bad(err, len,
-				   "-w and -y apply to bandwidth tests");
 	return 0;
 }
 

@@ -202,6 +202,7 @@ static int check_params(struct server *s)
 	}
 	/* The client's own check, on this server's memory: same words. */
 	side = rdp_rules_side_of(&s->o->mem, 0);
+	side.server = 1;
 	if (rdp_rules_check(p, s->ops, &side, s->why, sizeof(s->why))) {
 		rdp_err("%s", s->why);
 		return -EINVAL;

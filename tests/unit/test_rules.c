@@ -121,9 +121,9 @@ static const struct rule_case cases[] = {
 	  "--mr_per_qp registers host memory: drop --use_cuda" },
 	{ "send_bw", LIST("-c", "UD"), CUDA, NULL,
 	  "-c UD runs on host memory: drop --use_cuda and --bounce" },
-	{ "write_bw", LIST("-e"), BOUNCE, NULL,
+	{ "send_bw", LIST("-e"), BOUNCE, NULL,
 	  "-e does not combine with --bounce: the staged loops poll" },
-	{ "write_bw", LIST("--rate_limit", "10"), BOUNCE, NULL,
+	{ "write_bw", LIST("-b", "--rate_limit", "10"), BOUNCE, NULL,
 	  "--rate_limit does not combine with --bounce" },
 	{ "read_lat", NONE, BOUNCE, NULL,
 	  "--bounce stages the messages of write_bw, read_bw and send_bw; "
@@ -241,6 +241,7 @@ static void test_rules_direct(void **state)
 		case_params(&cases[i], &p);
 		parse_server(&cases[i], &so);
 		side = rdp_rules_side_of(&so.mem, 0);
+		side.server = 1;
 		why[0] = '\0';
 		assert_int_equal(rdp_rules_check(&p, rdp_bench_find(p.test),
 						 &side, why, sizeof(why)),
@@ -284,6 +285,39 @@ static void test_rules_server(void **state)
 		assert_string_equal(c.answer.u.error.text, cases[i].why);
 		assert_int_equal(fake_engine_cfg.conns_created, 0);
 	}
+}
+
+/* A server that only lends its memory runs no staged loop: -e and
+ * --rate_limit are the client's business there; where it stages (SEND
+ * received, -b) they are refused as on the client. */
+static void test_rules_server_stages(void **state)
+{
+	struct rdp_params p = { .test = "write_bw",
+				.size_bytes = 4096,
+				.num_qps = 1,
+				.hop_limit = 64,
+				.flags = RDP_PARAM_EVENTS };
+	struct rdp_rules_side side = { .mem = &rdp_mem_cuda,
+				       .bounce = 1,
+				       .server = 1 };
+	const struct rdp_bench_ops *w = rdp_bench_find("write_bw");
+	char why[256];
+
+	(void)state;
+	assert_int_equal(rdp_rules_check(&p, w, &side, why, sizeof(why)), 0);
+	side.server = 0;
+	assert_int_equal(rdp_rules_check(&p, w, &side, why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "-e does not combine with --bounce: the "
+				 "staged loops poll");
+	side.server = 1;
+	p.flags = RDP_PARAM_BIDIR;
+	p.rate_milli = 10000;
+	assert_int_equal(rdp_rules_check(&p, w, &side, why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "--rate_limit does not combine with --bounce");
+	p.flags = 0;
+	assert_int_equal(rdp_rules_check(&p, w, &side, why, sizeof(why)), 0);
 }
 
 /* Lists in the lines come from the test rows, in registry order. */
@@ -379,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_rules_direct),
 		cmocka_unit_test(test_rules_client),
 		cmocka_unit_test(test_rules_server),
+		cmocka_unit_test(test_rules_server_stages),
 		cmocka_unit_test(test_rules_lists),
 		cmocka_unit_test(test_rules_mem),
 		cmocka_unit_test(test_rules_mesh_plan),
