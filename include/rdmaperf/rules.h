@@ -46,8 +46,8 @@ int rdp_rules_check_mem(const struct rdp_rules_side *side, char *why,
 /*
  * The tests of the registry of kind (RDP_BENCH_BW or _LAT; -1 any) whose
  * row has every bit of want and none of refuse, each written as
- * prefix+name, joined with ", " and, before the last, " last " ("and",
- * "or"), into buf: "write_bw, read_bw and send_bw".
+ * prefix+name, joined with ", " and, before the last, with last (" and ",
+ * " or "), into buf: "write_bw, read_bw and send_bw"; "" for none.
  */
 const char *rdp_rules_tests(int kind, unsigned int want, unsigned int refuse,
 			    const char *prefix, const char *last, char *buf,
