@@ -136,7 +136,6 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 			  size_t errlen);
 
 void rdp_opts_usage_client(FILE *f);
-void rdp_opts_usage_server(FILE *f);
 
 /* "64", "4K", "1M", "2G" (binary multiples); -EINVAL or -ERANGE. */
 int rdp_parse_size(const char *s, uint64_t *out);

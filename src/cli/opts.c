@@ -486,11 +486,6 @@ void rdp_opts_usage_client(FILE *f)
 	rdp_cli_usage(f, &rdp_cli_client);
 }
 
-void rdp_opts_usage_server(FILE *f)
-{
-	rdp_cli_usage(f, &rdp_cli_server);
-}
-
 static int parse_side(const struct rdp_cli_table *side, int argc, char **argv,
 		      struct rdp_opts *o, char *err, size_t len)
 {
