@@ -31,6 +31,12 @@ enum rdp_bench_kind {
 	RDP_BENCH_BW,
 	RDP_BENCH_LAT
 };
+/* What a latency test's figure measures: the loop halves each round trip
+ * for a one-way figure; the reports say which it is. */
+enum rdp_lat_kind {
+	RDP_LAT_ROUND_TRIP = 0, /* each operation's round trip, as measured */
+	RDP_LAT_ONE_WAY,	/* half of each measured round trip */
+};
 enum rdp_side {
 	RDP_SIDE_CLIENT = 0,
 	RDP_SIDE_SERVER = 1
@@ -212,6 +218,9 @@ struct rdp_bench_ops {
 	uint64_t default_size;	/* -s when not given */
 	uint32_t tail_bytes;	/* trailing bytes used as flags, not data */
 	const char *check_unit; /* what verify() counts, for the report */
+	/* What a latency figure measures (lat_note's fact): the loop halves
+	 * one-way figures, the reports name it. */
+	enum rdp_lat_kind lat_kind;
 	/* Window, signalling, inline on conn; NULL: tx depth, -Q, none. */
 	void (*decide)(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, const struct rdp_conn *conn,

@@ -96,11 +96,11 @@ struct rdp_lat_loop {
 	/* After the clock, with the loop's result: stop the peer; a failure
 	 * logged. */
 	int (*close)(struct rdp_run *run, void *state, uint64_t done, int ret);
-	int halve; /* one-way figures: half of each round trip */
 };
 
 /* A latency client on state, set up by the test: the stamps (taken right
- * before the loop), loop, close, the statistics (warm-up excluded). */
+ * before the loop), loop, close, the statistics (warm-up excluded; each
+ * round trip halved where run->ops->lat_kind is one-way). */
 int rdp_lat_client(struct rdp_run *run, struct rdp_result *res,
 		   const struct rdp_lat_loop *loop, void *state);
 

@@ -72,11 +72,12 @@ int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
 }
 
 /* Latency statistics from round-trip stamps (stamps[0] = start), warm-up
- * excluded; halve for one-way figures. */
+ * excluded; halved for one-way figures. */
 static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
-		      uint64_t done, int halve, struct rdp_result *res)
+		      uint64_t done, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
+	double div = run->ops->lat_kind == RDP_LAT_ONE_WAY ? 2.0 : 1.0;
 	/* -f: only round trips that ended inside the margins count. */
 	uint64_t from = stamps[0] + run->margin_cycles;
 	uint64_t to =
@@ -92,11 +93,10 @@ static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
 			 (unsigned long long)done, run->params->duration_s);
 	n = rdp_measure_lat_window(stamps, done, p->warmup_iters,
 				   !!run->margin_cycles, from, to, &first);
-	ret = rdp_measure_lat(stamps, first, n, halve ? 2.0 : 1.0, run->clk,
-			      res);
+	ret = rdp_measure_lat(stamps, first, n, div, run->clk, res);
 	if (!ret && run->keep_samples)
-		ret = rdp_measure_lat_samples(stamps, first, n,
-					      halve ? 2.0 : 1.0, run->clk, res);
+		ret = rdp_measure_lat_samples(stamps, first, n, div, run->clk,
+					      res);
 	return ret;
 }
 
@@ -113,7 +113,7 @@ int rdp_lat_client(struct rdp_run *run, struct rdp_result *res,
 	ret = loop->timed(run, state, stamps, total, end, &done);
 	ret = loop->close(run, state, done, ret);
 	if (!ret)
-		ret = lat_result(run, stamps, done, loop->halve, res);
+		ret = lat_result(run, stamps, done, res);
 	free(stamps);
 	return ret;
 }

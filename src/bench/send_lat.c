@@ -178,13 +178,11 @@ static int ping_close(struct rdp_run *run, void *state, uint64_t done, int ret)
 static const struct rdp_lat_loop ping = {
 	.timed = ping_loop_poll,
 	.close = ping_close,
-	.halve = 1,
 };
 
 static const struct rdp_lat_loop ping_ev = {
 	.timed = ping_loop_ev,
 	.close = ping_close,
-	.halve = 1,
 };
 
 static int client(struct rdp_run *run, struct rdp_result *res)
@@ -370,11 +368,9 @@ static int pt_close(struct rdp_run *run, void *state, uint64_t done, int ret)
 
 static const struct rdp_lat_loop pt_ping[] = {
 	[RDP_SIDE_CLIENT] = { .timed = pt_loop_client,
-			      .close = pt_close,
-			      .halve = 1 },
+			      .close = pt_close, },
 	[RDP_SIDE_SERVER] = { .timed = pt_loop_server,
-			      .close = pt_close,
-			      .halve = 1 },
+			      .close = pt_close, },
 };
 
 static int perftest(struct rdp_run *run, struct rdp_result *res)
@@ -407,6 +403,7 @@ const struct rdp_bench_ops rdp_bench_send_lat = {
 	.kind = RDP_BENCH_LAT,
 	.verb = RDP_VERB_SEND,
 	.lat_note = "one-way latency: half of each measured round trip",
+	.lat_kind = RDP_LAT_ONE_WAY,
 	.flags = RDP_BENCH_RECV | RDP_BENCH_INLINE | RDP_BENCH_UC |
 		 RDP_BENCH_UD | RDP_BENCH_PINGPONG,
 	.default_size = 2,

@@ -222,13 +222,11 @@ static int ping_close(struct rdp_run *run, void *state, uint64_t done, int ret)
 static const struct rdp_lat_loop ping = {
 	.timed = ping_loop_mem,
 	.close = ping_close,
-	.halve = 1,
 };
 
 static const struct rdp_lat_loop ping_imm = {
 	.timed = ping_loop_imm,
 	.close = ping_close,
-	.halve = 1,
 };
 
 static int client(struct rdp_run *run, struct rdp_result *res)
@@ -392,11 +390,9 @@ static int pt_close(struct rdp_run *run, void *state, uint64_t done, int ret)
 
 static const struct rdp_lat_loop pt_ping[] = {
 	[RDP_SIDE_CLIENT] = { .timed = pt_loop_client,
-			      .close = pt_close,
-			      .halve = 1 },
+			      .close = pt_close, },
 	[RDP_SIDE_SERVER] = { .timed = pt_loop_server,
-			      .close = pt_close,
-			      .halve = 1 },
+			      .close = pt_close, },
 };
 
 static int perftest(struct rdp_run *run, struct rdp_result *res)
@@ -427,6 +423,7 @@ const struct rdp_bench_ops rdp_bench_write_lat = {
 	.flags = RDP_BENCH_INLINE | RDP_BENCH_CPU_POLL | RDP_BENCH_UC |
 		 RDP_BENCH_PINGPONG,
 	.lat_note = "one-way latency: half of each measured round trip",
+	.lat_kind = RDP_LAT_ONE_WAY,
 	.default_size = 2,
 	.tail_bytes = 1,
 	.check_unit = "bytes verified after the run",
