@@ -125,7 +125,8 @@ struct rdp_run {
 	uint64_t margin_cycles;	  /* -f: left out at both ends of -D */
 	struct rdp_decisions dec; /* rdp_bench_decide(), before the run */
 	int keep_samples;	  /* -U: every latency sample in the result */
-	int perftest;		  /* the peer is perftest: ops->perftest */
+	int perftest;		  /* the peer is perftest: the ping-pongs
+				   * run its sequence */
 	struct rdp_live *live;	  /* --run_infinitely: the bandwidth loop
 				   * runs until live->stop, recording */
 	struct rdp_bw_series *series; /* a bandwidth loop leaves its samples
@@ -232,12 +233,6 @@ struct rdp_bench_ops {
 	int (*prepare)(struct rdp_run *run);
 	int (*client)(struct rdp_run *run, struct rdp_result *res);
 	int (*server)(struct rdp_run *run, struct rdp_result *res);
-	/*
-	 * perftest's own sequence on either side (run->side), where it is
-	 * not client/server's: the ping-pongs, whose first mover, counts and
-	 * ending differ. NULL: client and server meet perftest as they are.
-	 */
-	int (*perftest)(struct rdp_run *run, struct rdp_result *res);
 	/*
 	 * Both sides, after DONE, outside any timed region: check what the
 	 * peer left in our memory; r->checked_bytes counts check_unit.

@@ -151,29 +151,6 @@ int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
 	return r->status;
 }
 
-void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
-		      enum ibv_wr_opcode opcode)
-{
-	const struct rdp_conn *conn = run->conn;
-
-	memset(tx, 0, sizeof(*tx));
-	tx->qp = conn->qps[0];
-	tx->cq = conn->cq;
-	tx->sge.addr = (uint64_t)(uintptr_t)rdp_conn_tx(conn, 0);
-	tx->sge.length = (uint32_t)run->params->size_bytes;
-	tx->sge.lkey = rdp_conn_lkey(conn, 0);
-	tx->wr.sg_list = &tx->sge;
-	tx->wr.num_sge = 1;
-	tx->wr.opcode = opcode;
-	if (opcode == IBV_WR_SEND && (run->params->flags & RDP_PARAM_SEND_IMM))
-		tx->wr.opcode = IBV_WR_SEND_WITH_IMM;
-	rdp_conn_send_dest(conn, 0, &tx->wr);
-	if (run->dec.inline_used)
-		tx->base_flags = IBV_SEND_INLINE;
-	tx->tx_depth = run->dec.window;
-	tx->sig_every = run->dec.signal_every;
-}
-
 struct rtt {
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
