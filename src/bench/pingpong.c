@@ -484,9 +484,9 @@ static int ping_close(struct rdp_run *run, void *state, uint64_t done, int ret)
 	enum pp_variant v = polling(st->v);
 
 	(void)done;
-	if (!ret)
-		ret = post_msg(run, st, is_write(v) ? TAG_STOP : IMM_STOP, 1,
-			       v);
+	if (ret) /* the loop has told its failure */
+		return ret;
+	ret = post_msg(run, st, is_write(v) ? TAG_STOP : IMM_STOP, 1, v);
 	if (!ret)
 		ret = drain(run, st, v);
 	return ret ? fail(run, st, ret, last_what(v)) : 0;
@@ -500,7 +500,9 @@ static int pt_close(struct rdp_run *run, void *state, uint64_t done, int ret)
 	struct pp_state *st = state;
 	enum pp_variant v = st->v;
 
-	if (!ret && (v == PP_PT_WRITE_REPLY || v == PP_PT_SEND_REPLY) &&
+	if (ret) /* the loop has told its failure */
+		return ret;
+	if ((v == PP_PT_WRITE_REPLY || v == PP_PT_SEND_REPLY) &&
 	    !run->params->duration_s)
 		ret = post_msg(run, st, (uint32_t)(done + 1), 1, v);
 	if (!ret)
