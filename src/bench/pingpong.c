@@ -153,6 +153,23 @@ static HOT_INLINE int poll_one(struct pp_state *st, const enum pp_variant v)
 	return ret ? -ret : 1;
 }
 
+/* A wait that has seen nothing for a while: 1 at perftest's deadline end,
+ * -ETIMEDOUT once *t0 (0: this is the first look) is the stall time ago,
+ * else 0. */
+static HOT_INLINE int stalled(const struct rdp_run *run, uint64_t *t0,
+			      uint64_t end, const enum pp_variant v)
+{
+	uint64_t now = rdp_cycles();
+
+	if (is_perftest(v) && now >= end)
+		return 1;
+	if (!*t0)
+		*t0 = now;
+	else if (now - *t0 > run->stall_cycles)
+		return -ETIMEDOUT;
+	return 0;
+}
+
 /*
  * Poll until *have reaches want: 0; 1 at perftest's deadline end; or
  * -errno (-ETIMEDOUT after the stall time, checked every few thousand
@@ -163,7 +180,7 @@ static HOT_INLINE int wait_count(struct rdp_run *run, struct pp_state *st,
 				 uint64_t end, const enum pp_variant v)
 {
 	unsigned int spins = 0;
-	uint64_t t0 = 0, now;
+	uint64_t t0 = 0;
 	int ret;
 
 	while (*have < want) {
@@ -178,13 +195,9 @@ static HOT_INLINE int wait_count(struct rdp_run *run, struct pp_state *st,
 		}
 		if (ret || (++spins & RDP_SPIN_CHECK_MASK))
 			continue;
-		now = rdp_cycles();
-		if (is_perftest(v) && now >= end)
-			return 1;
-		if (!t0)
-			t0 = now;
-		else if (now - t0 > run->stall_cycles)
-			return -ETIMEDOUT;
+		ret = stalled(run, &t0, end, v);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -201,7 +214,7 @@ static HOT_INLINE int wait_tag(struct rdp_run *run, struct pp_state *st,
 			       const enum pp_variant v)
 {
 	unsigned int spins = 0;
-	uint64_t t0 = 0, now;
+	uint64_t t0 = 0;
 	uint8_t got;
 	int ret;
 
@@ -212,15 +225,10 @@ static HOT_INLINE int wait_tag(struct rdp_run *run, struct pp_state *st,
 		if (++spins & RDP_SPIN_CHECK_MASK)
 			continue;
 		ret = poll_one(st, v);
-		if (ret < 0)
+		if (ret >= 0)
+			ret = stalled(run, &t0, end, v);
+		if (ret)
 			return ret;
-		now = rdp_cycles();
-		if (is_perftest(v) && now >= end)
-			return 1;
-		if (!t0)
-			t0 = now;
-		else if (now - t0 > run->stall_cycles)
-			return -ETIMEDOUT;
 	}
 	*tag = got;
 	return 0;
