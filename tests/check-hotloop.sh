@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # The loop engines promise one timed loop per variant, each compiled with
-# its variant as a constant: src/bench/bw.c (bandwidth) and
+# its variant as a constant: src/bench/bw.c (bandwidth),
 # src/bench/pingpong.c (the ping-pongs, perftest's sequence included, and
-# the server's echo). Read the object code and fail where a variant jumps
-# to or calls a shared loop (or a shared per-message helper), which would
-# test the variant on every message again.
-# Usage: tests/check-hotloop.sh [BW_OBJECT [PINGPONG_OBJECT]]   (default:
+# the server's echo) and src/bench/lat.c (READ and atomic round trips).
+# Read the object code and fail where a variant jumps to or calls a shared
+# loop (or a shared per-message helper), which would test the variant on
+# every message again.
+# Usage: tests/check-hotloop.sh [BW_OBJ [PINGPONG_OBJ [LAT_OBJ]]]   (default:
 # the objects of librdmaperf.a in the build directory). Exit 77 without
 # objdump.
 set -uo pipefail
@@ -83,7 +84,13 @@ status=$?
 # server's echoes.
 check "${2:-src/bench/librdmaperf_a-pingpong.o}" "$srcdir/src/bench/pingpong.c" \
 	's/^[[:space:]]*\[PP_[A-Z_]*\] = \(\(ping\|echo\|pt_first\|pt_reply\)_loop_[a-z_]*\),.*/\1/p' \
-	'ping_loop|echo_loop|pt_first_loop|pt_reply_loop|poll_one|wait_count|wait_tag|wait_msg|pt_wait|post_msg|repost|drain'
+	'ping_loop|echo_loop|pt_first_loop|pt_reply_loop|poll_one|wait_count|wait_tag|wait_msg|pt_wait|post_msg|repost|drain|stalled'
+s=$?
+((s > status)) && status=$s
+# The one-sided round trips (READ and atomic latency).
+check "${3:-src/bench/librdmaperf_a-lat.o}" "$srcdir/src/bench/lat.c" \
+	's/^[[:space:]]*\[RTT_[A-Z_]*\] = \(rtt_loop_[a-z_]*\),.*/\1/p' \
+	'rtt_loop|rtt_wait'
 s=$?
 ((s > status)) && status=$s
 exit $status

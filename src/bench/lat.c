@@ -202,7 +202,8 @@ static void rtt_setup(const struct rdp_run *run, struct rtt *t,
 
 /* Wait for the one outstanding completion, bounded by the stall time;
  * with -e (`ev`, constant per caller) asleep on the completion channel. */
-static inline int rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
+static inline __attribute__((always_inline)) int
+rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
 {
 	unsigned int spins = 0;
 	uint64_t t0 = 0;
@@ -232,9 +233,9 @@ static inline int rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
 
 /* `atomic` and `ev` are constant per caller: one variant without atomic
  * stores, one without sleeping. */
-static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
-			   uint64_t total, uint64_t end, uint64_t *done,
-			   const int atomic, const int ev)
+static inline __attribute__((always_inline)) int
+rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps, uint64_t total,
+	 uint64_t end, uint64_t *done, const int atomic, const int ev)
 {
 	struct ibv_qp *qp = run->conn->qps[0];
 	struct ibv_send_wr *bad;
@@ -267,29 +268,35 @@ static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
 	return 0;
 }
 
-static int rtt_loop_read(struct rdp_run *run, void *t, uint64_t *st,
-			 uint64_t total, uint64_t end, uint64_t *done)
-{
-	return rtt_loop(run, t, st, total, end, done, 0, 0);
-}
+/* One timed loop per variant, its operands and -e compiled in. */
+enum rtt_variant {
+	RTT_READ,
+	RTT_ATOMIC,
+	RTT_READ_EVENTS,
+	RTT_ATOMIC_EVENTS,
+	RTT_VARIANTS
+};
 
-static int rtt_loop_atomic(struct rdp_run *run, void *t, uint64_t *st,
-			   uint64_t total, uint64_t end, uint64_t *done)
-{
-	return rtt_loop(run, t, st, total, end, done, 1, 0);
-}
+#define RTT_TIMED(name, atomic, ev)                                            \
+	static int name(struct rdp_run *run, void *t, uint64_t *st,            \
+			uint64_t total, uint64_t end, uint64_t *done)          \
+	{                                                                      \
+		return rtt_loop(run, t, st, total, end, done, atomic, ev);     \
+	}
 
-static int rtt_loop_read_ev(struct rdp_run *run, void *t, uint64_t *st,
-			    uint64_t total, uint64_t end, uint64_t *done)
-{
-	return rtt_loop(run, t, st, total, end, done, 0, 1);
-}
+RTT_TIMED(rtt_loop_read, 0, 0)
+RTT_TIMED(rtt_loop_atomic, 1, 0)
+RTT_TIMED(rtt_loop_read_ev, 0, 1)
+RTT_TIMED(rtt_loop_atomic_ev, 1, 1)
 
-static int rtt_loop_atomic_ev(struct rdp_run *run, void *t, uint64_t *st,
-			      uint64_t total, uint64_t end, uint64_t *done)
-{
-	return rtt_loop(run, t, st, total, end, done, 1, 1);
-}
+static int (*const rtt_loops[RTT_VARIANTS])(struct rdp_run *run, void *t,
+					    uint64_t *st, uint64_t total,
+					    uint64_t end, uint64_t *done) = {
+	[RTT_READ] = rtt_loop_read,
+	[RTT_ATOMIC] = rtt_loop_atomic,
+	[RTT_READ_EVENTS] = rtt_loop_read_ev,
+	[RTT_ATOMIC_EVENTS] = rtt_loop_atomic_ev,
+};
 
 /* The loop does not log: its failure is told here, with how far it got. */
 static int rtt_close(struct rdp_run *run, void *t, uint64_t done, int ret)
@@ -302,37 +309,18 @@ static int rtt_close(struct rdp_run *run, void *t, uint64_t done, int ret)
 	return ret;
 }
 
-static const struct rdp_lat_loop rtt_read = {
-	.timed = rtt_loop_read,
-	.close = rtt_close,
-};
-
-static const struct rdp_lat_loop rtt_atomic = {
-	.timed = rtt_loop_atomic,
-	.close = rtt_close,
-};
-
-static const struct rdp_lat_loop rtt_read_ev = {
-	.timed = rtt_loop_read_ev,
-	.close = rtt_close,
-};
-
-static const struct rdp_lat_loop rtt_atomic_ev = {
-	.timed = rtt_loop_atomic_ev,
-	.close = rtt_close,
-};
-
 int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res)
 {
 	int atomic = run->ops->verb == RDP_VERB_ATOMIC;
 	int ev = run->conn->channel != NULL;
+	struct rdp_lat_loop loop = { .close = rtt_close };
 	struct rtt t;
 
+	loop.timed =
+		rtt_loops[ev ? (atomic ? RTT_ATOMIC_EVENTS : RTT_READ_EVENTS)
+			     : (atomic ? RTT_ATOMIC : RTT_READ)];
 	rtt_setup(run, &t, run->ops->verb);
-	return rdp_lat_client(run, res,
-			      ev ? (atomic ? &rtt_atomic_ev : &rtt_read_ev)
-				 : (atomic ? &rtt_atomic : &rtt_read),
-			      &t);
+	return rdp_lat_client(run, res, &loop, &t);
 }
 
 int rdp_lat_sleep(struct rdp_run *run, int *armed)
