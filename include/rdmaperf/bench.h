@@ -31,6 +31,12 @@ enum rdp_bench_kind {
 	RDP_BENCH_BW,
 	RDP_BENCH_LAT
 };
+/* What a latency test's figure measures: the loop halves each round trip
+ * for a one-way figure; the reports say which it is. */
+enum rdp_lat_kind {
+	RDP_LAT_ROUND_TRIP = 0, /* each operation's round trip, as measured */
+	RDP_LAT_ONE_WAY,	/* half of each measured round trip */
+};
 enum rdp_side {
 	RDP_SIDE_CLIENT = 0,
 	RDP_SIDE_SERVER = 1
@@ -129,7 +135,8 @@ struct rdp_run {
 	uint64_t margin_cycles;	  /* -f: left out at both ends of -D */
 	struct rdp_decisions dec; /* rdp_bench_decide(), before the run */
 	int keep_samples;	  /* -U: every latency sample in the result */
-	int perftest;		  /* the peer is perftest: ops->perftest */
+	int perftest;		  /* the peer is perftest: the ping-pongs
+				   * run its sequence */
 	struct rdp_live *live;	  /* --run_infinitely: the bandwidth loop
 				   * runs until live->stop, recording */
 	struct rdp_bw_series *series; /* a bandwidth loop leaves its samples
@@ -222,6 +229,9 @@ struct rdp_bench_ops {
 	uint64_t default_size;	/* -s when not given */
 	uint32_t tail_bytes;	/* trailing bytes used as flags, not data */
 	const char *check_unit; /* what verify() counts, for the report */
+	/* What a latency figure measures (lat_note's fact): the loop halves
+	 * one-way figures, the reports name it. */
+	enum rdp_lat_kind lat_kind;
 	/* Window, signalling, inline on conn; NULL: tx depth, -Q, none. */
 	void (*decide)(const struct rdp_bench_ops *ops,
 		       const struct rdp_params *p, const struct rdp_conn *conn,
@@ -233,12 +243,6 @@ struct rdp_bench_ops {
 	int (*prepare)(struct rdp_run *run);
 	int (*client)(struct rdp_run *run, struct rdp_result *res);
 	int (*server)(struct rdp_run *run, struct rdp_result *res);
-	/*
-	 * perftest's own sequence on either side (run->side), where it is
-	 * not client/server's: the ping-pongs, whose first mover, counts and
-	 * ending differ. NULL: client and server meet perftest as they are.
-	 */
-	int (*perftest)(struct rdp_run *run, struct rdp_result *res);
 	/*
 	 * Both sides, after DONE, outside any timed region: check what the
 	 * peer left in our memory; r->checked_bytes counts check_unit.

@@ -17,6 +17,7 @@ const struct rdp_bench_ops rdp_bench_atomic_lat = {
 	.verb = RDP_VERB_ATOMIC,
 	.lat_note = "round-trip latency of each atomic (not halved)",
 	.flags = RDP_BENCH_EVENTS,
+	.lat_kind = RDP_LAT_ROUND_TRIP,
 	.default_size = 8,
 	.check_unit = "atomic operations counted in the server's counters",
 	.decide = rdp_rtt_decide,

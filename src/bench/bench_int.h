@@ -28,6 +28,10 @@ void rdp_rtt_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
 		    const struct rdp_conn *conn, struct rdp_decisions *d);
 /* One-sided round trips (READ, atomics): one ops->verb at a time. */
 int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res);
+/* Ping-pongs (WRITE, SEND): ops->client and ops->server alike; the
+ * variant (verb, -e, immediate data, a perftest peer) is chosen at set-up
+ * (pingpong.c). */
+int rdp_pingpong(struct rdp_run *run, struct rdp_result *res);
 
 /* Post rx_depth receives on every QP into its receive slot. */
 int rdp_post_receives(struct rdp_run *run);
@@ -38,49 +42,6 @@ void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
 /* Latency loops look at the clock for the stall bound once in this many
  * + 1 spins. */
 #define RDP_SPIN_CHECK_MASK 0x3fffu
-
-/*
- * The sending half of a ping-pong (WRITE and SEND latency): one QP, one
- * pre-built work request from the send slot, one in sig_every signaled so
- * that the send queue never fills.
- */
-struct rdp_lat_tx {
-	struct ibv_qp *qp;
-	struct ibv_cq *cq;
-	struct ibv_send_wr wr;
-	struct ibv_sge sge;
-	unsigned int base_flags; /* IBV_SEND_INLINE when it fits */
-	uint64_t sig_every;
-	uint64_t tx_depth;
-	uint64_t posted, retired;
-	uint64_t last_signaled; /* unsignaled sends never complete alone */
-};
-
-/* QP 0's send slot into its peer, as run->dec decided; zeroes tx first. */
-void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
-		      enum ibv_wr_opcode opcode);
-
-/*
- * Number and post the next send, the last one (a stop) always signaled.
- * The caller has made room in the send queue. Inlined into each timed
- * loop, which adds nothing per send.
- */
-static inline __attribute__((always_inline)) int
-rdp_lat_tx_post(struct rdp_lat_tx *tx, int last)
-{
-	struct ibv_send_wr *bad;
-	int ret;
-
-	tx->posted++;
-	tx->wr.wr_id = tx->posted;
-	tx->wr.send_flags = tx->base_flags;
-	if (tx->posted % tx->sig_every == 0 || last) {
-		tx->wr.send_flags |= IBV_SEND_SIGNALED;
-		tx->last_signaled = tx->posted;
-	}
-	ret = ibv_post_send(tx->qp, &tx->wr, &bad);
-	return ret ? -ret : 0;
-}
 
 /* -e in a latency loop whose CQ was found empty: arm it (0 at once, the
  * caller polls again) or sleep until an event; -ETIMEDOUT after the stall
@@ -96,11 +57,11 @@ struct rdp_lat_loop {
 	/* After the clock, with the loop's result: stop the peer; a failure
 	 * logged. */
 	int (*close)(struct rdp_run *run, void *state, uint64_t done, int ret);
-	int halve; /* one-way figures: half of each round trip */
 };
 
 /* A latency client on state, set up by the test: the stamps (taken right
- * before the loop), loop, close, the statistics (warm-up excluded). */
+ * before the loop), loop, close, the statistics (warm-up excluded; each
+ * round trip halved where run->ops->lat_kind is one-way). */
 int rdp_lat_client(struct rdp_run *run, struct rdp_result *res,
 		   const struct rdp_lat_loop *loop, void *state);
 

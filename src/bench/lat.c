@@ -72,11 +72,12 @@ int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
 }
 
 /* Latency statistics from round-trip stamps (stamps[0] = start), warm-up
- * excluded; halve for one-way figures. */
+ * excluded; halved for one-way figures. */
 static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
-		      uint64_t done, int halve, struct rdp_result *res)
+		      uint64_t done, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
+	double div = run->ops->lat_kind == RDP_LAT_ONE_WAY ? 2.0 : 1.0;
 	/* -f: only round trips that ended inside the margins count. */
 	uint64_t from = stamps[0] + run->margin_cycles;
 	uint64_t to =
@@ -92,11 +93,10 @@ static int lat_result(const struct rdp_run *run, const uint64_t *stamps,
 			 (unsigned long long)done, run->params->duration_s);
 	n = rdp_measure_lat_window(stamps, done, p->warmup_iters,
 				   !!run->margin_cycles, from, to, &first);
-	ret = rdp_measure_lat(stamps, first, n, halve ? 2.0 : 1.0, run->clk,
-			      res);
+	ret = rdp_measure_lat(stamps, first, n, div, run->clk, res);
 	if (!ret && run->keep_samples)
-		ret = rdp_measure_lat_samples(stamps, first, n,
-					      halve ? 2.0 : 1.0, run->clk, res);
+		ret = rdp_measure_lat_samples(stamps, first, n, div, run->clk,
+					      res);
 	return ret;
 }
 
@@ -113,7 +113,7 @@ int rdp_lat_client(struct rdp_run *run, struct rdp_result *res,
 	ret = loop->timed(run, state, stamps, total, end, &done);
 	ret = loop->close(run, state, done, ret);
 	if (!ret)
-		ret = lat_result(run, stamps, done, loop->halve, res);
+		ret = lat_result(run, stamps, done, res);
 	free(stamps);
 	return ret;
 }
@@ -149,29 +149,6 @@ int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
 	r->status = -EILSEQ;
 	r->bad_offset = host;
 	return r->status;
-}
-
-void rdp_lat_tx_setup(const struct rdp_run *run, struct rdp_lat_tx *tx,
-		      enum ibv_wr_opcode opcode)
-{
-	const struct rdp_conn *conn = run->conn;
-
-	memset(tx, 0, sizeof(*tx));
-	tx->qp = conn->qps[0];
-	tx->cq = conn->cq;
-	tx->sge.addr = (uint64_t)(uintptr_t)rdp_conn_tx(conn, 0);
-	tx->sge.length = (uint32_t)run->params->size_bytes;
-	tx->sge.lkey = rdp_conn_lkey(conn, 0);
-	tx->wr.sg_list = &tx->sge;
-	tx->wr.num_sge = 1;
-	tx->wr.opcode = opcode;
-	if (opcode == IBV_WR_SEND && (run->params->flags & RDP_PARAM_SEND_IMM))
-		tx->wr.opcode = IBV_WR_SEND_WITH_IMM;
-	rdp_conn_send_dest(conn, 0, &tx->wr);
-	if (run->dec.inline_used)
-		tx->base_flags = IBV_SEND_INLINE;
-	tx->tx_depth = run->dec.window;
-	tx->sig_every = run->dec.signal_every;
 }
 
 struct rtt {
@@ -225,7 +202,8 @@ static void rtt_setup(const struct rdp_run *run, struct rtt *t,
 
 /* Wait for the one outstanding completion, bounded by the stall time;
  * with -e (`ev`, constant per caller) asleep on the completion channel. */
-static inline int rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
+static inline __attribute__((always_inline)) int
+rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
 {
 	unsigned int spins = 0;
 	uint64_t t0 = 0;
@@ -255,9 +233,9 @@ static inline int rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
 
 /* `atomic` and `ev` are constant per caller: one variant without atomic
  * stores, one without sleeping. */
-static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
-			   uint64_t total, uint64_t end, uint64_t *done,
-			   const int atomic, const int ev)
+static inline __attribute__((always_inline)) int
+rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps, uint64_t total,
+	 uint64_t end, uint64_t *done, const int atomic, const int ev)
 {
 	struct ibv_qp *qp = run->conn->qps[0];
 	struct ibv_send_wr *bad;
@@ -290,29 +268,35 @@ static inline int rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps,
 	return 0;
 }
 
-static int rtt_loop_read(struct rdp_run *run, void *t, uint64_t *st,
-			 uint64_t total, uint64_t end, uint64_t *done)
-{
-	return rtt_loop(run, t, st, total, end, done, 0, 0);
-}
+/* One timed loop per variant, its operands and -e compiled in. */
+enum rtt_variant {
+	RTT_READ,
+	RTT_ATOMIC,
+	RTT_READ_EVENTS,
+	RTT_ATOMIC_EVENTS,
+	RTT_VARIANTS
+};
 
-static int rtt_loop_atomic(struct rdp_run *run, void *t, uint64_t *st,
-			   uint64_t total, uint64_t end, uint64_t *done)
-{
-	return rtt_loop(run, t, st, total, end, done, 1, 0);
-}
+#define RTT_TIMED(name, atomic, ev)                                            \
+	static int name(struct rdp_run *run, void *t, uint64_t *st,            \
+			uint64_t total, uint64_t end, uint64_t *done)          \
+	{                                                                      \
+		return rtt_loop(run, t, st, total, end, done, atomic, ev);     \
+	}
 
-static int rtt_loop_read_ev(struct rdp_run *run, void *t, uint64_t *st,
-			    uint64_t total, uint64_t end, uint64_t *done)
-{
-	return rtt_loop(run, t, st, total, end, done, 0, 1);
-}
+RTT_TIMED(rtt_loop_read, 0, 0)
+RTT_TIMED(rtt_loop_atomic, 1, 0)
+RTT_TIMED(rtt_loop_read_ev, 0, 1)
+RTT_TIMED(rtt_loop_atomic_ev, 1, 1)
 
-static int rtt_loop_atomic_ev(struct rdp_run *run, void *t, uint64_t *st,
-			      uint64_t total, uint64_t end, uint64_t *done)
-{
-	return rtt_loop(run, t, st, total, end, done, 1, 1);
-}
+static int (*const rtt_loops[RTT_VARIANTS])(struct rdp_run *run, void *t,
+					    uint64_t *st, uint64_t total,
+					    uint64_t end, uint64_t *done) = {
+	[RTT_READ] = rtt_loop_read,
+	[RTT_ATOMIC] = rtt_loop_atomic,
+	[RTT_READ_EVENTS] = rtt_loop_read_ev,
+	[RTT_ATOMIC_EVENTS] = rtt_loop_atomic_ev,
+};
 
 /* The loop does not log: its failure is told here, with how far it got. */
 static int rtt_close(struct rdp_run *run, void *t, uint64_t done, int ret)
@@ -325,37 +309,18 @@ static int rtt_close(struct rdp_run *run, void *t, uint64_t done, int ret)
 	return ret;
 }
 
-static const struct rdp_lat_loop rtt_read = {
-	.timed = rtt_loop_read,
-	.close = rtt_close,
-};
-
-static const struct rdp_lat_loop rtt_atomic = {
-	.timed = rtt_loop_atomic,
-	.close = rtt_close,
-};
-
-static const struct rdp_lat_loop rtt_read_ev = {
-	.timed = rtt_loop_read_ev,
-	.close = rtt_close,
-};
-
-static const struct rdp_lat_loop rtt_atomic_ev = {
-	.timed = rtt_loop_atomic_ev,
-	.close = rtt_close,
-};
-
 int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res)
 {
 	int atomic = run->ops->verb == RDP_VERB_ATOMIC;
 	int ev = run->conn->channel != NULL;
+	struct rdp_lat_loop loop = { .close = rtt_close };
 	struct rtt t;
 
+	loop.timed =
+		rtt_loops[ev ? (atomic ? RTT_ATOMIC_EVENTS : RTT_READ_EVENTS)
+			     : (atomic ? RTT_ATOMIC : RTT_READ)];
 	rtt_setup(run, &t, run->ops->verb);
-	return rdp_lat_client(run, res,
-			      ev ? (atomic ? &rtt_atomic_ev : &rtt_read_ev)
-				 : (atomic ? &rtt_atomic : &rtt_read),
-			      &t);
+	return rdp_lat_client(run, res, &loop, &t);
 }
 
 int rdp_lat_sleep(struct rdp_run *run, int *armed)

@@ -9,6 +9,7 @@ const struct rdp_bench_ops rdp_bench_read_lat = {
 	.kind = RDP_BENCH_LAT,
 	.verb = RDP_VERB_READ,
 	.lat_note = "round-trip latency of each read (not halved)",
+	.lat_kind = RDP_LAT_ROUND_TRIP,
 	.flags = RDP_BENCH_EXPOSE_TX | RDP_BENCH_EVENTS,
 	.default_size = 2,
 	.check_unit = "bytes verified after the run",

@@ -38,8 +38,6 @@ static int verbs_prepare(struct rdp_run *run)
 
 static int verbs_loop(struct rdp_run *run, struct rdp_result *res)
 {
-	if (run->perftest && run->ops->perftest)
-		return run->ops->perftest(run, res);
 	if (run->params->threads > 1 && run->ops->kind == RDP_BENCH_BW)
 		return rdp_bench_threads(run, res);
 	if (run->side == RDP_SIDE_CLIENT)

@@ -685,7 +685,7 @@ static void peer_init(struct pt_peer *c, const struct rdp_opts *o)
 	c->p = o->params;
 	c->all = all_sizes(o);
 	c->seq = seq_of(o->bench);
-	c->pingpong = o->bench->perftest != NULL;
+	c->pingpong = !!(o->bench->flags & RDP_BENCH_PINGPONG);
 	c->bidir = !!(o->params.flags & RDP_PARAM_BIDIR);
 	c->p.size_bytes = m->n_sizes ? m->sizes[m->n_sizes - 1]
 				     : o->params.size_bytes;

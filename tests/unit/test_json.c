@@ -34,6 +34,7 @@ static const struct rdp_bench_ops lat_ops = {
 	.name = "write_lat",
 	.kind = RDP_BENCH_LAT,
 	.lat_note = "one-way latency: half of each measured round trip",
+	.lat_kind = RDP_LAT_ONE_WAY,
 	.check_unit = "bytes verified after the run",
 };
 
