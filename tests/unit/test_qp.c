@@ -152,18 +152,18 @@ static void test_device_limits(void **state)
 	dev.odp.per_transport_caps.rc_odp_caps = IBV_ODP_SUPPORT_SEND;
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	dev.odp.per_transport_caps.rc_odp_caps |= IBV_ODP_SUPPORT_RECV;
-	cfg.qp_type = IBV_QPT_UD; /* RC's caps do not count for UD */
+	cfg.transport = RDP_TRANSPORT_UD; /* RC's caps do not count for UD */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.odp = 0;
-	cfg.qp_type = 0;
+	cfg.transport = RDP_TRANSPORT_RC;
 	cfg.use_srq = 1; /* max_srq 0 */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.use_srq = 0;
-	cfg.qp_type = IBV_QPT_XRC_SEND; /* no IBV_DEVICE_XRC */
+	cfg.transport = RDP_TRANSPORT_XRC; /* no IBV_DEVICE_XRC */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	dev.attr.device_cap_flags = IBV_DEVICE_XRC; /* not built either */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
-	cfg.qp_type = 0;
+	cfg.transport = RDP_TRANSPORT_RC;
 	cfg.tx_depth = 2048; /* deeper than max_qp_wr */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
 	cfg.tx_depth = 128;
