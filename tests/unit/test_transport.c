@@ -12,6 +12,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/cm.h>
 #include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
 #include <rdmaperf/transport.h>
 
 #define INIT_BASE (IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT)
@@ -259,10 +260,19 @@ static void test_conn_refusals(void **state)
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
 	cfg.transport = 99;
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
+	assert_string_equal(rdp_last_error(),
+			    "transport 99 unknown: give -c RC, UC or UD");
 	cfg.transport = RDP_TRANSPORT_XRC;
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	assert_string_equal(rdp_last_error(),
+			    "-c XRC: fix0 reports no XRC (IBV_DEVICE_XRC is "
+			    "not in the device_cap_flags 0x0 of "
+			    "ibv_query_device): use -c RC");
 	dev.attr.device_cap_flags = IBV_DEVICE_XRC;
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
+	assert_string_equal(rdp_last_error(),
+			    "-c XRC: fix0 offers XRC, on which rdmaperf runs "
+			    "no test yet: use -c RC");
 	assert_null(conn);
 }
 
@@ -278,11 +288,40 @@ static void test_cm_refuses(void **state)
 	(void)state;
 	conn.tp = rdp_transport_get(RDP_TRANSPORT_UD);
 	assert_int_equal(rdp_cm_listen(&conn, &ip, &o, &port), -ENOSYS);
+	assert_string_equal(rdp_last_error(),
+			    "-R connects RC QPs: drop -R to run -c UD (QPs "
+			    "exchanged over TCP)");
 	assert_null(conn.cm);
 	conn.tp = rdp_transport_get(RDP_TRANSPORT_UC);
 	assert_int_equal(rdp_cm_connect(&conn, 1, &ip, 7471, 1, &o), -ENOSYS);
 	assert_null(conn.cm);
 	assert_int_equal(port, 0);
+}
+
+/* A row whose messages are one packet each: a size past the path MTU is
+ * refused at connect, on both sides alike, before any QP is modified. */
+static void test_one_packet(void **state)
+{
+	struct rdp_qp_info remote = { .qpn = 0x1a2, .mtu_bytes = 1024 };
+	struct rdp_path_opts path = { .mtu_bytes = 0 };
+	struct rdp_qp_info mine;
+	struct ibv_context ctx = { .num_comp_vectors = 1 };
+	struct rdp_conn conn = { 0 };
+	struct rdp_dev dev;
+
+	(void)state;
+	fixture_dev(&dev, &ctx);
+	dev.port.active_mtu_bytes = 4096;
+	conn.dev = &dev;
+	conn.tp = rdp_transport_get(RDP_TRANSPORT_UD);
+	conn.num_qps = 1;
+	conn.remote = &mine;
+	conn.msg_bytes = 4096;
+	assert_int_equal(rdp_conn_connect(&conn, &remote, &path), -EMSGSIZE);
+	assert_string_equal(rdp_last_error(),
+			    "-s 4096: a UD message travels as one packet and "
+			    "must fit the path MTU of 1024 bytes: use -s 1024 "
+			    "or less (or raise the MTU of both ports)");
 }
 
 int main(void)
@@ -295,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_conn_refusals),
 		cmocka_unit_test(test_cm_refuses),
+		cmocka_unit_test(test_one_packet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
