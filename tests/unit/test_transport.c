@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The transport rows: lookups, each row's facts and attribute builders,
- * and what the engine refuses from them before any verbs call. */
+/* The transport rows: lookups, each row's facts and QP attribute builders
+ * (every field per transition), and what the engine refuses from them
+ * before any verbs call. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,8 +45,7 @@ static const struct {
 	  IBV_QP_STATE, RTS_BASE, 0 },
 };
 
-static const struct rdp_qp_cfg base_cfg = {
-	.qkey = RDP_UD_QKEY,
+static const struct rdp_qp_cfg roce_cfg = {
 	.port = 1,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	.use_grh = 1,
@@ -54,13 +54,27 @@ static const struct rdp_qp_cfg base_cfg = {
 	.path_mtu = IBV_MTU_1024,
 	.max_rd_atomic = 16,
 	.max_dest_rd_atomic = 8,
+	.traffic_class = 106,
 	.pkey_index = 2,
+	.flow_label = 0xabcde,
 	.hop_limit = 9,
 	.timeout = 14,
 	.retry_cnt = 7,
 	.rnr_retry = 7,
 	.min_rnr_timer = 12,
 };
+
+static void remote_info(struct rdp_qp_info *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->qpn = 0x1a2;
+	r->psn = 0xabcdef;
+	r->lid = 7;
+	r->gid[10] = 0xff;
+	r->gid[11] = 0xff;
+	r->gid[12] = 10;
+	r->gid[15] = 2;
+}
 
 static const struct rdp_qp_info peer = { .qpn = 0x1a2, .psn = 0xabcdef };
 
@@ -82,7 +96,8 @@ static void test_row_builders(void **state)
 		assert_string_equal(t->name, want[i].name);
 		assert_int_equal(t->qp_type, want[i].qp_type);
 		assert_true(t->runs_tests);
-		cfg = base_cfg;
+		cfg = roce_cfg;
+		cfg.qkey = RDP_UD_QKEY;
 		cfg.qp_type = t->qp_type;
 		t->attr_init(&cfg, ALL_ACCESS, &a, &mask);
 		assert_int_equal(a.qp_state, IBV_QPS_INIT);
@@ -115,7 +130,8 @@ static void test_row_builders(void **state)
 static void test_unbuilt_row(void **state)
 {
 	const struct rdp_transport *x = rdp_transport_get(RDP_TRANSPORT_XRC);
-	struct rdp_qp_cfg cfg = base_cfg;
+	struct rdp_qp_cfg cfg = roce_cfg;
+	cfg.qkey = RDP_UD_QKEY;
 	struct ibv_qp_attr a;
 	int mask;
 
@@ -231,6 +247,151 @@ static void test_list(void **state)
 	assert_string_equal(buf, "RC, ");
 }
 
+static void test_init(void **state)
+{
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	rdp_qp_attr_init(&roce_cfg, IBV_ACCESS_REMOTE_WRITE, &a, &mask);
+	assert_int_equal(a.qp_state, IBV_QPS_INIT);
+	assert_int_equal(a.port_num, 1);
+	assert_int_equal(a.pkey_index, 2);
+	assert_int_equal(a.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				       IBV_QP_ACCESS_FLAGS);
+}
+
+/* UC: no ACKs, so no READ/atomic access, depth, retries or timeout. */
+static void test_uc(void **state)
+{
+	struct rdp_qp_cfg cfg = roce_cfg;
+	struct rdp_qp_info r;
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	cfg.qp_type = IBV_QPT_UC;
+	remote_info(&r);
+	rdp_qp_attr_init(&cfg,
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				 IBV_ACCESS_REMOTE_READ |
+				 IBV_ACCESS_REMOTE_ATOMIC,
+			 &a, &mask);
+	assert_int_equal(a.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				       IBV_QP_ACCESS_FLAGS);
+	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN);
+	assert_int_equal(a.dest_qp_num, 0x1a2);
+	assert_int_equal(a.ah_attr.grh.sgid_index, 3);
+	rdp_qp_attr_rts(&cfg, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	assert_int_equal(a.sq_psn, 0x123456);
+}
+
+/* UD: a Q_Key at INIT, nothing about the peer at RTR (each send names its
+ * address handle), which has the path RTR would have had. */
+static void test_ud(void **state)
+{
+	struct rdp_qp_cfg cfg = roce_cfg;
+	struct rdp_qp_info r;
+	struct ibv_qp_attr a, rc;
+	struct ibv_ah_attr ah;
+	int mask;
+
+	(void)state;
+	cfg.qp_type = IBV_QPT_UD;
+	cfg.qkey = RDP_UD_QKEY;
+	remote_info(&r);
+	rdp_qp_attr_init(&cfg, IBV_ACCESS_REMOTE_WRITE, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				       IBV_QP_QKEY);
+	assert_int_equal(a.qkey, RDP_UD_QKEY);
+	assert_int_equal(a.pkey_index, 2);
+	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE);
+	assert_int_equal(a.qp_state, IBV_QPS_RTR);
+	rdp_qp_attr_rts(&cfg, &a, &mask);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	rdp_qp_attr_ah(&cfg, &r, &ah);
+	rdp_qp_attr_rtr(&roce_cfg, &r, &rc, &mask);
+	assert_memory_equal(&ah, &rc.ah_attr, sizeof(ah));
+	assert_int_equal(ah.is_global, 1);
+	assert_int_equal(ah.grh.flow_label, 0xabcde);
+}
+
+static void test_rtr_roce(void **state)
+{
+	struct rdp_qp_info r;
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	remote_info(&r);
+	rdp_qp_attr_rtr(&roce_cfg, &r, &a, &mask);
+	assert_int_equal(a.qp_state, IBV_QPS_RTR);
+	assert_int_equal(a.dest_qp_num, 0x1a2);
+	assert_int_equal(a.rq_psn, 0xabcdef);
+	assert_int_equal(a.path_mtu, IBV_MTU_1024);
+	assert_int_equal(a.max_dest_rd_atomic, 8);
+	assert_int_equal(a.min_rnr_timer, 12);
+	assert_int_equal(a.ah_attr.is_global, 1);
+	assert_memory_equal(a.ah_attr.grh.dgid.raw, r.gid, 16);
+	assert_int_equal(a.ah_attr.grh.sgid_index, 3);
+	assert_int_equal(a.ah_attr.grh.hop_limit, 9);
+	assert_int_equal(a.ah_attr.grh.traffic_class, 106);
+	assert_int_equal(a.ah_attr.grh.flow_label, 0xabcde);
+	assert_int_equal(a.ah_attr.dlid, 0); /* RoCE has no LIDs */
+	assert_int_equal(a.ah_attr.port_num, 1);
+	assert_true(mask & IBV_QP_AV);
+	assert_true(mask & IBV_QP_PATH_MTU);
+	assert_true(mask & IBV_QP_DEST_QPN);
+	assert_true(mask & IBV_QP_RQ_PSN);
+	assert_true(mask & IBV_QP_MAX_DEST_RD_ATOMIC);
+	assert_true(mask & IBV_QP_MIN_RNR_TIMER);
+}
+
+static void test_rtr_ib_lid(void **state)
+{
+	struct rdp_qp_cfg cfg = roce_cfg;
+	struct rdp_qp_info r;
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	cfg.link_layer = IBV_LINK_LAYER_INFINIBAND;
+	cfg.use_grh = 0;
+	remote_info(&r);
+	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	assert_int_equal(a.ah_attr.is_global, 0);
+	assert_int_equal(a.ah_attr.dlid, 7);
+	/* With a GRH on IB both are set. */
+	cfg.use_grh = 1;
+	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	assert_int_equal(a.ah_attr.is_global, 1);
+	assert_int_equal(a.ah_attr.dlid, 7);
+}
+
+static void test_rts(void **state)
+{
+	struct ibv_qp_attr a;
+	int mask;
+
+	(void)state;
+	rdp_qp_attr_rts(&roce_cfg, &a, &mask);
+	assert_int_equal(a.qp_state, IBV_QPS_RTS);
+	assert_int_equal(a.sq_psn, 0x123456);
+	assert_int_equal(a.timeout, 14);
+	assert_int_equal(a.retry_cnt, 7);
+	assert_int_equal(a.rnr_retry, 7);
+	assert_int_equal(a.max_rd_atomic, 16);
+	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+				       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				       IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
 /* A fixture device that accepts everything the checks ask. */
 static void fixture_dev(struct rdp_dev *dev, struct ibv_context *ctx)
 {
@@ -327,6 +488,12 @@ static void test_one_packet(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_uc),
+		cmocka_unit_test(test_ud),
+		cmocka_unit_test(test_rtr_roce),
+		cmocka_unit_test(test_rtr_ib_lid),
+		cmocka_unit_test(test_rts),
 		cmocka_unit_test(test_row_builders),
 		cmocka_unit_test(test_unbuilt_row),
 		cmocka_unit_test(test_lookup),
