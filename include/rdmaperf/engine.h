@@ -15,6 +15,7 @@
 #include <rdmaperf/gid.h>
 #include <rdmaperf/mem.h>
 #include <rdmaperf/qp_info.h>
+#include <rdmaperf/transport.h>
 
 struct rdp_sysfs;
 struct rdp_cm;
@@ -80,8 +81,9 @@ uint32_t rdp_mtu_to_bytes(enum ibv_mtu mtu);
 
 /* How one side of one QP is addressed, as carried in QP_INFO. */
 struct rdp_qp_cfg {
-	enum ibv_qp_type qp_type; /* RC, UC or UD: which attributes apply */
-	uint32_t qkey;		  /* UD */
+	/* RC, UC or UD: which row's attributes apply (0: RC) */
+	enum ibv_qp_type qp_type;
+	uint32_t qkey; /* UD */
 	uint8_t port;
 	uint8_t link_layer;
 	int use_grh; /* always on RoCE; on IB only when asked */
@@ -101,10 +103,11 @@ struct rdp_qp_cfg {
 	uint8_t min_rnr_timer;
 };
 
-/* Attribute builders: pure, unit-tested, used by rdp_qp_connect(). Each
- * sets only what the QP type takes at that transition (ibv_modify_qp(3)):
- * UC has no ACKs, so no retries, timeout or READ/atomic depth; UD has no
- * remote QP until each send names one. */
+/* Attribute builders: pure, unit-tested. Each calls the builder of the
+ * transport row of cfg->qp_type (RC for 0), which sets only what the QP
+ * type takes at that transition (ibv_modify_qp(3)): UC has no ACKs, so no
+ * retries, timeout or READ/atomic depth; UD has no remote QP until each
+ * send names one. */
 void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
 		      struct ibv_qp_attr *attr, int *mask);
 void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
@@ -164,10 +167,11 @@ struct rdp_conn {
 	uint32_t max_inline_bytes;
 	struct rdp_qp_info *remote; /* per QP, once exchanged */
 	uint32_t path_mtu_bytes;
-	enum ibv_qp_type qp_type;
+	const struct rdp_transport *tp; /* the QPs' transport row */
+	enum ibv_qp_type qp_type;	/* tp->qp_type */
 	uint32_t msg_bytes;
-	uint32_t grh_bytes;  /* UD: the GRH ahead of each received message */
-	struct ibv_ah **ahs; /* UD: per QP, the path to its peer QP */
+	uint32_t grh_bytes;  /* tp->grh_bytes, ahead of each received message */
+	struct ibv_ah **ahs; /* tp->needs_ah: per QP, the path to its peer QP */
 	struct ibv_qp_init_attr qp_init; /* the shape of every QP */
 	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
 	/* --bounce: the GPU twin of buf, made and freed above the engine */
@@ -187,9 +191,9 @@ struct rdp_conn_cfg {
 	uint16_t pkey_index; /* the port's P_Key entry for the QPs */
 	int events;	     /* -e: the CQ reports to a completion channel */
 	int comp_vector;     /* -X: the CQ's completion vector */
-	enum ibv_qp_type qp_type; /* 0: RC */
-	int mr_per_qp;		  /* an MR over each QP's slots */
-	int use_srq;		  /* one shared receive queue for all QPs */
+	uint32_t transport;  /* enum rdp_transport_id, 0: RC */
+	int mr_per_qp;	     /* an MR over each QP's slots */
+	int use_srq;	     /* one shared receive queue for all QPs */
 	/* --odp: 1 for on-demand MRs over the buffer (never an implicit
 	 * one); the IBV_ODP_SUPPORT_* operations the test needs on an ODP
 	 * MR, checked against the device's odp_caps for the QP type */
@@ -280,8 +284,9 @@ static inline int rdp_conn_post_recv(const struct rdp_conn *c, uint32_t qp,
 		      : ibv_post_recv(c->qps[qp], wr, &bad);
 }
 
-/* UD: where a send on QP qp goes (its peer's address handle, QP number and
- * Q_Key); nothing on connected QPs. Set once on a pre-built request. */
+/* Where a send on QP qp goes where each send names it (tp->needs_ah: its
+ * peer's address handle, QP number and Q_Key); nothing on connected QPs.
+ * Set once on a pre-built request. */
 void rdp_conn_send_dest(const struct rdp_conn *conn, uint32_t qp,
 			struct ibv_send_wr *wr);
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
-#include <rdmaperf/gid.h>
+#include <rdmaperf/ip.h>
 #include <rdmaperf/wire.h>
 
 /* The session's message keys, one per direction, and the next sequence

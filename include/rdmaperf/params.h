@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include <rdmaperf/transport.h>
+
 #define RDP_TEST_NAME_MAX 32
 
 enum rdp_param_flags {
@@ -66,7 +68,7 @@ struct rdp_params {
 	uint32_t retry_count;  /* transport retries before a QP fails */
 	uint32_t rnr_retry;    /* RNR NAK retries, 7: forever */
 	uint32_t comp_vector;  /* -X: the CQ's completion vector (-e) */
-	uint32_t transport;    /* enum rdp_transport (-c) */
+	uint32_t transport;    /* enum rdp_transport_id (-c) */
 	uint64_t rate_milli;   /* --rate_limit x 1000 in rate_units; 0: none */
 	uint32_t rate_units;   /* enum rdp_rate_units */
 	uint32_t rate_type;    /* enum rdp_rate_type */
@@ -98,24 +100,5 @@ const char *rdp_rate_units_name(uint32_t units);
 double rdp_rate_msgs_per_s(const struct rdp_params *p);
 /* ... and in kbit/s, as the device takes it (0 when it does not fit). */
 uint64_t rdp_rate_kbps(const struct rdp_params *p);
-
-/* -c: the QP type both sides create. */
-enum rdp_transport {
-	RDP_TRANSPORT_RC = 0, /* reliable connected */
-	RDP_TRANSPORT_UC = 1, /* unreliable connected: no ACKs, no READ */
-	RDP_TRANSPORT_UD = 2, /* unreliable datagram: one packet a message */
-	/* extended reliable connected: named so that the device's answer
-	 * (IBV_DEVICE_XRC) can be given; no test runs on it yet */
-	RDP_TRANSPORT_XRC = 3,
-	RDP_TRANSPORT_COUNT
-};
-
-/* "RC", "UC", "UD"; "?" out of range. */
-const char *rdp_transport_name(uint32_t transport);
-/* Messages may be lost: nothing acknowledges them. */
-static inline int rdp_transport_lossy(uint32_t transport)
-{
-	return transport != RDP_TRANSPORT_RC;
-}
 
 #endif /* RDMAPERF_PARAMS_H */

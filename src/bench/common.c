@@ -307,14 +307,6 @@ void rdp_result_clear(struct rdp_result *res)
 	res->n_threads = 0;
 }
 
-const char *rdp_transport_name(uint32_t transport)
-{
-	static const char *const names[RDP_TRANSPORT_COUNT] = { "RC", "UC",
-								"UD", "XRC" };
-
-	return transport < RDP_TRANSPORT_COUNT ? names[transport] : "?";
-}
-
 const char *rdp_rate_units_name(uint32_t units)
 {
 	static const char *const names[RDP_RATE_UNITS_COUNT] = { "Gb/s", "Mb/s",

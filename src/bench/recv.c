@@ -135,16 +135,16 @@ static int recv_batch_srq(struct rdp_run *run, struct recv_loop *rl)
 	return recv_batch(run, rl, 0, 1); /* --use-srq refuses --bounce */
 }
 
-/* UC/UD: the client's DONE may overtake its last messages, which nothing
- * acknowledged. Take what still arrives until the link has been quiet for
- * LATE_QUIET_MS, so that only messages that never came count as lost. */
-#define LATE_QUIET_MS 100
-
+/* A lossy transport (UC, UD): the client's DONE may overtake its last
+ * messages, which nothing acknowledged. Take what still arrives until the
+ * link has been quiet for the row's late_quiet_ms, so that only messages
+ * that never came count as lost. */
 static int drain_late(struct rdp_run *run, struct recv_loop *rl,
 		      int (*batch)(struct rdp_run *, struct recv_loop *),
 		      uint64_t *last)
 {
-	uint64_t quiet = rdp_clock_cycles_of_ms(run->clk, LATE_QUIET_MS);
+	uint64_t quiet =
+		rdp_clock_cycles_of_ms(run->clk, run->conn->tp->late_quiet_ms);
 	uint64_t since = rdp_cycles();
 	int n;
 
@@ -221,7 +221,7 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 			(unsigned long long)rl.got);
 	if (n == 1)
 		n = 0;
-	if (n >= 0 && rdp_transport_lossy(p->transport))
+	if (n >= 0 && !run->conn->tp->reliable)
 		n = drain_late(run, &rl, batch, &progress);
 	res->msgs = rl.got;
 	res->elapsed_ns = first ? rdp_clock_ns(run->clk, progress - first) : 0;

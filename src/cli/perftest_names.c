@@ -32,21 +32,21 @@ int rdp_cli_set_connection(void *base, const struct rdp_cli_opt *d,
 			   const char *arg, char *err, size_t len)
 {
 	struct rdp_params *p = &((struct rdp_opts *)base)->params;
-	uint32_t t;
+	const struct rdp_transport *t = rdp_transport_by_name(arg);
+	char names[64];
 
 	(void)d;
-	for (t = 0; t < RDP_TRANSPORT_COUNT; t++) {
-		if (!strcasecmp(arg, rdp_transport_name(t))) {
-			p->transport = t;
-			return 0;
-		}
+	if (t) {
+		p->transport = t->id;
+		return 0;
 	}
+	rdp_transport_list(NULL, " and ", names, sizeof(names));
 	if (!strcasecmp(arg, "DC") || !strcasecmp(arg, "SRD"))
-		return rdp_cli_bad(err, len,
-				   "-c %s: rdmaperf runs RC, UC and UD QPs; "
-				   "%s (a vendor's own transport) is not built "
-				   "in: use -c RC",
-				   arg, arg);
+		return rdp_cli_bad(
+			err, len,
+			"-c %s: rdmaperf runs %s QPs; %s (a vendor's "
+			"own transport) is not built in: use -c RC",
+			arg, names, arg);
 	return rdp_cli_bad(err, len,
 			   "-c %s: unknown transport: give RC (reliable "
 			   "connected), UC (unreliable connected) or UD "

@@ -134,12 +134,35 @@ static int next_event(struct rdp_cm *cm, int64_t deadline, struct cm_ev *ev)
 	return 0;
 }
 
+static int cm_ok(const struct rdp_transport *t)
+{
+	return t->cm_ok;
+}
+
+/* The transports RDMA CM connects here, in the client's words for -R. */
+static int check_transport(const struct rdp_conn *conn)
+{
+	char names[64];
+
+	if (conn->tp->cm_ok)
+		return 0;
+	rdp_transport_list(cm_ok, " and ", names, sizeof(names));
+	rdp_err("-R connects %s QPs: drop -R to run -c %s (QPs exchanged "
+		"over TCP)",
+		names, conn->tp->name);
+	return -ENOSYS; /* not supported here */
+}
+
 static int cm_new(struct rdp_conn *conn, uint32_t n,
 		  const struct rdp_cm_opts *o, struct rdp_cm **out)
 {
-	struct rdp_cm *cm = calloc(1, sizeof(*cm));
+	struct rdp_cm *cm;
 	int ret;
 
+	ret = check_transport(conn);
+	if (ret)
+		return ret;
+	cm = calloc(1, sizeof(*cm));
 	if (!cm)
 		return -ENOMEM;
 	conn->cm = cm; /* from here the connection tears it down */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Per-session verbs resources: GID choice, PD, buffer and MR, CQ, QPs and
- * UD's address handles. */
+/* Per-session verbs resources: GID choice, PD, buffer and MR, CQs, shared
+ * receive queue, QPs up to INIT (connect.c takes them to RTS). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -259,7 +259,7 @@ static int qp_to_init(struct rdp_conn *conn, struct ibv_qp *qp)
 	struct ibv_qp_attr attr;
 	int mask, ret;
 
-	rdp_qp_attr_init(&cfg, conn->mr_access, &attr, &mask);
+	conn->tp->attr_init(&cfg, conn->mr_access, &attr, &mask);
 	ret = ibv_modify_qp(qp, &attr, mask);
 	if (ret)
 		rdp_err("modify qp 0x%x to INIT: %s", qp->qp_num,
@@ -320,15 +320,14 @@ static uint8_t rd_atomic_limit(int dev_limit)
 }
 
 /* --odp: the device pages on demand for the operations the test needs on
- * this QP type (ibv_query_device_ex). */
-static int check_odp(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
+ * this transport's QPs (ibv_query_device_ex). */
+static int check_odp(const struct rdp_dev *dev, const struct rdp_conn_cfg *c,
+		     const struct rdp_transport *tp)
 {
 	const struct ibv_odp_caps *oc = &dev->odp;
-	enum ibv_qp_type t = c->qp_type ? c->qp_type : IBV_QPT_RC;
-	uint32_t caps = t == IBV_QPT_UD	  ? oc->per_transport_caps.ud_odp_caps
-			: t == IBV_QPT_UC ? oc->per_transport_caps.uc_odp_caps
-					  : oc->per_transport_caps.rc_odp_caps;
-	const char *tn = t == IBV_QPT_UD ? "ud" : t == IBV_QPT_UC ? "uc" : "rc";
+	uint32_t caps =
+		*(const uint32_t *)((const char *)oc + tp->odp_caps_offset);
+	const char *tn = tp->verbs_name;
 
 	if (!(oc->general_caps & IBV_ODP_SUPPORT)) {
 		rdp_err("--odp: %s reports no on-demand paging (odp_caps."
@@ -347,8 +346,38 @@ static int check_odp(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 	return 0;
 }
 
+/* A transport this build or this device cannot run. */
+static int check_transport(const struct rdp_dev *dev,
+			   const struct rdp_transport *tp)
+{
+	if (tp->dev_cap_flag &&
+	    !(dev->attr.device_cap_flags & tp->dev_cap_flag))
+		rdp_err("-c %s: %s reports no %s (%s is not in the "
+			"device_cap_flags 0x%x of ibv_query_device): use -c RC",
+			tp->name, dev->name, tp->name, tp->dev_cap_name,
+			dev->attr.device_cap_flags);
+	else if (!tp->runs_tests)
+		rdp_err("-c %s: %s offers %s, on which rdmaperf runs no test "
+			"yet: use -c RC",
+			tp->name, dev->name, tp->name);
+	else
+		return 0;
+	return -ENOSYS; /* not supported here */
+}
+
 static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 {
+	const struct rdp_transport *tp = rdp_transport_get(c->transport);
+	char names[64];
+
+	if (!tp) {
+		rdp_transport_list(NULL, " or ", names, sizeof(names));
+		rdp_err("transport %u unknown: give -c %s", c->transport,
+			names);
+		return -EINVAL;
+	}
+	if (check_transport(dev, tp))
+		return -ENOSYS;
 	if (c->tx_depth > (uint32_t)dev->attr.max_qp_wr ||
 	    c->rx_depth > (uint32_t)dev->attr.max_qp_wr) {
 		rdp_err("queue depth %u (-t) or %u (-r) exceeds the %d work "
@@ -371,7 +400,7 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 			dev->port.pkey_tbl_len - 1);
 		return -ENOSYS; /* not supported here */
 	}
-	if (c->odp && check_odp(dev, c))
+	if (c->odp && check_odp(dev, c, tp))
 		return -ENOSYS; /* not supported here */
 	if ((c->access & IBV_ACCESS_REMOTE_ATOMIC) &&
 	    dev->attr.atomic_cap == IBV_ATOMIC_NONE) {
@@ -379,18 +408,6 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 			"ibv_query_device), which this test's peer performs "
 			"here: run another test, or use another device",
 			dev->name);
-		return -ENOSYS; /* not supported here */
-	}
-	if (c->qp_type == IBV_QPT_XRC_SEND) {
-		if (!(dev->attr.device_cap_flags & IBV_DEVICE_XRC))
-			rdp_err("-c XRC: %s reports no XRC (IBV_DEVICE_XRC "
-				"is not in the device_cap_flags 0x%x of "
-				"ibv_query_device): use -c RC",
-				dev->name, dev->attr.device_cap_flags);
-		else
-			rdp_err("-c XRC: %s offers XRC, on which rdmaperf "
-				"runs no test yet: use -c RC",
-				dev->name);
 		return -ENOSYS; /* not supported here */
 	}
 	if (c->use_srq && dev->attr.max_srq <= 0) {
@@ -537,9 +554,10 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		return -ENOMEM;
 	conn->dev = dev;
 	conn->pkey_index = cfg->pkey_index;
-	conn->qp_type = cfg->qp_type ? cfg->qp_type : IBV_QPT_RC;
+	conn->tp = rdp_transport_get(cfg->transport);
+	conn->qp_type = conn->tp->qp_type;
 	conn->msg_bytes = cfg->msg_bytes;
-	conn->grh_bytes = conn->qp_type == IBV_QPT_UD ? RDP_UD_GRH_BYTES : 0;
+	conn->grh_bytes = conn->tp->grh_bytes;
 	/* Initiator depth is bounded by our initiator limit, responder
 	 * resources by our responder limit. */
 	conn->max_rd_atomic = rd_atomic_limit(dev->attr.max_qp_init_rd_atom);
@@ -605,191 +623,4 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 	free(conn->psns);
 	free(conn->remote);
 	free(conn);
-}
-
-void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
-			 struct rdp_qp_info *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->qpn = conn->qps[i]->qp_num;
-	info->psn = conn->psns[i];
-	if (conn->have_gid) {
-		memcpy(info->gid, conn->gid.entry.raw, 16);
-		info->gid_type = (uint8_t)conn->gid.entry.type;
-	}
-	info->lid = conn->dev->port.lid;
-	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
-	info->rd_atomic = conn->max_dest_rd_atomic;
-	/* A buffer the peer may not reach gets no key or address out. */
-	if (!(conn->mr_access & RDP_ACCESS_REMOTE))
-		return;
-	info->rkey = rdp_conn_rkey(conn, i);
-	info->addr = (uint64_t)(uintptr_t)(expose_tx ? rdp_conn_tx(conn, i)
-						     : rdp_conn_rx(conn, i));
-	info->len_bytes = conn->slot_bytes;
-}
-
-static int check_peer(const struct rdp_conn *conn, const struct rdp_qp_info *r)
-{
-	const struct rdp_gid_entry *g = &conn->gid.entry;
-
-	if (!conn->have_gid)
-		return 0;
-	if (r->gid_type != g->type) {
-		rdp_err("GID type mismatch: this side uses %s (index %d), "
-			"the peer uses %s: pick GIDs of the same type on "
-			"both sides with -x",
-			rdp_gid_type_str(g->type), g->index,
-			rdp_gid_type_str((enum rdp_gid_type)r->gid_type));
-		return -EPROTO;
-	}
-	/* RoCE v2 rides on IP: an IPv4 GID cannot talk to an IPv6 one. */
-	if (g->type == RDP_GID_ROCE_V2 &&
-	    rdp_gid_is_ipv4_mapped(g->raw) != rdp_gid_is_ipv4_mapped(r->gid)) {
-		rdp_err("GID family mismatch: this side uses an %s GID "
-			"(index %d), the peer an %s one: pick GIDs of the "
-			"same family on both sides with -x",
-			rdp_gid_is_ipv4_mapped(g->raw) ? "IPv4" : "IPv6",
-			g->index,
-			rdp_gid_is_ipv4_mapped(r->gid) ? "IPv4" : "IPv6");
-		return -EPROTO;
-	}
-	return 0;
-}
-
-static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
-			const struct rdp_path_opts *path,
-			struct rdp_qp_cfg *cfg)
-{
-	const struct rdp_dev *dev = conn->dev;
-
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->qp_type = conn->qp_type;
-	cfg->qkey = RDP_UD_QKEY;
-	cfg->port = dev->port.num;
-	cfg->link_layer = dev->port.link_layer;
-	cfg->use_grh = conn->have_gid;
-	cfg->sgid_index = conn->have_gid ? conn->gid.entry.index : 0;
-	cfg->psn = conn->psns[i];
-	cfg->path_mtu = rdp_mtu_from_bytes(conn->path_mtu_bytes);
-	cfg->max_rd_atomic = conn->max_rd_atomic;
-	cfg->max_dest_rd_atomic = conn->max_dest_rd_atomic;
-	cfg->traffic_class = path->tclass;
-	cfg->sl = path->sl;
-	cfg->timeout = path->timeout; /* default 14: 67 ms per try */
-	cfg->pkey_index = path->pkey_index;
-	cfg->flow_label = path->flow_label;
-	cfg->hop_limit = path->hop_limit;
-	cfg->retry_cnt = path->retry_cnt;
-	cfg->rnr_retry = path->rnr_retry; /* 7 = retry forever on RNR NAK */
-	cfg->min_rnr_timer = 12;	  /* 0.64 ms */
-}
-
-/* UD: the address handle of QP i's peer, on the path RTR would take. */
-static int create_ah(struct rdp_conn *conn, uint32_t i,
-		     const struct rdp_qp_cfg *cfg)
-{
-	struct ibv_ah_attr ah;
-
-	if (!conn->ahs) {
-		conn->ahs = calloc(conn->num_qps, sizeof(*conn->ahs));
-		if (!conn->ahs)
-			return -ENOMEM;
-	}
-	rdp_qp_attr_ah(cfg, &conn->remote[i], &ah);
-	conn->ahs[i] = ibv_create_ah(conn->pd, &ah);
-	if (!conn->ahs[i]) {
-		rdp_err("create the address handle of qp 0x%x towards the "
-			"peer: %s (check the GID index -x on both sides)",
-			conn->qps[i]->qp_num, strerror(errno));
-		return errno ? -errno : -ENOMEM;
-	}
-	return 0;
-}
-
-static int qp_to_rts(struct rdp_conn *conn, uint32_t i,
-		     const struct rdp_path_opts *path)
-{
-	struct ibv_qp *qp = conn->qps[i];
-	struct ibv_qp_attr attr;
-	struct rdp_qp_cfg cfg;
-	int mask, ret;
-
-	fill_qp_cfg(conn, i, path, &cfg);
-	rdp_qp_attr_rtr(&cfg, &conn->remote[i], &attr, &mask);
-	ret = ibv_modify_qp(qp, &attr, mask);
-	if (ret) {
-		rdp_err("modify qp 0x%x to RTR: %s (check the GID index "
-			"-x and the MTU on both sides)",
-			qp->qp_num, strerror(ret));
-		return -ret;
-	}
-	rdp_qp_attr_rts(&cfg, &attr, &mask);
-	ret = ibv_modify_qp(qp, &attr, mask);
-	if (ret) {
-		rdp_err("modify qp 0x%x to RTS: %s", qp->qp_num, strerror(ret));
-		return -ret;
-	}
-	return conn->qp_type == IBV_QPT_UD ? create_ah(conn, i, &cfg) : 0;
-}
-
-void rdp_conn_send_dest(const struct rdp_conn *conn, uint32_t qp,
-			struct ibv_send_wr *wr)
-{
-	if (conn->qp_type != IBV_QPT_UD)
-		return;
-	wr->wr.ud.ah = conn->ahs[qp];
-	wr->wr.ud.remote_qpn = conn->remote[qp].qpn;
-	wr->wr.ud.remote_qkey = RDP_UD_QKEY;
-}
-
-/* UD: a message is one packet, so it must fit the path MTU. */
-static int check_ud_size(const struct rdp_conn *conn, uint32_t mtu)
-{
-	if (conn->qp_type != IBV_QPT_UD || conn->msg_bytes <= mtu)
-		return 0;
-	rdp_err("-s %u: a UD message travels as one packet and must fit the "
-		"path MTU of %u bytes: use -s %u or less (or raise the MTU "
-		"of both ports)",
-		conn->msg_bytes, mtu, mtu);
-	return -EMSGSIZE;
-}
-
-int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,
-		     const struct rdp_path_opts *path)
-{
-	uint32_t i, mtu;
-	int ret;
-
-	for (i = 0; i < conn->num_qps; i++) {
-		ret = check_peer(conn, &remote[i]);
-		if (ret)
-			return ret;
-	}
-	ret = rdp_path_mtu(conn->dev->port.active_mtu_bytes,
-			   remote[0].mtu_bytes, path->mtu_bytes, &mtu);
-	if (ret) {
-		rdp_err("MTU %u not possible: active MTU is %u here and "
-			"%u on the peer (-m must be a power of two from "
-			"256 to the smaller one)",
-			path->mtu_bytes, conn->dev->port.active_mtu_bytes,
-			remote[0].mtu_bytes);
-		return ret;
-	}
-	/* Never keep more READ/atomic in flight than the peer accepts. */
-	if (remote[0].rd_atomic && remote[0].rd_atomic < conn->max_rd_atomic)
-		conn->max_rd_atomic = remote[0].rd_atomic;
-	memcpy(conn->remote, remote, conn->num_qps * sizeof(*remote));
-	if (conn->cm)
-		return 0; /* RDMA CM has connected them, path MTU and all */
-	conn->path_mtu_bytes = mtu;
-	ret = check_ud_size(conn, mtu);
-	if (ret)
-		return ret;
-	for (i = 0; i < conn->num_qps; i++) {
-		ret = qp_to_rts(conn, i, path);
-		if (ret)
-			return ret;
-	}
-	return 0;
 }

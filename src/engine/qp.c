@@ -1,37 +1,51 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* QP attributes for each state transition of RC, UC and UD QPs, every
- * field set on purpose, and the hints that explain a failed work
- * completion. */
+ * field set on purpose (the transport rows' builders), and the hints that
+ * explain a failed work completion. */
 #include <errno.h>
 #include <string.h>
 
+#include "qp_int.h"
 #include <rdmaperf/engine.h>
+#include <rdmaperf/transport.h>
 
-void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
-		      struct ibv_qp_attr *attr, int *mask)
+/* INIT: the port and P_Key every QP takes. */
+static void init_common(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
+			int *mask)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->qp_state = IBV_QPS_INIT;
 	attr->pkey_index = cfg->pkey_index;
 	attr->port_num = cfg->port;
 	*mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
-	switch (cfg->qp_type) {
-	case IBV_QPT_UD:
-		attr->qkey = cfg->qkey;
-		*mask |= IBV_QP_QKEY;
-		break;
-	case IBV_QPT_UC:
-		/* No READ or atomics without a reliable connection. */
-		attr->qp_access_flags = access & IBV_ACCESS_REMOTE_WRITE;
-		*mask |= IBV_QP_ACCESS_FLAGS;
-		break;
-	default:
-		/* What the peer may do through the QP: the remote flags of
-		 * the buffer's access, none of how it is registered. */
-		attr->qp_access_flags = access & RDP_ACCESS_REMOTE;
-		*mask |= IBV_QP_ACCESS_FLAGS;
-		break;
-	}
+}
+
+void rdp_qp_rc_init(const struct rdp_qp_cfg *cfg, int access,
+		    struct ibv_qp_attr *attr, int *mask)
+{
+	init_common(cfg, attr, mask);
+	/* What the peer may do through the QP: the remote flags of the
+	 * buffer's access, none of how it is registered. */
+	attr->qp_access_flags = access & RDP_ACCESS_REMOTE;
+	*mask |= IBV_QP_ACCESS_FLAGS;
+}
+
+void rdp_qp_uc_init(const struct rdp_qp_cfg *cfg, int access,
+		    struct ibv_qp_attr *attr, int *mask)
+{
+	init_common(cfg, attr, mask);
+	/* No READ or atomics without a reliable connection. */
+	attr->qp_access_flags = access & IBV_ACCESS_REMOTE_WRITE;
+	*mask |= IBV_QP_ACCESS_FLAGS;
+}
+
+void rdp_qp_ud_init(const struct rdp_qp_cfg *cfg, int access,
+		    struct ibv_qp_attr *attr, int *mask)
+{
+	(void)access; /* nothing reaches a UD buffer but a SEND */
+	init_common(cfg, attr, mask);
+	attr->qkey = cfg->qkey;
+	*mask |= IBV_QP_QKEY;
 }
 
 void rdp_qp_attr_ah(const struct rdp_qp_cfg *cfg,
@@ -54,42 +68,90 @@ void rdp_qp_attr_ah(const struct rdp_qp_cfg *cfg,
 		ah->dlid = remote->lid;
 }
 
-void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
-		     const struct rdp_qp_info *remote, struct ibv_qp_attr *attr,
-		     int *mask)
+/* RTR of a connected QP: the path to its one peer QP. */
+void rdp_qp_uc_rtr(const struct rdp_qp_cfg *cfg,
+		   const struct rdp_qp_info *remote, struct ibv_qp_attr *attr,
+		   int *mask)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->qp_state = IBV_QPS_RTR;
-	*mask = IBV_QP_STATE;
-	if (cfg->qp_type == IBV_QPT_UD)
-		return; /* each send names its destination */
 	attr->path_mtu = cfg->path_mtu;
 	attr->dest_qp_num = remote->qpn;
 	attr->rq_psn = remote->psn;
 	rdp_qp_attr_ah(cfg, remote, &attr->ah_attr);
-	*mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
-	if (cfg->qp_type == IBV_QPT_UC)
-		return;
+	*mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+		IBV_QP_RQ_PSN;
+}
+
+/* ... and on RC, what it answers as responder. */
+void rdp_qp_rc_rtr(const struct rdp_qp_cfg *cfg,
+		   const struct rdp_qp_info *remote, struct ibv_qp_attr *attr,
+		   int *mask)
+{
+	rdp_qp_uc_rtr(cfg, remote, attr, mask);
 	attr->max_dest_rd_atomic = cfg->max_dest_rd_atomic;
 	attr->min_rnr_timer = cfg->min_rnr_timer;
 	*mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 }
 
-void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
-		     int *mask)
+void rdp_qp_ud_rtr(const struct rdp_qp_cfg *cfg,
+		   const struct rdp_qp_info *remote, struct ibv_qp_attr *attr,
+		   int *mask)
+{
+	(void)cfg;
+	(void)remote; /* each send names its destination */
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = IBV_QPS_RTR;
+	*mask = IBV_QP_STATE;
+}
+
+/* RTS where nothing acknowledges, so nothing is retried (UC, UD). */
+void rdp_qp_unacked_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
+			int *mask)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->qp_state = IBV_QPS_RTS;
 	attr->sq_psn = cfg->psn;
 	*mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
-	if (cfg->qp_type == IBV_QPT_UC || cfg->qp_type == IBV_QPT_UD)
-		return; /* nothing acknowledges, nothing is retried */
+}
+
+void rdp_qp_rc_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
+		   int *mask)
+{
+	rdp_qp_unacked_rts(cfg, attr, mask);
 	attr->timeout = cfg->timeout;
 	attr->retry_cnt = cfg->retry_cnt;
 	attr->rnr_retry = cfg->rnr_retry;
 	attr->max_rd_atomic = cfg->max_rd_atomic;
 	*mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 		 IBV_QP_MAX_QP_RD_ATOMIC;
+}
+
+/* The row that builds cfg's QPs: RC for a type left 0 or not built. */
+static const struct rdp_transport *row_of(const struct rdp_qp_cfg *cfg)
+{
+	const struct rdp_transport *t = rdp_transport_by_qp_type(cfg->qp_type);
+
+	return t && t->attr_init ? t : rdp_transport_get(RDP_TRANSPORT_RC);
+}
+
+void rdp_qp_attr_init(const struct rdp_qp_cfg *cfg, int access,
+		      struct ibv_qp_attr *attr, int *mask)
+{
+	row_of(cfg)->attr_init(cfg, access, attr, mask);
+}
+
+void rdp_qp_attr_rtr(const struct rdp_qp_cfg *cfg,
+		     const struct rdp_qp_info *remote, struct ibv_qp_attr *attr,
+		     int *mask)
+{
+	row_of(cfg)->attr_rtr(cfg, remote, attr, mask);
+}
+
+void rdp_qp_attr_rts(const struct rdp_qp_cfg *cfg, struct ibv_qp_attr *attr,
+		     int *mask)
+{
+	row_of(cfg)->attr_rts(cfg, attr, mask);
 }
 
 int rdp_path_mtu(uint32_t local_bytes, uint32_t remote_bytes,

@@ -106,10 +106,6 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 			      const struct rdp_ip *local_ip,
 			      struct rdp_conn_cfg *cfg)
 {
-	static const enum ibv_qp_type types[RDP_TRANSPORT_COUNT] = {
-		IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD, IBV_QPT_XRC_SEND
-	};
-
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->num_qps = p->num_qps;
 	cfg->msg_bytes = (uint32_t)p->size_bytes;
@@ -129,8 +125,7 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	 * space (RDP_PARAM_ODP_IMPLICIT is refused before this). */
 	cfg->odp = !!(p->flags & RDP_PARAM_ODP);
 	cfg->odp_ops = odp_ops[ops->verb];
-	cfg->qp_type = p->transport < RDP_TRANSPORT_COUNT ? types[p->transport]
-							  : IBV_QPT_RC;
+	cfg->transport = p->transport;
 	cfg->access = rdp_bench_access(ops, p, side);
 	cfg->num_cqs = p->threads > 1 ? p->threads : 1;
 }

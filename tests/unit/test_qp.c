@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* QP attribute builders, MTU rules and RDMA CM private data, without a
- * device. */
+/* MTU rules, device limits, pacing, keys and RDMA CM private data,
+ * without a device (the QP attribute builders: test_transport.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,112 +12,6 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/cm.h>
 #include <rdmaperf/engine.h>
-
-static const struct rdp_qp_cfg roce_cfg = {
-	.port = 1,
-	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.use_grh = 1,
-	.sgid_index = 3,
-	.psn = 0x123456,
-	.path_mtu = IBV_MTU_1024,
-	.max_rd_atomic = 16,
-	.max_dest_rd_atomic = 8,
-	.traffic_class = 106,
-	.pkey_index = 2,
-	.flow_label = 0xabcde,
-	.hop_limit = 9,
-	.timeout = 14,
-	.retry_cnt = 7,
-	.rnr_retry = 7,
-	.min_rnr_timer = 12,
-};
-
-static void remote_info(struct rdp_qp_info *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->qpn = 0x1a2;
-	r->psn = 0xabcdef;
-	r->lid = 7;
-	r->gid[10] = 0xff;
-	r->gid[11] = 0xff;
-	r->gid[12] = 10;
-	r->gid[15] = 2;
-}
-
-static void test_init(void **state)
-{
-	struct ibv_qp_attr a;
-	int mask;
-
-	(void)state;
-	rdp_qp_attr_init(&roce_cfg, IBV_ACCESS_REMOTE_WRITE, &a, &mask);
-	assert_int_equal(a.qp_state, IBV_QPS_INIT);
-	assert_int_equal(a.port_num, 1);
-	assert_int_equal(a.pkey_index, 2);
-	assert_int_equal(a.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
-	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				       IBV_QP_ACCESS_FLAGS);
-}
-
-/* UC: no ACKs, so no READ/atomic access, depth, retries or timeout. */
-static void test_uc(void **state)
-{
-	struct rdp_qp_cfg cfg = roce_cfg;
-	struct rdp_qp_info r;
-	struct ibv_qp_attr a;
-	int mask;
-
-	(void)state;
-	cfg.qp_type = IBV_QPT_UC;
-	remote_info(&r);
-	rdp_qp_attr_init(&cfg,
-			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-				 IBV_ACCESS_REMOTE_READ |
-				 IBV_ACCESS_REMOTE_ATOMIC,
-			 &a, &mask);
-	assert_int_equal(a.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
-	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				       IBV_QP_ACCESS_FLAGS);
-	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
-	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN);
-	assert_int_equal(a.dest_qp_num, 0x1a2);
-	assert_int_equal(a.ah_attr.grh.sgid_index, 3);
-	rdp_qp_attr_rts(&cfg, &a, &mask);
-	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
-	assert_int_equal(a.sq_psn, 0x123456);
-}
-
-/* UD: a Q_Key at INIT, nothing about the peer at RTR (each send names its
- * address handle), which has the path RTR would have had. */
-static void test_ud(void **state)
-{
-	struct rdp_qp_cfg cfg = roce_cfg;
-	struct rdp_qp_info r;
-	struct ibv_qp_attr a, rc;
-	struct ibv_ah_attr ah;
-	int mask;
-
-	(void)state;
-	cfg.qp_type = IBV_QPT_UD;
-	cfg.qkey = RDP_UD_QKEY;
-	remote_info(&r);
-	rdp_qp_attr_init(&cfg, IBV_ACCESS_REMOTE_WRITE, &a, &mask);
-	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				       IBV_QP_QKEY);
-	assert_int_equal(a.qkey, RDP_UD_QKEY);
-	assert_int_equal(a.pkey_index, 2);
-	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
-	assert_int_equal(mask, IBV_QP_STATE);
-	assert_int_equal(a.qp_state, IBV_QPS_RTR);
-	rdp_qp_attr_rts(&cfg, &a, &mask);
-	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
-	rdp_qp_attr_ah(&cfg, &r, &ah);
-	rdp_qp_attr_rtr(&roce_cfg, &r, &rc, &mask);
-	assert_memory_equal(&ah, &rc.ah_attr, sizeof(ah));
-	assert_int_equal(ah.is_global, 1);
-	assert_int_equal(ah.grh.flow_label, 0xabcde);
-}
 
 /* What the device cannot do is refused from its capabilities before any
  * verbs call: a fixture device, no context behind it but its vector
@@ -152,24 +46,33 @@ static void test_device_limits(void **state)
 	dev.odp.per_transport_caps.rc_odp_caps = IBV_ODP_SUPPORT_SEND;
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	dev.odp.per_transport_caps.rc_odp_caps |= IBV_ODP_SUPPORT_RECV;
-	cfg.qp_type = IBV_QPT_UD; /* RC's caps do not count for UD */
+	cfg.transport = RDP_TRANSPORT_UD; /* RC's caps do not count for UD */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.odp = 0;
-	cfg.qp_type = 0;
+	cfg.transport = RDP_TRANSPORT_RC;
 	cfg.use_srq = 1; /* max_srq 0 */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	cfg.use_srq = 0;
-	cfg.qp_type = IBV_QPT_XRC_SEND; /* no IBV_DEVICE_XRC */
+	cfg.transport = RDP_TRANSPORT_XRC; /* no IBV_DEVICE_XRC */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
 	dev.attr.device_cap_flags = IBV_DEVICE_XRC; /* not built either */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -ENOSYS);
-	cfg.qp_type = 0;
+	cfg.transport = RDP_TRANSPORT_RC;
 	cfg.tx_depth = 2048; /* deeper than max_qp_wr */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
 	cfg.tx_depth = 128;
 	cfg.num_qps = 9; /* more than max_qp */
 	assert_int_equal(rdp_conn_create(&dev, &cfg, &conn), -EINVAL);
 	assert_null(conn);
+}
+
+/* Who paces the point p on conn (write_bw's rules). */
+static enum rdp_pacing pace_of(const struct rdp_params *p,
+			       const struct rdp_conn *conn,
+			       struct rdp_decisions *d)
+{
+	rdp_bench_decide(rdp_bench_find("write_bw"), p, conn, d);
+	return d->pacing;
 }
 
 /* --rate_limit: who paces, from a fixture device's packet_pacing_caps. */
@@ -183,114 +86,36 @@ static void test_pacing_decision(void **state)
 				.tx_depth = 128,
 				.cq_mod = 100,
 				.rate_milli = 50 /* 0.05 Gb/s */ };
-	const struct rdp_bench_ops *ops = rdp_bench_find("write_bw");
 	struct rdp_decisions d;
 
 	(void)state;
 	/* No packet pacing: the loop paces, signalling a completion every
 	 * ~10 ms per QP (763 messages a second each: 1 in 7). */
-	rdp_bench_decide(ops, &p, &conn, &d);
-	assert_int_equal(d.pacing, RDP_PACE_SOFTWARE);
+	assert_int_equal(pace_of(&p, &conn, &d), RDP_PACE_SOFTWARE);
 	assert_int_equal(d.signal_every, 7);
 	/* HW asked where there is none: refused when the run starts. */
 	p.rate_type = RDP_RATE_HW;
-	rdp_bench_decide(ops, &p, &conn, &d);
-	assert_int_equal(d.pacing, RDP_PACE_REFUSED);
+	assert_int_equal(pace_of(&p, &conn, &d), RDP_PACE_REFUSED);
 	/* Pacing for RC QPs from 1 Mb/s to 100 Gb/s: the device, 25 Mb/s
 	 * per QP. */
 	dev.pacing.qp_rate_limit_min = 1000;
 	dev.pacing.qp_rate_limit_max = 100000000;
 	dev.pacing.supported_qpts = 1u << IBV_QPT_RC;
 	p.rate_type = RDP_RATE_AUTO;
-	rdp_bench_decide(ops, &p, &conn, &d);
-	assert_int_equal(d.pacing, RDP_PACE_DEVICE);
+	assert_int_equal(pace_of(&p, &conn, &d), RDP_PACE_DEVICE);
 	assert_int_equal(d.pacing_qp_kbps, 25000);
 	/* ... but not on UC, nor below its range, nor when SW is asked. */
 	conn.qp_type = IBV_QPT_UC;
-	rdp_bench_decide(ops, &p, &conn, &d);
-	assert_int_equal(d.pacing, RDP_PACE_SOFTWARE);
+	assert_int_equal(pace_of(&p, &conn, &d), RDP_PACE_SOFTWARE);
 	conn.qp_type = IBV_QPT_RC;
 	p.rate_milli = 1; /* 1 Mb/s over 2 QPs: below the minimum */
-	rdp_bench_decide(ops, &p, &conn, &d);
-	assert_int_equal(d.pacing, RDP_PACE_SOFTWARE);
+	assert_int_equal(pace_of(&p, &conn, &d), RDP_PACE_SOFTWARE);
 	p.rate_milli = 50;
 	p.rate_type = RDP_RATE_SW;
-	rdp_bench_decide(ops, &p, &conn, &d);
-	assert_int_equal(d.pacing, RDP_PACE_SOFTWARE);
+	assert_int_equal(pace_of(&p, &conn, &d), RDP_PACE_SOFTWARE);
 	/* No rate: no pacing. */
 	p.rate_milli = 0;
-	rdp_bench_decide(ops, &p, &conn, &d);
-	assert_int_equal(d.pacing, RDP_PACE_NONE);
-}
-
-static void test_rtr_roce(void **state)
-{
-	struct rdp_qp_info r;
-	struct ibv_qp_attr a;
-	int mask;
-
-	(void)state;
-	remote_info(&r);
-	rdp_qp_attr_rtr(&roce_cfg, &r, &a, &mask);
-	assert_int_equal(a.qp_state, IBV_QPS_RTR);
-	assert_int_equal(a.dest_qp_num, 0x1a2);
-	assert_int_equal(a.rq_psn, 0xabcdef);
-	assert_int_equal(a.path_mtu, IBV_MTU_1024);
-	assert_int_equal(a.max_dest_rd_atomic, 8);
-	assert_int_equal(a.min_rnr_timer, 12);
-	assert_int_equal(a.ah_attr.is_global, 1);
-	assert_memory_equal(a.ah_attr.grh.dgid.raw, r.gid, 16);
-	assert_int_equal(a.ah_attr.grh.sgid_index, 3);
-	assert_int_equal(a.ah_attr.grh.hop_limit, 9);
-	assert_int_equal(a.ah_attr.grh.traffic_class, 106);
-	assert_int_equal(a.ah_attr.grh.flow_label, 0xabcde);
-	assert_int_equal(a.ah_attr.dlid, 0); /* RoCE has no LIDs */
-	assert_int_equal(a.ah_attr.port_num, 1);
-	assert_true(mask & IBV_QP_AV);
-	assert_true(mask & IBV_QP_PATH_MTU);
-	assert_true(mask & IBV_QP_DEST_QPN);
-	assert_true(mask & IBV_QP_RQ_PSN);
-	assert_true(mask & IBV_QP_MAX_DEST_RD_ATOMIC);
-	assert_true(mask & IBV_QP_MIN_RNR_TIMER);
-}
-
-static void test_rtr_ib_lid(void **state)
-{
-	struct rdp_qp_cfg cfg = roce_cfg;
-	struct rdp_qp_info r;
-	struct ibv_qp_attr a;
-	int mask;
-
-	(void)state;
-	cfg.link_layer = IBV_LINK_LAYER_INFINIBAND;
-	cfg.use_grh = 0;
-	remote_info(&r);
-	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
-	assert_int_equal(a.ah_attr.is_global, 0);
-	assert_int_equal(a.ah_attr.dlid, 7);
-	/* With a GRH on IB both are set. */
-	cfg.use_grh = 1;
-	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
-	assert_int_equal(a.ah_attr.is_global, 1);
-	assert_int_equal(a.ah_attr.dlid, 7);
-}
-
-static void test_rts(void **state)
-{
-	struct ibv_qp_attr a;
-	int mask;
-
-	(void)state;
-	rdp_qp_attr_rts(&roce_cfg, &a, &mask);
-	assert_int_equal(a.qp_state, IBV_QPS_RTS);
-	assert_int_equal(a.sq_psn, 0x123456);
-	assert_int_equal(a.timeout, 14);
-	assert_int_equal(a.retry_cnt, 7);
-	assert_int_equal(a.rnr_retry, 7);
-	assert_int_equal(a.max_rd_atomic, 16);
-	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-				       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				       IBV_QP_MAX_QP_RD_ATOMIC);
+	assert_int_equal(pace_of(&p, &conn, &d), RDP_PACE_NONE);
 }
 
 static void test_path_mtu(void **state)
@@ -468,14 +293,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_is_the_buffers),
-		cmocka_unit_test(test_init),
 		cmocka_unit_test(test_device_limits),
 		cmocka_unit_test(test_pacing_decision),
-		cmocka_unit_test(test_uc),
-		cmocka_unit_test(test_ud),
-		cmocka_unit_test(test_rtr_roce),
-		cmocka_unit_test(test_rtr_ib_lid),
-		cmocka_unit_test(test_rts),
 		cmocka_unit_test(test_path_mtu),
 		cmocka_unit_test(test_mtu_enum),
 		cmocka_unit_test(test_wc_hints),
