@@ -24,8 +24,17 @@ static void warn_unused_secret(void)
 			 "without the shared secret");
 }
 
+/* rdmaperf --help: the tests, then the subcommands, which the option
+ * parser below cannot reach by itself. */
+static void client_help(FILE *f)
+{
+	rdp_cli_client_help(f);
+	rdp_tool_help(f);
+}
+
 int main(int argc, char **argv)
 {
+	struct rdp_cli_table table = rdp_cli_client;
 	const struct rdp_tool *tool;
 	struct rdp_secret *secret = NULL;
 	struct rdp_opts o;
@@ -35,7 +44,9 @@ int main(int argc, char **argv)
 	tool = argc > 1 ? rdp_tool_find(argv[1]) : NULL;
 	if (tool)
 		return tool->main(argc - 1, argv + 1);
-	ret = rdp_opts_parse_client(argc, argv, &o, err, sizeof(err));
+	table.more_help = client_help;
+	ret = rdp_opts_parse_client_table(&table, argc, argv, &o, err,
+					  sizeof(err));
 	if (ret < 0) {
 		rdp_err("%s", err);
 		return RDP_EXIT_USAGE;

@@ -330,9 +330,7 @@ long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
 int rdp_bench_wc_error(const void *wc);
 
 /* verify() building blocks: the peer's pattern in our receive slots, on
- * the server only, the client only, or both. */
-int rdp_verify_server_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_data_check *r);
+ * the client only, or both. */
 int rdp_verify_client_rx(const struct rdp_run *run, uint64_t count,
 			 struct rdp_data_check *r);
 int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,

@@ -74,9 +74,6 @@ int rdp_oob_recv_raw(struct rdp_oob *oob, void *buf, size_t len,
 
 /* Look at up to len bytes the peer sent without taking them: how many,
  * at least 1, or -errno. */
-/* The line rdp_oob_expect logs when a message of type did not come: err
- * -ETIMEDOUT or -ECONNRESET (others log nothing). */
-void rdp_oob_say_missing(const struct rdp_oob *oob, int err, uint16_t type);
 int rdp_oob_peek(struct rdp_oob *oob, void *buf, size_t len, int timeout_ms);
 
 /* Wait for one client; timeout_ms < 0 waits forever. */

@@ -90,8 +90,6 @@ extern const size_t rdp_cli_n_opts;
 extern const struct rdp_cli_table rdp_cli_client;
 extern const struct rdp_cli_table rdp_cli_server;
 extern const struct rdp_cli_table rdp_cli_doctor;
-/* What doctor --help adds below the options (tools/doctor.c). */
-void rdp_cli_doctor_help(FILE *f);
 
 /* Defaults of the table's rows for side into base. */
 void rdp_cli_defaults(const struct rdp_cli_table *t, void *base);
@@ -132,10 +130,20 @@ enum rdp_parse_status {
 /* Returns enum rdp_parse_status, or -EINVAL with one line in err. */
 int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
 			  size_t errlen);
+/*
+ * The same on t: rdp_cli_client, or a copy of it whose more_help adds
+ * lines to --help (rdmaperf's main adds its subcommands, which live in a
+ * layer above this one).
+ */
+int rdp_opts_parse_client_table(const struct rdp_cli_table *t, int argc,
+				char **argv, struct rdp_opts *o, char *err,
+				size_t errlen);
 int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 			  size_t errlen);
 
 void rdp_opts_usage_client(FILE *f);
+/* What rdmaperf --help prints below the options: the tests. */
+void rdp_cli_client_help(FILE *f);
 
 /* "64", "4K", "1M", "2G" (binary multiples); -EINVAL or -ERANGE. */
 int rdp_parse_size(const char *s, uint64_t *out);

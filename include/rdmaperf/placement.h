@@ -66,9 +66,6 @@ int rdp_place_plan_near(const struct rdp_sysfs *fs,
 			const cpu_set_t *start_affinity,
 			struct rdp_placement *out, char *err, size_t len);
 
-/* Apply a plan to the calling thread: affinity and memory policy. */
-int rdp_place_apply(struct rdp_placement *pl);
-
 /* Plan and apply for the live system; prints the cross-NUMA warning. */
 int rdp_place_self(const struct rdp_place_opts *o, int nic_node,
 		   struct rdp_placement *out);
@@ -85,7 +82,5 @@ const char *rdp_place_mode_str(enum rdp_place_mode mode);
 
 /* The node a CPU belongs to, from <root>/sys/devices/system/node; -1. */
 int rdp_place_node_of_cpu(const struct rdp_sysfs *fs, int cpu);
-/* The CPUs of a node; -ENOENT when it does not exist. */
-int rdp_place_node_cpus(const struct rdp_sysfs *fs, int node, cpu_set_t *set);
 
 #endif /* RDMAPERF_PLACEMENT_H */

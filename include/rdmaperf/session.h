@@ -32,9 +32,6 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 int rdp_session_perftest(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng);
 
-/* Serve one connected client; returns 0 or -errno (already logged). */
-int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob);
-
 /* Listen and serve clients; once: return after the first. */
 int rdp_server_loop(const struct rdp_opts *o, int once);
 
@@ -46,6 +43,7 @@ int rdp_server_loop(const struct rdp_opts *o, int once);
 int rdp_session_client_with(const struct rdp_opts *o,
 			    const struct rdp_engine_ops *eng,
 			    struct rdp_oob *oob);
+/* Serve one connected client; returns 0 or -errno (already logged). */
 int rdp_session_serve_with(const struct rdp_opts *o,
 			   const struct rdp_engine_ops *eng,
 			   struct rdp_oob *oob);

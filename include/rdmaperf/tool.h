@@ -7,6 +7,8 @@
 #ifndef RDMAPERF_TOOL_H
 #define RDMAPERF_TOOL_H
 
+#include <stdio.h>
+
 struct json_t;
 struct rdp_cli_table;
 
@@ -21,6 +23,8 @@ struct rdp_tool {
 /* NULL-terminated, in the order --help lists them. */
 const struct rdp_tool *const *rdp_tool_all(void);
 const struct rdp_tool *rdp_tool_find(const char *name);
+/* The subcommands as rdmaperf --help lists them below the tests. */
+void rdp_tool_help(FILE *f);
 
 /*
  * A results document (rdmaperf --json-file) read from path, or NULL when

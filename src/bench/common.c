@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Helpers shared by the test loops: data patterns, bandwidth results, work
- * completion errors and the parameter checks tests apply. Nothing here
- * runs inside a timed region. */
+/* Helpers shared by the test loops: work completion errors, the access a
+ * side grants, the loop's decisions, results and the parameter checks
+ * tests apply. Nothing here runs inside a timed region. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,40 +15,6 @@
 
 #include "bench_int.h"
 
-/* A pattern that differs per seed, QP and side, and per byte position,
- * so data landing in the wrong slot or at the wrong offset is caught. */
-static inline uint8_t pattern_byte(size_t k, uint32_t key)
-{
-	return (uint8_t)(k * 131u + (k >> 9) * 17u + key * 73u + (key >> 8));
-}
-
-static uint32_t pattern_key(uint32_t seed, uint32_t qp, enum rdp_side side)
-{
-	return seed * 2654435761u ^ (qp << 8) ^ ((uint32_t)side << 20);
-}
-
-void rdp_pattern_fill(uint8_t *buf, size_t len, uint32_t seed, uint32_t qp,
-		      enum rdp_side side)
-{
-	uint32_t key = pattern_key(seed, qp, side);
-	size_t k;
-
-	for (k = 0; k < len; k++)
-		buf[k] = pattern_byte(k, key);
-}
-
-long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
-			    uint32_t qp, enum rdp_side side)
-{
-	uint32_t key = pattern_key(seed, qp, side);
-	size_t k;
-
-	for (k = 0; k < len; k++)
-		if (buf[k] != pattern_byte(k, key))
-			return (long long)k;
-	return -1;
-}
-
 int rdp_bench_wc_error(const void *wcp)
 {
 	const struct ibv_wc *wc = wcp;
@@ -58,153 +24,6 @@ int rdp_bench_wc_error(const void *wcp)
 		wc->qp_num, ibv_wc_status_str(wc->status), wc->vendor_err,
 		rdp_wc_status_hint(wc->status));
 	return -EIO;
-}
-
-/* --use-srq: a shared queue hands any QP's message to any slot. Every
- * slot a message reached holds the pattern of one of the peer's QPs; a
- * slot none reached is still zero; at least one was reached. */
-static int check_rx_shared(const struct rdp_run *run, uint64_t len,
-			   enum rdp_side peer, struct rdp_data_check *r)
-{
-	const struct rdp_conn *conn = run->conn;
-	long long bad = 0;
-	uint32_t q, k;
-	uint64_t i;
-
-	for (q = 0; q < conn->num_qps; q++) {
-		const uint8_t *rx = rdp_conn_rx_data(conn, q);
-
-		for (i = 0; i < len && !rx[i]; i++)
-			;
-		if (i == len)
-			continue; /* no message came to this slot */
-		for (k = 0; k < conn->num_qps; k++) {
-			bad = rdp_pattern_check(rx, len, run->params->seed, k,
-						peer);
-			if (bad < 0)
-				break;
-		}
-		if (bad >= 0) {
-			r->status = -EILSEQ;
-			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
-			return r->status;
-		}
-		r->checked_bytes += len;
-	}
-	if (!r->checked_bytes) {
-		r->status = -EILSEQ;
-		r->bad_offset = 0;
-	}
-	return r->status;
-}
-
-/* Every receive slot holds the peer's pattern, less the flag bytes. */
-static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
-{
-	const struct rdp_params *p = run->params;
-	const struct rdp_conn *conn = run->conn;
-	enum rdp_side peer = run->side == RDP_SIDE_CLIENT ? RDP_SIDE_SERVER
-							  : RDP_SIDE_CLIENT;
-	uint64_t len = p->size_bytes - run->ops->tail_bytes;
-	uint32_t q;
-
-	if (conn->srq)
-		return check_rx_shared(run, len, peer, r);
-	for (q = 0; q < conn->num_qps; q++) {
-		long long bad = rdp_pattern_check(rdp_conn_rx_data(conn, q),
-						  len, p->seed, q, peer);
-
-		if (bad >= 0) {
-			r->status = -EILSEQ;
-			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
-			return r->status;
-		}
-		r->checked_bytes += len;
-	}
-	return 0;
-}
-
-int rdp_verify_server_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_data_check *r)
-{
-	(void)count;
-	return run->side == RDP_SIDE_SERVER ? check_rx(run, r) : 0;
-}
-
-int rdp_verify_client_rx(const struct rdp_run *run, uint64_t count,
-			 struct rdp_data_check *r)
-{
-	(void)count;
-	return run->side == RDP_SIDE_CLIENT ? check_rx(run, r) : 0;
-}
-
-int rdp_verify_both_rx(const struct rdp_run *run, uint64_t count,
-		       struct rdp_data_check *r)
-{
-	(void)count;
-	return check_rx(run, r);
-}
-
-/* The first byte of [from, to) of buf that is not zero, or -1. */
-static long long first_set(const uint8_t *buf, size_t from, size_t to)
-{
-	size_t k;
-
-	for (k = from; k < to; k++)
-		if (buf[k])
-			return (long long)k;
-	return -1;
-}
-
-/*
- * Whatever this test did not write in this side's buffer reads zero: each
- * slot past its message (past the GRH and message in a receive slot), and
- * the buffer past the last slot. A byte there is a stray write of the
- * peer's, or data an earlier test left in memory that was not zeroed: the
- * peer of this test could have read it.
- */
-static int check_untouched(const struct rdp_run *run, struct rdp_data_check *r)
-{
-	const struct rdp_conn *c = run->conn;
-	const uint8_t *buf = c->buf;
-	size_t msg = (size_t)run->params->size_bytes, slot = c->slot_bytes;
-	size_t end = (size_t)c->num_qps * 2 * slot;
-	long long bad = first_set(buf, end, c->buf_bytes);
-	uint32_t q;
-
-	for (q = 0; bad < 0 && q < c->num_qps; q++) {
-		size_t tx = (size_t)(rdp_conn_tx(c, q) - buf);
-
-		bad = first_set(buf, tx + msg, tx + slot);
-		if (bad < 0)
-			bad = first_set(buf, tx + slot + c->grh_bytes + msg,
-					tx + 2 * slot);
-	}
-	if (bad < 0)
-		return 0;
-	rdp_err("byte %lld of this side's %zu-byte buffer, outside every "
-		"message of this test, holds 0x%02x: a stray write, or data "
-		"left by an earlier test",
-		bad, c->buf_bytes, buf[bad]);
-	r->status = -EILSEQ;
-	r->bad_offset = (uint64_t)bad;
-	return r->status;
-}
-
-/* WRITE and SEND put the data in the server's memory, READ in the
- * client's; with -b both sides ran the loop. Where the data landed, the
- * rest of the buffer must still be zero. */
-int rdp_verify_data_rx(const struct rdp_run *run, uint64_t count,
-		       struct rdp_data_check *r)
-{
-	enum rdp_side into = run->ops->verb == RDP_VERB_READ ? RDP_SIDE_CLIENT
-							     : RDP_SIDE_SERVER;
-	int ret;
-
-	if (!(run->params->flags & RDP_PARAM_BIDIR) && run->side != into)
-		return 0;
-	ret = rdp_verify_both_rx(run, count, r);
-	return ret ? ret : check_untouched(run, r);
 }
 
 /* Does side post ops->verb towards its peer? The client always; the
@@ -305,38 +124,6 @@ void rdp_result_clear(struct rdp_result *res)
 	free(res->threads);
 	res->threads = NULL;
 	res->n_threads = 0;
-}
-
-const char *rdp_rate_units_name(uint32_t units)
-{
-	static const char *const names[RDP_RATE_UNITS_COUNT] = { "Gb/s", "Mb/s",
-								 "MiB/s",
-								 "pps" };
-
-	return units < RDP_RATE_UNITS_COUNT ? names[units] : "?";
-}
-
-double rdp_rate_msgs_per_s(const struct rdp_params *p)
-{
-	double v = (double)p->rate_milli / 1000, bits = 8.0 * p->size_bytes;
-
-	switch (p->rate_units) {
-	case RDP_RATE_GBPS:
-		return v * 1e9 / bits;
-	case RDP_RATE_MBPS:
-		return v * 1e6 / bits;
-	case RDP_RATE_MIBPS:
-		return v * 1048576 / (double)p->size_bytes;
-	default:
-		return v;
-	}
-}
-
-uint64_t rdp_rate_kbps(const struct rdp_params *p)
-{
-	double kbps = rdp_rate_msgs_per_s(p) * 8.0 * p->size_bytes / 1e3;
-
-	return kbps >= 1 && kbps < 4e9 ? (uint64_t)kbps : 0;
 }
 
 static const char *verb_name(enum rdp_verb verb)

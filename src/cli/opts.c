@@ -15,7 +15,6 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/rules.h>
-#include <rdmaperf/tool.h>
 
 #include "opts_int.h"
 
@@ -469,16 +468,11 @@ static int list_tests(char *err, size_t len, const char *what)
 void rdp_cli_client_help(FILE *f)
 {
 	const struct rdp_bench_ops *const *b;
-	const struct rdp_tool *const *t;
 
 	fprintf(f, "\nTests:");
 	for (b = rdp_bench_all(); *b; b++)
 		fprintf(f, " %s", (*b)->name);
 	fprintf(f, "\n");
-	if (*rdp_tool_all())
-		fprintf(f, "\nOther commands (rdmaperf COMMAND --help):\n");
-	for (t = rdp_tool_all(); *t; t++)
-		fprintf(f, "  %-10s %s\n", (*t)->name, (*t)->summary);
 }
 
 void rdp_opts_usage_client(FILE *f)
@@ -504,9 +498,17 @@ static int parse_side(const struct rdp_cli_table *side, int argc, char **argv,
 int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
 			  size_t errlen)
 {
+	return rdp_opts_parse_client_table(&rdp_cli_client, argc, argv, o, err,
+					   errlen);
+}
+
+int rdp_opts_parse_client_table(const struct rdp_cli_table *t, int argc,
+				char **argv, struct rdp_opts *o, char *err,
+				size_t errlen)
+{
 	int ret, npos;
 
-	ret = parse_side(&rdp_cli_client, argc, argv, o, err, errlen);
+	ret = parse_side(t, argc, argv, o, err, errlen);
 	if (ret)
 		return ret;
 	npos = argc - optind;

@@ -13,9 +13,6 @@
 /* Rows of one table at most (getopt's arrays are sized by it). */
 #define RDP_CLI_MAX_OPTS 128
 
-/* What rdmaperf --help adds below the options (opts.c). */
-void rdp_cli_client_help(FILE *f);
-
 /* Connection, sizes and report (opts.c). */
 rdp_cli_set_fn rdp_cli_set_max_memory;
 rdp_cli_set_fn rdp_cli_set_allow;

@@ -304,5 +304,4 @@ const struct rdp_cli_table rdp_cli_doctor = {
 		"Usage: rdmaperf doctor [options] [HOST]\n"
 		"  Check one device port for what makes RDMA slow or fail;\n"
 		"  with HOST (a running rdmaperf-server), check the pair too.",
-	.more_help = rdp_cli_doctor_help,
 };

@@ -237,7 +237,9 @@ int rdp_oob_recv(struct rdp_oob *oob, struct rdp_msg *msg, int timeout_ms)
 	return 0;
 }
 
-void rdp_oob_say_missing(const struct rdp_oob *oob, int err, uint16_t type)
+/* The line rdp_oob_expect logs when a message of type did not come: err
+ * -ETIMEDOUT or -ECONNRESET (others log nothing). */
+static void say_missing(const struct rdp_oob *oob, int err, uint16_t type)
 {
 	if (err == -ETIMEDOUT)
 		rdp_err("peer %s sent no %s within the timeout: is it "
@@ -254,7 +256,7 @@ int rdp_oob_expect(struct rdp_oob *oob, uint16_t type, struct rdp_msg *msg,
 {
 	int ret = rdp_oob_recv(oob, msg, timeout_ms);
 
-	rdp_oob_say_missing(oob, ret, type);
+	say_missing(oob, ret, type);
 	if (ret)
 		return ret;
 	if (msg->type == RDP_MSG_ERROR) {

@@ -9,29 +9,13 @@
 
 #include <rdmaperf/perftest_wire.h>
 
+#include "oob_int.h"
+
 /* Where the device attributes start in the negotiation block, and the
  * offset of max_qp_rd_atom inside struct ibv_device_attr (x86-64). */
 #define NEG_ATTR_OFF	80
 #define NEG_RD_ATOM_OFF (NEG_ATTR_OFF + 144)
 #define NEG_MLX5DV_OFF	312
-
-static void put_be(uint8_t *p, uint64_t v, int bytes)
-{
-	int i;
-
-	for (i = bytes - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t get_be(const uint8_t *p, int bytes)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static uint64_t bits_of(double d)
 {
@@ -189,21 +173,21 @@ int rdp_pt_key_decode(const char *in, size_t n, int with_gid,
 void rdp_pt_report_encode(const struct rdp_pt_report *r,
 			  uint8_t out[RDP_PT_REPORT_BYTES])
 {
-	put_be(out, r->size_bytes, 8);
-	put_be(out + 8, r->iters, 8);
-	put_be(out + 16, bits_of(r->bw_peak), 8);
-	put_be(out + 24, bits_of(r->bw_avg), 8);
-	put_be(out + 32, bits_of(r->msg_rate_mpps), 8);
+	rdp_oob_put_be(out, r->size_bytes, 8);
+	rdp_oob_put_be(out + 8, r->iters, 8);
+	rdp_oob_put_be(out + 16, bits_of(r->bw_peak), 8);
+	rdp_oob_put_be(out + 24, bits_of(r->bw_avg), 8);
+	rdp_oob_put_be(out + 32, bits_of(r->msg_rate_mpps), 8);
 }
 
 void rdp_pt_report_decode(const uint8_t in[RDP_PT_REPORT_BYTES],
 			  struct rdp_pt_report *r)
 {
-	r->size_bytes = get_be(in, 8);
-	r->iters = get_be(in + 8, 8);
-	r->bw_peak = double_of(get_be(in + 16, 8));
-	r->bw_avg = double_of(get_be(in + 24, 8));
-	r->msg_rate_mpps = double_of(get_be(in + 32, 8));
+	r->size_bytes = rdp_oob_get_be(in, 8);
+	r->iters = rdp_oob_get_be(in + 8, 8);
+	r->bw_peak = double_of(rdp_oob_get_be(in + 16, 8));
+	r->bw_avg = double_of(rdp_oob_get_be(in + 24, 8));
+	r->msg_rate_mpps = double_of(rdp_oob_get_be(in + 32, 8));
 }
 
 /* The 32-bit fields of the block in wire order, with perftest's names. */
@@ -249,13 +233,14 @@ int rdp_pt_neg_encode(const struct rdp_pt_neg *n, uint8_t *out, size_t bytes)
 		return -EINVAL;
 	memset(out, 0, bytes);
 	for (i = 0; i < N_NEG_INTS; i++)
-		put_be(out + neg_ints[i].off, (uint32_t)int_of(n, i), 4);
-	put_be(out + 32, n->size_bytes, 8);
-	put_be(out + 40, n->iters, 8);
+		rdp_oob_put_be(out + neg_ints[i].off, (uint32_t)int_of(n, i),
+			       4);
+	rdp_oob_put_be(out + 32, n->size_bytes, 8);
+	rdp_oob_put_be(out + 40, n->iters, 8);
 	/* The device attributes travel in host order: x86-64 here. */
 	memcpy(out + NEG_RD_ATOM_OFF, &n->max_qp_rd_atom, 4);
 	if (bytes == RDP_PT_NEG_MLX5DV_BYTES)
-		put_be(out + NEG_MLX5DV_OFF, n->mlx5dv_mask, 8);
+		rdp_oob_put_be(out + NEG_MLX5DV_OFF, n->mlx5dv_mask, 8);
 	return 0;
 }
 
@@ -267,13 +252,13 @@ int rdp_pt_neg_decode(const uint8_t *in, size_t bytes, struct rdp_pt_neg *n)
 		return -EINVAL;
 	memset(n, 0, sizeof(*n));
 	for (i = 0; i < N_NEG_INTS; i++)
-		*int_at(n, i) =
-			(int32_t)(uint32_t)get_be(in + neg_ints[i].off, 4);
-	n->size_bytes = get_be(in + 32, 8);
-	n->iters = get_be(in + 40, 8);
+		*int_at(n, i) = (int32_t)(uint32_t)rdp_oob_get_be(
+			in + neg_ints[i].off, 4);
+	n->size_bytes = rdp_oob_get_be(in + 32, 8);
+	n->iters = rdp_oob_get_be(in + 40, 8);
 	memcpy(&n->max_qp_rd_atom, in + NEG_RD_ATOM_OFF, 4);
 	if (bytes == RDP_PT_NEG_MLX5DV_BYTES)
-		n->mlx5dv_mask = get_be(in + NEG_MLX5DV_OFF, 8);
+		n->mlx5dv_mask = rdp_oob_get_be(in + NEG_MLX5DV_OFF, 8);
 	return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <rdmaperf/oob.h>
 #include <rdmaperf/secret.h>
 
+#include "oob_int.h"
+
 /* One label per direction: a message never passes for one sent the
  * other way, and these keys never equal a proof of the handshake. */
 static const char label_c2s[] = "rdmaperf session v1 client to server";
@@ -48,24 +50,6 @@ int rdp_seal_start(struct rdp_oob_seal *seal, const struct rdp_secret *s,
 	return ret;
 }
 
-static void put_be(uint8_t *p, uint64_t v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
-}
-
-static uint64_t get_be(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /* HMAC(key, seq | header | payload) */
 static int tag_of(const uint8_t *key, uint64_t seq, const uint8_t *hdr,
 		  const uint8_t *payload, size_t len,
@@ -78,7 +62,7 @@ static int tag_of(const uint8_t *key, uint64_t seq, const uint8_t *hdr,
 		{ payload, len },
 	};
 
-	put_be(seq_be, seq, sizeof(seq_be));
+	rdp_oob_put_be(seq_be, seq, sizeof(seq_be));
 	return rdp_hmac_sha256_key(key, RDP_HMAC_BYTES, parts, 3, out);
 }
 
@@ -95,7 +79,7 @@ int rdp_seal_frame(struct rdp_oob_seal *seal, uint8_t *frame, size_t cap,
 	    len + RDP_SEAL_TAG_BYTES > cap)
 		return -EMSGSIZE;
 	/* The length the peer reads counts the tag, and is under it. */
-	put_be(frame + 8, payload + RDP_SEAL_TAG_BYTES, 4);
+	rdp_oob_put_be(frame + 8, payload + RDP_SEAL_TAG_BYTES, 4);
 	ret = tag_of(seal->key_tx, seal->seq_tx, frame,
 		     frame + RDP_WIRE_HDR_BYTES, payload, frame + len);
 	if (ret)
@@ -113,7 +97,8 @@ int rdp_seal_open(struct rdp_oob_seal *seal,
 	size_t n;
 	int ok;
 
-	if (body_len < RDP_SEAL_TAG_BYTES || get_be(hdr + 8, 4) != body_len)
+	if (body_len < RDP_SEAL_TAG_BYTES ||
+	    rdp_oob_get_be(hdr + 8, 4) != body_len)
 		return -EBADMSG;
 	n = body_len - RDP_SEAL_TAG_BYTES;
 	ok = !tag_of(seal->key_rx, seal->seq_rx, hdr, body, n, want) &&

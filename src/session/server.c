@@ -593,11 +593,6 @@ int rdp_session_serve_with(const struct rdp_opts *o,
 	return ret;
 }
 
-int rdp_session_serve(const struct rdp_opts *o, struct rdp_oob *oob)
-{
-	return rdp_session_serve_with(o, &rdp_engine_verbs, oob);
-}
-
 /* How this server lets clients in, said once at start. */
 static void say_mode(const struct rdp_opts *o)
 {

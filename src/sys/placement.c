@@ -46,7 +46,8 @@ static int read_list(const struct rdp_sysfs *fs, cpu_set_t *set,
 	return rdp_cpulist_parse(buf, set);
 }
 
-int rdp_place_node_cpus(const struct rdp_sysfs *fs, int node, cpu_set_t *set)
+/* The CPUs of a node; -ENOENT when it does not exist. */
+static int node_cpus(const struct rdp_sysfs *fs, int node, cpu_set_t *set)
 {
 	char path[64];
 
@@ -64,8 +65,8 @@ int rdp_place_node_of_cpu(const struct rdp_sysfs *fs, int cpu)
 	if (cpu < 0 || read_list(fs, &nodes, NODE_DIR "/online"))
 		return -1;
 	for (n = 0; n < CPU_SETSIZE; n++)
-		if (CPU_ISSET(n, &nodes) &&
-		    !rdp_place_node_cpus(fs, n, &cpus) && CPU_ISSET(cpu, &cpus))
+		if (CPU_ISSET(n, &nodes) && !node_cpus(fs, n, &cpus) &&
+		    CPU_ISSET(cpu, &cpus))
 			return n;
 	return -1;
 }
@@ -75,7 +76,7 @@ static int off_node(const struct rdp_sysfs *fs, const cpu_set_t *set, int node)
 {
 	cpu_set_t local, off;
 
-	if (node < 0 || rdp_place_node_cpus(fs, node, &local))
+	if (node < 0 || node_cpus(fs, node, &local))
 		return 0;
 	CPU_XOR(&off, set, &local);
 	CPU_AND(&off, &off, set);
@@ -116,7 +117,7 @@ static int plan_numa(const struct rdp_sysfs *fs, int node,
 {
 	char nodes[64] = "";
 
-	if (rdp_place_node_cpus(fs, node, &pl->cpus) || !CPU_COUNT(&pl->cpus)) {
+	if (node_cpus(fs, node, &pl->cpus) || !CPU_COUNT(&pl->cpus)) {
 		rdp_sysfs_read(fs, nodes, sizeof(nodes), NODE_DIR "/online");
 		snprintf(err, len,
 			 "--numa %d: no such node with CPUs (nodes here: "
@@ -148,8 +149,7 @@ static int same_as_nic(const struct rdp_sysfs *fs, int nic_node,
 
 	if (nic_cpus && CPU_EQUAL(nic_cpus, set))
 		return 1;
-	return !rdp_place_node_cpus(fs, nic_node, &local) &&
-	       CPU_EQUAL(&local, set);
+	return !node_cpus(fs, nic_node, &local) && CPU_EQUAL(&local, set);
 }
 
 int rdp_place_plan(const struct rdp_sysfs *fs, const struct rdp_place_opts *o,
@@ -195,8 +195,7 @@ int rdp_place_plan_near(const struct rdp_sysfs *fs,
 		pl->mode = RDP_PLACE_NIC;
 		pl->cpus = *nic_cpus;
 		pl->node = nic_node;
-	} else if (nic_node >= 0 &&
-		   !rdp_place_node_cpus(fs, nic_node, &pl->cpus) &&
+	} else if (nic_node >= 0 && !node_cpus(fs, nic_node, &pl->cpus) &&
 		   CPU_COUNT(&pl->cpus)) {
 		pl->mode = RDP_PLACE_NIC;
 		pl->node = nic_node;
@@ -214,7 +213,8 @@ int rdp_place_plan_near(const struct rdp_sysfs *fs,
 	return 0;
 }
 
-int rdp_place_apply(struct rdp_placement *pl)
+/* Apply a plan to the calling thread: affinity and memory policy. */
+static int place_apply(struct rdp_placement *pl)
 {
 	if (pl->mode == RDP_PLACE_NONE || pl->mode == RDP_PLACE_EXTERNAL)
 		return 0; /* memory policy too is left as numactl set it */
@@ -255,7 +255,7 @@ int rdp_place_self_near(const struct rdp_place_opts *o, int nic_node,
 		rdp_err("%s", err);
 		return ret;
 	}
-	ret = rdp_place_apply(out);
+	ret = place_apply(out);
 	if (ret)
 		return ret;
 	if (out->cross_numa) {

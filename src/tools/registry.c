@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The only list of subcommands. */
+#include <stdio.h>
 #include <string.h>
 
 #include <rdmaperf/tool.h>
@@ -34,4 +35,13 @@ const struct rdp_tool *rdp_tool_find(const char *name)
 		if (!strcmp((*t)->name, name))
 			return *t;
 	return NULL;
+}
+
+void rdp_tool_help(FILE *f)
+{
+	const struct rdp_tool *const *t;
+
+	fprintf(f, "\nOther commands (rdmaperf COMMAND --help):\n");
+	for (t = tools; *t; t++)
+		fprintf(f, "  %-10s %s\n", (*t)->name, (*t)->summary);
 }

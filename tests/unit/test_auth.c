@@ -31,6 +31,8 @@
 #include <rdmaperf/oob.h>
 #include <rdmaperf/secret.h>
 
+#include "seal_frame.h"
+
 #define IO_MS 5000
 
 static void key_of(struct rdp_secret *s, const char *text)
@@ -564,21 +566,6 @@ static void test_client_refuses(void **state)
 	assert_int_equal(rdp_auth_client(&cli, &s), -EACCES);
 	rdp_oob_close(&cli);
 	rdp_oob_close(&srv);
-}
-
-#define FRAME_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)
-
-/* m encoded and sealed with seal (its seq_tx counted): the frame's
- * length. */
-static size_t seal_msg(struct rdp_oob_seal *seal, const struct rdp_msg *m,
-		       uint8_t *frame)
-{
-	size_t len;
-
-	assert_int_equal(rdp_wire_encode(m, frame, FRAME_BYTES, &len), 0);
-	assert_int_equal(rdp_seal_frame(seal, frame, FRAME_BYTES, len, &len),
-			 0);
-	return len;
 }
 
 /* A handshake that passed: both ends sealed, with mirrored keys. */

@@ -105,48 +105,44 @@ static void test_released_together(void **state)
 			assert_int_equal(r[k].ret[i], 0);
 }
 
-static void test_late_rail(void **state)
+/* A round that one rail spoils: the leader's answer and whom it blames,
+ * and the line the first n_told rails hear. */
+static void spoiled_round(const int *delay, int timeout_ms, int want,
+			  int culprit, int gone, int n_told, const char *line)
 {
-	static const int delay[RAILS] = { 0, 600, 0 };
 	struct rdp_barrier_round round;
 	struct rail r[RAILS];
 	int fds[RAILS], k;
 
-	(void)state;
 	start(r, fds, delay, 1);
-	assert_int_equal(rdp_barrier_lead(fds, names, RAILS, 100, &round),
-			 -ETIMEDOUT);
-	assert_int_equal(round.culprit, 1);
-	assert_false(round.gone);
+	assert_int_equal(
+		rdp_barrier_lead(fds, names, RAILS, timeout_ms, &round), want);
+	assert_int_equal(round.culprit, culprit);
+	assert_int_equal(!!round.gone, gone);
 	join(r, fds);
-	/* Everyone, the late rail too, hears why and by whom. */
-	for (k = 0; k < RAILS; k++) {
+	for (k = 0; k < n_told; k++) {
 		assert_int_equal(r[k].ret[0], -ECANCELED);
-		assert_non_null(strstr(r[k].why[0], "rail 1 (mlx5_1) was not "
-						    "ready within 100 ms"));
+		assert_non_null(strstr(r[k].why[0], line));
 	}
+}
+
+static void test_late_rail(void **state)
+{
+	static const int delay[RAILS] = { 0, 600, 0 };
+
+	(void)state;
+	/* Everyone, the late rail too, hears why and by whom. */
+	spoiled_round(delay, 100, -ETIMEDOUT, 1, 0, RAILS,
+		      "rail 1 (mlx5_1) was not ready within 100 ms");
 }
 
 static void test_rail_gone(void **state)
 {
 	static const int delay[RAILS] = { 0, 0, -1 };
-	struct rdp_barrier_round round;
-	struct rail r[RAILS];
-	int fds[RAILS], k;
 
 	(void)state;
-	start(r, fds, delay, 1);
-	assert_int_equal(rdp_barrier_lead(fds, names, RAILS, 2000, &round),
-			 -ECONNRESET);
-	assert_int_equal(round.culprit, 2);
-	assert_true(round.gone);
-	join(r, fds);
-	for (k = 0; k < 2; k++) {
-		assert_int_equal(r[k].ret[0], -ECANCELED);
-		assert_non_null(strstr(r[k].why[0], "rail 2 (mlx5_2) ended "
-						    "before the start "
-						    "barrier"));
-	}
+	spoiled_round(delay, 2000, -ECONNRESET, 2, 1, 2,
+		      "rail 2 (mlx5_2) ended before the start barrier");
 }
 
 /* A rail whose parent is gone, or that has no barrier at all. */

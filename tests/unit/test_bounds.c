@@ -7,86 +7,21 @@
  * engine, and the pure functions behind them.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <cmocka.h>
 
+#include "session_pair.h"
 #include <rdmaperf/bench.h>
 #include <rdmaperf/gid.h>
 #include <rdmaperf/log.h>
-#include <rdmaperf/oob.h>
-#include <rdmaperf/opts.h>
 #include <rdmaperf/perftest_wire.h>
-#include <rdmaperf/session.h>
 #include <rdmaperf/session_steps.h>
-
-#include "../fake/fake_engine.h"
-
-#define ARGS(...) ((const char *[]){ __VA_ARGS__, NULL })
-#define IO_MS	  15000
-
-static int argc_of(const char **argv)
-{
-	int n = 0;
-
-	while (argv[n])
-		n++;
-	return n;
-}
-
-static void client_opts(struct rdp_opts *o, const char **args)
-{
-	const char *argv[64] = { "rdmaperf" };
-	char err[256] = "";
-	int n = argc_of(args);
-
-	memcpy(argv + 1, args, (size_t)n * sizeof(*argv));
-	argv[n + 1] = "--no-pin";
-	argv[n + 2] = "loopback";
-	assert_int_equal(rdp_opts_parse_client(n + 3, (char **)argv, o, err,
-					       sizeof(err)),
-			 RDP_PARSE_OK);
-	o->conn.oob_timeout_ms = IO_MS;
-}
-
-static void server_opts(struct rdp_opts *o, const char **args)
-{
-	const char *argv[64] = { "rdmaperf-server", "--no-pin" };
-	char err[256] = "";
-	int n = argc_of(args);
-
-	memcpy(argv + 2, args, (size_t)n * sizeof(*argv));
-	assert_int_equal(rdp_opts_parse_server(n + 2, (char **)argv, o, err,
-					       sizeof(err)),
-			 RDP_PARSE_OK);
-	o->conn.oob_timeout_ms = IO_MS;
-}
 
 struct fixture {
 	struct rdp_opts co;
-	struct rdp_opts so;
-	struct rdp_oob srv;
-	pthread_t tid;
-	int ret;
+	struct server_side srv;
 };
-
-static void *serve_main(void *arg)
-{
-	struct fixture *f = arg;
-
-	f->ret = rdp_session_serve_with(&f->so, &fake_engine, &f->srv);
-	rdp_oob_close(&f->srv);
-	return NULL;
-}
 
 /* Two ends over local TCP (addresses known, a shut read side as on a
  * real connection), or a socketpair. */
@@ -112,10 +47,10 @@ static int run_pair(struct fixture *f, int tcp)
 	struct rdp_oob cli;
 	int rc;
 
-	pair(&cli, &f->srv, tcp);
-	assert_int_equal(pthread_create(&f->tid, NULL, serve_main, f), 0);
+	pair(&cli, &f->srv.oob, tcp);
+	serve_start(&f->srv);
 	rc = rdp_session_client_with(&f->co, &fake_engine, &cli);
-	assert_int_equal(pthread_join(f->tid, NULL), 0);
+	serve_join(&f->srv);
 	return rc;
 }
 
@@ -174,16 +109,16 @@ static void test_queues_refused(void **state)
 
 	client_opts(&f->co,
 		    ARGS("write_bw", "-s", "64", "-q", "64", "-t", "8192"));
-	server_opts(&f->so, ARGS("--max-memory", "64M"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "64M"));
 	assert_int_equal(run_pair(f, 0), RDP_EXIT_FAIL);
-	assert_int_equal(f->ret, -E2BIG);
+	assert_int_equal(f->srv.ret, -E2BIG);
 	assert_non_null(strstr(rdp_last_error(), "buffers and queues"));
 	assert_non_null(strstr(rdp_last_error(), "--max-memory of 64 MiB"));
 	assert_int_equal(fake_engine_cfg.conns_created, 0);
 	/* Shallower queues run on the same limit. */
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-q", "64"));
 	assert_int_equal(run_pair(f, 0), RDP_EXIT_OK);
-	assert_int_equal(f->ret, 0);
+	assert_int_equal(f->srv.ret, 0);
 }
 
 /* A perftest 6.28+ client's block, as ib_write_bw -s SIZE -q QPS. */
@@ -207,28 +142,28 @@ static void test_perftest_limits(void **state)
 	char why[256];
 
 	assert_non_null(po);
-	server_opts(&f->so, ARGS("--max-memory", "1M"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
 	/* rdmaperf's client: 1 MiB x 1 QP is over 1M with its queues */
 	client_opts(&f->co, ARGS("write_bw", "-s", "1M"));
 	assert_int_equal(run_pair(f, 0), RDP_EXIT_FAIL);
-	assert_int_equal(f->ret, -E2BIG);
+	assert_int_equal(f->srv.ret, -E2BIG);
 	/* perftest's, the same test */
 	pt_block(&n, 1 << 20, 1);
-	assert_int_equal(rdp_session_perftest_opts(&n, &f->so, po, why,
+	assert_int_equal(rdp_session_perftest_opts(&n, &f->srv.o, po, why,
 						   sizeof(why)),
 			 -E2BIG);
 	assert_non_null(strstr(why, "buffers and queues"));
 	assert_non_null(strstr(why, "--max-memory of 1 MiB"));
 	/* 1 GiB on 4096 QPs: once within what perftest's path took */
-	server_opts(&f->so, ARGS("--max-points", "1024"));
+	server_opts(&f->srv.o, ARGS("--max-points", "1024"));
 	pt_block(&n, 1 << 30, 4096);
-	assert_int_equal(rdp_session_perftest_opts(&n, &f->so, po, why,
+	assert_int_equal(rdp_session_perftest_opts(&n, &f->srv.o, po, why,
 						   sizeof(why)),
 			 -E2BIG);
 	/* -a: the largest size counts (8 MiB x 512 QPs is 8 GiB) */
 	pt_block(&n, 65536, 512);
 	n.test_method = 1;
-	assert_int_equal(rdp_session_perftest_opts(&n, &f->so, po, why,
+	assert_int_equal(rdp_session_perftest_opts(&n, &f->srv.o, po, why,
 						   sizeof(why)),
 			 -E2BIG);
 	/* -D: the table's range, and the session's limit */
@@ -236,18 +171,19 @@ static void test_perftest_limits(void **state)
 	n.test_type = 1;
 	n.iters = 0;
 	n.duration_s = 100000;
-	assert_int_equal(rdp_session_perftest_opts(&n, &f->so, po, why,
+	assert_int_equal(rdp_session_perftest_opts(&n, &f->srv.o, po, why,
 						   sizeof(why)),
 			 -E2BIG);
 	assert_non_null(strstr(why, "-D 100000"));
 	n.duration_s = 20000;
-	assert_int_equal(rdp_session_perftest_opts(&n, &f->so, po, why,
+	assert_int_equal(rdp_session_perftest_opts(&n, &f->srv.o, po, why,
 						   sizeof(why)),
 			 -E2BIG);
 	assert_non_null(strstr(why, "--max-session of 14400 s"));
 	n.duration_s = 5;
-	assert_int_equal(
-		rdp_session_perftest_opts(&n, &f->so, po, why, sizeof(why)), 0);
+	assert_int_equal(rdp_session_perftest_opts(&n, &f->srv.o, po, why,
+						   sizeof(why)),
+			 0);
 	assert_int_equal(po->params.duration_s, 5);
 	free(po);
 }
@@ -258,9 +194,9 @@ static void test_duration_over_session(void **state)
 	struct fixture *f = *state;
 
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-D", "5"));
-	server_opts(&f->so, ARGS("--max-session", "5"));
+	server_opts(&f->srv.o, ARGS("--max-session", "5"));
 	assert_int_equal(run_pair(f, 0), RDP_EXIT_FAIL);
-	assert_int_equal(f->ret, -E2BIG);
+	assert_int_equal(f->srv.ret, -E2BIG);
 	assert_non_null(strstr(rdp_last_error(), "--max-session of 5 s"));
 	assert_int_equal(fake_engine_cfg.conns_created, 0);
 }
@@ -272,9 +208,9 @@ static void test_max_points(void **state)
 	struct fixture *f = *state;
 
 	client_opts(&f->co, ARGS("write_bw", "-s", "64,128,256", "-n", "10"));
-	server_opts(&f->so, ARGS("--max-points", "2"));
+	server_opts(&f->srv.o, ARGS("--max-points", "2"));
 	assert_int_equal(run_pair(f, 0), RDP_EXIT_FAIL);
-	assert_int_equal(f->ret, -E2BIG);
+	assert_int_equal(f->srv.ret, -E2BIG);
 	assert_non_null(strstr(rdp_last_error(), "--max-points"));
 	assert_int_equal(fake_engine_cfg.conns_created, 4);
 	assert_int_equal(fake_engine_cfg.conns_destroyed, 4);
@@ -289,16 +225,15 @@ static void test_max_session_live(void **state)
 
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "--run_infinitely",
 				 "-D", "1"));
-	server_opts(&f->so, ARGS("--max-session", "1"));
+	server_opts(&f->srv.o, ARGS("--max-session", "1"));
 	fake_engine_cfg.client_live_wait_ms = 20000;
 	t0 = now_ms();
 	assert_int_equal(run_pair(f, 1), RDP_EXIT_FAIL);
 	assert_true(now_ms() - t0 >= 1000);
 	assert_true(now_ms() - t0 < 10000);
-	assert_int_equal(f->ret, -ETIME);
+	assert_int_equal(f->srv.ret, -ETIME);
 	assert_non_null(strstr(rdp_last_error(), "--max-session 1 s"));
-	assert_int_equal(fake_engine_cfg.conns_created,
-			 fake_engine_cfg.conns_destroyed);
+	balanced();
 }
 
 /*
@@ -313,8 +248,8 @@ static int quiet_client(struct fixture *f, const char *len_opt, const char *len)
 	int64_t t0;
 
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", len_opt, len));
-	pair(&cli, &f->srv, 0);
-	assert_int_equal(pthread_create(&f->tid, NULL, serve_main, f), 0);
+	pair(&cli, &f->srv.oob, 0);
+	serve_start(&f->srv);
 	assert_int_equal(rdp_oob_send(&cli, &msg), 0);
 	assert_int_equal(rdp_oob_expect(&cli, RDP_MSG_HELLO, &msg, IO_MS), 0);
 	memset(&msg, 0, sizeof(msg));
@@ -330,7 +265,7 @@ static int quiet_client(struct fixture *f, const char *len_opt, const char *len)
 	assert_int_equal(rdp_oob_send(&cli, &msg), 0);
 	assert_int_equal(rdp_sync(&cli, RDP_SYNC_READY, 1, IO_MS, NULL), 0);
 	t0 = now_ms();
-	assert_int_equal(pthread_join(f->tid, NULL), 0);
+	serve_join(&f->srv);
 	rdp_oob_close(&cli);
 	return (int)(now_ms() - t0);
 }
@@ -340,17 +275,16 @@ static void test_done_deadline(void **state)
 	struct fixture *f = *state;
 	int ms;
 
-	server_opts(&f->so, ARGS("--max-points", "1024"));
-	f->so.conn.oob_timeout_ms = 300; /* the margin of a slow step */
+	server_opts(&f->srv.o, ARGS("--max-points", "1024"));
+	f->srv.o.conn.oob_timeout_ms = 300; /* the margin of a slow step */
 	ms = quiet_client(f, "-D", "1");
-	assert_int_equal(f->ret, -ETIMEDOUT);
+	assert_int_equal(f->srv.ret, -ETIMEDOUT);
 	assert_true(ms >= 1000 && ms < 6000);
-	server_opts(&f->so, ARGS("--max-session", "1"));
+	server_opts(&f->srv.o, ARGS("--max-session", "1"));
 	ms = quiet_client(f, "-n", "1000");
-	assert_int_equal(f->ret, -ETIME);
+	assert_int_equal(f->srv.ret, -ETIME);
 	assert_true(ms < 6000);
-	assert_int_equal(fake_engine_cfg.conns_created,
-			 fake_engine_cfg.conns_destroyed);
+	balanced();
 }
 
 static void gid_of(const char *addr, uint8_t gid[16])
@@ -395,21 +329,20 @@ static void test_gid_refused(void **state)
 	struct fixture *f = *state;
 
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10"));
-	server_opts(&f->so, ARGS("--max-points", "1024"));
+	server_opts(&f->srv.o, ARGS("--max-points", "1024"));
 	fake_engine_cfg.gid_ipv4 = 0x0a090909; /* 10.9.9.9, not 127.0.0.1 */
 	assert_int_equal(run_pair(f, 1), RDP_EXIT_FAIL);
-	assert_int_equal(f->ret, -EACCES);
+	assert_int_equal(f->srv.ret, -EACCES);
 	assert_non_null(strstr(rdp_last_error(), "GID ::ffff:10.9.9.9 is not "
 						 "its address 127.0.0.1"));
-	server_opts(&f->so, ARGS("--any-gid"));
+	server_opts(&f->srv.o, ARGS("--any-gid"));
 	assert_int_equal(run_pair(f, 1), RDP_EXIT_OK);
-	assert_int_equal(f->ret, 0);
-	server_opts(&f->so, ARGS("--max-points", "1024"));
+	assert_int_equal(f->srv.ret, 0);
+	server_opts(&f->srv.o, ARGS("--max-points", "1024"));
 	fake_engine_cfg.gid_ipv4 = 0x7f000001; /* its own address */
 	assert_int_equal(run_pair(f, 1), RDP_EXIT_OK);
-	assert_int_equal(f->ret, 0);
-	assert_int_equal(fake_engine_cfg.conns_created,
-			 fake_engine_cfg.conns_destroyed);
+	assert_int_equal(f->srv.ret, 0);
+	balanced();
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "seal_frame.h"
 #include "unit.h"
 #include <rdmaperf/auth.h>
 #include <rdmaperf/oob.h>
@@ -43,8 +44,6 @@ static const uint8_t kat_tag[2][32] = {
 	  0x8c, 0xbd, 0xbe, 0xe0, 0xb4, 0xbd, 0x59, 0xf2, 0x09, 0x4d },
 };
 
-#define FRAME_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)
-
 /* Both ends of the known-answer session: the client's and the server's. */
 static void kat_seals(struct rdp_oob_seal *c, struct rdp_oob_seal *s)
 {
@@ -56,19 +55,6 @@ static void kat_seals(struct rdp_oob_seal *c, struct rdp_oob_seal *s)
 	memset(ns, 2, sizeof(ns));
 	assert_int_equal(rdp_seal_start(c, &k, RDP_AUTH_CLIENT, nc, ns), 0);
 	assert_int_equal(rdp_seal_start(s, &k, RDP_AUTH_SERVER, nc, ns), 0);
-}
-
-/* m encoded and sealed with seal (its seq_tx counted): the frame's
- * length. */
-static size_t seal_msg(struct rdp_oob_seal *seal, const struct rdp_msg *m,
-		       uint8_t *frame)
-{
-	size_t len;
-
-	assert_int_equal(rdp_wire_encode(m, frame, FRAME_BYTES, &len), 0);
-	assert_int_equal(rdp_seal_frame(seal, frame, FRAME_BYTES, len, &len),
-			 0);
-	return len;
 }
 
 /* Open a frame as rdp_oob_recv does: 0 or -EBADMSG. */

@@ -7,18 +7,12 @@
  * is acted on (a changed PARAMS: the server opens no device).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "unit.h"
-#include <rdmaperf/oob.h>
+#include "session_pair.h"
 #include <rdmaperf/secret.h>
-#include <rdmaperf/session.h>
 
-#include "../fake/fake_engine.h"
-
-#define IO_MS	    15000
 #define FRAME_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)
 
 enum act {
@@ -103,22 +97,6 @@ static void *pipe_main(void *arg)
 	return NULL;
 }
 
-struct server_side {
-	struct rdp_opts o;
-	struct rdp_oob oob;
-	pthread_t tid;
-	int ret;
-};
-
-static void *serve_main(void *arg)
-{
-	struct server_side *s = arg;
-
-	s->ret = rdp_session_serve_with(&s->o, &fake_engine, &s->oob);
-	rdp_oob_close(&s->oob);
-	return NULL;
-}
-
 struct fixture {
 	char secret[64];
 	struct rdp_secret cs, ss;
@@ -200,10 +178,9 @@ static int run_relayed(struct fixture *f, const struct tamper *t)
 	rdp_oob_from_fd(ss[0], IO_MS, &f->srv.oob);
 	start_pipe(&f->c2s, cs[1], ss[1], t && t->to_server ? t : NULL);
 	start_pipe(&f->s2c, ss[1], cs[1], t && !t->to_server ? t : NULL);
-	assert_int_equal(pthread_create(&f->srv.tid, NULL, serve_main, &f->srv),
-			 0);
+	serve_start(&f->srv);
 	rc = rdp_session_client_with(&f->co, &fake_engine, &cli);
-	assert_int_equal(pthread_join(f->srv.tid, NULL), 0);
+	serve_join(&f->srv);
 	assert_int_equal(pthread_join(f->c2s.tid, NULL), 0);
 	assert_int_equal(pthread_join(f->s2c.tid, NULL), 0);
 	close(cs[1]);
@@ -211,14 +188,6 @@ static int run_relayed(struct fixture *f, const struct tamper *t)
 	if (t)
 		assert_true(t->to_server ? f->c2s.acted : f->s2c.acted);
 	return rc;
-}
-
-static void balanced(void)
-{
-	assert_int_equal(fake_engine_cfg.conns_created,
-			 fake_engine_cfg.conns_destroyed);
-	assert_int_equal(fake_engine_cfg.devs_opened,
-			 fake_engine_cfg.devs_closed);
 }
 
 /* Untouched, a sweep of two points over two QPs runs to its end. */

@@ -21,7 +21,7 @@
 #include <rdmaperf/tool.h>
 #include <rdmaperf/topo.h>
 
-void rdp_cli_doctor_help(FILE *f)
+static void more_help(FILE *f)
 {
 	fprintf(f, "\nExit status: 0 when no check FAILs, 1 otherwise, 77 "
 		   "without a device.\n");
@@ -32,14 +32,15 @@ static int parse(int argc, char **argv, struct doctor_opts *o,
 		 struct rdp_secret *secret)
 {
 	static struct rdp_opts all; /* large: kept off the stack */
+	struct rdp_cli_table t = rdp_cli_doctor;
 	char err[256];
 	int ret;
 
+	t.more_help = more_help;
 	memset(&all, 0, sizeof(all));
 	memset(o, 0, sizeof(*o));
-	rdp_cli_defaults(&rdp_cli_doctor, &all);
-	ret = rdp_cli_parse(&rdp_cli_doctor, argc, argv, &all, err,
-			    sizeof(err));
+	rdp_cli_defaults(&t, &all);
+	ret = rdp_cli_parse(&t, argc, argv, &all, err, sizeof(err));
 	if (ret < 0) {
 		rdp_err("%s", err);
 		return -EINVAL;
