@@ -61,14 +61,18 @@ struct rdp_session_results {
 	struct json_t *doc;	/* the document --json-file would hold (one
 			       reference) */
 };
+struct rdp_report_sink;
 /*
- * rdp_session_client_with, and on RDP_EXIT_OK the points it measured in
- * *out (else *out untouched): the reports' sinks run as they would, and
- * the JSON document is built even when no option asks for it.
+ * rdp_session_client_with, with extra (NULL: none; stays the caller's)
+ * called after the session's own report sinks, and on RDP_EXIT_OK the
+ * points it measured in *out (out NULL: not asked for; else *out is
+ * untouched on failure). Asked for, the JSON document is built even when
+ * no option asks for it.
  */
 int rdp_session_client_results(const struct rdp_opts *o,
 			       const struct rdp_engine_ops *eng,
 			       struct rdp_oob *oob,
+			       struct rdp_report_sink *extra,
 			       struct rdp_session_results **out);
 /* Accepts NULL. */
 void rdp_session_results_free(struct rdp_session_results *r);

@@ -644,6 +644,7 @@ static int start(struct client *c)
 int rdp_session_client_results(const struct rdp_opts *o,
 			       const struct rdp_engine_ops *eng,
 			       struct rdp_oob *oob,
+			       struct rdp_report_sink *extra,
 			       struct rdp_session_results **out)
 {
 	struct client c = {
@@ -659,6 +660,9 @@ int rdp_session_client_results(const struct rdp_opts *o,
 	if (oob)
 		c.oob = *oob; /* ours now: closed below */
 	rc = start(&c);
+	/* start leaves room: its sinks are fewer than the list holds. */
+	if (rc == RDP_EXIT_OK && extra && c.sinks.n < RDP_REPORT_SINKS_MAX)
+		rdp_sinks_add(&c.sinks, extra);
 	if (rc == RDP_EXIT_OK) {
 		rdp_clear_error();
 		ret = session(&c);
@@ -671,6 +675,8 @@ int rdp_session_client_results(const struct rdp_opts *o,
 	eng->conn_destroy(c.conn);
 	rdp_oob_close(&c.oob);
 	eng->dev_close(c.dev);
+	if (extra && c.sinks.n && c.sinks.v[c.sinks.n - 1] == extra)
+		c.sinks.n--; /* the caller's */
 	rdp_sinks_free(&c.sinks);
 	if (c.text != stdout)
 		fclose(c.text);
@@ -685,7 +691,7 @@ int rdp_session_client_with(const struct rdp_opts *o,
 			    const struct rdp_engine_ops *eng,
 			    struct rdp_oob *oob)
 {
-	return rdp_session_client_results(o, eng, oob, NULL);
+	return rdp_session_client_results(o, eng, oob, NULL, NULL);
 }
 
 void rdp_session_results_free(struct rdp_session_results *r)
