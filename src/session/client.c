@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <jansson.h>
 
 #include "session_int.h"
 #include <rdmaperf/auth.h>
@@ -18,12 +19,9 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
 #include <rdmaperf/convert.h>
-#include <jansson.h>
-
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
-#include <rdmaperf/plot.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 #include <rdmaperf/stage.h>
