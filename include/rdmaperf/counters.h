@@ -10,7 +10,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include <rdmaperf/sysfs.h>
 
@@ -61,9 +60,5 @@ struct rdp_ctr_pair {
 void rdp_ctr_begin(struct rdp_ctr_pair *p, const char *dev, int port);
 /* Snapshot after it; local = the deltas. */
 void rdp_ctr_end(struct rdp_ctr_pair *p);
-
-/* Text report: the non-zero deltas of both sides, then a warning line per
- * counter that points to loss or congestion. */
-void rdp_report_counters(FILE *f, const struct rdp_ctr_pair *p);
 
 #endif /* RDMAPERF_COUNTERS_H */

@@ -18,6 +18,7 @@
 struct rdp_boot;
 struct rdp_opts;
 struct rdp_engine_ops;
+struct rdp_session_results;
 
 #define RDP_MESH_DEVS_MAX 16
 
@@ -49,6 +50,17 @@ struct rdp_mesh_run_opts {
 	unsigned int retest_wait_s; /* every rank, before those rounds */
 	enum rdp_mesh_scale scale;  /* of the heatmaps */
 };
+
+/* A cell's figures from the last point a client session measured (NaN:
+ * none), and the time all its points measured. */
+struct rdp_mesh_figures {
+	double bw_gbps;	   /* what the sender sent */
+	double rx_bw_gbps; /* -b: what it received */
+	double lat_us;	   /* the median */
+	double measured_s;
+};
+void rdp_mesh_figures_of(const struct rdp_session_results *r,
+			 struct rdp_mesh_figures *f);
 
 /*
  * The node name of a rank: env (RDP_MESH_NODE's value) with "%r" replaced

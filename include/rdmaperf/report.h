@@ -92,6 +92,10 @@ void rdp_report_rate(FILE *f, const struct rdp_params *p,
 void rdp_report_loss(FILE *f, const struct rdp_result *r);
 void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,
 		      const struct rdp_result *res);
+/* The non-zero counter deltas of both sides (one port seen from both ends:
+ * once), then a warning line per counter that points to loss or
+ * congestion (text_sys.c). */
+void rdp_report_counters(FILE *f, const struct rdp_ctr_pair *p);
 /* Placement of this side and the peer's, for the header (text_sys.c). */
 void rdp_report_placement(FILE *f, const struct rdp_report_info *info);
 /* The header's memory lines, this side and the peer's; nothing when both

@@ -7,6 +7,9 @@
 #ifndef RDMAPERF_SESSION_H
 #define RDMAPERF_SESSION_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 struct rdp_engine_ops;
 struct rdp_opts;
 struct rdp_oob;
@@ -43,6 +46,34 @@ int rdp_server_loop(const struct rdp_opts *o, int once);
 int rdp_session_client_with(const struct rdp_opts *o,
 			    const struct rdp_engine_ops *eng,
 			    struct rdp_oob *oob);
+
+struct json_t;
+struct rdp_result;
+/* What a client session measured, the caller's to free. */
+struct rdp_session_results {
+	struct rdp_result *points; /* n, in the order they ran */
+	size_t n;
+	uint64_t data_checked;	/* over all points, in check_unit */
+	const char *check_unit; /* the test's */
+	struct json_t *doc;	/* the document --json-file would hold (one
+			       reference) */
+};
+struct rdp_report_sink;
+/*
+ * rdp_session_client_with, with extra (NULL: none; stays the caller's)
+ * called after the session's own report sinks, and on RDP_EXIT_OK the
+ * points it measured in *out (out NULL: not asked for; else *out is
+ * untouched on failure). Asked for, the JSON document is built even when
+ * no option asks for it.
+ */
+int rdp_session_client_results(const struct rdp_opts *o,
+			       const struct rdp_engine_ops *eng,
+			       struct rdp_oob *oob,
+			       struct rdp_report_sink *extra,
+			       struct rdp_session_results **out);
+/* Accepts NULL. */
+void rdp_session_results_free(struct rdp_session_results *r);
+
 /* Serve one connected client; returns 0 or -errno (already logged). */
 int rdp_session_serve_with(const struct rdp_opts *o,
 			   const struct rdp_engine_ops *eng,

@@ -52,7 +52,6 @@ struct run {
 	struct rdp_mesh_plan *plan;
 	struct rdp_mesh *mesh; /* rank 0 */
 	FILE *journal;	       /* rank 0 */
-	char tmp_json[4096];   /* this rank's client document */
 	struct server srv;
 	double started; /* of the rounds, for the ETA */
 	double bootstrap_s;
@@ -199,24 +198,53 @@ static int rank_of(const struct run *r, unsigned int node, unsigned int rail)
 	return -1;
 }
 
-static double last_figure(json_t *doc, const char *sub, const char *key)
+static double finite_or_nan(double v)
 {
-	json_t *res = json_object_get(doc, "results"), *pt, *v;
+	return isfinite(v) ? v : NAN;
+}
 
-	pt = json_array_get(res, json_array_size(res) - 1);
-	if (sub)
-		pt = json_object_get(pt, sub);
-	v = json_object_get(pt, key);
+void rdp_mesh_figures_of(const struct rdp_session_results *r,
+			 struct rdp_mesh_figures *f)
+{
+	const struct rdp_result *last;
+	size_t i;
+
+	f->bw_gbps = f->rx_bw_gbps = f->lat_us = NAN;
+	f->measured_s = 0;
+	for (i = 0; i < r->n; i++)
+		if (isfinite(r->points[i].elapsed_ns))
+			f->measured_s += r->points[i].elapsed_ns / 1e9;
+	if (!r->n)
+		return;
+	last = &r->points[r->n - 1];
+	f->bw_gbps = finite_or_nan(last->bw_avg_gbps);
+	if (last->bidir)
+		f->rx_bw_gbps = finite_or_nan(last->rx_bw_avg_gbps);
+	if (last->lat.n)
+		f->lat_us = finite_or_nan(last->lat.median_ns / 1e3);
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static double real_of(json_t *rec, const char *key)
+{
+	json_t *v = json_object_get(rec, key);
+
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* One transfer as rdmaperf's client: the record rank 0 will read. */
+/* One transfer as rdmaperf's client: the record rank 0 will read, with
+ * the figures of the results the session handed back. */
 static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 			unsigned int round)
 {
 	const struct rdp_mesh_endpoint *peer;
+	struct rdp_session_results *res = NULL;
+	struct rdp_mesh_figures fig = { NAN, NAN, NAN, 0 };
 	struct rdp_opts *c;
-	json_error_t jerr;
 	json_t *rec, *doc = NULL;
 	char why[512] = "";
 	double t0;
@@ -239,15 +267,13 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 	if (x->both)
 		c->params.flags |= RDP_PARAM_BIDIR;
 	c->report.json = 0;
-	snprintf(c->report.json_file, sizeof(c->report.json_file), "%s",
-		 r->tmp_json);
+	c->report.json_file[0] = '\0';
 	c->limits.plot_file[0] = '\0';
-	unlink(r->tmp_json);
 	printf("== round %u: %s -> %s (%s:%u) on %s ==\n", round + 1,
 	       r->me.node, peer->node, peer->addr, peer->port, r->me.dev);
 	fflush(stdout);
 	t0 = now_s();
-	rc = rdp_session_client_with(c, r->eng, NULL);
+	rc = rdp_session_client_results(c, r->eng, NULL, NULL, &res);
 	t0 = now_s() - t0;
 	free(c);
 	if (rc)
@@ -255,13 +281,21 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 			 rdp_last_error()[0] ? rdp_last_error()
 					     : "the test failed",
 			 r->me.node, r->me.dev, peer->node, peer->dev, rc);
-	else if (!(doc = json_load_file(r->tmp_json, 0, &jerr)))
-		snprintf(why, sizeof(why), "read the result: %.*s",
-			 (int)(sizeof(why) - 32), jerr.text);
-	unlink(r->tmp_json);
-	rec = json_pack("{s:i, s:i, s:i, s:i, s:b, s:s, s:f, s:o}", "tx", x->tx,
-			"rx", x->rx, "rail", r->rail_of[r->boot->rank], "round",
-			round, "both", x->both, "reason", why, "pair_s", t0,
+	if (!rc) {
+		rdp_mesh_figures_of(res, &fig);
+		doc = json_incref(res->doc);
+	}
+	if (!rc && !doc)
+		snprintf(why, sizeof(why), "no results document");
+	rdp_session_results_free(res);
+	rec = json_pack("{s:i, s:i, s:i, s:i, s:b, s:s, s:f, s:o, s:o, s:o, "
+			"s:f, s:o}",
+			"tx", x->tx, "rx", x->rx, "rail",
+			r->rail_of[r->boot->rank], "round", round, "both",
+			x->both, "reason", why, "pair_s", t0, "bw_gbps",
+			real_or_null(fig.bw_gbps), "rx_bw_gbps",
+			real_or_null(fig.rx_bw_gbps), "lat_us",
+			real_or_null(fig.lat_us), "measured_s", fig.measured_s,
 			"result", doc ? doc : json_null());
 	return rec;
 }
@@ -297,22 +331,11 @@ static char *my_round(struct run *r, size_t k)
 		if (xs[i].tx == me)
 			rec = run_pair(r, &xs[i], (unsigned int)k);
 	free(xs);
+	/* The document's figures as rdmaperf's own --json-file has them. */
 	if (rec)
-		text = json_dumps(rec, JSON_COMPACT);
+		text = json_dumps(rec, JSON_COMPACT | JSON_REAL_PRECISION(15));
 	json_decref(rec);
 	return text;
-}
-
-/* The measured time of a result: its points' elapsed time summed. */
-static double measured_s(json_t *doc)
-{
-	json_t *res = json_object_get(doc, "results"), *pt;
-	double sum = 0;
-	size_t i;
-
-	json_array_foreach(res, i, pt)
-		sum += json_number_value(json_object_get(pt, "elapsed_s"));
-	return sum;
 }
 
 static int add_cell(struct run *r, json_t *rec, int reverse)
@@ -336,10 +359,9 @@ static int add_cell(struct run *r, json_t *rec, int reverse)
 	int rank = rank_of(r, c.tx, c.rail);
 
 	if (c.status == RDP_MESH_OK && r->o->bench->kind == RDP_BENCH_BW)
-		c.bw_gbps =
-			last_figure(doc, reverse ? "rx" : NULL, "bw_avg_gbps");
+		c.bw_gbps = real_of(rec, reverse ? "rx_bw_gbps" : "bw_gbps");
 	else if (c.status == RDP_MESH_OK)
-		c.lat_us = last_figure(doc, NULL, "lat_p50_us");
+		c.lat_us = real_of(rec, "lat_us");
 	if (c.status == RDP_MESH_OK)
 		c.reason = NULL;
 	c.line_gbps = rank >= 0 ? r->eps[rank].line_gbps : 0;
@@ -391,7 +413,7 @@ static int collect(struct run *r, size_t k, const char *all, const size_t *lens,
 			ret = add_cell(r, rec, 1);
 		v = json_number_value(json_object_get(rec, "pair_s"));
 		t.pair_s = v > t.pair_s ? v : t.pair_s;
-		v = measured_s(json_object_get(rec, "result"));
+		v = json_number_value(json_object_get(rec, "measured_s"));
 		t.measured_s = v > t.measured_s ? v : t.measured_s;
 		json_decref(rec);
 		if (ret)
@@ -610,8 +632,6 @@ static int prepare(struct run *r)
 	struct rdp_mesh_plan_opts po = r->mo->plan;
 	int ret;
 
-	snprintf(r->tmp_json, sizeof(r->tmp_json), "%s/.rank-%d.json",
-		 r->mo->output_dir, r->boot->rank);
 	ret = to_log(r);
 	if (!ret)
 		ret = local_setup(r);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The placement lines of the text report header, both sides. */
+/* The text report's lines of what sys measured: placement in the header,
+ * both sides; port counters under a row. */
 #include <stdio.h>
 
+#include <rdmaperf/counters.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/report.h>
 
@@ -54,4 +56,58 @@ void rdp_report_placement(FILE *f, const struct rdp_report_info *in)
 			mode_note((enum rdp_place_mode)a->place.mode), nic,
 			a->place.cross_numa ? ", CROSS-NUMA" : "");
 	}
+}
+
+/* Four counters a line after the side's label. */
+static void print_side(FILE *f, const char *label, const struct rdp_counters *d)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < d->n; i++) {
+		if (!d->c[i].value)
+			continue;
+		if (k % 4 == 0)
+			fprintf(f, "%s %-16s: ", k ? ",\n" : "",
+				k ? "" : label);
+		else
+			fprintf(f, ", ");
+		fprintf(f, "%s +%llu", d->c[i].name,
+			(unsigned long long)d->c[i].value);
+		k++;
+	}
+	if (k)
+		fputc('\n', f);
+}
+
+static void print_warnings(FILE *f, const char *where,
+			   const struct rdp_counters *d)
+{
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		why = rdp_counter_warning(d->c[i].name);
+		if (d->c[i].value && why)
+			fprintf(f, " %-16s: %s +%llu %s: %s\n", "Warning",
+				d->c[i].name, (unsigned long long)d->c[i].value,
+				where, why);
+	}
+}
+
+void rdp_report_counters(FILE *f, const struct rdp_ctr_pair *p)
+{
+	/* One port seen from both ends holds the same numbers twice. */
+	if (p->same_port && p->have_local && p->have_peer) {
+		print_side(f, "Counters", &p->local);
+		print_warnings(f, "on this port (both ends)", &p->local);
+		return;
+	}
+	if (p->have_local)
+		print_side(f, "Counters here", &p->local);
+	if (p->have_peer)
+		print_side(f, "Counters peer", &p->peer);
+	if (p->have_local)
+		print_warnings(f, "here", &p->local);
+	if (p->have_peer)
+		print_warnings(f, "on the peer", &p->peer);
 }

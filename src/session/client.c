@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The client's side of a session: it owns the parameters, drives the
- * handshake, runs the timed loop and prints the report. */
+ * handshake, runs the timed loop and hands each point to its report
+ * sinks; its points are returned to a caller that asks for them. */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <jansson.h>
 
 #include "session_int.h"
 #include <rdmaperf/auth.h>
@@ -20,8 +22,8 @@
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
-#include <rdmaperf/plot.h>
 #include <rdmaperf/report.h>
+#include <rdmaperf/sink.h>
 #include <rdmaperf/stage.h>
 #include <rdmaperf/sweep.h>
 #include <rdmaperf/sysfs.h>
@@ -43,11 +45,14 @@ struct client {
 	uint32_t cm_nonce;	  /* -R: echoed in each connect request */
 	struct rdp_decisions dec; /* the loop's, for this point */
 	struct rdp_report_info info;
-	FILE *text;		     /* the text report: stdout, or /dev/null */
-	struct rdp_json *json;	     /* NULL unless --json or --json-file */
-	struct rdp_verdict verdict;  /* thresholds, line rate */
-	struct rdp_progress prog;    /* sweeps, on a terminal */
-	struct rdp_adapt_info adapt; /* --time-per-point, this point */
+	FILE *text; /* the text report: stdout, or /dev/null */
+	struct rdp_report_sinks sinks;
+	struct rdp_report_sink *json;	 /* in sinks, NULL when none */
+	int want;			 /* the caller asks for the points */
+	struct rdp_session_results *out; /* them, once the run succeeded */
+	struct rdp_verdict verdict;	 /* thresholds, line rate */
+	struct rdp_progress prog;	 /* sweeps, on a terminal */
+	struct rdp_adapt_info adapt;	 /* --time-per-point, this point */
 	struct rdp_placement place;
 	struct rdp_ctr_pair ctr; /* port counters of the current point */
 	int authenticated;	 /* both sides proved the shared secret */
@@ -245,8 +250,8 @@ static int run_test(struct client *c, struct rdp_result *res)
 	if (!ret && c->barrier_fd >= 0)
 		ret = start_together(c);
 	if (!ret) {
-		ret = rdp_session_loop(c->eng, &run, res, &c->info, c->text,
-				       &c->o->report);
+		ret = rdp_session_loop(c->eng, &run, res, &c->sinks, &c->info,
+				       c->o->report.interval_s);
 		if (ret)
 			server_said_why(c);
 	}
@@ -263,26 +268,6 @@ static int run_test(struct client *c, struct rdp_result *res)
 	if (!ret)
 		ret = check_data(c, &run, &msg.u.result, res);
 	return ret;
-}
-
-/* --output: the one figure asked for, alone on its line. */
-static void print_figure(const struct client *c, const struct rdp_result *r)
-{
-	switch (c->o->report.output) {
-	case RDP_OUTPUT_BW:
-		printf("%.2f\n", c->o->report.gbits
-					 ? r->bw_avg_gbps
-					 : rdp_report_mibps(r->bw_avg_gbps));
-		break;
-	case RDP_OUTPUT_MSGRATE:
-		printf("%.6f\n", r->msg_rate_mpps);
-		break;
-	case RDP_OUTPUT_LAT:
-		printf("%.3f\n", r->lat.median_ns / 1e3);
-		break;
-	case RDP_OUTPUT_REPORT:
-		break;
-	}
 }
 
 /* An adaptive batch; after the first, the point starts over with the
@@ -325,8 +310,6 @@ static int measure(struct client *c, struct rdp_result *res)
 	return ret;
 }
 
-/* The thresholds: -w and -y are --min-bw and --min-msgrate under
- * perftest's letters. */
 /* The server is this host (one address at both ends) on this very port. */
 static int same_port(const struct client *c)
 {
@@ -368,66 +351,60 @@ static int run_point(struct client *c, int first, int group,
 		.counters = &c->ctr,
 		.authenticated = c->authenticated,
 	};
-	if (first) {
-		rdp_report_header(c->text, &c->info);
-		rdp_report_table_head(c->text, &c->info);
-	}
-	if (group && o->matrix.n_qps > 1)
-		fprintf(c->text, " -- %u QP(s)\n", c->p.num_qps);
-	fflush(c->text);
-	ret = measure(c, res);
+	if (first)
+		ret = rdp_sinks_begin(&c->sinks, &c->info);
+	rdp_sinks_start(&c->sinks, &c->info, group);
+	if (!ret)
+		ret = measure(c, res);
 	if (!ret && o->report.no_peak)
 		res->bw_peak_gbps = res->rx_bw_peak_gbps = 0;
-	if (!ret)
-		rdp_report_row(c->text, &c->info, res);
 	c->ctr.same_port = same_port(c);
 	if (!ret)
-		rdp_report_counters(c->text, &c->ctr);
-	if (!ret && o->report.cpu_util)
-		rdp_report_cpu(c->text, &c->info, res);
-	if (!ret && c->p.rate_milli)
-		rdp_report_rate(c->text, &c->p, res);
-	if (!ret && res->loss_counted)
-		rdp_report_loss(c->text, res);
-	if (!ret && res->bidir)
-		rdp_report_bidir(c->text, &c->info, res);
-	if (!ret && res->n_intervals)
-		rdp_report_intervals(c->text, &c->info, res);
-	if (!ret && o->report.histogram)
-		rdp_report_histogram(c->text, &c->info, res);
-	if (!ret && res->n_samples)
-		rdp_report_samples(c->text, &c->info, res);
-	if (!ret)
-		print_figure(c, res);
-	if (!ret && (o->report.json || o->report.json_file[0] ||
-		     o->limits.plot_file[0]))
-		ret = rdp_session_json_add(&c->json, &c->info, res);
-	if (!ret)
-		rdp_verdict_point(&c->verdict, c->text, res, c->json);
-	if (!ret)
-		rdp_sweep_report(&c->adapt, c->text, c->json);
+		ret = rdp_sinks_point(&c->sinks, &c->info, res);
 	c->eng->conn_destroy(c->conn);
 	c->conn = NULL;
 	return ret;
 }
 
-static void data_summary(const struct client *c, const struct rdp_result *r,
-			 size_t n)
+/* The points, the JSON document too, to the caller that asked. */
+static int hand_over(struct client *c, struct rdp_result *res, size_t n,
+		     uint64_t total)
 {
-	uint64_t total = 0;
+	struct rdp_session_results *r = calloc(1, sizeof(*r));
+	struct rdp_json *doc = rdp_json_sink_doc(c->json);
+
+	if (!r)
+		return -ENOMEM;
+	r->points = res;
+	r->n = n;
+	r->data_checked = total;
+	r->check_unit = c->o->bench->check_unit;
+	r->doc = doc ? json_incref(rdp_json_root(doc)) : NULL;
+	c->out = r;
+	return 0;
+}
+
+/* The run's summary to the sinks, then their documents out. */
+static int finish(struct client *c, struct rdp_result *res, size_t n)
+{
+	struct rdp_report_summary sum = {
+		.points = res,
+		.n = n,
+		.check_unit = c->o->bench->check_unit,
+	};
 	size_t i;
+	int ret;
 
 	for (i = 0; i < n; i++)
-		total += r[i].data_checked;
-	rdp_report_footer(c->text, &c->info);
-	if (n == 1)
-		fprintf(c->text, " Data check      : ok, %llu %s\n",
-			(unsigned long long)total, c->o->bench->check_unit);
-	else
-		fprintf(c->text,
-			" Data check      : ok at all %zu points, %llu %s\n", n,
-			(unsigned long long)total, c->o->bench->check_unit);
-	fflush(c->text);
+		sum.data_checked += res[i].data_checked;
+	ret = rdp_sinks_end(&c->sinks, &c->info, &sum);
+	if (!ret)
+		ret = rdp_sinks_close(&c->sinks, &c->info);
+	if (!ret && sum.n_failed)
+		ret = -ERANGE;
+	if (!ret && c->want)
+		ret = hand_over(c, res, n, sum.data_checked);
+	return ret;
 }
 
 /* Every size for every QP count, over one connection. */
@@ -435,7 +412,7 @@ static int session(struct client *c)
 {
 	const struct rdp_matrix *m = &c->o->matrix;
 	struct rdp_result *res;
-	size_t i, k, n = 0, failed = 0;
+	size_t i, k, n = 0;
 	int ret = 0;
 
 	if (c->oob.fd < 0)
@@ -467,16 +444,9 @@ static int session(struct client *c)
 		}
 	}
 	if (!ret)
-		data_summary(c, res, n);
-	if (!ret)
-		failed = rdp_verdict_finish(&c->verdict, c->text, c->json);
-	if (!ret)
-		ret = rdp_session_json_write(c->json, &c->o->report);
-	if (!ret && c->o->limits.plot_file[0])
-		ret = rdp_plot_file(rdp_json_root(c->json),
-				    c->o->limits.plot_file);
-	if (!ret && failed)
-		ret = -ERANGE;
+		ret = finish(c, res, n);
+	if (!ret && c->out)
+		return 0; /* res is the caller's now */
 	for (i = 0; i < m->n_sizes * m->n_qps; i++)
 		rdp_result_clear(&res[i]);
 	free(res);
@@ -532,6 +502,101 @@ static int threads_fit(const struct rdp_opts *o)
 	return ret;
 }
 
+/* --time-per-point: how each point's batches went, under its row. */
+struct adapt_sink {
+	struct rdp_report_sink base; /* first */
+	const struct client *c;
+};
+
+static int adapt_point(struct rdp_report_sink *s,
+		       const struct rdp_report_info *in,
+		       const struct rdp_result *r)
+{
+	const struct client *c = ((struct adapt_sink *)s)->c;
+
+	(void)in;
+	(void)r;
+	rdp_sweep_report(&c->adapt, c->text, rdp_json_sink_doc(c->json));
+	return 0;
+}
+
+static void adapt_destroy(struct rdp_report_sink *s)
+{
+	free(s);
+}
+
+static const struct rdp_report_sink_ops adapt_ops = {
+	.name = "adaptive",
+	.point = adapt_point,
+	.destroy = adapt_destroy,
+};
+
+static int add_adapt_sink(struct client *c)
+{
+	struct adapt_sink *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	a->base.ops = &adapt_ops;
+	a->c = c;
+	return rdp_sinks_add(&c->sinks, &a->base);
+}
+
+static const enum rdp_figure figure_of[] = {
+	[RDP_OUTPUT_BW] = RDP_FIGURE_BW,
+	[RDP_OUTPUT_MSGRATE] = RDP_FIGURE_MSGRATE,
+	[RDP_OUTPUT_LAT] = RDP_FIGURE_LAT,
+};
+
+/* The reports, in the order their lines appear: the text, --output's
+ * figure, the JSON document, the thresholds, the adaptive line. */
+static int make_sinks(struct client *c)
+{
+	const struct rdp_opts *o = c->o;
+	struct rdp_text_sink_cfg text = {
+		.cpu_util = o->report.cpu_util,
+		.histogram = o->report.histogram,
+		.rate = 1,
+	};
+	struct rdp_json_sink_cfg js = {
+		.out = o->report.json ? stdout : NULL,
+		.compact = o->report.live,
+		.file = o->report.json_file,
+		.plot_file = o->limits.plot_file,
+	};
+	struct rdp_report_sink *s;
+	int ret;
+
+	ret = rdp_text_sink_create(c->text, &text, &s);
+	if (!ret)
+		ret = rdp_sinks_add(&c->sinks, s);
+	if (!ret && o->report.output != RDP_OUTPUT_REPORT) {
+		ret = rdp_figure_sink_create(stdout,
+					     figure_of[o->report.output],
+					     o->report.gbits, &s);
+		if (!ret)
+			ret = rdp_sinks_add(&c->sinks, s);
+	}
+	if (!ret && (o->report.json || o->report.json_file[0] ||
+		     o->limits.plot_file[0] || c->want)) {
+		ret = rdp_json_sink_create(&js, &c->json);
+		if (!ret)
+			ret = rdp_sinks_add(&c->sinks, c->json);
+		if (ret)
+			c->json = NULL;
+	}
+	if (!ret)
+		ret = rdp_verdict_sink_create(&c->verdict, c->text, c->json,
+					      &s);
+	if (!ret)
+		ret = rdp_sinks_add(&c->sinks, s);
+	if (!ret)
+		ret = add_adapt_sink(c);
+	if (ret)
+		rdp_err("set up the reports: %s", strerror(-ret));
+	return ret;
+}
+
 /* Clock, device, placement and thresholds: an exit code. */
 static int start(struct client *c)
 {
@@ -571,12 +636,14 @@ static int start(struct client *c)
 			return RDP_EXIT_FAIL;
 		}
 	}
-	return RDP_EXIT_OK;
+	return make_sinks(c) ? RDP_EXIT_FAIL : RDP_EXIT_OK;
 }
 
-int rdp_session_client_with(const struct rdp_opts *o,
-			    const struct rdp_engine_ops *eng,
-			    struct rdp_oob *oob)
+int rdp_session_client_results(const struct rdp_opts *o,
+			       const struct rdp_engine_ops *eng,
+			       struct rdp_oob *oob,
+			       struct rdp_report_sink *extra,
+			       struct rdp_session_results **out)
 {
 	struct client c = {
 		.o = o,
@@ -584,12 +651,16 @@ int rdp_session_client_with(const struct rdp_opts *o,
 		.oob = { .fd = -1 },
 		.text = stdout,
 		.barrier_fd = rdp_barrier_from_env(),
+		.want = !!out,
 	};
 	int rc, ret;
 
 	if (oob)
 		c.oob = *oob; /* ours now: closed below */
 	rc = start(&c);
+	/* start leaves room: its sinks are fewer than the list holds. */
+	if (rc == RDP_EXIT_OK && extra && c.sinks.n < RDP_REPORT_SINKS_MAX)
+		rdp_sinks_add(&c.sinks, extra);
 	if (rc == RDP_EXIT_OK) {
 		rdp_clear_error();
 		ret = session(&c);
@@ -602,10 +673,36 @@ int rdp_session_client_with(const struct rdp_opts *o,
 	eng->conn_destroy(c.conn);
 	rdp_oob_close(&c.oob);
 	eng->dev_close(c.dev);
-	rdp_json_free(c.json);
+	if (extra && c.sinks.n && c.sinks.v[c.sinks.n - 1] == extra)
+		c.sinks.n--; /* the caller's */
+	rdp_sinks_free(&c.sinks);
 	if (c.text != stdout)
 		fclose(c.text);
+	if (rc == RDP_EXIT_OK && out)
+		*out = c.out;
+	else
+		rdp_session_results_free(c.out);
 	return rc;
+}
+
+int rdp_session_client_with(const struct rdp_opts *o,
+			    const struct rdp_engine_ops *eng,
+			    struct rdp_oob *oob)
+{
+	return rdp_session_client_results(o, eng, oob, NULL, NULL);
+}
+
+void rdp_session_results_free(struct rdp_session_results *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n; i++)
+		rdp_result_clear(&r->points[i]);
+	free(r->points);
+	json_decref(r->doc);
+	free(r);
 }
 
 int rdp_session_client(const struct rdp_opts *o)

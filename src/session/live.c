@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --run_infinitely: while the bandwidth loop runs and records its progress
- * (struct rdp_live), a thread of its own prints a report every interval;
+ * (struct rdp_live), a thread of its own hands the report sinks a sample
+ * every interval;
  * SIGINT or SIGTERM ends the loop, after which the run closes as any other.
  */
 #include <errno.h>
@@ -13,9 +14,9 @@
 #include "session_int.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/cpu_usage.h>
-#include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/report.h>
+#include <rdmaperf/sink.h>
 
 /* The run a signal ends: one live run per process at a time. */
 static struct rdp_live *signalled;
@@ -67,10 +68,7 @@ static void *report_main(void *arg)
 				     8 / span_ns;
 			pt.msg_rate_mpps = (double)pt.msgs * 1e3 / span_ns;
 		}
-		if (r->json_lines)
-			rdp_json_live_line(stdout, &pt);
-		else
-			rdp_report_live(r->text, r->info, &pt);
+		rdp_sinks_live(r->sinks, r->info, &pt);
 		prev_done = done;
 		prev_cycles = cycles;
 		t += r->interval_s;
@@ -117,17 +115,17 @@ void rdp_live_stop(struct rdp_live_reporter *r)
 }
 
 int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
-		     struct rdp_result *res, const struct rdp_report_info *in,
-		     FILE *text, const struct rdp_report_opts *ro)
+		     struct rdp_result *res,
+		     const struct rdp_report_sinks *sinks,
+		     const struct rdp_report_info *in, double interval_s)
 {
 	struct rdp_live live = { 0 };
 	struct rdp_live_reporter rep = {
 		.live = &live,
 		.info = in,
+		.sinks = sinks,
 		.clk = run->clk,
-		.text = text,
-		.json_lines = ro->json,
-		.interval_s = ro->interval_s,
+		.interval_s = interval_s,
 		.msg_bytes = run->params->size_bytes,
 	};
 	struct rdp_cpu_snap cpu;

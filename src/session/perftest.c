@@ -20,7 +20,6 @@
 
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/engine.h>
-#include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/session.h>
 
@@ -557,8 +556,8 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 			ret = barrier(c, "the barrier before the run");
 		if (!ret) {
 			rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
-			ret = rdp_session_loop(c->eng, &c->run, res, &c->in,
-					       c->text, &c->o->report);
+			ret = rdp_session_loop(c->eng, &c->run, res, &c->sinks,
+					       &c->in, c->o->report.interval_s);
 			rdp_ctr_end(&c->ctr);
 		}
 		if (!ret && (c->seq == PT_SEND_BW || c->bidir) && c->all)
@@ -571,7 +570,7 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 			ret = rdp_perftest_report_point(c, res);
 	}
 	if (!ret)
-		rdp_report_footer(c->text, &c->in);
+		rdp_perftest_report_end(c);
 	return ret;
 }
 
@@ -590,7 +589,7 @@ static int serve_passive(struct pt_peer *c)
 				c, "Figures         : none here: perftest's "
 				   "live client is stopped, not finished, "
 				   "and reports nothing");
-			rdp_report_footer(c->text, &c->in);
+			rdp_perftest_report_end(c);
 		}
 		return ret;
 	}
@@ -600,7 +599,7 @@ static int serve_passive(struct pt_peer *c)
 			rdp_perftest_report_head(
 				c, "Figures         : none here: perftest's "
 				   "latency client keeps its own");
-			rdp_report_footer(c->text, &c->in);
+			rdp_perftest_report_end(c);
 		}
 		return ret;
 	}
@@ -616,7 +615,7 @@ static int serve_passive(struct pt_peer *c)
 	c->in.figures_by = "perftest client";
 	c->in.counters = NULL;
 	ret = rdp_perftest_report_point(c, &res);
-	rdp_report_footer(c->text, &c->in);
+	rdp_perftest_report_end(c);
 	return ret;
 }
 
@@ -648,13 +647,8 @@ static int test(struct pt_peer *c)
 	else if (!(c->server && c->seq == PT_RDMA_LAT))
 		ret = close_tcp(c, -1);
 	/* A passive latency server has no results: an empty list. */
-	if (!ret && !c->json &&
-	    (c->o->report.json || c->o->report.json_file[0])) {
-		c->in.now = time(NULL);
-		ret = rdp_json_new(&c->in, &c->json);
-	}
 	if (!ret)
-		ret = rdp_session_json_write(c->json, &c->o->report);
+		ret = rdp_sinks_close(&c->sinks, &c->in);
 	fflush(c->text);
 	rdp_result_clear(&res);
 	return ret;
@@ -745,6 +739,9 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 		ret = rdp_oob_send_raw(&c.oob, answer, bytes);
 	if (!ret) {
 		peer_init(&c, po);
+		ret = rdp_perftest_sinks(&c);
+	}
+	if (!ret) {
 		fprintf(c.text,
 			"client %s: perftest %s, %s, %llu B, %u QP(s)\n",
 			oob->peer, c.version, po->params.test,
@@ -755,7 +752,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 	}
 	eng->conn_destroy(c.conn);
 	eng->dev_close(c.dev);
-	rdp_json_free(c.json);
+	rdp_sinks_free(&c.sinks);
 	free(po);
 	return ret;
 }
@@ -784,13 +781,16 @@ int rdp_session_perftest(const struct rdp_opts *o,
 		rdp_err("open /dev/null: %s", strerror(errno));
 		return RDP_EXIT_FAIL;
 	}
-	ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem, &c.dev);
+	ret = rdp_perftest_sinks(&c);
+	if (!ret)
+		ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem,
+				    &c.dev);
 	if (!ret)
 		ret = run(&c);
 	eng->conn_destroy(c.conn);
 	rdp_oob_close(&c.oob);
 	eng->dev_close(c.dev);
-	rdp_json_free(c.json);
+	rdp_sinks_free(&c.sinks);
 	if (c.text != stdout)
 		fclose(c.text);
 	return rdp_exit_code(ret);

@@ -17,6 +17,7 @@
 #include <rdmaperf/perftest_wire.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/run_opts.h>
+#include <rdmaperf/sink.h>
 
 #define PT_PAGE_SIZE  4096 /* what perftest announces on x86 */
 #define PT_CACHE_LINE 64
@@ -47,7 +48,8 @@ struct pt_peer {
 	struct rdp_report_info in;
 	struct rdp_ctr_pair ctr; /* port counters of the current point */
 	FILE *text;		 /* the text report: stdout, or none (--json) */
-	struct rdp_json *json;	 /* NULL unless --json or --json-file */
+	struct rdp_report_sinks sinks; /* text, and JSON with --json(-file) */
+	const char *head_last;	       /* the header's last line */
 	char version[RDP_PT_VERSION_BYTES];
 	double version_num;
 	uint32_t peer_mtu;
@@ -59,11 +61,15 @@ static inline const char *peer_role(const struct pt_peer *c)
 	return c->server ? "client" : "server";
 }
 
+/* The report's sinks: the text, and the JSON document if asked for. */
+int rdp_perftest_sinks(struct pt_peer *c);
 /* The header both roles print, and the table's head; last: the header's
  * last line. */
 void rdp_perftest_report_head(struct pt_peer *c, const char *last);
 /* A row and what follows it; then the JSON entry. */
 int rdp_perftest_report_point(struct pt_peer *c, const struct rdp_result *res);
+/* The table's footer. */
+void rdp_perftest_report_end(struct pt_peer *c);
 /* The client's figures as a result this side's table prints. */
 void rdp_perftest_result_of(const struct pt_peer *c,
 			    const struct rdp_pt_report *r,

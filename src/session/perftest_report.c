@@ -2,33 +2,22 @@
 /* rdmaperf --perftest's report: the header, a row and what follows it, and
  * the figures of a perftest peer turned into rdmaperf's results. */
 #include <stdio.h>
+#include <string.h>
 
-#include <rdmaperf/json.h>
+#include <rdmaperf/log.h>
 #include <rdmaperf/report.h>
+#include <rdmaperf/sink.h>
 
 #include "perftest_int.h"
 #include "session_int.h"
 
-/* The header both roles print, and the table's head; last: the header's
- * last line. */
-void rdp_perftest_report_head(struct pt_peer *c, const char *last)
+/* The header both roles print, and the table's head: the text sink's
+ * begin. */
+static void head(FILE *f, const struct rdp_report_info *in, void *arg)
 {
-	struct rdp_report_info *in = &c->in;
+	const struct pt_peer *c = arg;
 
-	*in = (struct rdp_report_info){
-		.ops = c->o->bench,
-		.params = &c->p,
-		.conn = c->conn,
-		.clk = &c->clk,
-		.peer_addr = c->oob.peer,
-		.gbits = c->o->report.gbits,
-		.cycles = c->o->report.cycles,
-		.counters = &c->ctr,
-		.rx_from = c->server ? "the client" : "the server",
-		.perftest_version = c->version,
-		.perftest_role = peer_role(c),
-	};
-	fprintf(c->text,
+	fprintf(f,
 		"------------------------------------------------------------"
 		"---------------------------\n"
 		" %s, perftest on the other side\n"
@@ -42,38 +31,82 @@ void rdp_perftest_report_head(struct pt_peer *c, const char *last)
 			: c->dev->port.active_mtu_bytes,
 		c->version, peer_role(c), c->server ? "from" : "at",
 		c->oob.peer, c->p.num_qps,
-		c->all ? "sizes 2 B to 8 MiB (-a)" : "one size", last);
-	rdp_report_access(c->text, in);
+		c->all ? "sizes 2 B to 8 MiB (-a)" : "one size", c->head_last);
+	rdp_report_access(f, in);
 	if (c->o->bench->kind == RDP_BENCH_LAT)
-		fprintf(c->text,
+		fprintf(f,
 			" Latency         : %s, without warm-up (the peer "
 			"counts exactly -n)\n",
 			c->o->bench->lat_note);
-	rdp_report_table_head(c->text, in);
-	fflush(c->text);
+	rdp_report_table_head(f, in);
+	fflush(f);
 }
 
-/* What follows a row: counters, the other direction, intervals, the
- * histogram, every sample; then the JSON entry. */
+int rdp_perftest_sinks(struct pt_peer *c)
+{
+	const struct rdp_report_opts *ro = &c->o->report;
+	struct rdp_text_sink_cfg text = {
+		.cpu_util = ro->cpu_util,
+		.histogram = ro->histogram &&
+			     c->o->bench->kind == RDP_BENCH_LAT,
+		.head = head,
+		.head_arg = c,
+	};
+	struct rdp_json_sink_cfg js = {
+		.out = ro->json ? stdout : NULL,
+		.compact = ro->live,
+		.file = ro->json_file,
+	};
+	struct rdp_report_sink *s;
+	int ret;
+
+	ret = rdp_text_sink_create(c->text, &text, &s);
+	if (!ret)
+		ret = rdp_sinks_add(&c->sinks, s);
+	if (!ret && (ro->json || ro->json_file[0])) {
+		ret = rdp_json_sink_create(&js, &s);
+		if (!ret)
+			ret = rdp_sinks_add(&c->sinks, s);
+	}
+	if (ret)
+		rdp_err("set up the reports: %s", strerror(-ret));
+	return ret;
+}
+
+void rdp_perftest_report_head(struct pt_peer *c, const char *last)
+{
+	c->in = (struct rdp_report_info){
+		.ops = c->o->bench,
+		.params = &c->p,
+		.conn = c->conn,
+		.clk = &c->clk,
+		.peer_addr = c->oob.peer,
+		.gbits = c->o->report.gbits,
+		.cycles = c->o->report.cycles,
+		.counters = &c->ctr,
+		.rx_from = c->server ? "the client" : "the server",
+		.perftest_version = c->version,
+		.perftest_role = peer_role(c),
+	};
+	c->head_last = last;
+	rdp_sinks_begin(&c->sinks, &c->in);
+}
+
+/* A row and what follows it (counters, the other direction, intervals,
+ * the histogram, every sample), then the JSON entry: the sinks' point. */
 int rdp_perftest_report_point(struct pt_peer *c, const struct rdp_result *res)
 {
-	rdp_report_row(c->text, &c->in, res);
-	if (c->ctr.have_local)
-		rdp_report_counters(c->text, &c->ctr);
-	if (c->o->report.cpu_util)
-		rdp_report_cpu(c->text, &c->in, res);
-	if (res->bidir)
-		rdp_report_bidir(c->text, &c->in, res);
-	if (res->n_intervals)
-		rdp_report_intervals(c->text, &c->in, res);
-	if (c->o->report.histogram && c->o->bench->kind == RDP_BENCH_LAT)
-		rdp_report_histogram(c->text, &c->in, res);
-	if (res->n_samples)
-		rdp_report_samples(c->text, &c->in, res);
+	int ret = rdp_sinks_point(&c->sinks, &c->in, res);
+
 	fflush(c->text);
-	if (!c->o->report.json && !c->o->report.json_file[0])
-		return 0;
-	return rdp_session_json_add(&c->json, &c->in, res);
+	return ret;
+}
+
+void rdp_perftest_report_end(struct pt_peer *c)
+{
+	struct rdp_report_summary sum = { 0 }; /* no data check line */
+
+	rdp_sinks_end(&c->sinks, &c->in, &sum);
 }
 
 /* The client's figures, in its unit (with the same --report_gbits as

@@ -49,16 +49,8 @@ void rdp_cpu_to_result(const struct rdp_cpu_cost *c, struct rdp_msg_result *r);
 void rdp_cpu_from_result(const struct rdp_msg_result *r,
 			 struct rdp_cpu_cost *c);
 
-struct rdp_json;
 struct rdp_report_info;
-struct rdp_report_opts;
-/* One result into the JSON document, which the first one starts (its
- * timestamp set in *in); logs a failure. */
-int rdp_session_json_add(struct rdp_json **j, struct rdp_report_info *in,
-			 const struct rdp_result *res);
-/* The document (if any) to stdout with --json and to --json-file. */
-int rdp_session_json_write(const struct rdp_json *j,
-			   const struct rdp_report_opts *r);
+struct rdp_report_sinks;
 
 /*
  * The server's door (gate.c): a client that passed --allow, the handshake
@@ -151,9 +143,8 @@ void rdp_rlog_tick(struct rdp_rlog *l, uint64_t now_ns);
 struct rdp_live_reporter {
 	struct rdp_live *live;
 	const struct rdp_report_info *info;
+	const struct rdp_report_sinks *sinks; /* each sample to each */
 	const struct rdp_clock *clk;
-	FILE *text;
-	int json_lines; /* --json: one JSON line a report, on stdout */
 	double interval_s;
 	uint64_t msg_bytes;
 	/* the reporter's own */
@@ -165,10 +156,12 @@ struct rdp_live_reporter {
 int rdp_live_start(struct rdp_live_reporter *r);
 void rdp_live_stop(struct rdp_live_reporter *r);
 /* The timed loop through eng, its CPU cost in res->cpu; a client's
- * --run_infinitely run with its reporter (on text, or JSON lines). */
+ * --run_infinitely run with its reporter, a sample every interval_s to
+ * the sinks. */
 int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
-		     struct rdp_result *res, const struct rdp_report_info *in,
-		     FILE *text, const struct rdp_report_opts *ro);
+		     struct rdp_result *res,
+		     const struct rdp_report_sinks *sinks,
+		     const struct rdp_report_info *in, double interval_s);
 
 /* The server's memory, for the client's report. */
 void rdp_session_mem_to_accept(const struct rdp_conn *conn,

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The MPI-free parts of rdmaperf-mesh's run: node names (RDP_MESH_NODE
- * with %r), and nodes and rails grouped from every rank's endpoint.
+ * with %r), nodes and rails grouped from every rank's endpoint, and a
+ * cell's figures from the results a client session hands back.
  */
 #include <errno.h>
+#include <math.h>
 
 #include "unit.h"
 
+#include <rdmaperf/bench.h>
 #include <rdmaperf/mesh_run.h>
+#include <rdmaperf/session.h>
 
 static void test_node_names(void **state)
 {
@@ -94,12 +98,49 @@ static void test_group_refused(void **state)
 	assert_int_equal(nodes, 0);
 }
 
+/* The last point's figures (the receiver's under -b), every point's
+ * time; what a point lacks is NaN. */
+static void test_figures_of_results(void **state)
+{
+	struct rdp_result pts[2] = {
+		{ .elapsed_ns = 1.5e9, .bw_avg_gbps = 10 },
+		{ .elapsed_ns = 0.5e9,
+		  .bw_avg_gbps = 90.5,
+		  .bidir = 1,
+		  .rx_bw_avg_gbps = 80.25 },
+	};
+	struct rdp_session_results r = { .points = pts, .n = 2 };
+	struct rdp_mesh_figures f;
+
+	(void)state;
+	rdp_mesh_figures_of(&r, &f);
+	assert_true(f.bw_gbps == 90.5);
+	assert_true(f.rx_bw_gbps == 80.25);
+	assert_true(isnan(f.lat_us)); /* no samples */
+	assert_true(f.measured_s == 2.0);
+
+	pts[1].bidir = 0;
+	pts[1].lat.n = 100;
+	pts[1].lat.median_ns = 2500;
+	pts[1].bw_avg_gbps = NAN;
+	rdp_mesh_figures_of(&r, &f);
+	assert_true(isnan(f.bw_gbps));
+	assert_true(isnan(f.rx_bw_gbps));
+	assert_true(f.lat_us == 2.5);
+
+	r.n = 0;
+	rdp_mesh_figures_of(&r, &f);
+	assert_true(isnan(f.bw_gbps) && isnan(f.lat_us));
+	assert_true(f.measured_s == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_names),
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_group_refused),
+		cmocka_unit_test(test_figures_of_results),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,7 @@
 #include <rdmaperf/json.h>
 #include <rdmaperf/placement.h>
 #include <rdmaperf/report.h>
+#include <rdmaperf/sink.h>
 #include <rdmaperf/stage.h>
 #include <rdmaperf/verdict.h>
 
@@ -290,15 +291,6 @@ static char *capture(print_fn fn, struct ctx *c)
 	return buf;
 }
 
-/* One point as the client prints it: row, counters, -b, --interval. */
-static void bw_point(FILE *f, struct ctx *c, const struct rdp_result *r)
-{
-	rdp_report_row(f, &c->info, r);
-	rdp_report_counters(f, c->info.counters);
-	rdp_report_bidir(f, &c->info, r);
-	rdp_report_intervals(f, &c->info, r);
-}
-
 static void print_read_bw(FILE *f, struct ctx *c)
 {
 	struct rdp_result r1 = bw_result(c, 65536, 41.943);
@@ -309,15 +301,26 @@ static void print_read_bw(FILE *f, struct ctx *c)
 		.is_bw = 1,
 	};
 
-	rdp_report_header(f, &c->info);
-	rdp_report_table_head(f, &c->info);
-	bw_point(f, c, &r1);
-	rdp_verdict_point(&v, f, &r1, NULL);
+	struct rdp_text_sink_cfg cfg = { 0 };
+	struct rdp_report_summary sum = { .n = 2 };
+	struct rdp_report_sinks l = { 0 };
+	struct rdp_report_sink *s;
+
+	/* As a session hands them out: through the text and verdict sinks. */
+	assert_int_equal(rdp_text_sink_create(f, &cfg, &s), 0);
+	assert_int_equal(rdp_sinks_add(&l, s), 0);
+	assert_int_equal(rdp_verdict_sink_create(&v, f, NULL, &s), 0);
+	assert_int_equal(rdp_sinks_add(&l, s), 0);
+	assert_int_equal(rdp_sinks_begin(&l, &c->info), 0);
+	rdp_sinks_start(&l, &c->info, 1);
+	assert_int_equal(rdp_sinks_point(&l, &c->info, &r1), 0);
 	c->ctr.same_port = 1;
-	bw_point(f, c, &r2);
-	rdp_verdict_point(&v, f, &r2, NULL);
-	rdp_report_footer(f, &c->info);
-	rdp_verdict_finish(&v, f, NULL);
+	rdp_sinks_start(&l, &c->info, 0);
+	assert_int_equal(rdp_sinks_point(&l, &c->info, &r2), 0);
+	assert_int_equal(rdp_sinks_end(&l, &c->info, &sum), 0);
+	assert_int_equal(rdp_sinks_close(&l, &c->info), 0);
+	assert_int_equal(sum.n_failed, 1);
+	rdp_sinks_free(&l);
 }
 
 static void test_read_bw_text(void **state)
@@ -696,12 +699,16 @@ static void test_verdict_json(void **state)
 		.bw_opt = "--min-bw",
 		.msgrate_opt = "-y",
 	};
-	struct rdp_json *j = NULL;
+	struct rdp_report_summary sum = { .n = 2 };
+	struct rdp_report_sinks l = { 0 };
+	struct rdp_report_sink *json, *s;
+	struct rdp_json_sink_cfg jc = { 0 };
 	struct rdp_verdict v;
 	struct rdp_result r1, r2;
 	struct ctx c;
 	FILE *null = fopen("/dev/null", "w");
-	char *t;
+	char *t = NULL;
+	size_t len = 0;
 
 	(void)state;
 	assert_non_null(null);
@@ -712,18 +719,24 @@ static void test_verdict_json(void **state)
 	r2 = bw_result(&c, 1048576, 187.5);
 	r1.n_intervals = r2.n_intervals = 0;
 	r1.bidir = r2.bidir = 0;
-	assert_int_equal(rdp_json_new(&c.info, &j), 0);
-	assert_int_equal(rdp_json_add(j, &c.info, &r1), 0);
-	rdp_verdict_point(&v, null, &r1, j);
-	assert_int_equal(rdp_json_add(j, &c.info, &r2), 0);
-	rdp_verdict_point(&v, null, &r2, j);
-	assert_int_equal(rdp_verdict_finish(&v, null, j), 1);
+	/* Through the JSON and verdict sinks, the document written at close. */
+	jc.out = open_memstream(&t, &len);
+	assert_non_null(jc.out);
+	assert_int_equal(rdp_json_sink_create(&jc, &json), 0);
+	assert_int_equal(rdp_sinks_add(&l, json), 0);
+	assert_int_equal(rdp_verdict_sink_create(&v, null, json, &s), 0);
+	assert_int_equal(rdp_sinks_add(&l, s), 0);
+	assert_int_equal(rdp_sinks_point(&l, &c.info, &r1), 0);
+	assert_int_equal(rdp_sinks_point(&l, &c.info, &r2), 0);
+	assert_int_equal(rdp_sinks_end(&l, &c.info, &sum), 0);
+	assert_int_equal(sum.n_failed, 1);
+	assert_int_equal(rdp_sinks_close(&l, &c.info), 0);
+	rdp_sinks_free(&l);
+	assert_int_equal(fclose(jc.out), 0);
 	fclose(null);
-	t = ctx_json_text(j);
 	assert_non_null(t);
 	golden("write_bw_verdict.json", t);
 	free(t);
-	rdp_json_free(j);
 }
 
 /* One conversion for every place that prints MiB/s. */

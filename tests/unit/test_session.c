@@ -29,6 +29,8 @@
 #include <rdmaperf/rails.h>
 #include <rdmaperf/secret.h>
 #include <rdmaperf/session.h>
+#include <rdmaperf/report.h>
+#include <rdmaperf/sink.h>
 
 #include "../fake/fake_engine.h"
 
@@ -94,18 +96,26 @@ static void *serve_main(void *arg)
 	return NULL;
 }
 
-/* The client in this thread, the server in another; the client's exit
- * code, the server's return in srv->ret. */
-static int run_pair(const struct rdp_opts *co, struct server_side *srv)
+/* The client in this thread (with a sink of the test's, and its
+ * results asked for when out is not NULL), the server in another; the
+ * client's exit code, the server's return in srv->ret. */
+static int run_pair_with(const struct rdp_opts *co, struct server_side *srv,
+			 struct rdp_report_sink *sink,
+			 struct rdp_session_results **out)
 {
 	struct rdp_oob cli;
 	int rc;
 
 	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &srv->oob), 0);
 	assert_int_equal(pthread_create(&srv->tid, NULL, serve_main, srv), 0);
-	rc = rdp_session_client_with(co, &fake_engine, &cli);
+	rc = rdp_session_client_results(co, &fake_engine, &cli, sink, out);
 	assert_int_equal(pthread_join(srv->tid, NULL), 0);
 	return rc;
+}
+
+static int run_pair(const struct rdp_opts *co, struct server_side *srv)
+{
+	return run_pair_with(co, srv, NULL, NULL);
 }
 
 static void balanced(void)
@@ -920,6 +930,193 @@ static void test_listen_any_port(void **state)
 	assert_int_equal(rdp_oob_local_port(-1, &port), -EBADF);
 }
 
+/* A report sink that records what the session hands it. */
+struct recorder {
+	struct rdp_report_sink base; /* first */
+	int begins, starts, groups, ends, closes;
+	size_t points, summary_n;
+	uint64_t size[8], checked;
+	uint32_t qps[8];
+};
+
+static int rec_begin(struct rdp_report_sink *s,
+		     const struct rdp_report_info *in)
+{
+	struct recorder *r = (struct recorder *)s;
+
+	assert_int_equal(r->points, 0);
+	assert_non_null(in->params);
+	r->begins++;
+	return 0;
+}
+
+static void rec_start(struct rdp_report_sink *s,
+		      const struct rdp_report_info *in, int group)
+{
+	struct recorder *r = (struct recorder *)s;
+
+	(void)in;
+	assert_int_equal(r->begins, 1);
+	r->starts++;
+	r->groups += group;
+}
+
+static int rec_point(struct rdp_report_sink *s,
+		     const struct rdp_report_info *in,
+		     const struct rdp_result *res)
+{
+	struct recorder *r = (struct recorder *)s;
+
+	assert_true(r->points < 8);
+	assert_int_equal(in->params->size_bytes, res->size_bytes);
+	r->size[r->points] = res->size_bytes;
+	r->qps[r->points] = res->num_qps;
+	r->points++;
+	assert_int_equal(r->starts, r->points);
+	return 0;
+}
+
+static int rec_end(struct rdp_report_sink *s, const struct rdp_report_info *in,
+		   struct rdp_report_summary *sum)
+{
+	struct recorder *r = (struct recorder *)s;
+
+	(void)in;
+	r->ends++;
+	r->summary_n = sum->n;
+	r->checked = sum->data_checked;
+	return 0;
+}
+
+static int rec_close(struct rdp_report_sink *s,
+		     const struct rdp_report_info *in)
+{
+	struct recorder *r = (struct recorder *)s;
+
+	(void)in;
+	assert_int_equal(r->ends, 1);
+	r->closes++;
+	return 0;
+}
+
+static const struct rdp_report_sink_ops rec_ops = {
+	.name = "recorder",
+	.begin = rec_begin,
+	.start = rec_start,
+	.point = rec_point,
+	.end = rec_end,
+	.close = rec_close,
+};
+
+/* The document as its file holds it: reals to 15 digits. */
+static json_t *as_written(json_t *doc)
+{
+	char *text = json_dumps(doc, JSON_REAL_PRECISION(15));
+	json_t *back;
+
+	assert_non_null(text);
+	back = json_loads(text, 0, NULL);
+	free(text);
+	assert_non_null(back);
+	return back;
+}
+
+/* A sweep: each sink begins and ends once and sees each point once; the
+ * points handed back are those the JSON file holds. */
+static void test_sinks_and_results(void **state)
+{
+	struct fixture *f = *state;
+	struct recorder rec = { .base.ops = &rec_ops };
+	struct rdp_session_results *out = NULL;
+	json_t *file, *res, *back;
+	uint64_t checked = 0;
+	size_t i;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "64,4K,64K", "-q", "1,2",
+				 "-n", "10", "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair_with(&f->co, &f->srv, &rec.base, &out),
+			 RDP_EXIT_OK);
+	assert_int_equal(rec.begins, 1);
+	assert_int_equal(rec.starts, 6);
+	assert_int_equal(rec.groups, 2); /* each QP count's first size */
+	assert_int_equal(rec.points, 6);
+	assert_int_equal(rec.ends, 1);
+	assert_int_equal(rec.closes, 1);
+	assert_int_equal(rec.summary_n, 6);
+	assert_non_null(out);
+	assert_int_equal(out->n, 6);
+	assert_string_equal(out->check_unit, f->co.bench->check_unit);
+	res = results_of(f, 6);
+	for (i = 0; i < out->n; i++) {
+		assert_int_equal(out->points[i].size_bytes, rec.size[i]);
+		assert_int_equal(out->points[i].num_qps, rec.qps[i]);
+		assert_int_equal(out->points[i].size_bytes,
+				 int_at(res, i, "size_bytes"));
+		assert_int_equal(out->points[i].num_qps,
+				 int_at(res, i, "num_qps"));
+		assert_int_equal(out->points[i].msgs,
+				 int_at(res, i, "iterations"));
+		assert_float_equal(out->points[i].bw_avg_gbps,
+				   real_at(res, i, "bw_avg_gbps"), 1e-9);
+		assert_true(out->points[i].data_ok);
+		checked += out->points[i].data_checked;
+	}
+	assert_true(checked > 0);
+	assert_int_equal(out->data_checked, checked);
+	assert_int_equal(rec.checked, checked);
+	json_decref(res);
+	/* The document handed back is the file's. */
+	file = json_load_file(f->json, 0, NULL);
+	back = as_written(out->doc);
+	assert_true(json_equal(file, back));
+	json_decref(back);
+	json_decref(file);
+	rdp_session_results_free(out);
+	balanced();
+}
+
+/* Without --json: the document is built for the caller all the same, and
+ * a latency point's figures come back. */
+static void test_results_without_json(void **state)
+{
+	struct fixture *f = *state;
+	struct rdp_session_results *out = NULL;
+	json_t *arr;
+
+	client_opts(&f->co, ARGS("write_lat", "-s", "8", "-n", "20", "--output",
+				 "latency"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair_with(&f->co, &f->srv, NULL, &out),
+			 RDP_EXIT_OK);
+	assert_non_null(out);
+	assert_int_equal(out->n, 1);
+	assert_int_equal(out->points[0].lat.n, 20);
+	arr = json_object_get(out->doc, "results");
+	assert_int_equal(json_array_size(arr), 1);
+	assert_float_equal(real_at(arr, 0, "lat_p50_us"),
+			   out->points[0].lat.median_ns / 1e3, 1e-12);
+	rdp_session_results_free(out);
+	balanced();
+}
+
+/* A failed run hands nothing back, and its sinks never reach the end. */
+static void test_results_on_failure(void **state)
+{
+	struct fixture *f = *state;
+	struct recorder rec = { .base.ops = &rec_ops };
+	struct rdp_session_results *out = NULL;
+
+	client_opts(&f->co, ARGS("write_bw", "-s", "1M", "-q", "4"));
+	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
+	assert_int_equal(run_pair_with(&f->co, &f->srv, &rec.base, &out),
+			 RDP_EXIT_FAIL);
+	assert_null(out);
+	assert_int_equal(rec.points, 0);
+	assert_int_equal(rec.ends, 0);
+	balanced();
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -958,6 +1155,9 @@ int main(void)
 		T(test_threshold_fails),
 		T(test_rails_refusals),
 		T(test_busy_server),
+		T(test_sinks_and_results),
+		T(test_results_without_json),
+		T(test_results_on_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
