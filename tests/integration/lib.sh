@@ -61,6 +61,7 @@ wire_version() {
 
 begin() {
 	CUR=$1
+	CASE_T0=$SECONDS
 	touch "$WORK/.case"
 	: >"$WORK/out" 2>/dev/null
 }
@@ -80,11 +81,20 @@ pass() {
 	[ -z "$bad" ] || { fail "a sanitizer report in $bad"; return; }
 	N_PASS=$((N_PASS + 1))
 	echo "ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR"
+	case_time
+}
+
+# A case that took 10 s or more says so, under its line: where a group's
+# time goes.
+case_time() {
+	local t=$((SECONDS - ${CASE_T0:-$SECONDS}))
+	[ "$t" -lt 10 ] || echo "# $t s"
 }
 
 fail() {
 	N_FAIL=$((N_FAIL + 1))
 	echo "not ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR: $*"
+	case_time
 	if [ -s "$WORK/out" ]; then
 		sed 's/^/#   /' "$WORK/out" | tail -n 40
 	fi
