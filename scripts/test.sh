@@ -61,11 +61,13 @@ ci() {
 	[[ ${CI:-} == true ]]
 }
 
+t0=$SECONDS
 if [[ $(id -u) -eq 0 ]]; then
 	scripts/install-deps.sh >"$top/install-deps.log" 2>&1 || {
 		tail -n 20 "$top/install-deps.log"
 		early_failure "dependency install failed (scripts/install-deps.sh), see $top/install-deps.log"
 	}
+	echo "$((SECONDS - t0)) install-deps" >>"$TIERS"
 elif ci; then
 	early_failure "CI=true but not root: the Soft-RoCE tiers need root (and scripts/install-deps.sh)"
 else
