@@ -13,6 +13,12 @@ BUILD_PACKAGES=(
 	libssl-dev libsodium-dev
 )
 
+# What the Soft-RoCE tiers run besides rdmaperf: valgrind (t_valgrind),
+# python3 (the handshake peers of t_auth), iproute2 (rdma resource, ss),
+# util-linux (setpriv, prlimit). The test bed's own packages (QEMU,
+# rdma-core, perftest) come from tests/softroce/install-deps.sh below.
+TEST_PACKAGES=(valgrind python3 iproute2 util-linux)
+
 # The package tier: dpkg-buildpackage (debhelper's dh, autoreconf),
 # lintian, the package's build dependencies that the list above lacks
 # (mpi-default-dev, the architecture's MPI), man-db for man -w
@@ -40,30 +46,41 @@ if [[ $(id -u) -ne 0 ]]; then
 	echo "install-deps.sh: run as root (apt-get installs packages)" >&2
 	exit 1
 fi
+# Whatever step fails, the last line says so (set -e ends the script).
+step="checking what is installed"
+made_policy=''
+finish() {
+	local rc=$?
+	[[ -z $made_policy ]] || rm -f /usr/sbin/policy-rc.d
+	[[ $rc -eq 0 ]] || echo "install-deps.sh: failed (exit $rc) while $step" >&2
+}
+trap finish EXIT
 export DEBIAN_FRONTEND=noninteractive
-mapfile -t need < <(missing "${BUILD_PACKAGES[@]}" "${PACKAGING_PACKAGES[@]}")
+mapfile -t need < <(missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}" \
+	"${PACKAGING_PACKAGES[@]}")
 if [[ ${#need[@]} -gt 0 ]]; then
+	step="installing ${need[*]}"
 	apt-get update -q
 	apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 mapfile -t need < <(missing "${SLURM_PACKAGES[@]}")
 if [[ ${#need[@]} -gt 0 ]]; then
+	step="installing ${need[*]}"
 	apt-get update -q
 	# policy-rc.d 101: "do not start", for the length of this install.
-	made_policy=''
 	if [[ ! -e /usr/sbin/policy-rc.d ]]; then
 		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 		chmod 755 /usr/sbin/policy-rc.d
 		made_policy=1
-		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
 	fi
 	apt-get install -y -q --no-install-recommends "${need[@]}"
 	if [[ -n $made_policy ]]; then
 		rm -f /usr/sbin/policy-rc.d
-		trap - EXIT
+		made_policy=''
 	fi
 	if command -v systemctl >/dev/null; then
 		systemctl disable "${SLURM_SERVICES[@]}" >/dev/null 2>&1 || true
 	fi
 fi
+step="installing the test bed's packages (tests/softroce/install-deps.sh)"
 tests/softroce/install-deps.sh

@@ -7,22 +7,76 @@
 # ASan+UBSan build, and a short fuzzing run. Only the Soft-RoCE and package
 # tiers (and installing packages) need root; without root they are counted
 # skipped.
-# Ends with one line "N passed, N failed, N skipped" over individual cases.
-# RDP_QUICK=1 skips distcheck, the packages, the other builds and the fuzzing.
+# Ends with each tier's time, every skip's reason with its count, and one
+# line "N passed, N failed, N skipped" over individual cases.
+# RDP_QUICK=1 skips distcheck, the packages, the other builds and the
+# fuzzing, and the Soft-RoCE groups run their reduced set (one case per
+# code path). With CI=true a Soft-RoCE tier that does not run is a failure,
+# not a skip.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 
+pass=0 fail=0 skip=0
+SKIPS=$(mktemp) TIERS=$(mktemp)
+trap 'rm -f "$SKIPS" "$TIERS"' EXIT
+# add PASSED FAILED SKIPPED [REASON]: REASON is the skips' (one per skip).
+add() {
+	pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3))
+	(($3 > 0)) || return 0
+	printf '%s\t%s\n' "$3" "${4:-no reason given}" >>"$SKIPS"
+}
+
+# timed NAME CMD...: runs CMD here (its counts stay), and notes its time.
+timed() {
+	local name=$1 t0=$SECONDS
+	shift
+	"$@"
+	echo "$((SECONDS - t0)) $name" >>"$TIERS"
+}
+
+# The closing summary: the tiers' times in the order they ran, the skips'
+# reasons with a count each, the counts.
+closing() {
+	echo "== summary"
+	awk '{ t = $1; $1 = ""; sub(/^ /, ""); printf "tier %-44s %5d s\n", $0, t; s += t }
+		END { printf "tier %-44s %5d s\n", "all", s }' "$TIERS"
+	if [[ -s $SKIPS ]]; then
+		awk -F '\t' '{ n[$2] += $1 } END { for (r in n) printf "%d\t%s\n", n[r], r }' \
+			"$SKIPS" | sort -k1,1nr -k2 | awk -F '\t' '{ printf "skipped %d x %s\n", $1, $2 }'
+	fi
+	echo "$pass passed, $fail failed, $skip skipped"
+}
+
+# A failure before any case ran: the summary line still ends the output.
+early_failure() {
+	echo "$1"
+	add 0 1 0
+	closing
+	exit 1
+}
+
+# CI=true: the Soft-RoCE tiers must run; a skip of theirs is a failure.
+ci() {
+	[[ ${CI:-} == true ]]
+}
+
+t0=$SECONDS
 if [[ $(id -u) -eq 0 ]]; then
-	scripts/install-deps.sh >/dev/null || { echo "dependency install failed"; exit 1; }
+	scripts/install-deps.sh >"$top/install-deps.log" 2>&1 || {
+		tail -n 20 "$top/install-deps.log"
+		early_failure "dependency install failed (scripts/install-deps.sh), see $top/install-deps.log"
+	}
+	echo "$((SECONDS - t0)) install-deps" >>"$TIERS"
+elif ci; then
+	early_failure "CI=true but not root: the Soft-RoCE tiers need root (and scripts/install-deps.sh)"
 else
 	echo "not root: dependencies not installed (scripts/install-deps.sh needs" \
 		"root); the Soft-RoCE tier needs root and is counted skipped"
 fi
-scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-
-pass=0 fail=0 skip=0
-add() { pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3)); }
+t0=$SECONDS
+scripts/build.sh || early_failure "build failed"
+echo "$((SECONDS - t0)) build" >>"$TIERS"
 
 # Cases of each test's .trs file (automake's record: one :test-result: line
 # per TAP case of a unit test, one for a script test). XFAIL counts as
@@ -35,9 +89,32 @@ count_trs() {
 		f=$(grep -cE '^:test-result: (FAIL|XPASS|ERROR)' "$trs")
 		s=$(grep -cE '^:test-result: SKIP' "$trs")
 		echo "$(basename "$trs" .trs): $p passed, $f failed, $s skipped"
-		add "$p" "$f" "$s"
+		add "$p" "$f" 0
+		((s == 0)) || skip_reasons_of "${trs%.trs}.log" "$s" \
+			"$(basename "$trs" .trs)"
 		((p + f + s > 0)) || { echo "  no result in $trs"; add 0 1 0; }
 	done
+}
+
+# skip_reasons_of LOG N NAME: N skips, with the reasons LOG gives (TAP's
+# "# SKIP why", a script's "SKIP: why"); any left without one say so.
+skip_reasons_of() {
+	local log=$1 n=$2 name=$3 r
+	while IFS= read -r r && ((n > 0)); do
+		add 0 0 1 "$name: $r"
+		n=$((n - 1))
+	done < <(sed -nE 's/^(ok .*# SKIP|SKIP:) *(.*)$/\2/p' "$log" 2>/dev/null)
+	((n == 0)) || add 0 0 "$n" "$name: no reason in $log"
+}
+
+# The records of an earlier run (a test since dropped from TESTS, a run
+# of other TESTS) must not be counted as this run's: gone before each
+# `make check`.
+clear_records() {
+	find "$1/tests" -name '*.trs' -print0 2>/dev/null |
+		while IFS= read -r -d '' trs; do
+			rm -f "$trs" "${trs%.trs}.log"
+		done
 }
 
 # Every test of one `make check` in directory $1 but the Soft-RoCE suite.
@@ -52,33 +129,51 @@ count_fast() {
 # The Soft-RoCE tiers report their own cases in a closing line of their
 # log: $3 names the tier's test (softroce, cluster).
 count_softroce() {
-	local log=$1/tests/integration/$3.log line p f s
+	local log=$1/tests/integration/$3.log line p f s why n r
 	echo "== $2: $4"
 	if grep -q '^:test-result: SKIP' "$1/tests/integration/$3.trs" 2>/dev/null; then
-		grep -m1 '^SKIP' "$log"
-		add 0 0 1
+		why=$(sed -n 's/^SKIP: *//p' "$log" | head -n 1)
+		echo "SKIP: ${why:-no reason in $log}"
+		if ci; then
+			echo "CI=true: the $3 tier must run, a skip is a failure"
+			add 0 1 0
+		else
+			add 0 0 1 "$3 tier: ${why:-no reason in $log}"
+		fi
 		return
 	fi
 	cat "$log" 2>/dev/null
 	line=$(grep -E '^integration: [0-9]+ passed' "$log" 2>/dev/null | tail -1)
 	if [[ -n $line ]]; then
 		read -r p f s < <(echo "$line" | sed -E 's/^integration: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/')
-		add "$p" "$f" "$s"
+		add "$p" "$f" 0
+		# the cases' skips, by reason ("# skipped N x REASON", lib.sh)
+		while read -r n r; do
+			add 0 0 "$n" "$3: $r"
+			s=$((s - n))
+		done < <(sed -nE 's/^# skipped ([0-9]+) x (.*)$/\1 \2/p' "$log")
+		((s == 0)) || add 0 0 "$s" "$3: no reason in $log"
 	else
 		echo "the $3 tier did not report (test bed failure?)"
 		add 0 1 0
 	fi
 }
 
-# Counts from one `make check` in directory $1; $2 labels them.
+# Counts from one `make check` in directory $1; $2 labels them; $3 is its
+# exit status; "nocluster" as $4: a build without MPI, whose cluster tier
+# has nothing to run (not a skip).
 count_check() {
 	local dir=$1 label=$2 rc=$3 before=$fail
 	echo "== $label: unit and object-code tests"
 	count_fast "$dir"
 	count_softroce "$dir" "$label" softroce \
 		"integration tests (Soft-RoCE, needs root)"
-	count_softroce "$dir" "$label" cluster \
-		"cluster tier (rdmaperf-mesh on four Soft-RoCE devices, needs root and MPI)"
+	if [[ ${4:-} == nocluster ]]; then
+		echo "== $label: cluster tier: not in this build (--without-mpi)"
+	else
+		count_softroce "$dir" "$label" cluster \
+			"cluster tier (rdmaperf-mesh on four Soft-RoCE devices, needs root and MPI)"
+	fi
 	if [[ $rc -ne 0 && $fail -eq $before ]]; then
 		echo "make check failed without a failing case: see $dir/test-suite.log"
 		add 0 1 0
@@ -89,7 +184,8 @@ format_check() {
 	local bad
 	echo "== format (clang-format, .clang-format)"
 	if ! command -v clang-format >/dev/null; then
-		echo "clang-format not installed"; add 0 0 1; return
+		echo "clang-format not installed"
+		add 0 0 1 "format: clang-format not installed"; return
 	fi
 	bad=$(for f in $(git ls-files '*.c' '*.h' 2>/dev/null); do
 		clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"
@@ -128,9 +224,9 @@ sanitizer_pass() {
 	(cd "$dir" && ASAN_OPTIONS=$asan UBSAN_OPTIONS=$ubsan \
 		RDP_ASAN_OPTIONS=$asan RDP_UBSAN_OPTIONS=$ubsan \
 		RDP_GROUPS="$SANITIZER_GROUPS" \
-		RDP_PT_MATRIX=short make -s check >/dev/null 2>&1)
+		RDP_QUICK=1 make -s check >/dev/null 2>&1)
 	rc=$?
-	count_check "$dir" "asan+ubsan" "$rc"
+	count_check "$dir" "asan+ubsan" "$rc" nocluster
 }
 
 # The same sources configured without CUDA and without MPI, taking their
@@ -172,6 +268,7 @@ distcheck_pass() {
 	if timeout "${RDP_DISTCHECK_SECONDS:-1200}" make -s distcheck >"$log" 2>&1; then
 		grep -E 'archives ready for distribution' -A1 "$log" | tail -1
 		add 1 0 0
+		dist_has_tests
 	else
 		echo "distcheck failed, see $log:"; tail -n 20 "$log"
 		# Which tests failed, and their failing cases.
@@ -180,6 +277,27 @@ distcheck_pass() {
 			while read -r f; do
 				echo "-- $f"; grep -E -B2 -A8 '^(not ok|FAIL|ERROR)' "$f" | head -n 40
 			done
+		add 0 1 0
+	fi
+}
+
+# Every tracked file of the integration suite and the test bed is in the
+# release tarball (Makefile.am's EXTRA_DIST): a run.sh there that sources
+# a file left out fails only where someone runs it from the tarball.
+dist_has_tests() {
+	local tar missing
+	# this distcheck's: newer than its log
+	tar=$(find . -maxdepth 1 -name 'rdmaperf-*.tar.gz' -newer "$top/distcheck.log" |
+		head -n 1)
+	[[ -n $tar ]] || { echo "no new rdmaperf-*.tar.gz after distcheck"; add 0 1 0; return; }
+	missing=$(comm -23 <(git ls-files tests/integration tests/softroce | sort) \
+		<(tar -tzf "$tar" | sed 's|^[^/]*/||' | sort))
+	if [[ -z $missing ]]; then
+		echo "$tar: every tracked file of tests/integration and tests/softroce"
+		add 1 0 0
+	else
+		echo "$tar lacks (add to EXTRA_DIST in Makefile.am):" \
+			"$(tr '\n' ' ' <<<"$missing")"
 		add 0 1 0
 	fi
 }
@@ -194,7 +312,7 @@ package_pass() {
 	echo "== Debian packages: build, lintian, install, unit, completion, purge"
 	if [[ $(id -u) -ne 0 ]]; then
 		echo "not root: the packages cannot be installed (dpkg -i needs root)"
-		add 0 0 1; return
+		add 0 0 1 "packages: not root (dpkg -i needs root)"; return
 	fi
 	rm -rf "$dir" && mkdir -p "$dir/src"
 	git ls-files -z | xargs -0 cp --parents -t "$dir/src"
@@ -252,7 +370,8 @@ package_checks() {
 	# manual pages to find, nor for systemd-analyze to check.
 	if grep -qs '^path-exclude=/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
 		echo "man -w: this system's dpkg leaves out manual pages (path-exclude)"
-		add 0 0 1; man=no
+		add 0 0 1 "packages: man -w: dpkg leaves out manual pages (path-exclude)"
+		man=no
 	elif out=$(man -w rdmaperf 2>&1) && man -w rdmaperf-server >/dev/null 2>&1; then
 		echo "man -w rdmaperf: $out"; add 1 0 0
 	else
@@ -299,29 +418,55 @@ package_purge() {
 	fi
 }
 
+# One case per fuzz target (scripts/fuzz.sh prints "fuzz_T: N s" as each
+# starts and "fuzz_T: FAILED" for each that found a crash); a build that
+# failed is one failure.
 fuzz_pass() {
 	echo "== fuzz (libFuzzer, ${RDP_FUZZ_SECONDS:-20} s per target)"
-	local out rc
+	local out rc ran failed
 	out=$(scripts/fuzz.sh "${RDP_FUZZ_SECONDS:-20}" 2>&1)
 	rc=$?
 	echo "$out"
-	if [[ $rc -eq 0 ]]; then
-		add 2 0 0
-	else
+	ran=$(grep -cE '^fuzz_[a-z_]+: [0-9]+ s$' <<<"$out")
+	failed=$(grep -cE '^fuzz_[a-z_]+: FAILED' <<<"$out")
+	if ((ran == 0)); then
 		add 0 1 0
+	elif [[ $rc -ne 0 && $failed -eq 0 ]]; then
+		echo "fuzz.sh: exit $rc without a failed target"
+		add $((ran - failed)) 1 0
+	else
+		add $((ran - failed)) "$failed" 0
 	fi
 }
 
-make -s check >/dev/null 2>&1
-count_check "$top" "build" $?
-format_check
+# The main build's `make check` in three runs, one per tier, each timed:
+# every test but the Soft-RoCE ones (TESTS as Makefile.am lists them),
+# then the Soft-RoCE suite, then the cluster tier; counted together.
+# shellcheck disable=SC2016 # make expands it
+fast_tests() {
+	printf 'rdp-print-tests:\n\t@echo $(TESTS)\n' |
+		make -s -f Makefile -f - rdp-print-tests | tr ' ' '\n' |
+		grep -vE '^$|^tests/integration/(softroce|cluster)\.test$' | tr '\n' ' '
+}
+
+check_tier() {
+	make -s check TESTS="$1" >/dev/null 2>&1 || main_rc=1
+}
+
+main_rc=0
+clear_records "$top"
+timed "unit and object-code tests" check_tier "$(fast_tests)"
+timed "Soft-RoCE integration" check_tier tests/integration/softroce.test
+timed "cluster (rdmaperf-mesh)" check_tier tests/integration/cluster.test
+count_check "$top" "build" "$main_rc"
+timed "format" format_check
 if [[ ${RDP_QUICK:-0} != 1 ]]; then
-	distcheck_pass
-	package_pass
-	reduced_pass
-	sanitizer_pass
-	fuzz_pass
+	timed "distcheck" distcheck_pass
+	timed "Debian packages" package_pass
+	timed "build without CUDA and MPI" reduced_pass
+	timed "asan+ubsan build and tests" sanitizer_pass
+	timed "fuzz" fuzz_pass
 fi
 
-echo "$pass passed, $fail failed, $skip skipped"
+closing
 [[ $fail -eq 0 ]]

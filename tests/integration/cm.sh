@@ -16,6 +16,9 @@ t_cm_all_loops() {
 	for test in write_bw write_lat read_bw read_lat send_bw send_lat \
 		atomic_bw atomic_lat; do
 		for round in 1 2; do
+			# the reduced set: one run of each (the second shows
+			# no stale state, which the main pass checks)
+			short_pass && [ "$round" = 2 ] && continue
 			begin "-R: $test, run $round of 2 back to back"
 			cm_run "$test" -n 200 && pass
 		done
@@ -23,13 +26,25 @@ t_cm_all_loops() {
 }
 
 t_cm_qps() {
+	local before
 	begin "-R: write_bw on 4 QPs, two sizes, one connection per point"
 	cm_run write_bw -q 4 -s 4K,64K -n 200 || return
 	[ "$(grep -Ec '^ +(4096|65536) ' "$WORK/out")" -eq 2 ] ||
 		{ fail "not two result rows"; return; }
 	pass
-	begin "-R: -T sets the type of service (or warns where it cannot)"
-	cm_run read_bw -T 96 -n 200 && pass
+	# The guest's kernel takes RDMA_OPTION_ID_TOS on rxe: no warning on
+	# either side, 96 in the Path line and the JSON (the byte sent).
+	begin "-R: -T 96 sets the type of service: in the header and the JSON, no warning on either side"
+	before=$(grep -c 'does not take the type of service' "$WORK/server.log")
+	cm_run read_bw -T 96 -n 200 --json-file "$WORK/tos.json" || return
+	expect_out "Path +: SL [0-9]+, traffic class 96, " || return
+	! grep -q "does not take the type of service" "$WORK/out" ||
+		{ fail "the client could not set it: $(grep 'type of service' "$WORK/out")"; return; }
+	[ "$(grep -c 'does not take the type of service' "$WORK/server.log")" -eq "$before" ] ||
+		{ fail "the server could not set it: $(grep 'type of service' "$WORK/server.log" | tail -n 1)"; return; }
+	expect_json "$WORK/tos.json" '.parameters.tclass == 96' \
+		'.parameters.connection == "rdma_cm"' || return
+	pass
 	begin "-R: the JSON names the connection method"
 	client write_bw -R -n 100 --json || { fail "exit $?"; return; }
 	jq -e '.parameters.connection == "rdma_cm"' "$WORK/out" >/dev/null ||

@@ -104,7 +104,8 @@ t_exposure_reuse() {
 		"$BUILD/rdmaperf" write_bw --use_cuda=0 -d "$DEV" -p "$port" \
 		>"$WORK/exposure-server.log" 2>&1 &
 	spid=$!
-	sleep 1
+	wait_listening "$WORK/exposure-server.log" "$spid" ||
+		{ fail "the one-shot server did not start"; kill "$spid"; wait "$spid"; return; }
 	# shellcheck disable=SC2086
 	exposure_client "$port" write_bw $EXPOSURE_SWEEP ||
 		{ fail "exit $?"; kill "$spid"; wait "$spid"; return; }
@@ -128,25 +129,27 @@ server_qps() {
 # exposure_kill WHAT ARGS...: a client killed (SIGKILL) mid-test; the
 # server's QP count comes back to what it was, and it serves again.
 exposure_kill() {
-	local what=$1 port=$((EXPOSURE_PORT + 2)) spid=$2 base cpid i n
+	local what=$1 port=$((EXPOSURE_PORT + 2)) spid=$2 base cpid n mark end
 	shift 2
 	begin "client killed during $what: the server destroys its QPs"
 	base=$(server_qps "$spid")
+	mark=$(dev_sent_pkts)
 	run_limited 60 "$BUILD/rdmaperf" "$@" -D 30 -d "$DEV" -p "$port" \
 		"$ADDR" >"$WORK/out" 2>&1 &
 	cpid=$!
-	for i in $(seq 1 100); do
-		[ "$(server_qps "$spid")" -gt "$base" ] && break
-		sleep 0.1
-	done
+	# well into the timed run: its data flows, so both sides' QPs are up
+	# (read from the packet counter: each `rdma` call costs a process,
+	# which a loaded emulated guest makes slow)
+	wait_traffic "$mark" 500 ||
+		{ fail "no traffic from the run"; kill -9 "$cpid"; wait "$cpid"; return; }
 	n=$(server_qps "$spid")
 	[ "$n" -gt "$base" ] || { fail "no server QPs seen ($n)"; kill "$cpid"; return; }
-	sleep 1 # well into the timed run
 	pkill -KILL -P "$cpid" 2>/dev/null
 	kill -KILL "$cpid" 2>/dev/null
 	wait "$cpid" 2>/dev/null
-	for i in $(seq 1 300); do
-		[ "$(server_qps "$spid")" -le "$base" ] && break
+	# 30 s of wall time, however long each count takes
+	end=$((SECONDS + 30))
+	while [ "$(server_qps "$spid")" -gt "$base" ] && [ "$SECONDS" -lt "$end" ]; do
 		sleep 0.1
 	done
 	[ "$(server_qps "$spid")" -le "$base" ] ||
@@ -164,7 +167,8 @@ t_exposure_kill() {
 		{ skip "no iproute2 rdma tool to count QPs with"; return; }
 	own_server 62 --cq-timeout 3
 	spid=$OWN_PID
-	sleep 0.5
+	wait_listening "$WORK/s62.log" "$spid" ||
+		{ fail "server 62 did not start"; kill "$spid"; return; }
 	exposure_kill "a passive write_bw" "$spid" write_bw -s 4096 -q 4
 	short_pass || exposure_kill "send_bw (the server receiving)" "$spid" send_bw -s 4096 -q 2
 	short_pass || exposure_kill "write_bw -b (the server writing too)" \
@@ -202,7 +206,9 @@ t_exposure_max_session() {
 	exposure_client "$port" write_bw --run_infinitely -D 1 -s 4096
 	rc=$?
 	t1=$(date +%s)
-	case $rc in 0|124|137) fail "client exit $rc"; kill "$spid"; return ;; esac
+	# the session the server ended: a failed run, 1 (not 124 or 137,
+	# which a run killed by its time limit gives)
+	[ "$rc" -eq 1 ] || { fail "client exit $rc, wanted 1"; kill "$spid"; return; }
 	CUR="$CUR [ended after $((t1 - t0)) s]"
 	# 5 s of session, then at most the completion timeout and the close
 	[ $((t1 - t0)) -le 40 ] || { fail "took $((t1 - t0)) s"; kill "$spid"; return; }

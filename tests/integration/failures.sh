@@ -2,8 +2,9 @@
 # Failure cases: each must end quickly with a non-zero exit and one line
 # that names the cause. Sourced by run.sh.
 
-# expect_fail NAME RC_WANTED PATTERN SECONDS CMD...: the exit code (or any
-# non-zero when RC_WANTED is "nz"), the message, and the time bound.
+# expect_fail RC_WANTED PATTERN SECONDS CMD...: the exit code (the one the
+# failure means: 1 failure, 2 usage, 77 a capability missing), the message,
+# and the time bound.
 expect_fail() {
 	local want=$1 pat=$2 secs=$3 rc t0 t1
 	shift 3
@@ -11,11 +12,8 @@ expect_fail() {
 	run_limited "$((secs + 10))" "$@" >"$WORK/out" 2>&1
 	rc=$?
 	t1=$(date +%s)
-	if [ "$rc" -eq 0 ] || { [ "$want" != nz ] && [ "$rc" -ne "$want" ]; }; then
-		fail "exit $rc, wanted $want"
-		return
-	fi
-	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || { fail "hung"; return; }
+	case $rc in 124 | 137) fail "hung (exit $rc), wanted exit $want"; return ;; esac
+	[ "$rc" -eq "$want" ] || { fail "exit $rc, wanted $want"; return; }
 	[ $((t1 - t0)) -le "$secs" ] ||
 		{ fail "took $((t1 - t0)) s, limit $secs s"; return; }
 	grep -Eq -- "$pat" "$WORK/out" || { fail "no message /$pat/"; return; }
@@ -63,11 +61,11 @@ t_fail_usage() {
 }
 
 t_fail_device() {
-	begin "unknown device: names the devices present"
-	expect_fail nz "device 'nosuch0' not found; devices present: .*$DEV" 10 \
+	begin "unknown device: names the devices present, exit 1"
+	expect_fail 1 "device 'nosuch0' not found; devices present: .*$DEV" 10 \
 		"$BUILD/rdmaperf" write_bw -d nosuch0 -p "$PORT" "$ADDR"
-	begin "empty GID index: names -x"
-	expect_fail nz "GID index 200 .* is empty.*-x" 20 \
+	begin "empty GID index: names -x, exit 1"
+	expect_fail 1 "GID index 200 .* is empty.*-x" 20 \
 		"$BUILD/rdmaperf" write_bw -d "$DEV" -x 200 -p "$PORT" "$ADDR"
 }
 
@@ -78,25 +76,32 @@ t_fail_refused() {
 }
 
 t_fail_garbage() {
+	local n
 	begin "garbage on the server port: server says why and survives"
+	n=$(grep -c 'not speaking the rdmaperf protocol' "$WORK/server.log")
 	printf 'GET / HTTP/1.0\r\n\r\n' | run_limited 10 \
 		bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
-	sleep 0.5
-	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server died"; return; }
-	grep -q "not speaking the rdmaperf protocol" "$WORK/server.log" ||
+	# this client's line, not one an earlier case left
+	wait_log_more 'not speaking the rdmaperf protocol' "$n" 10 ||
 		{ fail "no protocol message in the server log"; return; }
+	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server died"; return; }
 	pass
 }
 
-# server_killed SPID SECS PATTERN ARGS...: rdmaperf ARGS in the
-# background, and SECS s in, kill -9 its server SPID; the client must
-# fail in time, naming PATTERN.
+# server_killed SPID WHEN PATTERN ARGS...: rdmaperf ARGS in the
+# background, and kill -9 its server SPID: once the run's data flows (WHEN
+# "mid-run": 500 packets on the device), or at once (WHEN "now", with
+# KILL_WHEN below); the client must fail in time, naming PATTERN.
 server_killed() {
-	local spid=$1 secs=$2 pat=$3 cpid rc
+	local spid=$1 when=$2 pat=$3 cpid rc mark
 	shift 3
+	mark=$(dev_sent_pkts)
 	run_limited 60 "$BUILD/rdmaperf" "$@" >"$WORK/out" 2>&1 &
 	cpid=$!
-	sleep "$secs"
+	if [ "$when" = mid-run ] && ! wait_traffic "$mark" 500; then
+		kill "$cpid"; wait "$cpid"
+		fail "no traffic from the run in 30 s"; return 1
+	fi
 	# KILL_WHEN: a command that holds once the client got as far as the
 	# case needs (30 s at most), for starts a slow build may stretch
 	if [ -n "${KILL_WHEN:-}" ]; then
@@ -107,7 +112,8 @@ server_killed() {
 	wait "$spid" 2>/dev/null
 	wait_exit "$cpid"
 	rc=$?
-	case $rc in 0|124|137) fail "client exit $rc"; return 1 ;; esac
+	# a run that failed: 1 (124, 137: it hung until killed)
+	[ "$rc" -eq 1 ] || { fail "client exit $rc, wanted 1"; return 1; }
 	grep -Eq -- "$pat" "$WORK/out" ||
 		{ fail "no cause in the client output"; return 1; }
 	CUR="$CUR [error after $ELAPSED s]"
@@ -118,14 +124,15 @@ server_killed() {
 }
 
 # server_killed_mid_run N TEST [ARGS...]: a 30 s run of TEST against
-# own_server N, whose server is killed 4 s in; the client must fail
-# within its --cq-timeout, naming the silence.
+# own_server N, whose server is killed once the data flows; the client
+# must fail within its --cq-timeout, naming the silence.
 server_killed_mid_run() {
 	local n=$1
 	shift
 	own_server "$n"
-	sleep 0.5
-	server_killed "$OWN_PID" 4 \
+	wait_listening "$WORK/s$n.log" "$OWN_PID" ||
+		{ fail "server $n did not start"; kill "$OWN_PID"; return 1; }
+	server_killed "$OWN_PID" mid-run \
 		"stopped responding|work completion failed|closed the connection" \
 		"$@" -D 30 --cq-timeout 3 -d "$DEV" -p "$((PORT + n))" "$ADDR"
 }
@@ -138,12 +145,14 @@ t_fail_server_dies() {
 
 # Client killed mid-bandwidth run: the server survives and serves again.
 t_fail_client_dies() {
-	local cpid
+	local cpid mark
 	begin "client killed during write_bw: server serves the next client"
+	mark=$(dev_sent_pkts)
 	"$BUILD/rdmaperf" write_bw -s 65536 -D 30 -d "$DEV" -p "$PORT" "$ADDR" \
 		>"$WORK/killed.log" 2>&1 &
 	cpid=$!
-	sleep 4
+	wait_traffic "$mark" 500 ||
+		{ kill -9 "$cpid"; fail "no traffic from the run in 30 s"; return; }
 	kill -9 "$cpid"
 	wait "$cpid" 2>/dev/null
 	client write_bw -s 4096 -n 100 || { fail "next client: exit $?"; return; }
@@ -201,25 +210,28 @@ t_fail_wrong_gid() {
 
 # Hostile framing on the server port: it answers or drops, and survives.
 t_fail_truncated() {
-	local v future
+	local v future n1 n2 n3
 	begin "truncated, oversized and future-version messages: the server survives"
 	v=$(wire_version)
 	[ -n "$v" ] || { fail "no RDP_WIRE_VERSION in wire.h"; return; }
 	future=$(printf '%03o' $((v + 5)))
 	v=$(printf '%03o' "$v")
 	# A HELLO header announcing 100 bytes, then 10 bytes and EOF.
+	n1=$(grep -c 'refused: left during the handshake' "$WORK/server.log")
+	n2=$(grep -c 'sent an oversized HELLO message' "$WORK/server.log")
+	n3=$(grep -c 'speaks protocol version' "$WORK/server.log")
 	printf "RDPF\\000\\$v\\000\\001\\000\\000\\000\\144ABCDEFGHIJ" |
 		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
-	# One client at a time: let the server finish with that one.
-	sleep 1
+	# One client at a time: the next once the server logged this one.
+	wait_log_more 'refused: left during the handshake' "$n1" 10
 	# A header announcing 4 GiB - 1.
 	printf "RDPF\\000\\$v\\000\\001\\377\\377\\377\\377" |
 		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
-	sleep 1
+	wait_log_more 'sent an oversized HELLO message' "$n2" 10
 	# A protocol version from the future.
 	printf "RDPF\\000\\$future\\000\\001\\000\\000\\000\\000" |
 		run_limited 10 bash -c "cat >/dev/tcp/$ADDR/$PORT" 2>/dev/null
-	sleep 0.5
+	wait_log_more 'speaks protocol version' "$n3" 10
 	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server died"; return; }
 	expect_file "$WORK/server.log" "client $ADDR: refused: left during the handshake" \
 		"sent an oversized HELLO message" \
@@ -231,15 +243,17 @@ t_fail_truncated() {
 
 # Server killed during a bandwidth run; client killed during a latency run.
 t_fail_kills() {
-	local cpid before
+	local cpid before mark
 	begin "server killed during write_bw: client fails within its timeout"
 	server_killed_mid_run 3 write_bw
 	begin "client killed during write_lat: server serves the next client"
 	before=$(grep -c 'write_lat: failed' "$WORK/server.log")
+	mark=$(dev_sent_pkts)
 	"$BUILD/rdmaperf" write_lat -D 30 -d "$DEV" -p "$PORT" "$ADDR" \
 		>"$WORK/killed.log" 2>&1 &
 	cpid=$!
-	sleep 4
+	wait_traffic "$mark" 500 ||
+		{ kill -9 "$cpid"; fail "no traffic from the run in 30 s"; return; }
 	kill -9 "$cpid"
 	wait "$cpid" 2>/dev/null
 	# The server notices the silence after its --cq-timeout (10 s).
@@ -260,7 +274,7 @@ t_fail_handshake_server() {
 	# killed once the client's connection waits in the stopped server's
 	# accept queue (ss: Recv-Q of the listening socket)
 	KILL_WHEN="ss -Hltn 'sport = :$port' | awk '\$2 > 0 { f = 1 } END { exit !f }'" \
-		server_killed "$spid" 0 \
+		server_killed "$spid" now \
 		"closed the connection while this side waited for HELLO" \
 		write_bw -n 10 --oob-timeout 30 -d "$DEV" -p "$port" "$ADDR"
 }
@@ -294,21 +308,23 @@ t_fail_handshake_client() {
 # within its --cq-timeout and says why; with the link back the server
 # serves again.
 t_fail_netdev_down() {
-	local netdev=${RDP_RXE_NETDEV0:-} cpid rc before
+	local netdev=${RDP_RXE_NETDEV0:-} cpid rc before mark
 	begin "netdev down mid-run: the client fails in time and names the cause"
 	[ -n "$netdev" ] || { skip "no netdev known for $DEV"; return; }
 	before=$(grep -c 'write_bw: failed' "$WORK/server.log")
+	mark=$(dev_sent_pkts)
 	run_limited 60 "$BUILD/rdmaperf" write_bw -D 30 --cq-timeout 3 \
 		-d "$DEV" -p "$PORT" "$ADDR" >"$WORK/out" 2>&1 &
 	cpid=$!
-	sleep 4
+	wait_traffic "$mark" 500 ||
+		{ kill -9 "$cpid"; fail "no traffic from the run in 30 s"; return; }
 	T_KILL=$(date +%s)
 	ip link set "$netdev" down
 	wait_exit "$cpid"
 	rc=$?
 	ip link set "$netdev" up
 	wait_port ACTIVE || echo "# warning: $DEV did not come back ACTIVE"
-	case $rc in 0|124|137) fail "client exit $rc"; return ;; esac
+	[ "$rc" -eq 1 ] || { fail "client exit $rc, wanted 1"; return; }
 	grep -Eq "stopped responding|work completion failed|no ACK" \
 		"$WORK/out" || { fail "no cause in the client output"; return; }
 	CUR="$CUR [error after $ELAPSED s]"
@@ -328,7 +344,8 @@ t_fail_max_memory() {
 	begin "--max-memory: a larger request is refused, the server goes on"
 	own_server 7 --max-memory 1M
 	spid=$OWN_PID
-	sleep 0.5
+	wait_listening "$WORK/s7.log" "$spid" ||
+		{ fail "server 7 did not start"; kill "$spid"; return; }
 	expect_fail 1 "needs 3 MiB of buffers and queues \\(2 MiB \+ 1 MiB\\), over this server's --max-memory of 1 MiB" 20 \
 		"$BUILD/rdmaperf" write_bw -s 1M -n 10 -d "$DEV" -p "$port" "$ADDR"
 	grep -q "over this server's --max-memory" "$WORK/s7.log" ||

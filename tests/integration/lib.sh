@@ -14,6 +14,8 @@ N_PASS=0
 N_FAIL=0
 N_SKIP=0
 CUR=""
+# One line per skip's reason, counted on the closing summary.
+SKIP_REASONS=$WORK/.skips
 
 # Every command gets a hard limit: a hang is a failure, never a stall.
 run_limited() {
@@ -59,6 +61,7 @@ wire_version() {
 
 begin() {
 	CUR=$1
+	CASE_T0=$SECONDS
 	touch "$WORK/.case"
 	: >"$WORK/out" 2>/dev/null
 }
@@ -78,11 +81,20 @@ pass() {
 	[ -z "$bad" ] || { fail "a sanitizer report in $bad"; return; }
 	N_PASS=$((N_PASS + 1))
 	echo "ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR"
+	case_time
+}
+
+# A case that took 10 s or more says so, under its line: where a group's
+# time goes.
+case_time() {
+	local t=$((SECONDS - ${CASE_T0:-$SECONDS}))
+	[ "$t" -lt 10 ] || echo "# $t s"
 }
 
 fail() {
 	N_FAIL=$((N_FAIL + 1))
 	echo "not ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR: $*"
+	case_time
 	if [ -s "$WORK/out" ]; then
 		sed 's/^/#   /' "$WORK/out" | tail -n 40
 	fi
@@ -91,6 +103,7 @@ fail() {
 skip() {
 	N_SKIP=$((N_SKIP + 1))
 	echo "ok $((N_PASS + N_FAIL + N_SKIP)) - $CUR # SKIP $*"
+	echo "$*" >>"$SKIP_REASONS"
 }
 
 # expect_in FILE PATTERN...: every extended regex must match.
@@ -137,11 +150,11 @@ sanitizer_build() {
 	grep -q '^RDP_SAN_CFLAGS = .*-fsanitize' "$BUILD/Makefile" 2>/dev/null
 }
 
-# The sanitizer pass's shorter form (RDP_PT_MATRIX=short): the cases that
-# repeat a code path with other figures are left out there, as its time
-# goes to the instrumented code; the main pass runs them all.
+# The reduced set (RDP_QUICK=1; RDP_PT_MATRIX=short, its older name): one
+# case per code path, not every size and shape. The sanitizer pass runs it,
+# as its time goes to the instrumented code; the main pass runs them all.
 short_pass() {
-	[ "${RDP_PT_MATRIX:-}" = short ]
+	[ "${RDP_QUICK:-0}" = 1 ] || [ "${RDP_PT_MATRIX:-}" = short ]
 }
 
 # wait_listening LOG PID: until the server PID prints its listening line
@@ -151,6 +164,54 @@ wait_listening() {
 	for i in $(seq 1 100); do
 		grep -q "listening" "$1" 2>/dev/null && return 0
 		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_in FILE REGEX [SECONDS]: until a line of FILE matches the extended
+# REGEX, SECONDS (10) at most; 1 then. A case then checks FILE as ever, so
+# a wait that ran out fails the case with the missing line named.
+wait_in() {
+	local i
+	for i in $(seq 1 $((${3:-10} * 10))); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_tcp_listen PORT: until something listens on TCP PORT here (a
+# perftest ib_* server, which prints nothing when it is ready), 10 s at
+# most; 1 when nothing does.
+wait_tcp_listen() {
+	local i
+	for i in $(seq 1 100); do
+		[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The packets DEV's port 1 has sent (rxe's hw_counters/sent_pkts); empty
+# where the device keeps no such counter.
+dev_sent_pkts() {
+	cat "/sys/class/infiniband/$DEV/ports/1/hw_counters/sent_pkts" 2>/dev/null
+}
+
+# wait_traffic FROM N: until DEV has sent N packets more than FROM (a
+# dev_sent_pkts reading taken before the run started): the run's timed
+# loop is under way. 30 s at most; 1 then. Where the device keeps no
+# counter, 4 s (what the cases waited before there was this event).
+wait_traffic() {
+	local i now
+	if [ -z "$1" ] || [ -z "$(dev_sent_pkts)" ]; then
+		sleep 4
+		return 0
+	fi
+	for i in $(seq 1 300); do
+		now=$(dev_sent_pkts)
+		[ "${now:-0}" -ge $(($1 + $2)) ] && return 0
 		sleep 0.1
 	done
 	return 1
@@ -193,7 +254,15 @@ positive_field() {
 	echo "$row" | awk -v n="$n" '{ exit !($n + 0 > 0) }'
 }
 
+# The skips by reason, most frequent first: "# skipped N x REASON".
+skip_reasons() {
+	[ -s "$SKIP_REASONS" ] || return 0
+	sort "$SKIP_REASONS" | uniq -c | sort -k1,1nr -k2 |
+		sed -E 's/^ *([0-9]+) (.*)$/# skipped \1 x \2/'
+}
+
 summary() {
+	skip_reasons
 	rm -rf "$WORK"
 	echo "integration: $N_PASS passed, $N_FAIL failed, $N_SKIP skipped"
 	[ "$N_FAIL" -eq 0 ]

@@ -143,7 +143,8 @@ t_place_server() {
 	begin "rdmaperf-server --cpu 0: its placement reaches the client"
 	own_server 9 --cpu 0
 	spid=$OWN_PID
-	sleep 0.5
+	wait_listening "$WORK/s9.log" "$spid" ||
+		{ fail "server 9 did not start"; kill "$spid"; return; }
 	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -n 50 --json -d "$DEV" \
 		-p "$port" "$ADDR" >"$WORK/out" 2>"$WORK/err"
 	kill "$spid" 2>/dev/null

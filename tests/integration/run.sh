@@ -99,12 +99,12 @@ t_write_lat_sizes() {
 }
 
 t_duration() {
-	begin "write_bw -D 2 (duration mode)"
-	client write_bw -s 65536 -D 2 || { fail "exit $?"; return; }
-	expect_out "for 2 s" "Data check +: ok" || return
+	begin "write_bw -D 1 (duration mode)"
+	client write_bw -s 65536 -D 1 || { fail "exit $?"; return; }
+	expect_out "for 1 s" "Data check +: ok" || return
 	pass
-	begin "write_lat -D 2 (duration mode)"
-	client write_lat -s 8 -D 2 || { fail "exit $?"; return; }
+	begin "write_lat -D 1 (duration mode)"
+	client write_lat -s 8 -D 1 || { fail "exit $?"; return; }
 	expect_in "$WORK/out" "Data check +: ok" >/dev/null ||
 		{ fail "no data check"; return; }
 	pass
@@ -113,9 +113,12 @@ t_duration() {
 # Every other test loop, at a couple of shapes each.
 t_all_loops() {
 	local t
+	# The reduced set: one shape per loop (the sizes differ in figures).
 	for t in read_bw send_bw; do
-		begin "$t -s 65536 -q 1"
-		check_bw "$t" 65536 200 1
+		if ! short_pass; then
+			begin "$t -s 65536 -q 1"
+			check_bw "$t" 65536 200 1
+		fi
 		begin "$t -s 4096 -q 3"
 		check_bw "$t" 4096 200 3
 	done
@@ -130,6 +133,7 @@ t_all_loops() {
 	for t in read_lat send_lat; do
 		begin "$t -s 2"
 		check_lat "$t" 2 300
+		short_pass && continue
 		begin "$t -s 4096"
 		check_lat "$t" 4096 200
 	done
@@ -147,9 +151,9 @@ t_all_loops() {
 t_duration_all() {
 	local t
 	for t in read_bw send_bw atomic_bw send_lat read_lat; do
-		begin "$t -D 2 (duration mode)"
-		client "$t" -D 2 || { fail "exit $?"; continue; }
-		expect_in "$WORK/out" "for 2 s" "Data check +: ok" >"$WORK/why" ||
+		begin "$t -D 1 (duration mode)"
+		client "$t" -D 1 || { fail "exit $?"; continue; }
+		expect_in "$WORK/out" "for 1 s" "Data check +: ok" >"$WORK/why" ||
 			{ fail "$(cat "$WORK/why")"; continue; }
 		pass
 	done
@@ -222,7 +226,7 @@ t_perftest_peers() {
 	run_limited 30 ib_write_bw -d "$DEV" -p "$port" -n 10 \
 		>"$WORK/pt-server.log" 2>&1 &
 	spid=$!
-	sleep 1
+	wait_tcp_listen "$port" || { fail "ib_write_bw did not listen"; return; }
 	run_limited 30 "$BUILD/rdmaperf" write_bw -n 10 -d "$DEV" -p "$port" \
 		"$ADDR" >"$WORK/out" 2>&1 && { fail "exit 0"; return; }
 	wait "$spid"
@@ -260,7 +264,7 @@ pt_json() {
 	run_limited 60 ib_write_lat -d "$DEV" -p "$port" -n 300 \
 		>"$WORK/pt-server.log" 2>&1 &
 	spid=$!
-	sleep 1
+	wait_tcp_listen "$port" || { fail "ib_write_lat did not listen"; return; }
 	run_limited 60 "$BUILD/rdmaperf" write_lat --perftest --json -U \
 		-n 300 -d "$DEV" -p "$port" "$ADDR" >"$doc" 2>"$WORK/out"
 	rc=$?
@@ -374,7 +378,7 @@ pt_bad_handshakes() {
 		esac
 		begin "a perftest client that sends ${gen#pt_} bytes: named in one line, the server serves on"
 		pt_raw "$gen" || { fail "cannot connect"; continue; }
-		sleep 0.5
+		wait_in "$WORK/server.log" "$want"
 		expect_file "$WORK/server.log" "$want" || continue
 		client write_bw -n 100 || { fail "the next client: exit $?"; continue; }
 		pass
@@ -428,10 +432,13 @@ pt_server() {
 	wait "$spid"
 	src=$?
 	if [ "$src" -ne 0 ] || [ "$rc" -ne 0 ]; then
-		pt_own_clock "$WORK/out" && pt_again &&
-			{ PT_AGAIN=$((${PT_AGAIN:-0} + 1)) pt_server "$test" "$@"; return; }
-		pt_own_clock "$WORK/out" &&
-			{ skip "perftest's own clock estimate gave up three times (Can't produce a report)"; return; }
+		# perftest's clock, not rdmaperf, gave up: rdmaperf exited 0
+		if [ "$src" -eq 0 ] && pt_own_clock "$WORK/out"; then
+			pt_again &&
+				{ PT_AGAIN=$((${PT_AGAIN:-0} + 1)) pt_server "$test" "$@"; return; }
+			skip "perftest's own clock estimate gave up three times (Can't produce a report)"
+			return
+		fi
 		tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"
 		fail "rdmaperf: exit $src, ib_$test: exit $rc"
 		return
@@ -472,7 +479,8 @@ pt_bidir_sum() {
 # "Can't produce a report"), which a guest under emulation sometimes is,
 # the more often the more sizes a run reports (-a): its own failure, not
 # the exchange's; such a run is repeated, twice at most, and then counted
-# skipped with that reason, not passed.
+# skipped with that reason, not passed. rdmaperf's own exit status stays a
+# check: a run where rdmaperf failed too is a failure, never retried.
 pt_own_clock() {
 	grep -q "Can't produce a report" "$1"
 }
@@ -515,21 +523,24 @@ pt_client() {
 	run_limited 60 "ib_$test" -d "$DEV" -p "$port" "$@" \
 		>"$WORK/pt-server.log" 2>&1 &
 	spid=$!
-	sleep 1
+	wait_tcp_listen "$port" ||
+		{ fail "ib_$test did not listen: $(cat "$WORK/pt-server.log")"; return; }
 	run_limited 60 "$BUILD/rdmaperf" "$test" --perftest -d "$DEV" \
 		-p "$port" "$@" "$ADDR" >"$WORK/out" 2>&1
 	rc=$?
 	wait "$spid"
 	src=$?
 	if [ "$src" -ne 0 ]; then
-		# perftest's own clock estimate, not the exchange, failed:
-		# again, twice at most.
-		pt_own_clock "$WORK/pt-server.log" && pt_again &&
-			{ PT_AGAIN=$((${PT_AGAIN:-0} + 1)) pt_client "$test" "$@"; return; }
-		pt_own_clock "$WORK/pt-server.log" &&
-			{ skip "perftest's own clock estimate gave up three times (Can't produce a report)"; return; }
+		# perftest's own clock estimate, not the exchange, failed
+		# (rdmaperf exited 0): again, twice at most.
+		if [ "$rc" -eq 0 ] && pt_own_clock "$WORK/pt-server.log"; then
+			pt_again &&
+				{ PT_AGAIN=$((${PT_AGAIN:-0} + 1)) pt_client "$test" "$@"; return; }
+			skip "perftest's own clock estimate gave up three times (Can't produce a report)"
+			return
+		fi
 		tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"
-		fail "ib_$test: exit $src"
+		fail "ib_$test: exit $src, rdmaperf: exit $rc"
 		return
 	fi
 	[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
@@ -673,7 +684,7 @@ t_transports() {
 	for t in "UC write_bw -n 2000 -q 2" "UC write_lat -n 300" \
 		"UC send_bw -n 2000 -q 2" "UC send_lat -n 300" \
 		"UD send_bw -n 2000 -q 2" "UD send_lat -n 300 -s 2" \
-		"UD send_bw -D 2 -s 512"; do
+		"UD send_bw -D 1 -s 512"; do
 		tp=${t%% *} t=${t#* }
 		begin "-c $tp ${t}: $tp QPs on both sides, data check ok"
 		# shellcheck disable=SC2086
@@ -696,8 +707,12 @@ t_transports() {
 	begin "-c UD -r 1: a receiver one receive deep drops datagrams, and the loss is counted, not an error"
 	client send_bw -c UD -s 1024 -n 3000 -r 1 -t 128 --json-file "$doc" ||
 		{ fail "exit $?"; return; }
-	expect_out "Data check +: ok" || return
-	expect_json "$doc" '.results[0].loss.received <= .results[0].loss.sent' \
+	expect_out "Data check +: ok" \
+		"Loss +: [1-9][0-9]* of 3000 messages sent never arrived" || return
+	# 128 in flight at one receive posted: some are dropped (a run that
+	# lost none did not test the count)
+	expect_json "$doc" '.results[0].loss.sent == 3000' \
+		'.results[0].loss.lost > 0' '.results[0].loss.received > 0' \
 		'.results[0].loss.lost == .results[0].loss.sent - .results[0].loss.received' ||
 		return
 	echo "# UD -r 1: $(jq -c .results[0].loss "$doc")"
@@ -742,10 +757,10 @@ t_transports() {
 t_immediate() {
 	local doc=$WORK/imm.json t
 	for t in "write_bw --write_with_imm -n 2000 -q 2" \
-		"write_bw --write_with_imm -D 2" \
+		"write_bw --write_with_imm -D 1" \
 		"send_bw --send_with_imm -n 2000 -q 2" \
 		"send_lat --send_with_imm -n 300" "write_lat --write_with_imm -n 300" \
-		"write_lat --write_with_imm -D 2 -c UC" \
+		"write_lat --write_with_imm -D 1 -c UC" \
 		"send_bw --send_with_imm -n 1000 -c UD"; do
 		begin "${t}: with immediate data, data check ok"
 		# shellcheck disable=SC2086
@@ -768,7 +783,7 @@ t_immediate() {
 # data check finds each peer QP's pattern where its messages landed.
 t_srq() {
 	local doc=$WORK/srq.json t rc
-	for t in "send_bw -q 4 -n 1000" "send_bw -q 2 -D 2 -c UD" \
+	for t in "send_bw -q 4 -n 1000" "send_bw -q 2 -D 1 -c UD" \
 		"send_bw -q 3 -n 500 --send_with_imm -c UC" "send_lat -n 300" \
 		"send_bw -q 4 -n 1000 -R"; do
 		begin "--use-srq ${t}: one shared receive queue, data check ok"
@@ -811,17 +826,41 @@ t_mr_per_qp() {
 	done
 }
 
+# odp_rc_has CAP: DEV pages on demand (ODP_SUPPORT among its
+# general_odp_caps) and CAP is among its rc_odp_caps (ibv_devinfo -v).
+odp_rc_has() {
+	ibv_devinfo -v -d "$DEV" 2>/dev/null | awk -v cap="$1" '
+		$1 == "general_odp_caps:" { sect = "general"; next }
+		$1 ~ /_odp_caps:$/ { sect = $1; next }
+		/:/ { sect = "" }
+		sect == "general" && $1 == "ODP_SUPPORT" { odp = 1 }
+		sect == "rc_odp_caps:" && $1 == cap { has = 1 }
+		END { exit !(odp && has) }'
+}
+
 # --odp: checked against the device's odp_caps; Debian 12's rxe offers no
 # on-demand paging, so the refusal names the capability there, and a
 # kernel whose rxe pages on demand runs the test with its data check.
 t_odp() {
 	local doc=$WORK/odp.json rc t
+	local want cap
+	command -v ibv_devinfo >/dev/null ||
+		{ begin "--odp"; skip "no ibv_devinfo to read odp_caps with"; return; }
 	for t in "write_bw -n 500 --odp" "send_bw -n 500 --odp" \
 		"read_bw -n 300 --odp"; do
-		begin "${t}: run with its data check, or refused naming odp_caps (exit 77)"
+		# The device's own odp_caps say which it must be.
+		case $t in
+		write_bw*) cap=SUPPORT_WRITE ;;
+		send_bw*) cap=SUPPORT_SEND ;;
+		read_bw*) cap=SUPPORT_READ ;;
+		esac
+		want=77
+		odp_rc_has "$cap" && want=0
+		begin "${t}: exit $want as $DEV's odp_caps say (0: run with its data check; 77: refused naming odp_caps)"
 		# shellcheck disable=SC2086
 		client $t --json-file "$doc"
 		rc=$?
+		[ "$rc" -eq "$want" ] || { fail "exit $rc, wanted $want"; continue; }
 		if [ "$rc" -eq 77 ]; then
 			expect_out "--odp: $DEV (reports no on-demand paging|pages on demand)[^:]*\(odp_caps\.[a-z_.]+ 0x[0-9a-f]+" ||
 				continue
@@ -891,7 +930,7 @@ live_pt_client() {
 	run_limited 60 ib_write_bw -d "$DEV" -p "$port" --run_infinitely \
 		>"$WORK/pt-server.log" 2>&1 &
 	spid=$!
-	sleep 1
+	wait_tcp_listen "$port" || { fail "ib_write_bw did not listen"; return; }
 	signal_after_lines INT 3 '^ +\[ *[0-9.]+- *[0-9.]+ s\] +[0-9.]+ MiB/sec' \
 		"$WORK/out" "$WORK/err" "$BUILD/rdmaperf" write_bw --perftest \
 		--run_infinitely --interval 1 -d "$DEV" -p "$port" "$ADDR"
@@ -963,9 +1002,9 @@ t_pacing() {
 # ever; a vector the device lacks is refused.
 t_events() {
 	local doc=$WORK/ev.json rc t
-	for t in "write_bw -D 2 -q 2" "send_bw -n 2000 -q 2" "atomic_bw -n 500" \
+	for t in "write_bw -D 1 -q 2" "send_bw -n 2000 -q 2" "atomic_bw -n 500" \
 		"read_bw -b -n 500 -s 64K" "send_lat -n 300" "read_lat -n 300" \
-		"atomic_lat -n 300 -A CMP_AND_SWAP" "send_lat -D 2 -c UD"; do
+		"atomic_lat -n 300 -A CMP_AND_SWAP" "send_lat -D 1 -c UD"; do
 		begin "${t%% *} -e ${t#* }: completions by events on both sides, data check ok"
 		# shellcheck disable=SC2086
 		client $t -e --json-file "$doc" || { fail "exit $?"; continue; }
@@ -1020,15 +1059,28 @@ t_ipv6() {
 }
 
 # A second client while a test runs: told at once, the first undisturbed.
+# The first runs until it is stopped (--run_infinitely), so the second
+# meets it running however slowly a loaded guest starts either; SIGINT
+# then ends the first, which must finish as ever: exit 0, data checked.
 t_busy() {
-	local first rc
+	local first rc i
 	begin "busy server: a second client is refused at once, the first completes"
-	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -D 6 -d "$DEV" \
+	"$BUILD/rdmaperf" write_bw --run_infinitely --interval 1 -d "$DEV" \
 		-p "$PORT" "$ADDR" >"$WORK/first.log" 2>&1 &
 	first=$!
-	sleep 2
-	expect_fail 1 "server busy: a test from .* is running|server busy: a test from" 10 \
+	# the second client comes once the first reports data flowing
+	if ! wait_in "$WORK/first.log" '^ +\[ *[0-9.]+- *[0-9.]+ s\]' 60; then
+		kill -KILL "$first"; wait "$first"
+		fail "the first client reported nothing in 60 s"; return
+	fi
+	expect_fail 1 "server busy: a test from .+ has run for [0-9]+ s; it serves one client at a time, retry when it ends" 20 \
 		"$BUILD/rdmaperf" write_bw -n 10 -d "$DEV" -p "$PORT" "$ADDR"
+	kill -INT "$first"
+	for i in $(seq 1 300); do
+		kill -0 "$first" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$first" 2>/dev/null
 	wait "$first"
 	rc=$?
 	[ "$rc" -eq 0 ] && grep -Eq "Data check +: ok" "$WORK/first.log" ||
@@ -1088,7 +1140,9 @@ t_bidir() {
 			{ fail "$(cat "$WORK/why")"; continue; }
 		pass
 	done
-	for t in "-n 300" "-n 300 -s 64K" "-D 2 -s 4K"; do
+	for t in "-n 300" "-n 300 -s 64K" "-D 1 -s 4K"; do
+		# the reduced set: the 64 KiB shape repeats the first
+		short_pass && [ "$t" = "-n 300 -s 64K" ] && continue
 		begin "send_bw -b -q 2 ${t}: TX and RX reported apart, both sides' receive slots checked"
 		# shellcheck disable=SC2086
 		client send_bw -b -q 2 $t --json-file "$WORK/sb.json" ||
@@ -1123,14 +1177,23 @@ t_bidir() {
 # Interval reports (bandwidth, -D) and the latency histogram (-H).
 t_interval_hist() {
 	local n
-	begin "--interval 1 with -D 3: three interval lines and JSON intervals"
+	begin "--interval 1 with -D 3: interval lines and JSON intervals on the asked second boundaries"
 	client write_bw -D 3 --interval 1 --report_gbits --json-file "$WORK/i.json" ||
 		{ fail "exit $?"; return; }
 	n=$(grep -Ec '^ +\[ +[0-9]+\.00- +[0-9]+\.00 s\] +[0-9.]+ Gb/sec' "$WORK/out")
 	[ "$n" -ge 2 ] && [ "$n" -le 3 ] || { fail "$n interval lines"; return; }
-	jq -e '.results[0].intervals | length >= 2 and
-		(map(.bw_gbps > 0 and (.end_s - .start_s) > 0.99 and (.end_s - .start_s) < 1.01) | all)' \
-		"$WORK/i.json" >/dev/null || { fail "JSON intervals"; return; }
+	# The k-th line is [k - 1, k] s: the width is --interval's 1 s.
+	expect_out "^ +\[ +0\.00- +1\.00 s\]" "^ +\[ +1\.00- +2\.00 s\]" || return
+	# The document holds the same intervals, the k-th [k, k + 1] s as
+	# --interval 1 asks (to the clock's rounding: the width goes through
+	# TSC cycles), not a width read back from the document; none past
+	# -D 3, every one carrying traffic.
+	expect_json "$WORK/i.json" ".results[0].intervals | length == $n" \
+		'[.results[0].intervals | to_entries[] |
+		  ((.value.start_s - .key) | fabs) < 1e-6 and
+		  ((.value.end_s - .key - 1) | fabs) < 1e-6] | all' \
+		'[.results[0].intervals[] | .end_s <= 3 + 1e-6 and .bw_gbps > 0] | all' ||
+		return
 	pass
 	begin "-H: a histogram whose counts add up to the samples"
 	client send_lat -n 400 -H || { fail "exit $?"; return; }
@@ -1151,12 +1214,21 @@ t_flags_change() {
 	pass
 }
 
+# After every case before it, the server that started the run still runs
+# and serves: three more clients, three more sessions logged as done.
 t_server_survives() {
-	local served
-	begin "persistent server served every client and is still running"
+	local before after i
+	begin "persistent server still running after every case before, serves three more clients"
 	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server is gone"; return; }
-	served=$(grep -c ": done, data ok" "$WORK/server.log")
-	[ "$served" -ge 8 ] || { fail "only $served clients served"; return; }
+	before=$(grep -c ": done, data ok" "$WORK/server.log")
+	for i in 1 2 3; do
+		client write_bw -n 50 || { fail "client $i: exit $?"; return; }
+	done
+	wait_log_more ": done, data ok" "$((before + 2))" 10
+	after=$(grep -c ": done, data ok" "$WORK/server.log")
+	[ "$after" -eq $((before + 3)) ] ||
+		{ fail "$((after - before)) sessions logged done, not 3"; return; }
+	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server is gone"; return; }
 	pass
 }
 
@@ -1177,7 +1249,8 @@ t_one_shot() {
 	run_limited "$LIMIT" "$BUILD/rdmaperf" write_lat -d "$DEV" -p "$port" \
 		>"$WORK/oneshot.log" 2>&1 &
 	spid=$!
-	sleep 0.5
+	wait_listening "$WORK/oneshot.log" "$spid" ||
+		{ fail "the one-shot server did not start"; kill "$spid"; return; }
 	run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw -n 10 \
 		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1 &&
 		{ fail "client succeeded"; kill "$spid"; return; }
@@ -1230,11 +1303,22 @@ main() {
 			fi
 			local t0=$SECONDS
 			"$t"
-			echo "# $t: $((SECONDS - t0)) s" ;;
+			echo "# $t: $((SECONDS - t0)) s"
+			echo "$((SECONDS - t0)) $t" >>"$WORK/.times" ;;
 		esac
 	done
 	stop_server
+	group_times "$WORK/.times"
 	summary
+}
+
+# Each group's time, slowest first, and their sum: where the tier's time
+# goes.
+group_times() {
+	[ -s "$1" ] || return 0
+	echo "# group times, slowest first:"
+	sort -k1,1nr "$1" | awk '{ printf "#   %-24s %4d s\n", $2, $1; s += $1 }
+		END { printf "#   %-24s %4d s\n", "all groups", s }'
 }
 
 main
