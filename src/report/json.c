@@ -468,8 +468,8 @@ static int add_lat(json_t *e, const struct rdp_bench_ops *ops,
 		{ "lat_p99_us", l->p99_ns },	 { "lat_p999_us", l->p999_ns },
 		{ "lat_p9999_us", l->p9999_ns },
 	};
-	const char *kind =
-		ops->lat_kind == RDP_LAT_ONE_WAY ? "one-way" : "round-trip";
+	const char *kind = ops->lat_kind == RDP_LAT_ONE_WAY ? "one-way"
+							    : "round-trip";
 	size_t i;
 	int err = 0;
 
