@@ -21,24 +21,38 @@ struct rdp_mesh_plan {
 	unsigned int *order;
 };
 
-static const char *const names[] = {
-	[RDP_MESH_PAIRWISE] = "pairwise",
-	[RDP_MESH_BISECTION] = "bisection",
-	[RDP_MESH_RING_SHIFT] = "ring-shift",
+/*
+ * A pattern is one row: its name, how it sizes a plan, one round's
+ * transfers, and the words of its plan's head. Pairings of a directed
+ * pattern (pairwise, bisection) become two rounds each, A->B then B->A,
+ * unless -b; a pattern whose nodes send and receive at once refuses -b.
+ */
+struct pattern {
+	const char *name;
+	int (*size)(struct rdp_mesh_plan *p);
+	size_t (*round)(const struct rdp_mesh_plan *p, size_t r,
+			struct rdp_mesh_xfer *x);
+	void (*head)(const struct rdp_mesh_plan *p, FILE *f);
+	unsigned int width_all : 1;    /* all N nodes send in a round */
+	unsigned int directed : 1;     /* pairings, split by direction */
+	unsigned int permutations : 1; /* takes --permutations */
+	unsigned int labels_shift : 1; /* "round K (+K)" in the plan */
 };
+
+#define N_PATTERNS 3
+static const struct pattern patterns[N_PATTERNS];
 
 const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p)
 {
-	return (unsigned int)p < sizeof(names) / sizeof(names[0]) ? names[p]
-								  : "?";
+	return (unsigned int)p < N_PATTERNS ? patterns[p].name : "?";
 }
 
 int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i])) {
+	for (i = 0; i < N_PATTERNS; i++)
+		if (!strcmp(name, patterns[i].name)) {
 			*out = (enum rdp_mesh_pattern)i;
 			return 0;
 		}
@@ -48,7 +62,7 @@ int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out)
 int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
 			   char *why, size_t len)
 {
-	size_t i, n = sizeof(names) / sizeof(names[0]), off;
+	size_t i, n = N_PATTERNS, off;
 
 	if (!rdp_mesh_pattern_parse(name, out))
 		return 0;
@@ -58,7 +72,7 @@ int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
 					!i	     ? ""
 					: i + 1 == n ? " or "
 						     : ", ",
-					names[i]);
+					patterns[i].name);
 	if (off < len)
 		snprintf(why + off, len - off, ", not '%s'", name);
 	return -EINVAL;
@@ -67,7 +81,7 @@ int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
 int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 			size_t len)
 {
-	if ((unsigned int)o->pattern >= sizeof(names) / sizeof(names[0]))
+	if ((unsigned int)o->pattern >= N_PATTERNS)
 		snprintf(why, len, "unknown mesh pattern %u",
 			 (unsigned int)o->pattern);
 	else if (o->nodes && (o->nodes < RDP_MESH_MIN_NODES ||
@@ -76,13 +90,13 @@ int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 			 "a mesh has %d to %d nodes, not %u: run one rank a "
 			 "node and rail",
 			 RDP_MESH_MIN_NODES, RDP_MESH_MAX_NODES, o->nodes);
-	else if (o->permutations && o->pattern != RDP_MESH_BISECTION)
+	else if (o->permutations && !patterns[o->pattern].permutations)
 		snprintf(why, len,
 			 "--permutations applies to --pattern bisection");
 	else if (o->permutations > RDP_MESH_MAX_PERMUTATIONS)
 		snprintf(why, len, "--permutations takes at most %d",
 			 RDP_MESH_MAX_PERMUTATIONS);
-	else if (o->bidir && o->pattern == RDP_MESH_RING_SHIFT)
+	else if (o->bidir && !patterns[o->pattern].directed)
 		snprintf(why, len,
 			 "-b does not apply to ring-shift, whose nodes send "
 			 "and receive at once already");
@@ -139,36 +153,50 @@ static int check_opts(const struct rdp_mesh_plan_opts *o)
 	return rdp_mesh_plan_check(o, why, sizeof(why));
 }
 
+/* Pairwise: N-1 pairings (N odd: N, each node resting once). */
+static int size_pairwise(struct rdp_mesh_plan *p)
+{
+	p->pairings = p->o.nodes % 2 ? p->o.nodes : p->o.nodes - 1;
+	return 0;
+}
+
+/* Bisection: i <-> i+N/2 and `permutations` matchings, stored. */
+static int size_bisection(struct rdp_mesh_plan *p)
+{
+	p->pairings = 1 + (size_t)p->o.permutations;
+	p->order = calloc(p->pairings * p->o.nodes, sizeof(*p->order));
+	if (!p->order)
+		return -ENOMEM;
+	fill_orders(p);
+	return 0;
+}
+
+static int size_ring_shift(struct rdp_mesh_plan *p)
+{
+	p->rounds = p->o.nodes - 1;
+	return 0;
+}
+
 int rdp_mesh_plan_create(const struct rdp_mesh_plan_opts *o,
 			 struct rdp_mesh_plan **out)
 {
+	const struct pattern *pat;
 	struct rdp_mesh_plan *p;
-	unsigned int n = o->nodes;
+	int ret;
 
 	if (check_opts(o))
 		return -EINVAL;
+	pat = &patterns[o->pattern];
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->o = *o;
-	switch (o->pattern) {
-	case RDP_MESH_PAIRWISE:
-		p->pairings = n % 2 ? n : n - 1;
-		break;
-	case RDP_MESH_BISECTION:
-		p->pairings = 1 + (size_t)o->permutations;
-		p->order = calloc(p->pairings * n, sizeof(*p->order));
-		if (!p->order) {
-			free(p);
-			return -ENOMEM;
-		}
-		fill_orders(p);
-		break;
-	case RDP_MESH_RING_SHIFT:
-		p->rounds = n - 1;
-		break;
+	ret = pat->size(p);
+	if (ret) {
+		free(p);
+		return ret;
 	}
-	if (o->pattern != RDP_MESH_RING_SHIFT)
+	if (pat->directed)
 		p->rounds = p->pairings * (o->bidir ? 1 : 2);
 	*out = p;
 	return 0;
@@ -195,8 +223,7 @@ size_t rdp_mesh_plan_rounds(const struct rdp_mesh_plan *p)
 
 size_t rdp_mesh_plan_width(const struct rdp_mesh_plan *p)
 {
-	return p->o.pattern == RDP_MESH_RING_SHIFT ? p->o.nodes
-						   : p->o.nodes / 2;
+	return patterns[p->o.pattern].width_all ? p->o.nodes : p->o.nodes / 2;
 }
 
 /*
@@ -204,9 +231,10 @@ size_t rdp_mesh_plan_width(const struct rdp_mesh_plan *p)
  * place M-1 meets r, and (r+i) meets (r-i) mod M-1 for i = 1..M/2-1.
  * Place M-1 is the ghost for odd N: r rests.
  */
-static size_t circle(unsigned int n, size_t r, struct rdp_mesh_xfer *x)
+static size_t circle(const struct rdp_mesh_plan *p, size_t r,
+		     struct rdp_mesh_xfer *x)
 {
-	unsigned int m = n % 2 ? n + 1 : n, turn = m - 1, i;
+	unsigned int n = p->o.nodes, m = n % 2 ? n + 1 : n, turn = m - 1, i;
 	unsigned int rr = (unsigned int)r;
 	size_t k = 0;
 
@@ -230,23 +258,31 @@ static size_t matching(const struct rdp_mesh_plan *p, size_t r,
 	return j;
 }
 
+/* Shift r+1: every node sends to i+r+1 and receives from i-r-1. */
+static size_t shift(const struct rdp_mesh_plan *p, size_t r,
+		    struct rdp_mesh_xfer *x)
+{
+	unsigned int n = p->o.nodes, i;
+
+	for (i = 0; i < n; i++)
+		x[i] = (struct rdp_mesh_xfer){ i,
+					       (unsigned int)((i + r + 1) % n),
+					       0 };
+	return n;
+}
+
 size_t rdp_mesh_plan_round(const struct rdp_mesh_plan *p, size_t k,
 			   struct rdp_mesh_xfer *x)
 {
-	unsigned int n = p->o.nodes, i, t;
+	const struct pattern *pat = &patterns[p->o.pattern];
 	size_t per = p->o.bidir ? 1 : 2, cnt, j;
+	unsigned int t;
 
 	if (k >= p->rounds)
 		return 0;
-	if (p->o.pattern == RDP_MESH_RING_SHIFT) {
-		for (i = 0; i < n; i++)
-			x[i] = (struct rdp_mesh_xfer){
-				i, (unsigned int)((i + k + 1) % n), 0
-			};
-		return n;
-	}
-	cnt = p->o.pattern == RDP_MESH_PAIRWISE ? circle(n, k / per, x)
-						: matching(p, k / per, x);
+	if (!pat->directed)
+		return pat->round(p, k, x);
+	cnt = pat->round(p, k / per, x);
 	for (j = 0; j < cnt; j++) {
 		x[j].both = p->o.bidir;
 		if (k % per) { /* the second sub-round: B->A */
@@ -258,31 +294,61 @@ size_t rdp_mesh_plan_round(const struct rdp_mesh_plan *p, size_t k,
 	return cnt;
 }
 
+static const char *directions(const struct rdp_mesh_plan *p)
+{
+	return p->o.bidir ? "both directions at once"
+			  : "each as two rounds, A->B then B->A";
+}
+
+static const char *rests(const struct rdp_mesh_plan *p)
+{
+	return p->o.nodes % 2 ? " (odd: one node rests in each)" : "";
+}
+
+static void head_pairwise(const struct rdp_mesh_plan *p, FILE *f)
+{
+	fprintf(f, "%zu pairings%s, %s\n", p->pairings, rests(p),
+		directions(p));
+}
+
+static void head_bisection(const struct rdp_mesh_plan *p, FILE *f)
+{
+	fprintf(f, "i<->i+%u and %u random matchings (seed %llu)%s, %s\n",
+		p->o.nodes / 2, p->o.permutations,
+		(unsigned long long)p->o.seed, rests(p), directions(p));
+}
+
+static void head_ring_shift(const struct rdp_mesh_plan *p, FILE *f)
+{
+	fprintf(f, "shifts +1..+%u, each node sending and receiving at once\n",
+		p->o.nodes - 1);
+}
+
+static const struct pattern patterns[N_PATTERNS] = {
+	[RDP_MESH_PAIRWISE] = { .name = "pairwise",
+				.size = size_pairwise,
+				.round = circle,
+				.head = head_pairwise,
+				.directed = 1 },
+	[RDP_MESH_BISECTION] = { .name = "bisection",
+				 .size = size_bisection,
+				 .round = matching,
+				 .head = head_bisection,
+				 .directed = 1,
+				 .permutations = 1 },
+	[RDP_MESH_RING_SHIFT] = { .name = "ring-shift",
+				  .size = size_ring_shift,
+				  .round = shift,
+				  .head = head_ring_shift,
+				  .width_all = 1,
+				  .labels_shift = 1 },
+};
+
 static void print_head(const struct rdp_mesh_plan *p, FILE *f)
 {
-	const struct rdp_mesh_plan_opts *o = &p->o;
-	const char *how = o->bidir ? "both directions at once"
-				   : "each as two rounds, A->B then B->A";
-
 	fprintf(f, "%s plan for %u nodes, %zu rounds: ",
-		rdp_mesh_pattern_name(o->pattern), o->nodes, p->rounds);
-	if (o->pattern == RDP_MESH_PAIRWISE)
-		fprintf(f, "%zu pairings%s, %s\n", p->pairings,
-			o->nodes % 2 ? " (odd: one node rests in each)" : "",
-			how);
-	else if (o->pattern == RDP_MESH_BISECTION)
-		fprintf(f,
-			"i<->i+%u and %u random matchings (seed %llu)%s, "
-			"%s\n",
-			o->nodes / 2, o->permutations,
-			(unsigned long long)o->seed,
-			o->nodes % 2 ? " (odd: one node rests in each)" : "",
-			how);
-	else
-		fprintf(f,
-			"shifts +1..+%u, each node sending and receiving "
-			"at once\n",
-			o->nodes - 1);
+		rdp_mesh_pattern_name(p->o.pattern), p->o.nodes, p->rounds);
+	patterns[p->o.pattern].head(p, f);
 }
 
 static void print_round(const struct rdp_mesh_plan *p, size_t k,
@@ -293,7 +359,7 @@ static void print_round(const struct rdp_mesh_plan *p, size_t k,
 	size_t j;
 
 	fprintf(f, "round %zu", k + 1);
-	if (p->o.pattern == RDP_MESH_RING_SHIFT)
+	if (patterns[p->o.pattern].labels_shift)
 		fprintf(f, " (+%zu)", k + 1);
 	fputc(':', f);
 	memset(busy, 0, p->o.nodes);
