@@ -432,8 +432,9 @@ pt_server() {
 	wait "$spid"
 	src=$?
 	if [ "$src" -ne 0 ] || [ "$rc" -ne 0 ]; then
-		# perftest's clock, not rdmaperf, gave up: rdmaperf exited 0
-		if [ "$src" -eq 0 ] && pt_own_clock "$WORK/out"; then
+		# perftest's clock, not rdmaperf, gave up
+		if pt_own_clock "$WORK/out" &&
+			pt_left_us "$src" "$WORK/pt-server.log" client; then
 			pt_again &&
 				{ PT_AGAIN=$((${PT_AGAIN:-0} + 1)) pt_server "$test" "$@"; return; }
 			skip "perftest's own clock estimate gave up three times (Can't produce a report)"
@@ -480,9 +481,19 @@ pt_bidir_sum() {
 # the more often the more sizes a run reports (-a): its own failure, not
 # the exchange's; such a run is repeated, twice at most, and then counted
 # skipped with that reason, not passed. rdmaperf's own exit status stays a
-# check: a run where rdmaperf failed too is a failure, never retried.
+# check (pt_left_us): a run where rdmaperf failed for another reason is a
+# failure, never retried.
 pt_own_clock() {
 	grep -q "Can't produce a report" "$1"
+}
+
+# pt_left_us RC LOG ROLE: rdmaperf (exit RC, output LOG) either finished
+# (0) or said, exiting 1, that its perftest ROLE closed the connection:
+# what a perftest that gave up on its clock does to its peer.
+pt_left_us() {
+	[ "$1" -eq 0 ] && return 0
+	[ "$1" -eq 1 ] &&
+		grep -Eq "^rdmaperf: error: perftest $3 [^ ]+ closed the connection during " "$2"
 }
 
 pt_again() {
@@ -531,9 +542,10 @@ pt_client() {
 	wait "$spid"
 	src=$?
 	if [ "$src" -ne 0 ]; then
-		# perftest's own clock estimate, not the exchange, failed
-		# (rdmaperf exited 0): again, twice at most.
-		if [ "$rc" -eq 0 ] && pt_own_clock "$WORK/pt-server.log"; then
+		# perftest's own clock estimate, not the exchange, failed:
+		# again, twice at most.
+		if pt_own_clock "$WORK/pt-server.log" &&
+			pt_left_us "$rc" "$WORK/out" server; then
 			pt_again &&
 				{ PT_AGAIN=$((${PT_AGAIN:-0} + 1)) pt_client "$test" "$@"; return; }
 			skip "perftest's own clock estimate gave up three times (Can't produce a report)"
