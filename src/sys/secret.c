@@ -13,6 +13,7 @@
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/secret.h>
+#include <rdmaperf/sysfs.h>
 
 #ifdef HAVE_OPENSSL
 #include <openssl/crypto.h>
@@ -130,17 +131,6 @@ static int check_file(int fd, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static int hex_val(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int b64_val(uint8_t c)
 {
 	if (c >= 'A' && c <= 'Z')
@@ -167,8 +157,8 @@ static ssize_t hex_decode(const uint8_t *in, size_t n, uint8_t *out,
 	if (n / 2 > room)
 		return -E2BIG;
 	for (i = 0; i < n; i += 2)
-		out[i / 2] =
-			(uint8_t)(hex_val(in[i]) << 4 | hex_val(in[i + 1]));
+		out[i / 2] = (uint8_t)(rdp_hex_digit(in[i]) << 4 |
+				       rdp_hex_digit(in[i + 1]));
 	return (ssize_t)(n / 2);
 }
 
@@ -211,7 +201,7 @@ static int decode_key(const uint8_t *text, size_t n, const char *path,
 	ssize_t got;
 	size_t i;
 
-	for (i = 0; i < n && hex_val(text[i]) >= 0; i++)
+	for (i = 0; i < n && rdp_hex_digit(text[i]) >= 0; i++)
 		;
 	if (n && i == n)
 		got = hex_decode(text, n, s->key, sizeof(s->key));
