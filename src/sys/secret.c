@@ -21,8 +21,13 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+/* The back end's name and its constant-time compare (0: equal). */
+#define CRYPTO_NAME "openssl"
+#define CT_MEMCMP   CRYPTO_memcmp
 #else
 #include <sodium.h>
+#define CRYPTO_NAME "libsodium"
+#define CT_MEMCMP   sodium_memcmp
 #endif
 
 #define HOW_TO_MAKE                                                            \
@@ -362,16 +367,6 @@ int rdp_random_bytes(void *buf, size_t len)
 	return RAND_bytes(buf, (int)len) == 1 ? 0 : -EIO;
 }
 
-int rdp_bytes_equal_ct(const void *a, const void *b, size_t len)
-{
-	return CRYPTO_memcmp(a, b, len) == 0;
-}
-
-const char *rdp_crypto_name(void)
-{
-	return "openssl";
-}
-
 int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
 			const struct rdp_bytes *parts, size_t n_parts,
 			uint8_t out[RDP_HMAC_BYTES])
@@ -409,16 +404,6 @@ int rdp_random_bytes(void *buf, size_t len)
 	return 0;
 }
 
-int rdp_bytes_equal_ct(const void *a, const void *b, size_t len)
-{
-	return sodium_memcmp(a, b, len) == 0;
-}
-
-const char *rdp_crypto_name(void)
-{
-	return "libsodium";
-}
-
 int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
 			const struct rdp_bytes *parts, size_t n_parts,
 			uint8_t out[RDP_HMAC_BYTES])
@@ -436,6 +421,16 @@ int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
 	return 0;
 }
 #endif
+
+int rdp_bytes_equal_ct(const void *a, const void *b, size_t len)
+{
+	return CT_MEMCMP(a, b, len) == 0;
+}
+
+const char *rdp_crypto_name(void)
+{
+	return CRYPTO_NAME;
+}
 
 int rdp_hmac_sha256(const struct rdp_secret *s, const struct rdp_bytes *parts,
 		    size_t n_parts, uint8_t out[RDP_HMAC_BYTES])
