@@ -182,6 +182,23 @@ static int stalled(struct rdp_run *run, const struct bw_state *st)
 	return -ETIMEDOUT;
 }
 
+/* One reap after the timed loop: *progress moves on when something
+ * completed. 0, or -errno on an error or a stall. */
+static int reap_untimed(struct rdp_run *run, struct bw_state *st,
+			struct ibv_wc *wc, const enum bw_variant v,
+			uint64_t *progress)
+{
+	int ret = reap(run, st, wc, v);
+
+	if (ret < 0)
+		return ret;
+	if (ret > 0)
+		*progress = rdp_cycles();
+	else if (rdp_cycles() - *progress > run->stall_cycles)
+		return stalled(run, st);
+	return 0;
+}
+
 /* Paced: the messages the rate allows by now, less those posted. */
 static HOT_INLINE uint64_t pace_budget(const struct bw_state *st, uint64_t now)
 {
@@ -367,13 +384,9 @@ static int drain_to(struct rdp_run *run, struct bw_state *st, int all)
 		struct bw_qp *b = &st->qps[q];
 
 		while (b->completed < (all ? b->posted : b->last_signaled)) {
-			ret = reap(run, st, wc, st->variant);
-			if (ret < 0)
+			ret = reap_untimed(run, st, wc, st->variant, &progress);
+			if (ret)
 				return ret;
-			if (ret > 0)
-				progress = rdp_cycles();
-			else if (rdp_cycles() - progress > run->stall_cycles)
-				return stalled(run, st);
 		}
 	}
 	return 0;
@@ -474,13 +487,9 @@ static int duplex_close(struct rdp_run *run, struct bw_state *st)
 		}
 	}
 	while (st->marks_in < st->num_qps || !all_completed(st)) {
-		ret = reap(run, st, wc, BW_DUPLEX);
-		if (ret < 0)
+		ret = reap_untimed(run, st, wc, BW_DUPLEX, &progress);
+		if (ret)
 			return ret;
-		if (ret > 0)
-			progress = rdp_cycles();
-		else if (rdp_cycles() - progress > run->stall_cycles)
-			return stalled(run, st);
 	}
 	return 0;
 }
