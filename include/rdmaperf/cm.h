@@ -43,9 +43,6 @@ int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 		   const struct rdp_ip *server, uint16_t port, uint32_t nonce,
 		   const struct rdp_cm_opts *o);
 
-/* Disconnect (bounded wait), destroy the QPs and ids; NULL is fine. */
-void rdp_cm_close(struct rdp_cm *cm, struct rdp_conn *conn);
-
 /* A connect request's private data: magic, nonce, QP index. */
 #define RDP_CM_PRIV_MAGIC 0x52445043u /* "RDPC" */
 #define RDP_CM_PRIV_BYTES 12

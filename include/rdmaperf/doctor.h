@@ -100,6 +100,10 @@ uint32_t rdp_doctor_roce_mtu(uint32_t netdev_mtu);
 void rdp_doctor_say(char *buf, size_t len, const char *fmt, ...)
 	RDP_PRINTF(3, 4);
 
+/* snprintf into c's fix when c's verdict is when; else nothing. */
+void rdp_doctor_fix(struct rdp_check *c, enum rdp_verdict when, const char *fmt,
+		    ...) RDP_PRINTF(3, 4);
+
 /* Counts per verdict, indexed by enum rdp_verdict. */
 void rdp_doctor_tally(const struct rdp_doctor *doc, size_t counts[4]);
 

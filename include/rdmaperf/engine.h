@@ -223,14 +223,6 @@ void rdp_conn_destroy(struct rdp_conn *conn);
 /* --rate_limit on the device: every QP's send rate in kbit/s
  * (ibv_modify_qp_rate_limit); a failure is logged. */
 int rdp_conn_rate_limit(struct rdp_conn *conn, uint32_t kbps);
-/* -R: report the GID RDMA CM chose (its index in the port's table). */
-int rdp_conn_adopt_gid(struct rdp_conn *conn, int index);
-/* Take QP i created elsewhere (RDMA CM) on this connection's PD and CQ. */
-void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
-		       uint32_t max_inline_bytes);
-/* The init attributes of QP i: the common shape on its part's CQ. */
-void rdp_conn_qp_shape(const struct rdp_conn *conn, uint32_t i,
-		       struct ibv_qp_init_attr *ia);
 /*
  * Part `part` of conn's split as a connection of its own, for one thread's
  * loop: its CQ, its QPs (numbered from 0), their slots of the buffer and

@@ -36,8 +36,6 @@ struct rdp_gpu_spec {
 /* "auto", a GPU index 0..63, or a PCI bus id [DOMAIN:]BUS:DEV.FN (hex,
  * normalised to lower case with a 4-digit domain); -EINVAL otherwise. */
 int rdp_gpu_spec_parse(const char *s, struct rdp_gpu_spec *out);
-/* "0000:3B:00.0" and "3b:00.0" name the same device. */
-void rdp_gpu_bus_id_norm(const char *in, char *out, size_t len);
 
 /*
  * Hops between two PCI devices given their canonical sysfs paths

@@ -66,14 +66,10 @@ int rdp_place_plan_near(const struct rdp_sysfs *fs,
 			const cpu_set_t *start_affinity,
 			struct rdp_placement *out, char *err, size_t len);
 
-/* Plan and apply for the live system; prints the cross-NUMA warning. */
-int rdp_place_self(const struct rdp_place_opts *o, int nic_node,
-		   struct rdp_placement *out);
-int rdp_place_self_near(const struct rdp_place_opts *o, int nic_node,
-			const cpu_set_t *nic_cpus, struct rdp_placement *out);
 /*
- * rdp_place_self for the RDMA device dev: its near CPUs from hwloc when the
- * topology places it (src/sys/place_topo.c), the sysfs node otherwise.
+ * Plan and apply for the live system (printing the cross-NUMA warning), for
+ * the RDMA device dev: its near CPUs from hwloc when the topology places it
+ * (src/sys/place_topo.c), the sysfs node otherwise.
  */
 int rdp_place_self_dev(const struct rdp_place_opts *o, const char *dev,
 		       int nic_node, struct rdp_placement *out);

@@ -44,6 +44,9 @@ int rdp_sysfs_list(const struct rdp_sysfs *fs,
 int rdp_sysfs_exists(const struct rdp_sysfs *fs, const char *fmt, ...)
 	RDP_PRINTF(2, 3);
 
+/* The value of one hex digit (either case), or -1 for any other char. */
+int rdp_hex_digit(int c);
+
 /* The CPU model name from <root>/proc/cpuinfo; "unknown CPU" if none. */
 void rdp_cpu_model(const struct rdp_sysfs *fs, char *buf, size_t len);
 

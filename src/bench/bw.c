@@ -182,6 +182,23 @@ static int stalled(struct rdp_run *run, const struct bw_state *st)
 	return -ETIMEDOUT;
 }
 
+/* One reap after the timed loop: *progress moves on when something
+ * completed. 0, or -errno on an error or a stall. */
+static int reap_untimed(struct rdp_run *run, struct bw_state *st,
+			struct ibv_wc *wc, const enum bw_variant v,
+			uint64_t *progress)
+{
+	int ret = reap(run, st, wc, v);
+
+	if (ret < 0)
+		return ret;
+	if (ret > 0)
+		*progress = rdp_cycles();
+	else if (rdp_cycles() - *progress > run->stall_cycles)
+		return stalled(run, st);
+	return 0;
+}
+
 /* Paced: the messages the rate allows by now, less those posted. */
 static HOT_INLINE uint64_t pace_budget(const struct bw_state *st, uint64_t now)
 {
@@ -322,60 +339,25 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 	return 0;
 }
 
-static int timed_loop_plain(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_PLAIN);
-}
+/* One function per variant: timed_loop compiled with the variant as a
+ * constant (tests/check-hotloop.sh reads the table below). */
+#define VARIANT(name, variant)                                                 \
+	static int name(struct rdp_run *run, struct bw_state *st)              \
+	{                                                                      \
+		return timed_loop(run, st, variant);                           \
+	}
 
-static int timed_loop_atomic(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_ATOMIC);
-}
-
-static int timed_loop_stage_out(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_STAGE_OUT);
-}
-
-static int timed_loop_stage_in(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_STAGE_IN);
-}
-
-static int timed_loop_events(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_EVENTS);
-}
-
-static int timed_loop_atomic_events(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_ATOMIC_EVENTS);
-}
-
-static int timed_loop_paced(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_PACED);
-}
-
-static int timed_loop_atomic_paced(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_ATOMIC_PACED);
-}
-
-static int timed_loop_live(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_LIVE);
-}
-
-static int timed_loop_atomic_live(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_ATOMIC_LIVE);
-}
-
-static int timed_loop_duplex(struct rdp_run *run, struct bw_state *st)
-{
-	return timed_loop(run, st, BW_DUPLEX);
-}
+VARIANT(timed_loop_plain, BW_PLAIN)
+VARIANT(timed_loop_atomic, BW_ATOMIC)
+VARIANT(timed_loop_stage_out, BW_STAGE_OUT)
+VARIANT(timed_loop_stage_in, BW_STAGE_IN)
+VARIANT(timed_loop_events, BW_EVENTS)
+VARIANT(timed_loop_atomic_events, BW_ATOMIC_EVENTS)
+VARIANT(timed_loop_paced, BW_PACED)
+VARIANT(timed_loop_atomic_paced, BW_ATOMIC_PACED)
+VARIANT(timed_loop_live, BW_LIVE)
+VARIANT(timed_loop_atomic_live, BW_ATOMIC_LIVE)
+VARIANT(timed_loop_duplex, BW_DUPLEX)
 
 static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_PLAIN] = timed_loop_plain,
@@ -402,13 +384,9 @@ static int drain_to(struct rdp_run *run, struct bw_state *st, int all)
 		struct bw_qp *b = &st->qps[q];
 
 		while (b->completed < (all ? b->posted : b->last_signaled)) {
-			ret = reap(run, st, wc, st->variant);
-			if (ret < 0)
+			ret = reap_untimed(run, st, wc, st->variant, &progress);
+			if (ret)
 				return ret;
-			if (ret > 0)
-				progress = rdp_cycles();
-			else if (rdp_cycles() - progress > run->stall_cycles)
-				return stalled(run, st);
 		}
 	}
 	return 0;
@@ -509,13 +487,9 @@ static int duplex_close(struct rdp_run *run, struct bw_state *st)
 		}
 	}
 	while (st->marks_in < st->num_qps || !all_completed(st)) {
-		ret = reap(run, st, wc, BW_DUPLEX);
-		if (ret < 0)
+		ret = reap_untimed(run, st, wc, BW_DUPLEX, &progress);
+		if (ret)
 			return ret;
-		if (ret > 0)
-			progress = rdp_cycles();
-		else if (rdp_cycles() - progress > run->stall_cycles)
-			return stalled(run, st);
 	}
 	return 0;
 }

@@ -364,23 +364,27 @@ static HOT_INLINE int echo_loop(struct rdp_run *run, struct pp_state *st,
 	return ret ? fail(run, st, ret, "completion") : 0;
 }
 
-/* perftest's side that posts first: message n out, the peer's n back,
- * stamp. */
-static HOT_INLINE int pt_first_loop(struct rdp_run *run, struct pp_state *st,
-				    uint64_t *stamps, uint64_t total,
-				    uint64_t end, uint64_t *done,
-				    const enum pp_variant v)
+/*
+ * perftest's exchanges from message 1 on: post n, wait for the peer's
+ * n + lead (lead 1: the side that replies has the first already), stamp
+ * into stamps[n]. *done the exchanges that count; late names what did not
+ * come. 0 or -errno (logged).
+ */
+static HOT_INLINE int pt_exchanges(struct rdp_run *run, struct pp_state *st,
+				   uint64_t *stamps, uint64_t total,
+				   uint64_t end, uint64_t *done, uint64_t lead,
+				   const char *late, const enum pp_variant v)
 {
 	uint64_t i;
 	int ret;
 
-	for (i = 0; i < total; i++) {
+	for (i = 0; i + lead < total; i++) {
 		ret = post_msg(run, st, (uint32_t)(i + 1), 0, v);
 		if (ret)
 			return fail(run, st, ret, post_what(v));
-		ret = pt_wait(run, st, i + 1, end, v);
+		ret = pt_wait(run, st, i + 1 + lead, end, v);
 		if (ret < 0)
-			return fail(run, st, ret, "reply");
+			return fail(run, st, ret, late);
 		if (ret)
 			break;
 		stamps[i + 1] = rdp_cycles();
@@ -393,6 +397,16 @@ static HOT_INLINE int pt_first_loop(struct rdp_run *run, struct pp_state *st,
 	return 0;
 }
 
+/* perftest's side that posts first: message n out, the peer's n back,
+ * stamp. */
+static HOT_INLINE int pt_first_loop(struct rdp_run *run, struct pp_state *st,
+				    uint64_t *stamps, uint64_t total,
+				    uint64_t end, uint64_t *done,
+				    const enum pp_variant v)
+{
+	return pt_exchanges(run, st, stamps, total, end, done, 0, "reply", v);
+}
+
 /* perftest's side that replies: the peer's first message starts the
  * clock; then reply n, wait for its n + 1. The last reply goes out in
  * pt_close. */
@@ -401,7 +415,6 @@ static HOT_INLINE int pt_reply_loop(struct rdp_run *run, struct pp_state *st,
 				    uint64_t end, uint64_t *done,
 				    const enum pp_variant v)
 {
-	uint64_t i = 0;
 	int ret;
 
 	*done = 0;
@@ -412,24 +425,8 @@ static HOT_INLINE int pt_reply_loop(struct rdp_run *run, struct pp_state *st,
 						  : "first send")
 			       : 0;
 	stamps[0] = rdp_cycles();
-	for (; i + 1 < total; i++) {
-		ret = post_msg(run, st, (uint32_t)(i + 1), 0, v);
-		if (ret)
-			return fail(run, st, ret, post_what(v));
-		ret = pt_wait(run, st, i + 2, end, v);
-		if (ret < 0)
-			return fail(run, st, ret,
-				    is_write(v) ? "reply" : "ping");
-		if (ret)
-			break;
-		stamps[i + 1] = rdp_cycles();
-		if (stamps[i + 1] >= end) {
-			i++;
-			break;
-		}
-	}
-	*done = i;
-	return 0;
+	return pt_exchanges(run, st, stamps, total, end, done, 1,
+			    is_write(v) ? "reply" : "ping", v);
 }
 
 typedef int (*pp_timed_fn)(struct rdp_run *run, void *state, uint64_t *stamps,

@@ -16,6 +16,8 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 
+#include "engine_int.h"
+
 #define STEP_MAX_MS	   5000 /* one resolution step */
 #define RETRY_PAUSE_MS	   100
 #define DISCONNECT_WAIT_MS 1000

@@ -15,6 +15,8 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
 
+#include "engine_int.h"
+
 #define RDP_GID_TABLE_MAX 4096
 #define RDP_RD_ATOMIC_MAX 16
 

@@ -19,17 +19,6 @@
 /* Every file read here lives below the port's directory. */
 #define PORT_DIR "/sys/class/infiniband/%s/ports/%d/"
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Exactly 8 groups of 4 hex digits, as sysfs prints them. */
 static int parse_gid(const char *s, uint8_t raw[16])
 {
@@ -44,7 +33,7 @@ static int parse_gid(const char *s, uint8_t raw[16])
 
 		if (i && i % 4 == 0 && p[-1] != ':')
 			return -EINVAL;
-		h = hex_val(*p);
+		h = rdp_hex_digit((unsigned char)*p);
 		if (h < 0)
 			return -EINVAL;
 		v = i % 2 ? (tmp[i / 2] << 4) | h : h;

@@ -20,6 +20,8 @@
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/topo.h>
 
+#include "mem_int.h"
+
 /* --use_cuda's argument, checked whether or not CUDA is built in. */
 static int cuda_check_spec(const char *spec, char *err, size_t len)
 {

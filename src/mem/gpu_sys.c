@@ -11,6 +11,8 @@
 #include <rdmaperf/gpu.h>
 #include <rdmaperf/sysfs.h>
 
+#include "mem_int.h"
+
 void rdp_gpu_bus_id_norm(const char *in, char *out, size_t len)
 {
 	unsigned int dom = 0, bus, dev, fn;

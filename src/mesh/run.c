@@ -630,6 +630,7 @@ static int to_log(const struct run *r)
 static int prepare(struct run *r)
 {
 	struct rdp_mesh_plan_opts po = r->mo->plan;
+	char why[160];
 	int ret;
 
 	ret = to_log(r);
@@ -640,6 +641,12 @@ static int prepare(struct run *r)
 	if (ret)
 		return ret;
 	po.nodes = r->nodes;
+	/* The check's own line, the same words --plan prints. */
+	ret = rdp_mesh_plan_check(&po, why, sizeof(why));
+	if (ret) {
+		rdp_err("mesh: %s", why);
+		return ret;
+	}
 	ret = rdp_mesh_plan_create(&po, &r->plan);
 	if (ret) {
 		rdp_err("mesh: plan of %u nodes: %s", r->nodes, strerror(-ret));

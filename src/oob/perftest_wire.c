@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <rdmaperf/perftest_wire.h>
+#include <rdmaperf/sysfs.h>
 
 #include "oob_int.h"
 
@@ -125,10 +126,7 @@ static int hex_field(const char **p, const char *end, int width, char sep,
 	if (end - s < width + (sep ? 1 : 0))
 		return -EBADMSG;
 	for (*v = 0, i = 0; i < width; i++) {
-		d = s[i] >= '0' && s[i] <= '9'	 ? s[i] - '0'
-		    : s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10
-		    : s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10
-						 : -1;
+		d = rdp_hex_digit((unsigned char)s[i]);
 		if (d < 0)
 			return -EBADMSG;
 		*v = *v << 4 | (uint64_t)d;

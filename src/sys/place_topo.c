@@ -15,6 +15,8 @@
 #include <rdmaperf/placement.h>
 #include <rdmaperf/topo.h>
 
+#include "place_int.h"
+
 #define NIC_CACHE_MAX 16
 
 struct nic_seen {

@@ -13,6 +13,8 @@
 #include <rdmaperf/placement.h>
 #include <rdmaperf/sysfs.h>
 
+#include "place_int.h"
+
 #define NODE_DIR "/sys/devices/system/node"
 
 const char *rdp_place_mode_str(enum rdp_place_mode mode)

@@ -13,6 +13,7 @@
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/secret.h>
+#include <rdmaperf/sysfs.h>
 
 #ifdef HAVE_OPENSSL
 #include <openssl/crypto.h>
@@ -20,8 +21,13 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+/* The back end's name and its constant-time compare (0: equal). */
+#define CRYPTO_NAME "openssl"
+#define CT_MEMCMP   CRYPTO_memcmp
 #else
 #include <sodium.h>
+#define CRYPTO_NAME "libsodium"
+#define CT_MEMCMP   sodium_memcmp
 #endif
 
 #define HOW_TO_MAKE                                                            \
@@ -130,17 +136,6 @@ static int check_file(int fd, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static int hex_val(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int b64_val(uint8_t c)
 {
 	if (c >= 'A' && c <= 'Z')
@@ -167,8 +162,8 @@ static ssize_t hex_decode(const uint8_t *in, size_t n, uint8_t *out,
 	if (n / 2 > room)
 		return -E2BIG;
 	for (i = 0; i < n; i += 2)
-		out[i / 2] =
-			(uint8_t)(hex_val(in[i]) << 4 | hex_val(in[i + 1]));
+		out[i / 2] = (uint8_t)(rdp_hex_digit(in[i]) << 4 |
+				       rdp_hex_digit(in[i + 1]));
 	return (ssize_t)(n / 2);
 }
 
@@ -211,7 +206,7 @@ static int decode_key(const uint8_t *text, size_t n, const char *path,
 	ssize_t got;
 	size_t i;
 
-	for (i = 0; i < n && hex_val(text[i]) >= 0; i++)
+	for (i = 0; i < n && rdp_hex_digit(text[i]) >= 0; i++)
 		;
 	if (n && i == n)
 		got = hex_decode(text, n, s->key, sizeof(s->key));
@@ -372,16 +367,6 @@ int rdp_random_bytes(void *buf, size_t len)
 	return RAND_bytes(buf, (int)len) == 1 ? 0 : -EIO;
 }
 
-int rdp_bytes_equal_ct(const void *a, const void *b, size_t len)
-{
-	return CRYPTO_memcmp(a, b, len) == 0;
-}
-
-const char *rdp_crypto_name(void)
-{
-	return "openssl";
-}
-
 int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
 			const struct rdp_bytes *parts, size_t n_parts,
 			uint8_t out[RDP_HMAC_BYTES])
@@ -419,16 +404,6 @@ int rdp_random_bytes(void *buf, size_t len)
 	return 0;
 }
 
-int rdp_bytes_equal_ct(const void *a, const void *b, size_t len)
-{
-	return sodium_memcmp(a, b, len) == 0;
-}
-
-const char *rdp_crypto_name(void)
-{
-	return "libsodium";
-}
-
 int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
 			const struct rdp_bytes *parts, size_t n_parts,
 			uint8_t out[RDP_HMAC_BYTES])
@@ -446,6 +421,16 @@ int rdp_hmac_sha256_key(const uint8_t *key, size_t key_len,
 	return 0;
 }
 #endif
+
+int rdp_bytes_equal_ct(const void *a, const void *b, size_t len)
+{
+	return CT_MEMCMP(a, b, len) == 0;
+}
+
+const char *rdp_crypto_name(void)
+{
+	return CRYPTO_NAME;
+}
 
 int rdp_hmac_sha256(const struct rdp_secret *s, const struct rdp_bytes *parts,
 		    size_t n_parts, uint8_t out[RDP_HMAC_BYTES])

@@ -115,19 +115,22 @@ int rdp_sysfs_read(const struct rdp_sysfs *fs, char *buf, size_t len,
 	return ret;
 }
 
+int rdp_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 static int digit_val(char c, unsigned int base)
 {
-	unsigned int v;
+	int v = rdp_hex_digit((unsigned char)c);
 
-	if (c >= '0' && c <= '9')
-		v = (unsigned int)(c - '0');
-	else if (c >= 'a' && c <= 'f')
-		v = (unsigned int)(c - 'a' + 10);
-	else if (c >= 'A' && c <= 'F')
-		v = (unsigned int)(c - 'A' + 10);
-	else
-		return -1;
-	return v < base ? (int)v : -1;
+	return v >= 0 && (unsigned int)v < base ? v : -1;
 }
 
 /*

@@ -180,11 +180,10 @@ void rdp_doctor_check_numa(const struct rdp_sysfs *fs, struct rdp_doctor *doc)
 			c->value, sizeof(c->value),
 			"node %d of %d, local CPUs %s", doc->numa_node, nodes,
 			doc->local_cpus[0] ? doc->local_cpus : "unknown");
-	if (c->verdict == RDP_WARN)
-		rdp_doctor_say(c->fix, sizeof(c->fix),
-			       "the firmware gives no NUMA node for this "
-			       "slot: find the socket in the board's manual "
-			       "and pass --numa NODE");
+	rdp_doctor_fix(c, RDP_WARN,
+		       "the firmware gives no NUMA node for this "
+		       "slot: find the socket in the board's manual "
+		       "and pass --numa NODE");
 }
 
 /* CAP_IPC_LOCK (bit 14) lets a process lock memory past the limit. */
@@ -228,12 +227,11 @@ void rdp_doctor_check_memlock(const struct rdp_sysfs *fs,
 		rdp_doctor_say(c->value, sizeof(c->value), "%llu KiB%s",
 			       bytes >> 10,
 			       cap ? ", lifted by CAP_IPC_LOCK" : "");
-	if (c->verdict == RDP_WARN)
-		rdp_doctor_say(c->fix, sizeof(c->fix),
-			       "registering larger buffers fails: raise it "
-			       "(ulimit -l unlimited, memlock in "
-			       "/etc/security/limits.conf, or LimitMEMLOCK= "
-			       "for a service)");
+	rdp_doctor_fix(c, RDP_WARN,
+		       "registering larger buffers fails: raise it "
+		       "(ulimit -l unlimited, memlock in "
+		       "/etc/security/limits.conf, or LimitMEMLOCK= "
+		       "for a service)");
 }
 
 void rdp_doctor_check_governor(const struct rdp_sysfs *fs,
@@ -263,11 +261,10 @@ void rdp_doctor_check_governor(const struct rdp_sysfs *fs,
 	if (!c)
 		return;
 	rdp_doctor_say(c->value, sizeof(c->value), "%s on CPU %d", gov, cpu);
-	if (c->verdict == RDP_WARN)
-		rdp_doctor_say(c->fix, sizeof(c->fix),
-			       "clocks drop between polls and latency "
-			       "varies: cpupower frequency-set -g "
-			       "performance");
+	rdp_doctor_fix(c, RDP_WARN,
+		       "clocks drop between polls and latency "
+		       "varies: cpupower frequency-set -g "
+		       "performance");
 }
 
 void rdp_doctor_check_rdma_cm(const struct rdp_sysfs *fs,

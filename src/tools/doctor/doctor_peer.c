@@ -166,12 +166,11 @@ void rdp_doctor_pair_checks(const struct doctor_opts *o, struct rdp_doctor *doc,
 	else
 		rdp_doctor_say(c->value, sizeof(c->value), "failed: %s",
 			       pe->why[0] ? pe->why : strerror(-pe->rdma_ret));
-	if (c->verdict == RDP_FAIL)
-		rdp_doctor_say(c->fix, sizeof(c->fix),
-			       "the hosts talk over TCP but not over RDMA: "
-			       "compare the GID types and the MTUs above, "
-			       "check routes and any firewall for UDP 4791 "
-			       "(RoCE v2)");
+	rdp_doctor_fix(c, RDP_FAIL,
+		       "the hosts talk over TCP but not over RDMA: "
+		       "compare the GID types and the MTUs above, "
+		       "check routes and any firewall for UDP 4791 "
+		       "(RoCE v2)");
 }
 
 static void probe_rdma(struct probe *pr)

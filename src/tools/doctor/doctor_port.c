@@ -28,6 +28,18 @@ void rdp_doctor_say(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+void rdp_doctor_fix(struct rdp_check *c, enum rdp_verdict when, const char *fmt,
+		    ...)
+{
+	va_list ap;
+
+	if (c->verdict != when)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->fix, sizeof(c->fix), fmt, ap);
+	va_end(ap);
+}
+
 const char *rdp_verdict_str(enum rdp_verdict v)
 {
 	static const char *const names[] = { "PASS", "WARN", "FAIL", "SKIP" };
@@ -316,14 +328,13 @@ void rdp_doctor_pair(struct rdp_doctor *doc,
 		rdp_doctor_say(c->value, sizeof(c->value),
 			       "here %u, peer %s %u", mine, peer->device,
 			       peer->active_mtu_bytes);
-		if (c->verdict == RDP_WARN)
-			rdp_doctor_say(c->fix, sizeof(c->fix),
-				       "the path runs at the smaller MTU (%u): "
-				       "give both hosts the same netdev/port "
-				       "MTU",
-				       mine < peer->active_mtu_bytes
-					       ? mine
-					       : peer->active_mtu_bytes);
+		rdp_doctor_fix(c, RDP_WARN,
+			       "the path runs at the smaller MTU (%u): "
+			       "give both hosts the same netdev/port "
+			       "MTU",
+			       mine < peer->active_mtu_bytes
+				       ? mine
+				       : peer->active_mtu_bytes);
 	}
 	if (!doc->link_eth)
 		return;
@@ -339,9 +350,8 @@ void rdp_doctor_pair(struct rdp_doctor *doc,
 		peer->gid_index < 0
 			? "none"
 			: rdp_gid_type_str((enum rdp_gid_type)peer->gid_type));
-	if (c->verdict == RDP_FAIL)
-		rdp_doctor_say(c->fix, sizeof(c->fix),
-			       "RoCE v1 and v2 do not talk to each other: "
-			       "choose GIDs of the same type with -x on both "
-			       "sides");
+	rdp_doctor_fix(c, RDP_FAIL,
+		       "RoCE v1 and v2 do not talk to each other: "
+		       "choose GIDs of the same type with -x on both "
+		       "sides");
 }
