@@ -53,13 +53,15 @@ def wire_version():
     sys.exit("no RDP_WIRE_VERSION in " + path)
 
 
-def relay(port, host, sport, path):
+def pump(port, host, sport, forward):
+    """Accept one client on PORT and connect it to HOST:SPORT; what either
+    side sends goes through forward(from_client, data), whose bytes go on
+    to the other, until both ends close or 60 s pass in silence."""
     lsock = socket.create_server(("", port))
     lsock.settimeout(60)
     print("listening", flush=True)
     cli, _ = lsock.accept()
     srv = socket.create_connection((host, sport), timeout=10)
-    kept = bytearray()
     peer = {cli: srv, srv: cli}
     open_ends = {cli, srv}
     while open_ends:
@@ -78,12 +80,22 @@ def relay(port, host, sport, path):
                 except OSError:
                     pass
                 continue
-            if s is cli:
-                kept += data
+            out = forward(s is cli, data)
             try:
-                peer[s].sendall(data)
+                peer[s].sendall(out)
             except OSError:
                 pass
+
+
+def relay(port, host, sport, path):
+    kept = bytearray()
+
+    def forward(from_client, data):
+        if from_client:
+            kept.extend(data)
+        return data
+
+    pump(port, host, sport, forward)
     with open(path, "wb") as f:
         f.write(kept)
     print(f"recorded {len(kept)} bytes")
@@ -301,43 +313,23 @@ class Tamper:
 def tamper(port, host, sport, args):
     """Relay one client message by message; the tamper acts on one."""
     t = Tamper(args)
-    lsock = socket.create_server(("", port))
-    lsock.settimeout(60)
-    print("listening", flush=True)
-    cli, _ = lsock.accept()
-    srv = socket.create_connection((host, sport), timeout=10)
-    peer = {cli: srv, srv: cli}
-    pending = {cli: b"", srv: b""}
-    open_ends, n = {cli, srv}, 0
-    while open_ends:
-        ready, _, _ = select.select(list(open_ends), [], [], 60)
-        if not ready:
-            break
-        for s in ready:
-            try:
-                data = s.recv(65536)
-            except OSError:
-                data = b""
-            if not data:
-                open_ends.discard(s)
-                try:
-                    peer[s].shutdown(socket.SHUT_WR)
-                except OSError:
-                    pass
-                continue
-            buf = pending[s] + data
-            while len(buf) >= HDR.size:
-                size = HDR.size + HDR.unpack_from(buf, 0)[3]
-                if len(buf) < size:
-                    break
-                out = t.frame(s is cli, buf[:size])
-                buf = buf[size:]
-                n += 1
-                try:
-                    peer[s].sendall(out)
-                except OSError:
-                    pass
-            pending[s] = buf
+    pending = {True: b"", False: b""}
+    n = 0
+
+    def forward(from_client, data):
+        nonlocal n
+        buf, out = pending[from_client] + data, b""
+        while len(buf) >= HDR.size:
+            size = HDR.size + HDR.unpack_from(buf, 0)[3]
+            if len(buf) < size:
+                break
+            out += t.frame(from_client, buf[:size])
+            buf = buf[size:]
+            n += 1
+        pending[from_client] = buf
+        return out
+
+    pump(port, host, sport, forward)
     print(t.done or f"no {t.name} passed", flush=True)
     print(f"relayed {n} messages", flush=True)
 
