@@ -120,8 +120,15 @@ def replay(host, port, path):
         s.sendall(data)
     except OSError:
         pass  # the server may close while we still send
+    got = read_to_end(s, 10)
+    print_errors(got)
+
+
+def read_to_end(s, timeout):
+    """What S receives until its peer closes, an error, or TIMEOUT s of
+    silence."""
     got = bytearray()
-    s.settimeout(10)
+    s.settimeout(timeout)
     try:
         while True:
             d = s.recv(65536)
@@ -130,14 +137,22 @@ def replay(host, port, path):
             got += d
     except OSError:
         pass
-    print_errors(got)
+    return got
+
+
+def error_text(mtype, body):
+    """The text of an ERROR message, None for any other."""
+    if mtype != MSG_ERROR or len(body) < 6:
+        return None
+    n = struct.unpack_from(">H", body, 4)[0]
+    return body[6:6 + n].decode(errors="replace")
 
 
 def print_errors(got, prefix=""):
     for mtype, body in frames(bytes(got)):
-        if mtype == MSG_ERROR and len(body) >= 6:
-            n = struct.unpack_from(">H", body, 4)[0]
-            print(prefix + "ERROR:", body[6:6 + n].decode(errors="replace"))
+        text = error_text(mtype, body)
+        if text is not None:
+            print(prefix + "ERROR:", text)
         else:
             print(prefix + "message type", mtype)
 
@@ -225,22 +240,13 @@ def hammer(host, port, src, n):
         s.bind((src, 0))
         s.connect((host, port))
         s.shutdown(socket.SHUT_WR)
-        got = bytearray()
-        s.settimeout(30)
-        try:
-            while True:
-                d = s.recv(4096)
-                if not d:
-                    break
-                got += d
-        except OSError:
-            pass
+        got = read_to_end(s, 30)
         s.close()
         text = "(closed without a word)"
         for mtype, body in frames(bytes(got)):
-            if mtype == MSG_ERROR and len(body) >= 6:
-                k = struct.unpack_from(">H", body, 4)[0]
-                text = "ERROR: " + body[6:6 + k].decode(errors="replace")
+            t = error_text(mtype, body)
+            if t is not None:
+                text = "ERROR: " + t
         texts[text] = texts.get(text, 0) + 1
     for text, k in sorted(texts.items()):
         print(f"{k} x {text}", flush=True)
