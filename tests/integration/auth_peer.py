@@ -53,6 +53,14 @@ def wire_version():
     sys.exit("no RDP_WIRE_VERSION in " + path)
 
 
+def recv_some(s):
+    """What S has to read now; b"" once it is closed or broken."""
+    try:
+        return s.recv(65536)
+    except OSError:
+        return b""
+
+
 def pump(port, host, sport, forward):
     """Accept one client on PORT and connect it to HOST:SPORT; what either
     side sends goes through forward(from_client, data), whose bytes go on
@@ -69,10 +77,7 @@ def pump(port, host, sport, forward):
         if not ready:
             break
         for s in ready:
-            try:
-                data = s.recv(65536)
-            except OSError:
-                data = b""
+            data = recv_some(s)
             if not data:
                 open_ends.discard(s)
                 try:
@@ -186,10 +191,7 @@ def trickle(host, port, src, sec):
                     pass
         r, _, _ = select.select(live, [], [], sec)
         for s in r:
-            try:
-                d = s.recv(4096)
-            except OSError:
-                d = b""
+            d = recv_some(s)
             if d:
                 got[s] += d
                 continue
@@ -218,10 +220,7 @@ def burst(host, port, src1, src2):
             print("neither connection was answered in 30 s")
             break
         for s in r:
-            try:
-                d = s.recv(4096)
-            except OSError:
-                d = b""
+            d = recv_some(s)
             if d:
                 got[s] += d
             else:
