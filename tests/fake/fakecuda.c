@@ -167,9 +167,10 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev)
 {
 	CUresult r = check_dev(dev, 1);
 
-	if (r == OK)
-		*ctx = &ctx_token[dev & 7];
-	return r;
+	if (r != OK)
+		return r;
+	*ctx = &ctx_token[dev & 7];
+	return OK;
 }
 
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);

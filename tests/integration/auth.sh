@@ -203,6 +203,19 @@ relayed() {
 	tail -n +"$((before + 1))" "$log" >"$WORK/srv.new"
 }
 
+# expect_shown FILE PATTERN...: as expect_file, and a failing case shows
+# FILE after the missing pattern.
+expect_shown() {
+	expect_in "$@" >"$WORK/why" ||
+		{ fail "$(cat "$WORK/why"): $(cat "$1")"; return 1; }
+}
+
+# client_exited CODE: the last relayed client ended with CODE, or the
+# case fails with its output.
+client_exited() {
+	[ "$RC" -eq "$1" ] || { fail "client exit $RC: $(cat "$WORK/out")"; return 1; }
+}
+
 # Nothing of the test reached the server's resources: no test ran, no
 # access was granted.
 nothing_granted() {
@@ -220,35 +233,30 @@ auth_tamper() {
 	local why="failed its authentication check \\(altered, replayed or out of order on the way\\): ending the session"
 	begin "sealed: one byte of PARAMS changed after AUTH: both ends stop, the server sets nothing up"
 	relayed 11 flip c2s PARAMS || return
-	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
-	expect_in "$WORK/relay.out" "changed the first PARAMS, client to server: size_bytes 65536 -> 65792" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why"): $(cat "$WORK/relay.out")"; return; }
+	client_exited 1 || return
+	expect_shown "$WORK/relay.out" "changed the first PARAMS, client to server: size_bytes 65536 -> 65792" || return
 	expect_out "peer $ADDR:[0-9]+ reports: your PARAMS message $why" || return
-	expect_in "$WORK/srv.new" "error: peer $ADDR: a PARAMS message $why" \
-		"client $ADDR: handshake: failed \\(a message failed its authentication check\\)" >"$WORK/why" ||
-		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
+	expect_shown "$WORK/srv.new" "error: peer $ADDR: a PARAMS message $why" \
+		"client $ADDR: handshake: failed \\(a message failed its authentication check\\)" || return
 	nothing_granted || return
 	pass
 
 	begin "sealed: one byte of QP_INFO changed, server to client: the client stops, the server hears why"
 	relayed 12 flip s2c QP_INFO || return
-	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
-	expect_in "$WORK/relay.out" "changed the first QP_INFO, server to client: rkey" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why"): $(cat "$WORK/relay.out")"; return; }
+	client_exited 1 || return
+	expect_shown "$WORK/relay.out" "changed the first QP_INFO, server to client: rkey" || return
 	expect_out "error: peer $ADDR:[0-9]+: a QP_INFO message $why" || return
-	expect_in "$WORK/srv.new" "peer $ADDR reports: your QP_INFO message $why" \
-		"client $ADDR: write_bw: failed" >"$WORK/why" ||
-		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
+	expect_shown "$WORK/srv.new" "peer $ADDR reports: your QP_INFO message $why" \
+		"client $ADDR: write_bw: failed" || return
 	nothing_granted || return
 	pass
 
 	begin "sealed: one byte of QP_INFO changed, client to server: the server stops, the client hears why"
 	relayed 13 flip c2s QP_INFO || return
-	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
+	client_exited 1 || return
 	expect_out "peer $ADDR:[0-9]+ reports: your QP_INFO message $why" || return
-	expect_in "$WORK/srv.new" "error: peer $ADDR: a QP_INFO message $why" \
-		"client $ADDR: write_bw: failed \\(a message failed its authentication check\\)" >"$WORK/why" ||
-		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
+	expect_shown "$WORK/srv.new" "error: peer $ADDR: a QP_INFO message $why" \
+		"client $ADDR: write_bw: failed \\(a message failed its authentication check\\)" || return
 	nothing_granted || return
 	pass
 
@@ -270,13 +278,11 @@ auth_splice() {
 		{ fail "the recorded run: exit $?: $(cat "$WORK/out")"; kill $rpid; return; }
 	wait $rpid
 	relayed 15 splice PARAMS "$rec" || return
-	[ "$RC" -eq 1 ] || { fail "client exit $RC: $(cat "$WORK/out")"; return; }
-	expect_in "$WORK/relay.out" "spliced the recorded PARAMS in place of the client's \\(the same payload: yes\\)" \
-		>"$WORK/why" || { fail "$(cat "$WORK/why"): $(cat "$WORK/relay.out")"; return; }
+	client_exited 1 || return
+	expect_shown "$WORK/relay.out" "spliced the recorded PARAMS in place of the client's \\(the same payload: yes\\)" || return
 	expect_out "peer $ADDR:[0-9]+ reports: your PARAMS message $why" || return
-	expect_in "$WORK/srv.new" "error: peer $ADDR: a PARAMS message $why" \
-		"client $ADDR: handshake: failed \\(a message failed its authentication check\\)" >"$WORK/why" ||
-		{ fail "$(cat "$WORK/why"): $(cat "$WORK/srv.new")"; return; }
+	expect_shown "$WORK/srv.new" "error: peer $ADDR: a PARAMS message $why" \
+		"client $ADDR: handshake: failed \\(a message failed its authentication check\\)" || return
 	nothing_granted || return
 	pass
 }

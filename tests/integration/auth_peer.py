@@ -53,13 +53,23 @@ def wire_version():
     sys.exit("no RDP_WIRE_VERSION in " + path)
 
 
-def relay(port, host, sport, path):
+def recv_some(s):
+    """What S has to read now; b"" once it is closed or broken."""
+    try:
+        return s.recv(65536)
+    except OSError:
+        return b""
+
+
+def pump(port, host, sport, forward):
+    """Accept one client on PORT and connect it to HOST:SPORT; what either
+    side sends goes through forward(from_client, data), whose bytes go on
+    to the other, until both ends close or 60 s pass in silence."""
     lsock = socket.create_server(("", port))
     lsock.settimeout(60)
     print("listening", flush=True)
     cli, _ = lsock.accept()
     srv = socket.create_connection((host, sport), timeout=10)
-    kept = bytearray()
     peer = {cli: srv, srv: cli}
     open_ends = {cli, srv}
     while open_ends:
@@ -67,10 +77,7 @@ def relay(port, host, sport, path):
         if not ready:
             break
         for s in ready:
-            try:
-                data = s.recv(65536)
-            except OSError:
-                data = b""
+            data = recv_some(s)
             if not data:
                 open_ends.discard(s)
                 try:
@@ -78,12 +85,22 @@ def relay(port, host, sport, path):
                 except OSError:
                     pass
                 continue
-            if s is cli:
-                kept += data
+            out = forward(s is cli, data)
             try:
-                peer[s].sendall(data)
+                peer[s].sendall(out)
             except OSError:
                 pass
+
+
+def relay(port, host, sport, path):
+    kept = bytearray()
+
+    def forward(from_client, data):
+        if from_client:
+            kept.extend(data)
+        return data
+
+    pump(port, host, sport, forward)
     with open(path, "wb") as f:
         f.write(kept)
     print(f"recorded {len(kept)} bytes")
@@ -108,8 +125,15 @@ def replay(host, port, path):
         s.sendall(data)
     except OSError:
         pass  # the server may close while we still send
+    got = read_to_end(s, 10)
+    print_errors(got)
+
+
+def read_to_end(s, timeout):
+    """What S receives until its peer closes, an error, or TIMEOUT s of
+    silence."""
     got = bytearray()
-    s.settimeout(10)
+    s.settimeout(timeout)
     try:
         while True:
             d = s.recv(65536)
@@ -118,14 +142,22 @@ def replay(host, port, path):
             got += d
     except OSError:
         pass
-    print_errors(got)
+    return got
+
+
+def error_text(mtype, body):
+    """The text of an ERROR message, None for any other."""
+    if mtype != MSG_ERROR or len(body) < 6:
+        return None
+    n = struct.unpack_from(">H", body, 4)[0]
+    return body[6:6 + n].decode(errors="replace")
 
 
 def print_errors(got, prefix=""):
     for mtype, body in frames(bytes(got)):
-        if mtype == MSG_ERROR and len(body) >= 6:
-            n = struct.unpack_from(">H", body, 4)[0]
-            print(prefix + "ERROR:", body[6:6 + n].decode(errors="replace"))
+        text = error_text(mtype, body)
+        if text is not None:
+            print(prefix + "ERROR:", text)
         else:
             print(prefix + "message type", mtype)
 
@@ -159,10 +191,7 @@ def trickle(host, port, src, sec):
                     pass
         r, _, _ = select.select(live, [], [], sec)
         for s in r:
-            try:
-                d = s.recv(4096)
-            except OSError:
-                d = b""
+            d = recv_some(s)
             if d:
                 got[s] += d
                 continue
@@ -191,10 +220,7 @@ def burst(host, port, src1, src2):
             print("neither connection was answered in 30 s")
             break
         for s in r:
-            try:
-                d = s.recv(4096)
-            except OSError:
-                d = b""
+            d = recv_some(s)
             if d:
                 got[s] += d
             else:
@@ -213,22 +239,13 @@ def hammer(host, port, src, n):
         s.bind((src, 0))
         s.connect((host, port))
         s.shutdown(socket.SHUT_WR)
-        got = bytearray()
-        s.settimeout(30)
-        try:
-            while True:
-                d = s.recv(4096)
-                if not d:
-                    break
-                got += d
-        except OSError:
-            pass
+        got = read_to_end(s, 30)
         s.close()
         text = "(closed without a word)"
         for mtype, body in frames(bytes(got)):
-            if mtype == MSG_ERROR and len(body) >= 6:
-                k = struct.unpack_from(">H", body, 4)[0]
-                text = "ERROR: " + body[6:6 + k].decode(errors="replace")
+            t = error_text(mtype, body)
+            if t is not None:
+                text = "ERROR: " + t
         texts[text] = texts.get(text, 0) + 1
     for text, k in sorted(texts.items()):
         print(f"{k} x {text}", flush=True)
@@ -301,43 +318,23 @@ class Tamper:
 def tamper(port, host, sport, args):
     """Relay one client message by message; the tamper acts on one."""
     t = Tamper(args)
-    lsock = socket.create_server(("", port))
-    lsock.settimeout(60)
-    print("listening", flush=True)
-    cli, _ = lsock.accept()
-    srv = socket.create_connection((host, sport), timeout=10)
-    peer = {cli: srv, srv: cli}
-    pending = {cli: b"", srv: b""}
-    open_ends, n = {cli, srv}, 0
-    while open_ends:
-        ready, _, _ = select.select(list(open_ends), [], [], 60)
-        if not ready:
-            break
-        for s in ready:
-            try:
-                data = s.recv(65536)
-            except OSError:
-                data = b""
-            if not data:
-                open_ends.discard(s)
-                try:
-                    peer[s].shutdown(socket.SHUT_WR)
-                except OSError:
-                    pass
-                continue
-            buf = pending[s] + data
-            while len(buf) >= HDR.size:
-                size = HDR.size + HDR.unpack_from(buf, 0)[3]
-                if len(buf) < size:
-                    break
-                out = t.frame(s is cli, buf[:size])
-                buf = buf[size:]
-                n += 1
-                try:
-                    peer[s].sendall(out)
-                except OSError:
-                    pass
-            pending[s] = buf
+    pending = {True: b"", False: b""}
+    n = 0
+
+    def forward(from_client, data):
+        nonlocal n
+        buf, out = pending[from_client] + data, b""
+        while len(buf) >= HDR.size:
+            size = HDR.size + HDR.unpack_from(buf, 0)[3]
+            if len(buf) < size:
+                break
+            out += t.frame(from_client, buf[:size])
+            buf = buf[size:]
+            n += 1
+        pending[from_client] = buf
+        return out
+
+    pump(port, host, sport, forward)
     print(t.done or f"no {t.name} passed", flush=True)
     print(f"relayed {n} messages", flush=True)
 

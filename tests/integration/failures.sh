@@ -143,18 +143,26 @@ t_fail_server_dies() {
 	server_killed_mid_run 2 write_lat -s 8
 }
 
-# Client killed mid-bandwidth run: the server survives and serves again.
-t_fail_client_dies() {
+# client_killed_mid_run ARGS: a client run with ARGS against the server,
+# killed (-9) once its traffic shows; returns 1 (the case failed) when no
+# traffic came.
+client_killed_mid_run() {
 	local cpid mark
-	begin "client killed during write_bw: server serves the next client"
 	mark=$(dev_sent_pkts)
-	"$BUILD/rdmaperf" write_bw -s 65536 -D 30 -d "$DEV" -p "$PORT" "$ADDR" \
+	"$BUILD/rdmaperf" "$@" -d "$DEV" -p "$PORT" "$ADDR" \
 		>"$WORK/killed.log" 2>&1 &
 	cpid=$!
 	wait_traffic "$mark" 500 ||
-		{ kill -9 "$cpid"; fail "no traffic from the run in 30 s"; return; }
+		{ kill -9 "$cpid"; fail "no traffic from the run in 30 s"; return 1; }
 	kill -9 "$cpid"
 	wait "$cpid" 2>/dev/null
+	return 0
+}
+
+# Client killed mid-bandwidth run: the server survives and serves again.
+t_fail_client_dies() {
+	begin "client killed during write_bw: server serves the next client"
+	client_killed_mid_run write_bw -s 65536 -D 30 || return
 	client write_bw -s 4096 -n 100 || { fail "next client: exit $?"; return; }
 	kill -0 "$SERVER_PID" 2>/dev/null || { fail "server died"; return; }
 	pass
@@ -243,19 +251,12 @@ t_fail_truncated() {
 
 # Server killed during a bandwidth run; client killed during a latency run.
 t_fail_kills() {
-	local cpid before mark
+	local before
 	begin "server killed during write_bw: client fails within its timeout"
 	server_killed_mid_run 3 write_bw
 	begin "client killed during write_lat: server serves the next client"
 	before=$(grep -c 'write_lat: failed' "$WORK/server.log")
-	mark=$(dev_sent_pkts)
-	"$BUILD/rdmaperf" write_lat -D 30 -d "$DEV" -p "$PORT" "$ADDR" \
-		>"$WORK/killed.log" 2>&1 &
-	cpid=$!
-	wait_traffic "$mark" 500 ||
-		{ kill -9 "$cpid"; fail "no traffic from the run in 30 s"; return; }
-	kill -9 "$cpid"
-	wait "$cpid" 2>/dev/null
+	client_killed_mid_run write_lat -D 30 || return
 	# The server notices the silence after its --cq-timeout (10 s).
 	server_moves_on 'write_lat: failed' "$before" \
 		"server did not give up on the dead client" write_lat -n 50

@@ -34,15 +34,23 @@ mesh_missing() {
 	fi
 }
 
+# mesh_begin DIR TITLE: begin the case TITLE with DIR empty; returns 1
+# (the case skipped, with the reason) when a 2-node mesh cannot run here.
+mesh_begin() {
+	local why
+	begin "$2"
+	why=$(mesh_missing)
+	[ -z "$why" ] || { skip "$why"; return 1; }
+	rm -rf "$1"
+	mesh_hostname
+}
+
 # Two nodes, pairwise: two rounds (A->B, then B->A), two cells, each a
 # full rdmaperf result with its data check, and a journal line a round.
 t_mesh_pairwise() {
-	local dir=$WORK/mesh why
-	begin "mesh: 2 nodes pairwise, write_bw: 2 cells ok, journal, files"
-	why=$(mesh_missing)
-	[ -z "$why" ] || { skip "$why"; return; }
-	rm -rf "$dir"
-	mesh_hostname
+	local dir=$WORK/mesh
+	mesh_begin "$dir" \
+		"mesh: 2 nodes pairwise, write_bw: 2 cells ok, journal, files" || return
 	mesh_mpirun 2 write_bw -d "$RDP_RXE_DEV0,$RDP_RXE_DEV1" -n 200 \
 		-s 4096 --tolerance 90 --output-dir "$dir" ||
 		{ fail "exit $?"; return; }
@@ -68,12 +76,9 @@ t_mesh_pairwise() {
 # The same over RDMA CM (-R): each side binds its own device's address,
 # though both devices share one subnet.
 t_mesh_cm() {
-	local dir=$WORK/mesh-cm why
-	begin "mesh: 2 nodes, write_bw -R: connected through RDMA CM, 2 cells ok"
-	why=$(mesh_missing)
-	[ -z "$why" ] || { skip "$why"; return; }
-	rm -rf "$dir"
-	mesh_hostname
+	local dir=$WORK/mesh-cm
+	mesh_begin "$dir" \
+		"mesh: 2 nodes, write_bw -R: connected through RDMA CM, 2 cells ok" || return
 	mesh_mpirun 2 write_bw -R -d "$RDP_RXE_DEV0,$RDP_RXE_DEV1" -n 200 \
 		-s 4096 --tolerance 90 --output-dir "$dir" ||
 		{ fail "exit $?"; return; }
@@ -86,12 +91,9 @@ t_mesh_cm() {
 # A device that is not there: every rank ends as rdmaperf would (exit 1),
 # the missing device named by its rank and by rank 0, no round run.
 t_mesh_missing_device() {
-	local dir=$WORK/mesh-nodev why rc
-	begin "mesh: a device that is not there: every rank exits 1, the device named"
-	why=$(mesh_missing)
-	[ -z "$why" ] || { skip "$why"; return; }
-	rm -rf "$dir"
-	mesh_hostname
+	local dir=$WORK/mesh-nodev rc
+	mesh_begin "$dir" \
+		"mesh: a device that is not there: every rank exits 1, the device named" || return
 	mesh_mpirun 2 write_bw -d "$RDP_RXE_DEV0,nosuchdev" -n 200 \
 		--output-dir "$dir"
 	rc=$?

@@ -737,20 +737,7 @@ t_transports() {
 		return
 	client send_bw -c UD -s 256 -n 100 || { fail "the next run: exit $?"; return; }
 	pass
-	for t in "read_bw UC RDMA READ needs a reliable connection, which UC is not: use -c RC" \
-		"atomic_lat UD an atomic needs a reliable connection, which UD is not: use -c RC" \
-		"write_bw UD RDMA WRITE needs a connected QP and UD only sends datagrams" \
-		"write_lat UD RDMA WRITE needs a connected QP"; do
-		# shellcheck disable=SC2086
-		set -- $t
-		begin "$1 -c $2: refused with the reason, exit 2"
-		client "$1" -c "$2" -n 10
-		rc=$?
-		[ "$rc" -eq 2 ] || { fail "exit $rc, wanted 2"; continue; }
-		shift 2
-		expect_out "$*" || continue
-		pass
-	done
+	# The -c refusals (exit 2) are usage errors: test_opts, test_usage_lines.
 	begin "-c XRC where the device has none: one line naming IBV_DEVICE_XRC, exit 77; -R -c UD: exit 2"
 	client send_bw -c XRC -n 10
 	rc=$?
@@ -1133,9 +1120,7 @@ t_margin() {
 			{ fail "elapsed $(jq .results[0].elapsed_s "$WORK/m.json") s"; continue; }
 		pass
 	done
-	begin "-f without a long enough -D: usage error"
-	expect_fail 2 "-f needs -D longer than twice the margin" 10 \
-		"$BUILD/rdmaperf" write_bw -D 2 -f 1 "$ADDR"
+	# -f without a long enough -D (exit 2): test_opts, test_usage_lines.
 }
 
 # -b: both sides send; TX and RX reported apart, both memories checked.
@@ -1181,9 +1166,7 @@ t_bidir() {
 			{ fail "$(cat "$WORK/why")"; continue; }
 		pass
 	done
-	begin "-b on a test that cannot: usage error"
-	expect_fail 2 "-b applies to write_bw, read_bw, send_bw and atomic_bw" 10 \
-		"$BUILD/rdmaperf" send_lat -b "$ADDR"
+	# -b on a test that cannot (exit 2): test_opts, test_usage_lines.
 }
 
 # Interval reports (bandwidth, -D) and the latency histogram (-H).

@@ -9,9 +9,18 @@
 #define RDMAPERF_TESTS_SESSION_PAIR_H
 
 #include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "unit.h"
+#include <cmocka.h>
+
 #include <rdmaperf/oob.h>
+#include <rdmaperf/opts.h>
 #include <rdmaperf/session.h>
 
 #include "../fake/fake_engine.h"

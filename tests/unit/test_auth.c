@@ -465,77 +465,87 @@ static void expect_refused(struct auth_server *a, struct rdp_oob *cli)
 	assert_int_equal(a->ret, -EACCES);
 }
 
+/* One AUTH exchange with a real server, up to the server's proof: the
+ * client's nonce and the server's answer. */
+struct script {
+	struct auth_server a;
+	struct rdp_oob cli;
+	struct rdp_msg answer;
+	uint8_t nc[32];
+};
+
+/* Start the exchange with a client nonce of FILL bytes. */
+static void script_begin(struct script *x, int fill)
+{
+	memset(x->nc, fill, sizeof(x->nc));
+	script_start(&x->a, &x->cli, x->nc, &x->answer);
+}
+
+/* The client's correct proof of the exchange, in PROOF. */
+static void client_proof(struct script *x, struct rdp_msg *proof)
+{
+	proof->u.auth.step = RDP_AUTH_CLIENT_PROOF;
+	assert_int_equal(rdp_auth_proof(&x->a.s, RDP_AUTH_CLIENT, x->nc,
+					x->answer.u.auth.nonce,
+					proof->u.auth.mac),
+			 0);
+}
+
 /* A client's proof recorded from a good exchange, sent again in a new
  * one: the server's nonce changed, so it fails. */
 static void test_replay(void **state)
 {
-	struct rdp_msg answer, proof = { .type = RDP_MSG_AUTH };
-	struct auth_server a;
-	struct rdp_oob cli;
-	uint8_t nc[32];
+	struct rdp_msg proof = { .type = RDP_MSG_AUTH };
+	struct script x;
 
 	(void)state;
-	memset(nc, 7, sizeof(nc));
-	script_start(&a, &cli, nc, &answer);
-	proof.u.auth.step = RDP_AUTH_CLIENT_PROOF;
-	assert_int_equal(rdp_auth_proof(&a.s, RDP_AUTH_CLIENT, nc,
-					answer.u.auth.nonce, proof.u.auth.mac),
-			 0);
-	assert_int_equal(rdp_oob_send(&cli, &proof), 0);
-	finish(&a, &cli);
-	assert_int_equal(a.ret, 0);
+	script_begin(&x, 7);
+	client_proof(&x, &proof);
+	assert_int_equal(rdp_oob_send(&x.cli, &proof), 0);
+	finish(&x.a, &x.cli);
+	assert_int_equal(x.a.ret, 0);
 	/* The same client nonce and the recorded proof, replayed. */
-	script_start(&a, &cli, nc, &answer);
-	assert_int_equal(rdp_oob_send(&cli, &proof), 0);
-	expect_refused(&a, &cli);
+	script_start(&x.a, &x.cli, x.nc, &x.answer);
+	assert_int_equal(rdp_oob_send(&x.cli, &proof), 0);
+	expect_refused(&x.a, &x.cli);
 }
 
 /* The server's own proof sent back as the client's: the labels differ. */
 static void test_reflection(void **state)
 {
-	struct rdp_msg answer;
-	struct auth_server a;
-	struct rdp_oob cli;
-	uint8_t nc[32];
+	struct script x;
 
 	(void)state;
-	memset(nc, 9, sizeof(nc));
-	script_start(&a, &cli, nc, &answer);
-	answer.u.auth.step = RDP_AUTH_CLIENT_PROOF;
-	assert_int_equal(rdp_oob_send(&cli, &answer), 0);
-	expect_refused(&a, &cli);
+	script_begin(&x, 9);
+	x.answer.u.auth.step = RDP_AUTH_CLIENT_PROOF;
+	assert_int_equal(rdp_oob_send(&x.cli, &x.answer), 0);
+	expect_refused(&x.a, &x.cli);
 }
 
 /* A proof cut short: a malformed message, never accepted. */
 static void test_truncated(void **state)
 {
-	struct rdp_msg answer, proof = { .type = RDP_MSG_AUTH };
+	struct rdp_msg proof = { .type = RDP_MSG_AUTH };
 	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
-	struct auth_server a;
-	struct rdp_oob cli;
-	uint8_t nc[32];
+	struct script x;
 	size_t len;
 
 	(void)state;
-	memset(nc, 3, sizeof(nc));
-	script_start(&a, &cli, nc, &answer);
-	proof.u.auth.step = RDP_AUTH_CLIENT_PROOF;
-	assert_int_equal(rdp_auth_proof(&a.s, RDP_AUTH_CLIENT, nc,
-					answer.u.auth.nonce, proof.u.auth.mac),
-			 0);
+	script_begin(&x, 3);
+	client_proof(&x, &proof);
 	assert_int_equal(rdp_wire_encode(&proof, buf, sizeof(buf), &len), 0);
 	buf[11] = 64; /* the header announces one byte less, and so it is */
-	assert_int_equal(write(cli.fd, buf, len - 1), (ssize_t)(len - 1));
-	finish(&a, &cli);
-	assert_int_equal(a.ret, -EPROTO);
+	assert_int_equal(write(x.cli.fd, buf, len - 1), (ssize_t)(len - 1));
+	finish(&x.a, &x.cli);
+	assert_int_equal(x.a.ret, -EPROTO);
 	/* A wrong step where the proof is due. */
-	script_start(&a, &cli, nc, &answer);
+	script_start(&x.a, &x.cli, x.nc, &x.answer);
 	proof.u.auth.step = RDP_AUTH_CLIENT_NONCE;
-	assert_int_equal(rdp_oob_send(&cli, &proof), 0);
-	assert_int_equal(rdp_oob_recv(&cli, &answer, IO_MS), 0);
-	assert_int_equal(answer.type, RDP_MSG_ERROR);
-	finish(&a, &cli);
-	assert_int_equal(a.ret, -EACCES);
+	assert_int_equal(rdp_oob_send(&x.cli, &proof), 0);
+	assert_int_equal(rdp_oob_recv(&x.cli, &x.answer, IO_MS), 0);
+	assert_int_equal(x.answer.type, RDP_MSG_ERROR);
+	finish(&x.a, &x.cli);
+	assert_int_equal(x.a.ret, -EACCES);
 }
 
 /* A server that is not what it claims: the client refuses it. */

@@ -24,6 +24,8 @@
 
 #include "unit.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static struct rdp_doctor doc;
 
 static void run(const char *fixture, const char *dev, uint32_t active,
@@ -45,6 +47,21 @@ static void fix_has(const struct rdp_check *c, const char *text)
 {
 	if (!strstr(c->fix, text))
 		fail_msg("%s: fix '%s' lacks '%s'", c->id, c->fix, text);
+}
+
+/* A check's verdict and a text its value must hold. */
+struct want {
+	const char *id;
+	enum rdp_verdict v;
+	const char *value_has;
+};
+
+static void expect_rows(const struct want *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		expect(w[i].id, w[i].v, w[i].value_has);
 }
 
 static void test_cx6_downtrained_pcie(void **state)
@@ -104,18 +121,21 @@ static void test_v1_only_fails(void **state)
 
 static void test_cx7_ib_clean(void **state)
 {
+	static const struct want w[] = {
+		{ "port_state", RDP_PASS, "ACTIVE" },
+		{ "link_layer", RDP_PASS, "InfiniBand" },
+		{ "link_rate", RDP_PASS, "400 Gb/sec (4X NDR)" },
+		{ "pcie_link", RDP_PASS, "32.0 GT/s x16" },
+		{ "gid", RDP_PASS, "index 0, IB" },
+		{ "memlock", RDP_PASS, "unlimited" },
+		{ "governor", RDP_PASS, "performance on CPU 0" },
+		{ "rdma_cm", RDP_WARN, "not loaded" },
+	};
 	size_t n[4];
 
 	(void)state;
 	run("cx7-ib", "mlx5_0", 4096, 4096, NULL);
-	expect("port_state", RDP_PASS, "ACTIVE");
-	expect("link_layer", RDP_PASS, "InfiniBand");
-	expect("link_rate", RDP_PASS, "400 Gb/sec (4X NDR)");
-	expect("pcie_link", RDP_PASS, "32.0 GT/s x16");
-	expect("gid", RDP_PASS, "index 0, IB");
-	expect("memlock", RDP_PASS, "unlimited");
-	expect("governor", RDP_PASS, "performance on CPU 0");
-	expect("rdma_cm", RDP_WARN, "not loaded");
+	expect_rows(w, ARRAY_SIZE(w));
 	rdp_doctor_tally(&doc, n);
 	assert_int_equal(n[RDP_FAIL], 0);
 }
@@ -158,14 +178,18 @@ static void test_missing_port(void **state)
 
 static void test_rxe_software_device(void **state)
 {
+	static const struct want w[] = {
+		{ "pcie_link", RDP_SKIP, "software device" },
+		{ "numa", RDP_SKIP, "1 node(s)" },
+		{ "governor", RDP_SKIP, "no cpufreq" },
+		{ "link_rate", RDP_PASS, "10 Gb/sec" },
+		{ "gid", RDP_PASS, "index 1, RoCE v2 ::ffff:10.77.0.1" },
+		{ "mtu", RDP_WARN, "netdev veth-rdp0 1500" },
+	};
+
 	(void)state;
 	run("rxe", "rxe0", 1024, 4096, "10.77.0.1");
-	expect("pcie_link", RDP_SKIP, "software device");
-	expect("numa", RDP_SKIP, "1 node(s)");
-	expect("governor", RDP_SKIP, "no cpufreq");
-	expect("link_rate", RDP_PASS, "10 Gb/sec");
-	expect("gid", RDP_PASS, "index 1, RoCE v2 ::ffff:10.77.0.1");
-	expect("mtu", RDP_WARN, "netdev veth-rdp0 1500");
+	expect_rows(w, ARRAY_SIZE(w));
 }
 
 static void test_pick_device(void **state)

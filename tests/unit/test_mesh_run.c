@@ -52,50 +52,53 @@ static void set_nodes(struct rdp_mesh_endpoint *eps, const char *const *n,
 
 /* Ranks of a node need not be next to each other: the rail is a rank's
  * place among its node's ranks, nodes numbered by their first rank. */
+/* What rdp_mesh_group made of up to 6 ranks. */
+struct grouping {
+	struct rdp_mesh_endpoint eps[6];
+	unsigned int node_of[6], rail_of[6], nodes, rails;
+	const char *names[6];
+};
+
+/* Group N ranks on the nodes named in NODES; rdp_mesh_group's return. */
+static int group(struct grouping *g, const char *const *nodes, int n)
+{
+	assert_true(n <= (int)(sizeof(g->eps) / sizeof(g->eps[0])));
+	set_nodes(g->eps, nodes, n);
+	return rdp_mesh_group(g->eps, n, g->node_of, g->rail_of, g->names,
+			      &g->nodes, &g->rails);
+}
+
 static void test_group(void **state)
 {
 	static const char *const n[] = { "b", "a", "b", "c", "a", "c" };
-	struct rdp_mesh_endpoint eps[6];
-	unsigned int node_of[6], rail_of[6], nodes = 0, rails = 0;
-	const char *names[6];
+	struct grouping g = { .nodes = 0 };
 
 	(void)state;
-	set_nodes(eps, n, 6);
-	assert_int_equal(rdp_mesh_group(eps, 6, node_of, rail_of, names, &nodes,
-					&rails),
-			 0);
-	assert_int_equal(nodes, 3);
-	assert_int_equal(rails, 2);
-	assert_string_equal(names[0], "b");
-	assert_string_equal(names[1], "a");
-	assert_string_equal(names[2], "c");
-	assert_int_equal(node_of[0], 0);
-	assert_int_equal(node_of[1], 1);
-	assert_int_equal(node_of[2], 0);
-	assert_int_equal(node_of[5], 2);
-	assert_int_equal(rail_of[0], 0);
-	assert_int_equal(rail_of[2], 1);
-	assert_int_equal(rail_of[4], 1);
+	assert_int_equal(group(&g, n, 6), 0);
+	assert_int_equal(g.nodes, 3);
+	assert_int_equal(g.rails, 2);
+	assert_string_equal(g.names[0], "b");
+	assert_string_equal(g.names[1], "a");
+	assert_string_equal(g.names[2], "c");
+	assert_int_equal(g.node_of[0], 0);
+	assert_int_equal(g.node_of[1], 1);
+	assert_int_equal(g.node_of[2], 0);
+	assert_int_equal(g.node_of[5], 2);
+	assert_int_equal(g.rail_of[0], 0);
+	assert_int_equal(g.rail_of[2], 1);
+	assert_int_equal(g.rail_of[4], 1);
 }
 
 static void test_group_refused(void **state)
 {
 	static const char *const uneven[] = { "a", "a", "b" };
 	static const char *const one[] = { "a", "a" };
-	struct rdp_mesh_endpoint eps[3];
-	unsigned int node_of[3], rail_of[3], nodes = 0, rails = 0;
-	const char *names[3];
+	struct grouping g = { .nodes = 0 };
 
 	(void)state;
-	set_nodes(eps, uneven, 3);
-	assert_int_equal(rdp_mesh_group(eps, 3, node_of, rail_of, names, &nodes,
-					&rails),
-			 -EINVAL);
-	set_nodes(eps, one, 2);
-	assert_int_equal(rdp_mesh_group(eps, 2, node_of, rail_of, names, &nodes,
-					&rails),
-			 -EINVAL);
-	assert_int_equal(nodes, 0);
+	assert_int_equal(group(&g, uneven, 3), -EINVAL);
+	assert_int_equal(group(&g, one, 2), -EINVAL);
+	assert_int_equal(g.nodes, 0);
 }
 
 /* The last point's figures (the receiver's under -b), every point's

@@ -416,6 +416,28 @@ static void test_transports(void **state)
 		      "--use_cuda", "0");
 }
 
+/* The usage errors (exit 2) the Soft-RoCE tier used to assert on a real
+ * device, with its options: the client refuses them before it opens one. */
+static void test_usage_lines(void **state)
+{
+	(void)state;
+	expect_reject("RDMA READ needs a reliable connection, which UC is not: "
+		      "use -c RC",
+		      "read_bw", "-c", "UC", "-n", "10", "-d", "rxe0", "h");
+	expect_reject("an atomic needs a reliable connection, which UD is not: "
+		      "use -c RC",
+		      "atomic_lat", "-c", "UD", "-n", "10", "-d", "rxe0", "h");
+	expect_reject("RDMA WRITE needs a connected QP and UD only sends "
+		      "datagrams",
+		      "write_bw", "-c", "UD", "-n", "10", "-d", "rxe0", "h");
+	expect_reject("RDMA WRITE needs a connected QP", "write_lat", "-c",
+		      "UD", "-n", "10", "-d", "rxe0", "h");
+	expect_reject("-f needs -D longer than twice the margin", "write_bw",
+		      "-D", "2", "-f", "1", "h");
+	expect_reject("-b applies to write_bw, read_bw, send_bw and atomic_bw",
+		      "send_lat", "-b", "h");
+}
+
 /* Immediate data: WRITE on write_bw, SEND on the SEND tests. */
 static void test_immediate(void **state)
 {
@@ -885,6 +907,7 @@ int main(void)
 		cmocka_unit_test(test_perftest_names),
 		cmocka_unit_test(test_transports),
 		cmocka_unit_test(test_transport_check),
+		cmocka_unit_test(test_usage_lines),
 		cmocka_unit_test(test_immediate),
 		cmocka_unit_test(test_rate_limit),
 		cmocka_unit_test(test_server_line),

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "session_pair.h"
+#include "unit.h"
 #include <rdmaperf/secret.h>
 
 #define FRAME_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)

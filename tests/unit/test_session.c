@@ -32,69 +32,7 @@
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 
-#include "../fake/fake_engine.h"
-
-#define ARGS(...) ((const char *[]){ __VA_ARGS__, NULL })
-
-/* Message timeout of the sessions that are not about timeouts, ms: far
- * above what a fake point takes, even on a loaded host (the device's
- * placement reads the whole topology). Nothing waits it out. */
-#define IO_MS 15000
-
-static int argc_of(const char **argv)
-{
-	int n = 0;
-
-	while (argv[n])
-		n++;
-	return n;
-}
-
-static void client_opts(struct rdp_opts *o, const char **args)
-{
-	const char *argv[64] = { "rdmaperf" };
-	char err[256] = "";
-	int n = argc_of(args);
-
-	assert_true(n < 60);
-	memcpy(argv + 1, args, (size_t)n * sizeof(*argv));
-	argv[n + 1] = "--no-pin";
-	argv[n + 2] = "loopback";
-	assert_int_equal(rdp_opts_parse_client(n + 3, (char **)argv, o, err,
-					       sizeof(err)),
-			 RDP_PARSE_OK);
-	o->conn.oob_timeout_ms = IO_MS;
-}
-
-static void server_opts(struct rdp_opts *o, const char **args)
-{
-	const char *argv[64] = { "rdmaperf-server", "--no-pin" };
-	char err[256] = "";
-	int n = argc_of(args);
-
-	assert_true(n < 60);
-	memcpy(argv + 2, args, (size_t)n * sizeof(*argv));
-	assert_int_equal(rdp_opts_parse_server(n + 2, (char **)argv, o, err,
-					       sizeof(err)),
-			 RDP_PARSE_OK);
-	o->conn.oob_timeout_ms = IO_MS;
-}
-
-struct server_side {
-	struct rdp_opts o;
-	struct rdp_oob oob;
-	pthread_t tid;
-	int ret;
-};
-
-static void *serve_main(void *arg)
-{
-	struct server_side *s = arg;
-
-	s->ret = rdp_session_serve_with(&s->o, &fake_engine, &s->oob);
-	rdp_oob_close(&s->oob);
-	return NULL;
-}
+#include "session_pair.h"
 
 /* The client in this thread (with a sink of the test's, and its
  * results asked for when out is not NULL), the server in another; the
@@ -107,23 +45,15 @@ static int run_pair_with(const struct rdp_opts *co, struct server_side *srv,
 	int rc;
 
 	assert_int_equal(rdp_oob_loopback(IO_MS, &cli, &srv->oob), 0);
-	assert_int_equal(pthread_create(&srv->tid, NULL, serve_main, srv), 0);
+	serve_start(srv);
 	rc = rdp_session_client_results(co, &fake_engine, &cli, sink, out);
-	assert_int_equal(pthread_join(srv->tid, NULL), 0);
+	serve_join(srv);
 	return rc;
 }
 
 static int run_pair(const struct rdp_opts *co, struct server_side *srv)
 {
 	return run_pair_with(co, srv, NULL, NULL);
-}
-
-static void balanced(void)
-{
-	assert_int_equal(fake_engine_cfg.conns_created,
-			 fake_engine_cfg.conns_destroyed);
-	assert_int_equal(fake_engine_cfg.devs_opened,
-			 fake_engine_cfg.devs_closed);
 }
 
 struct fixture {

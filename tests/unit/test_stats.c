@@ -34,36 +34,49 @@ static void fill_1_to_n(double *v, size_t n)
 		v[i] = (double)(i + 1);
 }
 
+/* The nearest-rank percentile P of the first N of 1, 2, 3, ... is WANT. */
+struct rank_case {
+	size_t n;
+	double p;
+	double want;
+};
+
+static void check_ranks(const struct rank_case *c, size_t count)
+{
+	static double v[10000];
+	size_t i;
+
+	fill_1_to_n(v, ARRAY_SIZE(v));
+	for (i = 0; i < count; i++)
+		assert_near(rdp_stats_percentile(v, c[i].n, c[i].p), c[i].want,
+			    0.0);
+}
+
 static void test_percentile_1_to_100(void **state)
 {
-	double v[100];
+	static const struct rank_case cases[] = {
+		{ 100, 50.0, 50.0 },   { 100, 90.0, 90.0 },
+		{ 100, 99.0, 99.0 },   { 100, 99.9, 100.0 },
+		{ 100, 99.99, 100.0 }, { 100, 100.0, 100.0 },
+		{ 100, 1.0, 1.0 },     { 100, 0.5, 1.0 },
+		{ 100, 50.5, 51.0 },
+	};
 
 	(void)state;
-	fill_1_to_n(v, 100);
-	assert_near(rdp_stats_percentile(v, 100, 50.0), 50.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 100, 90.0), 90.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 100, 99.0), 99.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 100, 99.9), 100.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 100, 99.99), 100.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 100, 100.0), 100.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 100, 1.0), 1.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 100, 0.5), 1.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 100, 50.5), 51.0, 0.0);
+	check_ranks(cases, ARRAY_SIZE(cases));
 }
 
 /* Ranks that are whole numbers must not round up to the next sample. */
 static void test_percentile_exact_ranks(void **state)
 {
-	static double v[10000];
+	static const struct rank_case cases[] = {
+		{ 1000, 99.9, 999.0 },	 { 10000, 99.99, 9999.0 },
+		{ 10000, 99.9, 9990.0 }, { 10000, 0.01, 1.0 },
+		{ 10, 70.0, 7.0 },	 { 3, 33.4, 2.0 },
+	};
 
 	(void)state;
-	fill_1_to_n(v, ARRAY_SIZE(v));
-	assert_near(rdp_stats_percentile(v, 1000, 99.9), 999.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 10000, 99.99), 9999.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 10000, 99.9), 9990.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 10000, 0.01), 1.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 10, 70.0), 7.0, 0.0);
-	assert_near(rdp_stats_percentile(v, 3, 33.4), 2.0, 0.0);
+	check_ranks(cases, ARRAY_SIZE(cases));
 }
 
 static void test_percentile_small(void **state)

@@ -64,17 +64,13 @@ static const struct rdp_qp_cfg roce_cfg = {
 	.min_rnr_timer = 12,
 };
 
-static void remote_info(struct rdp_qp_info *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->qpn = 0x1a2;
-	r->psn = 0xabcdef;
-	r->lid = 7;
-	r->gid[10] = 0xff;
-	r->gid[11] = 0xff;
-	r->gid[12] = 10;
-	r->gid[15] = 2;
-}
+/* The peer's QP: its number, first PSN, LID and an IPv4 RoCE v2 GID. */
+static const struct rdp_qp_info their_qp = {
+	.qpn = 0x1a2,
+	.psn = 0xabcdef,
+	.lid = 7,
+	.gid = { [10] = 0xff, [11] = 0xff, [12] = 10, [15] = 2 },
+};
 
 static const struct rdp_qp_info peer = { .qpn = 0x1a2, .psn = 0xabcdef };
 
@@ -266,13 +262,11 @@ static void test_init(void **state)
 static void test_uc(void **state)
 {
 	struct rdp_qp_cfg cfg = roce_cfg;
-	struct rdp_qp_info r;
 	struct ibv_qp_attr a;
 	int mask;
 
 	(void)state;
 	cfg.qp_type = IBV_QPT_UC;
-	remote_info(&r);
 	rdp_qp_attr_init(&cfg,
 			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 				 IBV_ACCESS_REMOTE_READ |
@@ -281,7 +275,7 @@ static void test_uc(void **state)
 	assert_int_equal(a.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
 	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 				       IBV_QP_ACCESS_FLAGS);
-	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	rdp_qp_attr_rtr(&cfg, &their_qp, &a, &mask);
 	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN);
 	assert_int_equal(a.dest_qp_num, 0x1a2);
@@ -296,7 +290,6 @@ static void test_uc(void **state)
 static void test_ud(void **state)
 {
 	struct rdp_qp_cfg cfg = roce_cfg;
-	struct rdp_qp_info r;
 	struct ibv_qp_attr a, rc;
 	struct ibv_ah_attr ah;
 	int mask;
@@ -304,19 +297,18 @@ static void test_ud(void **state)
 	(void)state;
 	cfg.qp_type = IBV_QPT_UD;
 	cfg.qkey = RDP_UD_QKEY;
-	remote_info(&r);
 	rdp_qp_attr_init(&cfg, IBV_ACCESS_REMOTE_WRITE, &a, &mask);
 	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 				       IBV_QP_QKEY);
 	assert_int_equal(a.qkey, RDP_UD_QKEY);
 	assert_int_equal(a.pkey_index, 2);
-	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	rdp_qp_attr_rtr(&cfg, &their_qp, &a, &mask);
 	assert_int_equal(mask, IBV_QP_STATE);
 	assert_int_equal(a.qp_state, IBV_QPS_RTR);
 	rdp_qp_attr_rts(&cfg, &a, &mask);
 	assert_int_equal(mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
-	rdp_qp_attr_ah(&cfg, &r, &ah);
-	rdp_qp_attr_rtr(&roce_cfg, &r, &rc, &mask);
+	rdp_qp_attr_ah(&cfg, &their_qp, &ah);
+	rdp_qp_attr_rtr(&roce_cfg, &their_qp, &rc, &mask);
 	assert_memory_equal(&ah, &rc.ah_attr, sizeof(ah));
 	assert_int_equal(ah.is_global, 1);
 	assert_int_equal(ah.grh.flow_label, 0xabcde);
@@ -324,13 +316,11 @@ static void test_ud(void **state)
 
 static void test_rtr_roce(void **state)
 {
-	struct rdp_qp_info r;
 	struct ibv_qp_attr a;
 	int mask;
 
 	(void)state;
-	remote_info(&r);
-	rdp_qp_attr_rtr(&roce_cfg, &r, &a, &mask);
+	rdp_qp_attr_rtr(&roce_cfg, &their_qp, &a, &mask);
 	assert_int_equal(a.qp_state, IBV_QPS_RTR);
 	assert_int_equal(a.dest_qp_num, 0x1a2);
 	assert_int_equal(a.rq_psn, 0xabcdef);
@@ -338,7 +328,7 @@ static void test_rtr_roce(void **state)
 	assert_int_equal(a.max_dest_rd_atomic, 8);
 	assert_int_equal(a.min_rnr_timer, 12);
 	assert_int_equal(a.ah_attr.is_global, 1);
-	assert_memory_equal(a.ah_attr.grh.dgid.raw, r.gid, 16);
+	assert_memory_equal(a.ah_attr.grh.dgid.raw, their_qp.gid, 16);
 	assert_int_equal(a.ah_attr.grh.sgid_index, 3);
 	assert_int_equal(a.ah_attr.grh.hop_limit, 9);
 	assert_int_equal(a.ah_attr.grh.traffic_class, 106);
@@ -356,20 +346,18 @@ static void test_rtr_roce(void **state)
 static void test_rtr_ib_lid(void **state)
 {
 	struct rdp_qp_cfg cfg = roce_cfg;
-	struct rdp_qp_info r;
 	struct ibv_qp_attr a;
 	int mask;
 
 	(void)state;
 	cfg.link_layer = IBV_LINK_LAYER_INFINIBAND;
 	cfg.use_grh = 0;
-	remote_info(&r);
-	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	rdp_qp_attr_rtr(&cfg, &their_qp, &a, &mask);
 	assert_int_equal(a.ah_attr.is_global, 0);
 	assert_int_equal(a.ah_attr.dlid, 7);
 	/* With a GRH on IB both are set. */
 	cfg.use_grh = 1;
-	rdp_qp_attr_rtr(&cfg, &r, &a, &mask);
+	rdp_qp_attr_rtr(&cfg, &their_qp, &a, &mask);
 	assert_int_equal(a.ah_attr.is_global, 1);
 	assert_int_equal(a.ah_attr.dlid, 7);
 }
