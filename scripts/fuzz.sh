@@ -21,11 +21,11 @@ git ls-files -z | xargs -0 cp --parents -t "$out"
 	./configure -q --enable-fuzzing CC=clang \
 		CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $san" &&
 	make -s -j"$(nproc)" tests/fuzz/fuzz_wire tests/fuzz/fuzz_opts \
-		tests/fuzz/fuzz_perftest) \
+		tests/fuzz/fuzz_perftest tests/fuzz/fuzz_server_seq) \
 	>"$out/build.log" 2>&1 ||
 	{ echo "fuzz build failed, see $out/build.log"; tail -n 20 "$out/build.log"; exit 1; }
 status=0
-for t in wire opts perftest; do
+for t in wire opts perftest server_seq; do
 	work=$(mktemp -d)
 	echo "fuzz_$t: ${secs} s"
 	if ! "$out/tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4200 \

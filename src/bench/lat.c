@@ -146,6 +146,10 @@ int rdp_verify_atomic(const struct rdp_run *run, uint64_t count,
 		r->checked_bytes = count;
 		return 0;
 	}
+	rdp_err("data check: the counters of the %u QPs add up to %llu, "
+		"not the %llu operations done",
+		run->conn->num_qps, (unsigned long long)host,
+		(unsigned long long)count);
 	r->status = -EILSEQ;
 	r->bad_offset = host;
 	return r->status;

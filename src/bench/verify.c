@@ -52,8 +52,8 @@ static int check_rx_shared(const struct rdp_run *run, uint64_t len,
 			   enum rdp_side peer, struct rdp_data_check *r)
 {
 	const struct rdp_conn *conn = run->conn;
-	long long bad = 0;
-	uint32_t q, k;
+	long long bad = 0, best;
+	uint32_t q, k, from;
 	uint64_t i;
 
 	for (q = 0; q < conn->num_qps; q++) {
@@ -63,13 +63,24 @@ static int check_rx_shared(const struct rdp_run *run, uint64_t len,
 			;
 		if (i == len)
 			continue; /* no message came to this slot */
-		for (k = 0; k < conn->num_qps; k++) {
+		/* the QP whose pattern holds longest: the likely sender */
+		for (k = 0, best = -1, from = 0; k < conn->num_qps; k++) {
 			bad = rdp_pattern_check(rx, len, run->params->seed, k,
 						peer);
 			if (bad < 0)
 				break;
+			if (bad > best) {
+				best = bad;
+				from = k;
+			}
 		}
 		if (bad >= 0) {
+			bad = best;
+			rdp_err("data check (--use-srq): the receive slot of "
+				"QP %u holds no QP's message: QP %u's but for "
+				"byte %lld of %llu (offset %llu)",
+				q, from, bad, (unsigned long long)len,
+				(unsigned long long)q * len + (uint64_t)bad);
 			r->status = -EILSEQ;
 			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
 			return r->status;
@@ -77,6 +88,9 @@ static int check_rx_shared(const struct rdp_run *run, uint64_t len,
 		r->checked_bytes += len;
 	}
 	if (!r->checked_bytes) {
+		rdp_err("data check (--use-srq): no message reached any of "
+			"the %u QPs' receive slots (offset 0)",
+			conn->num_qps);
 		r->status = -EILSEQ;
 		r->bad_offset = 0;
 	}
@@ -100,6 +114,11 @@ static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
 						  len, p->seed, q, peer);
 
 		if (bad >= 0) {
+			rdp_err("data check: QP %u received a wrong byte %lld "
+				"of %llu (offset %llu): data landed in the "
+				"wrong slot or was corrupted",
+				q, bad, (unsigned long long)len,
+				(unsigned long long)q * len + (uint64_t)bad);
 			r->status = -EILSEQ;
 			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
 			return r->status;

@@ -8,6 +8,7 @@
 
 #include <rdmaperf/auth.h>
 #include <rdmaperf/oob.h>
+#include <rdmaperf/opts.h>
 #include <rdmaperf/perftest_wire.h>
 #include <rdmaperf/wire.h>
 
@@ -151,6 +152,8 @@ static int perftest_seeds(const char *dir)
 	return bad;
 }
 
+static int server_seq_seeds(const char *dir);
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -158,12 +161,78 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--perftest"))
 		return perftest_seeds(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--server-seq"))
+		return server_seq_seeds(argv[2]);
 	if (argc != 2)
 		return 2;
 	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		bad |= put(argv[1], &seeds[i], 0);
 		if (seeds[i].m.type != RDP_MSG_AUTH) /* AUTH is never sealed */
 			bad |= put(argv[1], &seeds[i], 1);
+	}
+	return bad;
+}
+
+/* fuzz_server_seq's seeds: what a client sends over a whole session, as
+ * one stream of frames, and the stream cut after each message. The
+ * messages are HELLO, QP_INFO and SYNC of the seeds above, and PARAMS as
+ * a client sends them for write_bw: HELLO, PARAMS, QP_INFO, SYNC READY,
+ * SYNC DONE. */
+static struct rdp_msg seq_msg(const char *name)
+{
+	size_t k;
+
+	for (k = 0; strcmp(seeds[k].name, name); k++)
+		;
+	return seeds[k].m;
+}
+
+/* The parameters a client sends for `write_bw -s 4K -n 100`. */
+static int seq_params(struct rdp_params *p)
+{
+	const char *argv[] = { "rdmaperf", "write_bw", "-s",	   "4K",
+			       "-n",	   "100",      "--no-pin", "host" };
+	struct rdp_opts o;
+	char err[256];
+
+	memset(&o, 0, sizeof(o));
+	if (rdp_opts_parse_client(8, (char **)argv, &o, err, sizeof(err)) !=
+	    RDP_PARSE_OK)
+		return 1;
+	*p = o.params;
+	return 0;
+}
+
+static int server_seq_seeds(const char *dir)
+{
+	static const char *const names[] = { "hello", "params", "qp_info",
+					     "sync", "sync" };
+	uint8_t buf[8 * (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)];
+	struct rdp_msg m;
+	size_t at = 0, len, i;
+	char path[512];
+	int bad = 0;
+	FILE *f;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		m = seq_msg(names[i]);
+		if (m.type == RDP_MSG_PARAMS && seq_params(&m.u.params))
+			return 1;
+		if (m.type == RDP_MSG_SYNC)
+			m.u.sync.phase = i == 3 ? RDP_SYNC_READY
+						: RDP_SYNC_DONE;
+		if (rdp_wire_encode(&m, buf + at, sizeof(buf) - at, &len))
+			return 1;
+		at += len;
+		snprintf(path, sizeof(path), "%s/seq%zu", dir, i + 1);
+		f = fopen(path, "wb");
+		if (!f || fwrite(buf, 1, at, f) != at) {
+			bad = 1;
+			if (f)
+				fclose(f);
+			continue;
+		}
+		bad |= fclose(f) != 0;
 	}
 	return bad;
 }
