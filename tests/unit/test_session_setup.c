@@ -2,17 +2,21 @@
 /* The set-up the client and the perftest peer share (session/common.c):
  * the run's constants, the QP settings, the text stream, the dial. */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "session_int.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/opts.h>
+
+#include "../fake/fake_engine.h"
 
 static void opts_for(struct rdp_opts *o, const char *test)
 {
@@ -106,6 +110,87 @@ static void test_dial_open(void **state)
 	assert_int_equal(oob.timeout_ms, 4321);
 }
 
+/* rdmaperf TEST --perftest [-p PORT] ARGS [HOST], parsed as the client. */
+static void pt_opts(struct rdp_opts *o, const char *test, const char *port,
+		    const char *host)
+{
+	const char *argv[] = { "rdmaperf", test,       "--perftest", "-p",
+			       port,	   "-n",       "200",	     "-s",
+			       "4096",	   "--no-pin", host,	     NULL };
+	char err[256] = "";
+	int n = host ? 11 : 10;
+
+	assert_int_equal(rdp_opts_parse_client(n, (char **)argv, o, err,
+					       sizeof(err)),
+			 RDP_PARSE_OK);
+	o->conn.oob_timeout_ms = 15000;
+	o->conn.connect_timeout_ms = 15000;
+}
+
+struct pt_side {
+	struct rdp_opts o;
+	int rc;
+};
+
+static void *pt_main(void *arg)
+{
+	struct pt_side *s = arg;
+
+	s->rc = rdp_session_perftest(&s->o, &fake_engine);
+	return NULL;
+}
+
+/* Both ends of perftest's exchange in one process: the one-shot server
+ * and the client, each on the set-up the rdmaperf client uses. */
+static void perftest_pair(const char *test, int port_off)
+{
+	struct pt_side srv, cli;
+	char port[16];
+	pthread_t tid;
+
+	fake_engine_reset();
+	snprintf(port, sizeof(port), "%d",
+		 20000 + (int)(getpid() % 5000) * 4 + port_off);
+	pt_opts(&srv.o, test, port, NULL);
+	pt_opts(&cli.o, test, port, "127.0.0.1");
+	assert_int_equal(pthread_create(&tid, NULL, pt_main, &srv), 0);
+	cli.rc = rdp_session_perftest(&cli.o, &fake_engine);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	assert_int_equal(cli.rc, RDP_EXIT_OK);
+	assert_int_equal(srv.rc, RDP_EXIT_OK);
+	assert_int_equal(fake_engine_cfg.conns_created, 2);
+	assert_int_equal(fake_engine_cfg.conns_destroyed, 2);
+}
+
+/* RDMA bandwidth: the server passive, the client's figures sent over. */
+static void test_perftest_write_bw(void **state)
+{
+	(void)state;
+	perftest_pair("write_bw", 0);
+}
+
+/* SEND bandwidth: the server receives and times its own run. */
+static void test_perftest_send_bw(void **state)
+{
+	(void)state;
+	perftest_pair("send_bw", 1);
+}
+
+/* A ping-pong: both sides run the loop. (Not write_lat: there each side
+ * waits for perftest's exit to close the connection.) */
+static void test_perftest_send_lat(void **state)
+{
+	(void)state;
+	perftest_pair("send_lat", 2);
+}
+
+/* READ latency: the server passive, the client keeps its figures. */
+static void test_perftest_read_lat(void **state)
+{
+	(void)state;
+	perftest_pair("read_lat", 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -113,6 +198,10 @@ int main(void)
 		cmocka_unit_test(test_qp_cfg),
 		cmocka_unit_test(test_text_out),
 		cmocka_unit_test(test_dial_open),
+		cmocka_unit_test(test_perftest_write_bw),
+		cmocka_unit_test(test_perftest_send_bw),
+		cmocka_unit_test(test_perftest_send_lat),
+		cmocka_unit_test(test_perftest_read_lat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
