@@ -23,16 +23,16 @@ static void opts_for(struct rdp_opts *o, const char *test)
 	memset(o, 0, sizeof(*o));
 	o->bench = rdp_bench_find(test);
 	assert_non_null(o->bench);
-	o->params.num_qps = 2;
-	o->params.size_bytes = 65536;
-	o->params.tx_depth = 128;
-	o->params.rx_depth = 512;
-	o->conn.gid_index = 3;
-	o->conn.cq_timeout_ms = 1000;
-	o->conn.oob_timeout_ms = 4321;
-	o->report.interval_s = 0.5;
-	o->report.margin_s = 1;
-	o->report.samples = 1;
+	o->params = (struct rdp_params){ .num_qps = 2,
+					 .size_bytes = 65536,
+					 .tx_depth = 128,
+					 .rx_depth = 512 };
+	o->conn = (struct rdp_conn_opts){ .gid_index = 3,
+					  .cq_timeout_ms = 1000,
+					  .oob_timeout_ms = 4321 };
+	o->report = (struct rdp_report_opts){ .interval_s = 0.5,
+					      .margin_s = 1,
+					      .samples = 1 };
 }
 
 /* Both peers' runs take the same clocks from the options. */
