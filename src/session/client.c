@@ -584,9 +584,7 @@ static int start(struct client *c)
 
 	if (rdp_session_clock(&c->clk))
 		return RDP_EXIT_FAIL;
-	ret = c->eng->dev_open(o->conn.dev, o->conn.ib_port,
-			       !!(o->params.flags & RDP_PARAM_RDMA_CM), &o->mem,
-			       &c->dev);
+	ret = rdp_session_dev_open(c->eng, o, &c->dev);
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);

@@ -360,6 +360,14 @@ int rdp_session_clock(struct rdp_clock *clk)
 	return ret;
 }
 
+int rdp_session_dev_open(const struct rdp_engine_ops *eng,
+			 const struct rdp_opts *o, struct rdp_dev **out)
+{
+	return eng->dev_open(o->conn.dev, o->conn.ib_port,
+			     !!(o->params.flags & RDP_PARAM_RDMA_CM), &o->mem,
+			     out);
+}
+
 int rdp_session_dial(const struct rdp_opts *o, struct rdp_oob *oob)
 {
 	int ret = 0;

@@ -761,9 +761,9 @@ int rdp_session_perftest(const struct rdp_opts *o,
 	if (rdp_session_text_out(o->report.json, &c.text))
 		return RDP_EXIT_FAIL;
 	ret = rdp_perftest_sinks(&c);
+	/* -R is refused above: the device opens as the client's. */
 	if (!ret)
-		ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem,
-				    &c.dev);
+		ret = rdp_session_dev_open(eng, o, &c.dev);
 	if (!ret)
 		ret = run(&c);
 	eng->conn_destroy(c.conn);

@@ -32,6 +32,9 @@ struct rdp_cm_opts;
 struct rdp_clock;
 /* The cycle counter, calibrated; its one line when it does not advance. */
 int rdp_session_clock(struct rdp_clock *clk);
+/* The device o names, opened for RDMA CM when the parameters ask it. */
+int rdp_session_dev_open(const struct rdp_engine_ops *eng,
+			 const struct rdp_opts *o, struct rdp_dev **out);
 /* o->conn's server dialled unless oob is open; the message timeout set. */
 int rdp_session_dial(const struct rdp_opts *o, struct rdp_oob *oob);
 /* The text report's stream: stdout, or /dev/null when quiet (stdout
