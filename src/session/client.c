@@ -133,11 +133,7 @@ static int connect_qps(struct client *c)
 	struct rdp_path_opts path;
 	int ret;
 
-	rdp_conn_cfg_from_params(p, c->o->bench, RDP_SIDE_CLIENT,
-				 c->o->conn.gid_index,
-				 c->oob.have_local_ip ? &c->oob.local_ip : NULL,
-				 &cfg);
-	rdp_path_from_params(p, &path);
+	rdp_session_qp_cfg(c->o, p, RDP_SIDE_CLIENT, &c->oob, &cfg, &path);
 	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
 	if (!ret && cfg.defer_qps)
 		ret = cm_connect(c);
@@ -216,27 +212,14 @@ static void server_said_why(struct client *c)
 static int run_test(struct client *c, struct rdp_result *res)
 {
 	const struct rdp_params *p = &c->p;
-	const struct rdp_bench_ops *ops = c->o->bench;
-	struct rdp_run run = {
-		.params = p,
-		.ops = ops,
-		.conn = c->conn,
-		.clk = &c->clk,
-		.side = RDP_SIDE_CLIENT,
-		.oob_fd = c->oob.fd,
-		.interval_cycles = (uint64_t)(c->o->report.interval_s * 1e9 *
-					      c->clk.cycles_per_ns),
-		.keep_samples = c->o->report.samples,
-		.margin_cycles = (uint64_t)(c->o->report.margin_s * 1e9 *
-					    c->clk.cycles_per_ns),
-		.stall_cycles = rdp_clock_cycles_of_ms(
-			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
-		.pin_threads = !c->o->place.no_pin,
-	};
+	struct rdp_run run;
 	int slow = rdp_slow_step_ms(c->o, &c->p);
 	struct rdp_msg msg;
 	int ret;
 
+	rdp_session_run_init(&run, c->o, p, c->conn, &c->clk, RDP_SIDE_CLIENT,
+			     c->oob.fd);
+	run.pin_threads = !c->o->place.no_pin;
 	memset(res, 0, sizeof(*res));
 	run.dec = c->dec;
 	res->dec = c->dec;
@@ -413,13 +396,8 @@ static int session(struct client *c)
 	const struct rdp_matrix *m = &c->o->matrix;
 	struct rdp_result *res;
 	size_t i, k, n = 0;
-	int ret = 0;
+	int ret = rdp_session_dial(c->o, &c->oob);
 
-	if (c->oob.fd < 0)
-		ret = rdp_oob_connect(c->o->conn.host, c->o->conn.tcp_port,
-				      c->o->conn.source_ip,
-				      c->o->conn.connect_timeout_ms, &c->oob);
-	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
 	if (!ret && c->o->conn.secret && c->o->conn.secret->len) {
 		ret = rdp_auth_client(&c->oob, c->o->conn.secret);
 		c->authenticated = !ret;
@@ -604,13 +582,9 @@ static int start(struct client *c)
 	struct rdp_limits lim;
 	int ret;
 
-	if (rdp_clock_calibrate(&c->clk)) {
-		rdp_err("the cycle counter does not advance: cannot time");
+	if (rdp_session_clock(&c->clk))
 		return RDP_EXIT_FAIL;
-	}
-	ret = c->eng->dev_open(o->conn.dev, o->conn.ib_port,
-			       !!(o->params.flags & RDP_PARAM_RDMA_CM), &o->mem,
-			       &c->dev);
+	ret = rdp_session_dev_open(c->eng, o, &c->dev);
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);
@@ -628,14 +602,8 @@ static int start(struct client *c)
 	    o->conn.gid_index >= 0)
 		c->p.flags |= RDP_PARAM_GRH;
 	/* --json and --output: stdout carries that alone. */
-	if (o->report.json || o->report.output) {
-		c->text = fopen("/dev/null", "w");
-		if (!c->text) {
-			c->text = stdout;
-			rdp_err("open /dev/null: %s", strerror(errno));
-			return RDP_EXIT_FAIL;
-		}
-	}
+	if (rdp_session_text_out(o->report.json || o->report.output, &c->text))
+		return RDP_EXIT_FAIL;
 	return make_sinks(c) ? RDP_EXIT_FAIL : RDP_EXIT_OK;
 }
 

@@ -16,6 +16,7 @@
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/wire.h>
 #include <rdmaperf/cm.h>
+#include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/sysfs.h>
 
@@ -348,4 +349,83 @@ void rdp_cpu_from_result(const struct rdp_msg_result *r, struct rdp_cpu_cost *c)
 	c->sys_s = (double)r->cpu_sys_ns / 1e9;
 	c->host_busy_pct = r->host_busy_cpct < 0 ? -1
 						 : r->host_busy_cpct / 100.0;
+}
+
+int rdp_session_clock(struct rdp_clock *clk)
+{
+	int ret = rdp_clock_calibrate(clk);
+
+	if (ret)
+		rdp_err("the cycle counter does not advance: cannot time");
+	return ret;
+}
+
+int rdp_session_dev_open(const struct rdp_engine_ops *eng,
+			 const struct rdp_opts *o, struct rdp_dev **out)
+{
+	return eng->dev_open(o->conn.dev, o->conn.ib_port,
+			     !!(o->params.flags & RDP_PARAM_RDMA_CM), &o->mem,
+			     out);
+}
+
+int rdp_session_dial(const struct rdp_opts *o, struct rdp_oob *oob)
+{
+	int ret = 0;
+
+	if (oob->fd < 0)
+		ret = rdp_oob_connect(o->conn.host, o->conn.tcp_port,
+				      o->conn.source_ip,
+				      o->conn.connect_timeout_ms, oob);
+	oob->timeout_ms = o->conn.oob_timeout_ms;
+	return ret;
+}
+
+int rdp_session_text_out(int quiet, FILE **out)
+{
+	int err;
+
+	*out = stdout;
+	if (!quiet)
+		return 0;
+	*out = fopen("/dev/null", "w");
+	if (*out)
+		return 0;
+	err = errno;
+	*out = stdout;
+	rdp_err("open /dev/null: %s", strerror(err));
+	return -err;
+}
+
+void rdp_session_qp_cfg(const struct rdp_opts *o, const struct rdp_params *p,
+			enum rdp_side side, const struct rdp_oob *oob,
+			struct rdp_conn_cfg *cfg, struct rdp_path_opts *path)
+{
+	rdp_conn_cfg_from_params(p, o->bench, side, o->conn.gid_index,
+				 oob->have_local_ip ? &oob->local_ip : NULL,
+				 cfg);
+	rdp_path_from_params(p, path);
+}
+
+void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,
+			  const struct rdp_params *p, struct rdp_conn *conn,
+			  const struct rdp_clock *clk, enum rdp_side side,
+			  int oob_fd)
+{
+	const struct rdp_report_opts *ro = &o->report;
+
+	*run = (struct rdp_run){
+		.params = p,
+		.ops = o->bench,
+		.conn = conn,
+		.clk = clk,
+		.side = side,
+		.oob_fd = oob_fd,
+		.interval_cycles =
+			(uint64_t)(ro->interval_s * 1e9 * clk->cycles_per_ns),
+		.keep_samples = ro->samples,
+		.margin_cycles =
+			(uint64_t)(ro->margin_s * 1e9 * clk->cycles_per_ns),
+		.stall_cycles = rdp_clock_cycles_of_ms(
+			clk, (uint64_t)o->conn.cq_timeout_ms),
+	};
 }

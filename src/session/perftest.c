@@ -304,24 +304,12 @@ static int barrier(struct pt_peer *c, const char *what)
 /* The run's constants; params point at c->p, whose size each point sets. */
 static void run_init(struct pt_peer *c)
 {
-	c->run = (struct rdp_run){
-		.params = &c->p,
-		.ops = c->o->bench,
-		.conn = c->conn,
-		.clk = &c->clk,
-		.side = c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
-		/* The send_bw receiver stops when the client's next TCP
-		 * message comes (under -D). */
-		.oob_fd = c->oob.fd,
-		.stall_cycles = rdp_clock_cycles_of_ms(
-			&c->clk, (uint64_t)c->o->conn.cq_timeout_ms),
-		.interval_cycles = (uint64_t)(c->o->report.interval_s * 1e9 *
-					      c->clk.cycles_per_ns),
-		.keep_samples = c->o->report.samples,
-		.margin_cycles = (uint64_t)(c->o->report.margin_s * 1e9 *
-					    c->clk.cycles_per_ns),
-		.perftest = 1,
-	};
+	/* The send_bw receiver stops when the client's next TCP message
+	 * comes (under -D): the loop watches the socket. */
+	rdp_session_run_init(&c->run, c->o, &c->p, c->conn, &c->clk,
+			     c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
+			     c->oob.fd);
+	c->run.perftest = 1;
 	rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
 }
 
@@ -334,16 +322,13 @@ static int connect_qps(struct pt_peer *c)
 	struct rdp_path_opts path;
 	int ret;
 
-	rdp_conn_cfg_from_params(p, c->o->bench,
-				 c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
-				 c->o->conn.gid_index,
-				 c->oob.have_local_ip ? &c->oob.local_ip : NULL,
-				 &cfg);
+	rdp_session_qp_cfg(c->o, p,
+			   c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
+			   &c->oob, &cfg, &path);
 	/* A perftest client steps through a page of the server's memory
 	 * for messages up to half a page. */
 	if (c->server && cfg.msg_bytes < PT_PAGE_SIZE)
 		cfg.msg_bytes = PT_PAGE_SIZE;
-	rdp_path_from_params(p, &path);
 	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
 	if (ret)
 		return ret;
@@ -489,8 +474,7 @@ static int open_oob(struct pt_peer *c)
 	int lfd, ret;
 
 	if (!c->server)
-		return rdp_oob_connect(o->host, o->tcp_port, o->source_ip,
-				       o->connect_timeout_ms, &c->oob);
+		return rdp_session_dial(c->o, &c->oob);
 	ret = rdp_oob_listen(o->bind, o->tcp_port, &lfd);
 	if (ret)
 		return ret;
@@ -501,6 +485,7 @@ static int open_oob(struct pt_peer *c)
 	fflush(NULL);
 	ret = rdp_oob_accept(lfd, -1, o->oob_timeout_ms, &c->oob);
 	close(lfd);
+	c->oob.timeout_ms = o->oob_timeout_ms;
 	return ret;
 }
 
@@ -660,7 +645,6 @@ static int run(struct pt_peer *c)
 
 	if (ret)
 		return ret;
-	c->oob.timeout_ms = c->o->conn.oob_timeout_ms;
 	ret = prologue(c);
 	if (!ret)
 		ret = negotiate(c);
@@ -770,21 +754,16 @@ int rdp_session_perftest(const struct rdp_opts *o,
 
 	if (supported(o))
 		return RDP_EXIT_USAGE;
-	if (rdp_clock_calibrate(&c.clk)) {
-		rdp_err("the cycle counter does not advance: cannot time");
+	if (rdp_session_clock(&c.clk))
 		return RDP_EXIT_FAIL;
-	}
 	peer_init(&c, o);
 	/* --json: stdout carries the document alone. */
-	c.text = o->report.json ? fopen("/dev/null", "w") : stdout;
-	if (!c.text) {
-		rdp_err("open /dev/null: %s", strerror(errno));
+	if (rdp_session_text_out(o->report.json, &c.text))
 		return RDP_EXIT_FAIL;
-	}
 	ret = rdp_perftest_sinks(&c);
+	/* -R is refused above: the device opens as the client's. */
 	if (!ret)
-		ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem,
-				    &c.dev);
+		ret = rdp_session_dev_open(eng, o, &c.dev);
 	if (!ret)
 		ret = run(&c);
 	eng->conn_destroy(c.conn);

@@ -24,6 +24,31 @@
  */
 int rdp_slow_step_ms(const struct rdp_opts *o, const struct rdp_params *p);
 struct rdp_cm_opts;
+
+/*
+ * The set-up both peers of a run share, whatever the out-of-band dialogue
+ * (rdmaperf's messages in client.c, perftest's exchange in perftest.c).
+ */
+struct rdp_clock;
+/* The cycle counter, calibrated; its one line when it does not advance. */
+int rdp_session_clock(struct rdp_clock *clk);
+/* The device o names, opened for RDMA CM when the parameters ask it. */
+int rdp_session_dev_open(const struct rdp_engine_ops *eng,
+			 const struct rdp_opts *o, struct rdp_dev **out);
+/* o->conn's server dialled unless oob is open; the message timeout set. */
+int rdp_session_dial(const struct rdp_opts *o, struct rdp_oob *oob);
+/* The text report's stream: stdout, or /dev/null when quiet (stdout
+ * carries a document alone); its one line when that cannot open. */
+int rdp_session_text_out(int quiet, FILE **out);
+/* This side's QPs as p asks: the connection's settings and the path. */
+void rdp_session_qp_cfg(const struct rdp_opts *o, const struct rdp_params *p,
+			enum rdp_side side, const struct rdp_oob *oob,
+			struct rdp_conn_cfg *cfg, struct rdp_path_opts *path);
+/* A run's constants from the options: its reporting and stall clocks. */
+void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,
+			  const struct rdp_params *p, struct rdp_conn *conn,
+			  const struct rdp_clock *clk, enum rdp_side side,
+			  int oob_fd);
 /* RDMA CM settings from the test parameters, alike on both sides. */
 void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,
 		      struct rdp_cm_opts *cmo);
