@@ -127,6 +127,13 @@ t_cluster_retest_held() {
 # its veth: the cable pulled): the job still ends, that node's later cells
 # are failed with a reason, the outliers name it. The link is back before
 # the retest rounds, so no flag holds there.
+# The link goes down when round 1 is in, which can be in the middle of
+# round 2's transfer: node3's peer in that round is then the server of a
+# client that vanished without a FIN, and stays busy with it (a run of -n
+# has no duration to bound its wait for DONE), so its next clients get no
+# HELLO until the link is back. Such a cell may fail only that way: with
+# "sent no HELLO", towards a node that served node3 in an earlier round
+# whose cell failed. Every other cell without node3 is ok.
 t_cluster_node_down() {
 	local pid i net rc why
 	begin "mesh: a node's netdev down mid-mesh: job completes, its cells failed, named, retest clears"
@@ -158,9 +165,8 @@ t_cluster_node_down() {
 	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
 	expect_json "$DIR/mesh.json" '.cells | length == 12' \
 		'[.cells[] | select(.status == "failed") | .reason | length > 0] | all' \
-		'[.cells[] | select(.status == "failed") | (.tx == "node3" or .rx == "node3")] | all' \
-		'[.cells[] | select(.status == "failed")] | length >= 4' \
-		'[.cells[] | select(.tx != "node3" and .rx != "node3") | .status == "ok"] | all' ||
+		'[.cells[] | select(.status == "failed" and (.tx == "node3" or .rx == "node3"))] | length >= 4' \
+		'. as $m | [.cells[] | select(.tx != "node3" and .rx != "node3" and .status != "ok") | . as $c | ((.reason // "") | test("sent no HELLO")) and ([$m.cells[] | select(.tx == "node3" and .rx == $c.rx and .status == "failed" and .round < $c.round)] | length > 0)] | all' ||
 		return
 	expect_file "$DIR/outliers.txt" "node3" || return
 	expect_json "$DIR/mesh.json" \
