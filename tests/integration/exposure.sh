@@ -134,7 +134,10 @@ exposure_kill() {
 	begin "client killed during $what: the server destroys its QPs"
 	base=$(server_qps "$spid")
 	mark=$(dev_sent_pkts)
-	run_limited 60 "$BUILD/rdmaperf" "$@" -D 30 -d "$DEV" -p "$port" \
+	# started directly, not under timeout(1), so that $! is the client
+	# itself and SIGKILL reaches it (killing a timeout leaves its child
+	# running); -D 30 bounds it should the kill never come
+	"$BUILD/rdmaperf" "$@" -D 30 -d "$DEV" -p "$port" \
 		"$ADDR" >"$WORK/out" 2>&1 &
 	cpid=$!
 	# well into the timed run: its data flows, so both sides' QPs are up
@@ -144,7 +147,6 @@ exposure_kill() {
 		{ fail "no traffic from the run"; kill -9 "$cpid"; wait "$cpid"; return; }
 	n=$(server_qps "$spid")
 	[ "$n" -gt "$base" ] || { fail "no server QPs seen ($n)"; kill "$cpid"; return; }
-	pkill -KILL -P "$cpid" 2>/dev/null
 	kill -KILL "$cpid" 2>/dev/null
 	wait "$cpid" 2>/dev/null
 	# 30 s of wall time, however long each count takes
