@@ -365,21 +365,27 @@ static void test_last_millisecond_pair(void **state)
 	close(sp[1]);
 }
 
-/* A real gate on 127.0.0.1 with a 1 s handshake, on a port of its own. */
+/* A real gate on 127.0.0.1 with a 1 s handshake, on a port of its own.
+ * A gate runs until the process ends, its threads reading its options:
+ * each gate gets options of its own, never rewritten. */
 static uint16_t gate_up(void)
 {
-	static struct rdp_opts o;
+	static struct rdp_opts opts[4];
+	static unsigned int used;
+	struct rdp_opts *op;
 	struct rdp_gate *g;
 	uint16_t port;
 
-	snprintf(o.conn.bind, sizeof(o.conn.bind), "127.0.0.1");
-	o.conn.handshake_timeout_ms = 1000;
-	o.conn.oob_timeout_ms = 60000;
-	o.conn.max_handshake_rate = 20;
-	o.conn.max_prefix_rate = 5;
-	o.conn.ipv4_prefix_bits = 32;
-	o.conn.ipv6_prefix_bits = 64;
-	assert_int_equal(rdp_gate_start(&o, &g), 0);
+	assert_true(used < sizeof(opts) / sizeof(opts[0]));
+	op = &opts[used++];
+	snprintf(op->conn.bind, sizeof(op->conn.bind), "127.0.0.1");
+	op->conn.handshake_timeout_ms = 1000;
+	op->conn.oob_timeout_ms = 60000;
+	op->conn.max_handshake_rate = 20;
+	op->conn.max_prefix_rate = 5;
+	op->conn.ipv4_prefix_bits = 32;
+	op->conn.ipv6_prefix_bits = 64;
+	assert_int_equal(rdp_gate_start(op, &g), 0);
 	assert_int_equal(rdp_gate_port(g, &port), 0);
 	return port;
 }
