@@ -10,6 +10,7 @@ WORK=$(mktemp -d /tmp/rdp-it.XXXXXX)
 # passes only those): a report then aborts the process that made it.
 [ -n "${RDP_ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS=$RDP_ASAN_OPTIONS
 [ -n "${RDP_UBSAN_OPTIONS:-}" ] && export UBSAN_OPTIONS=$RDP_UBSAN_OPTIONS
+[ -n "${RDP_TSAN_OPTIONS:-}" ] && export TSAN_OPTIONS=$RDP_TSAN_OPTIONS
 N_PASS=0
 N_FAIL=0
 N_SKIP=0
@@ -71,7 +72,7 @@ begin() {
 sanitizer_reports() {
 	[ -e "$WORK/.case" ] || return 0
 	find "$WORK" -type f -newer "$WORK/.case" ! -name .case \
-		-exec grep -lE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: ' {} + \
+		-exec grep -lE 'ERROR: (AddressSanitizer|LeakSanitizer)|WARNING: ThreadSanitizer|runtime error: ' {} + \
 		2>/dev/null | head -n 3 | tr '\n' ' '
 }
 
