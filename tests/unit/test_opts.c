@@ -593,7 +593,18 @@ static void test_transport_check(void **state)
 	assert_int_equal(rdp_bench_validate(rdp_bench_find("write_lat"), &p,
 					    why, sizeof(why)),
 			 -EINVAL);
-	assert_non_null(strstr(why, "write_lat: RDMA WRITE needs a connected"));
+	/* Where it runs instead: the transport rows, nearest first; which
+	 * tests run on UD: the registry's rows with RDP_BENCH_UD. */
+	assert_string_equal(why, "write_lat: RDMA WRITE needs a connected QP "
+				 "and UD only sends datagrams: use -c UC or "
+				 "-c RC (or send_bw, send_lat on UD)");
+	p.transport = RDP_TRANSPORT_UC;
+	snprintf(p.test, sizeof(p.test), "read_lat");
+	assert_int_equal(rdp_bench_validate(rdp_bench_find("read_lat"), &p, why,
+					    sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "read_lat: RDMA READ needs a reliable "
+				 "connection, which UC is not: use -c RC");
 	p.transport = 7;
 	assert_int_equal(rdp_bench_validate(rdp_bench_find("send_lat"), &p, why,
 					    sizeof(why)),
