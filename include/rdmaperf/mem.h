@@ -105,6 +105,13 @@ extern const struct rdp_mem_ops rdp_mem_staged;
 const struct rdp_mem_ops *const *rdp_mem_types(void);
 /* The row whose option is name ("--use_cuda" or "use_cuda"), or NULL. */
 const struct rdp_mem_ops *rdp_mem_find(const char *name);
+/*
+ * The row that names a peer's memory, from the kind it reports (enum
+ * rdp_mem_kind, as sent): host memory's; for device memory, direct or
+ * staged, the first device row of rdp_mem_types(), as staged memory's
+ * data defaults to; NULL for a kind this build does not know.
+ */
+const struct rdp_mem_ops *rdp_mem_of_kind(unsigned int kind);
 
 /*
  * Open memory of type ops for the NIC nic; spec names the device (the

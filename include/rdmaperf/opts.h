@@ -64,7 +64,14 @@ struct rdp_cli_opt {
 	 * Gb/s like 90 or 12.5, not 'x'"); CHARS, what is wrong ("--bind
 	 * ADDR: too long"). */
 	const char *say;
+	/* --help names the tests whose row has every one of these
+	 * rdp_bench_flags bits (bench.h) where help says RDP_CLI_TESTS,
+	 * from the registry: a new test with the bit is in the line. */
+	unsigned int tests;
 };
+
+/* Where a row's help lists its tests (.tests): "write_bw, write_lat". */
+#define RDP_CLI_TESTS "{tests}"
 
 /* Two options that exclude each other, by long name. */
 struct rdp_cli_pair {

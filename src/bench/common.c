@@ -12,6 +12,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/rules.h>
 
 #include "bench_int.h"
 
@@ -141,38 +142,106 @@ static const char *verb_name(enum rdp_verb verb)
 	return "?";
 }
 
+/* The row bit a test needs to run on transport id: RC is every test's;
+ * on XRC the device decides. */
+static unsigned int transport_bit(uint32_t id)
+{
+	switch (id) {
+	case RDP_TRANSPORT_UC:
+		return RDP_BENCH_UC;
+	case RDP_TRANSPORT_UD:
+		return RDP_BENCH_UD;
+	default:
+		return 0;
+	}
+}
+
+/* Can ops run on row t: a row that runs tests, carries the test's verb
+ * and whose bit the test's row has. */
+static int runs_on(const struct rdp_bench_ops *ops,
+		   const struct rdp_transport *t)
+{
+	unsigned int bit = t ? transport_bit(t->id) : 0;
+
+	return t && t->runs_tests && rdp_transport_carries(t, ops->verb) &&
+	       (ops->flags & bit) == bit;
+}
+
+/* "-c UC or -c RC": the transports ops runs on, the rows nearest the one
+ * asked for first (the table goes from RC's guarantees down, so UD's
+ * nearest is UC). */
+static const char *alternatives(const struct rdp_bench_ops *ops, uint32_t asked,
+				char *buf, size_t len)
+{
+	const struct rdp_transport *t, *hit[RDP_TRANSPORT_COUNT];
+	uint32_t d, i, n = 0;
+	size_t off = 0;
+
+	for (d = 1; d < RDP_TRANSPORT_COUNT; d++) {
+		t = asked >= d ? rdp_transport_get(asked - d) : NULL;
+		if (runs_on(ops, t))
+			hit[n++] = t;
+		t = rdp_transport_get(asked + d);
+		if (runs_on(ops, t))
+			hit[n++] = t;
+	}
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s-c %s",
+					!i	     ? ""
+					: i + 1 == n ? " or "
+						     : ", ",
+					hit[i]->name);
+	return buf;
+}
+
+/* A connected verb on a datagram transport: where it runs instead, and
+ * which tests run on this one. */
+static void no_datagrams(const struct rdp_bench_ops *ops,
+			 const struct rdp_params *p, char *why, size_t len)
+{
+	const char *name = rdp_transport_name(p->transport);
+	char other[64], tests[256], also[320] = "";
+
+	if (*rdp_rules_tests(-1, transport_bit(p->transport), 0, "", ", ",
+			     tests, sizeof(tests)))
+		snprintf(also, sizeof(also), " (or %s on %s)", tests, name);
+	snprintf(why, len,
+		 "%s: %s needs a connected QP and %s only sends datagrams: "
+		 "use %s%s",
+		 p->test, verb_name(ops->verb), name,
+		 alternatives(ops, p->transport, other, sizeof(other)), also);
+}
+
 static int check_transport(const struct rdp_bench_ops *ops,
 			   const struct rdp_params *p, char *why, size_t len)
 {
-	unsigned int need = p->transport == RDP_TRANSPORT_UC   ? RDP_BENCH_UC
-			    : p->transport == RDP_TRANSPORT_UD ? RDP_BENCH_UD
-							       : 0;
+	const struct rdp_transport *t = rdp_transport_get(p->transport);
+	char list[64];
 
 	/* XRC: the device decides (the engine answers with its capability) */
 	if (p->transport == RDP_TRANSPORT_XRC)
 		return 0;
-	if (p->transport >= RDP_TRANSPORT_COUNT) {
-		snprintf(why, len, "transport %u unknown: give -c RC, UC or UD",
-			 p->transport);
+	if (!t) {
+		rdp_transport_list(NULL, " or ", list, sizeof(list));
+		snprintf(why, len, "transport %u unknown: give -c %s",
+			 p->transport, list);
 		return -EINVAL;
 	}
-	if (!need || (ops->flags & need))
+	if (runs_on(ops, t))
 		return 0;
+	alternatives(ops, p->transport, list, sizeof(list));
 	if (ops->verb == RDP_VERB_READ || ops->verb == RDP_VERB_ATOMIC)
 		snprintf(why, len,
 			 "%s: %s needs a reliable connection, which %s is "
-			 "not: use -c RC",
-			 p->test, verb_name(ops->verb),
-			 rdp_transport_name(p->transport));
-	else if (p->transport == RDP_TRANSPORT_UD)
-		snprintf(why, len,
-			 "%s: %s needs a connected QP and UD only sends "
-			 "datagrams: use -c UC or -c RC (or send_bw, send_lat "
-			 "on UD)",
-			 p->test, verb_name(ops->verb));
+			 "not: use %s",
+			 p->test, verb_name(ops->verb), t->name, list);
+	else if (!t->connected)
+		no_datagrams(ops, p, why, len);
 	else
-		snprintf(why, len, "%s does not run on %s: use -c RC", p->test,
-			 rdp_transport_name(p->transport));
+		snprintf(why, len, "%s does not run on %s: use %s", p->test,
+			 t->name, list);
 	return -EINVAL;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "opts_int.h"
+#include <rdmaperf/rules.h>
 
 const char *rdp_cli_spelling(const struct rdp_cli_opt *d, char *buf, size_t len)
 {
@@ -229,9 +230,23 @@ int rdp_cli_parse(const struct rdp_cli_table *t, int argc, char **argv,
 /* Ranges up to this bound are short enough for --help. */
 #define HELP_RANGE_MAX 65536
 
+/* d's help with the tests of its row's bits in place of RDP_CLI_TESTS. */
+static const char *help_text(const struct rdp_cli_opt *d, char *buf, size_t len)
+{
+	const char *at = d->tests ? strstr(d->help, RDP_CLI_TESTS) : NULL;
+	char tests[256];
+
+	if (!at)
+		return d->help;
+	rdp_rules_tests(-1, d->tests, 0, "", ", ", tests, sizeof(tests));
+	snprintf(buf, len, "%.*s%s%s", (int)(at - d->help), d->help, tests,
+		 at + strlen(RDP_CLI_TESTS));
+	return buf;
+}
+
 static void help_line(FILE *f, const struct rdp_cli_opt *d)
 {
-	char left[48], tail[64] = "";
+	char left[48], tail[64] = "", help[512];
 
 	if (d->letter)
 		snprintf(left, sizeof(left), "-%c, --%s%s%s", d->letter,
@@ -255,7 +270,8 @@ static void help_line(FILE *f, const struct rdp_cli_opt *d)
 			snprintf(tail, sizeof(tail), " (default %" PRId64 ")",
 				 d->def);
 	}
-	fprintf(f, "  %-26s %s%s\n", left, d->help, tail);
+	fprintf(f, "  %-26s %s%s\n", left, help_text(d, help, sizeof(help)),
+		tail);
 }
 
 void rdp_cli_usage(FILE *f, const struct rdp_cli_table *t)

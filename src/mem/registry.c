@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The only list of device memory types a side may choose by option. Adding
- * one (ROCm, say): its file with a filled struct rdp_mem_ops, a line here. */
+/* The only list of device memory types a side may choose by option, and
+ * the row that names a peer's memory. Adding a type (ROCm, say): its file
+ * with a filled struct rdp_mem_ops, a line here. */
 #include <string.h>
 
 #include <rdmaperf/mem.h>
@@ -23,6 +24,20 @@ const struct rdp_mem_ops *rdp_mem_find(const char *name)
 		name += 2;
 	for (t = registry; name && *t; t++)
 		if (!strcmp((*t)->option + 2, name))
+			return *t;
+	return NULL;
+}
+
+const struct rdp_mem_ops *rdp_mem_of_kind(unsigned int kind)
+{
+	const struct rdp_mem_ops *const *t;
+
+	if (kind == RDP_MEM_KIND_HOST)
+		return &rdp_mem_host;
+	if (kind != RDP_MEM_KIND_GPU && kind != RDP_MEM_KIND_GPU_STAGED)
+		return NULL;
+	for (t = registry; *t; t++)
+		if ((*t)->kind == RDP_MEM_KIND_GPU)
 			return *t;
 	return NULL;
 }

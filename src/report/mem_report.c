@@ -219,17 +219,13 @@ int rdp_json_memory_stage(json_t *mem, const struct rdp_report_info *in)
 	return err ? -1 : 0;
 }
 
+/* The peer reports where its data lives, not the type: the memory
+ * type's row names it. */
 static const char *kind_id(uint8_t kind)
 {
-	switch (kind) {
-	case RDP_MEM_KIND_HOST:
-		return "host";
-	case RDP_MEM_KIND_GPU:
-	case RDP_MEM_KIND_GPU_STAGED:
-		return "cuda";
-	default:
-		return "unknown";
-	}
+	const struct rdp_mem_ops *t = rdp_mem_of_kind(kind);
+
+	return t ? t->name : "unknown";
 }
 
 json_t *rdp_json_peer_memory(const struct rdp_peer_info *peer)

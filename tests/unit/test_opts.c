@@ -593,7 +593,18 @@ static void test_transport_check(void **state)
 	assert_int_equal(rdp_bench_validate(rdp_bench_find("write_lat"), &p,
 					    why, sizeof(why)),
 			 -EINVAL);
-	assert_non_null(strstr(why, "write_lat: RDMA WRITE needs a connected"));
+	/* Where it runs instead: the transport rows, nearest first; which
+	 * tests run on UD: the registry's rows with RDP_BENCH_UD. */
+	assert_string_equal(why, "write_lat: RDMA WRITE needs a connected QP "
+				 "and UD only sends datagrams: use -c UC or "
+				 "-c RC (or send_bw, send_lat on UD)");
+	p.transport = RDP_TRANSPORT_UC;
+	snprintf(p.test, sizeof(p.test), "read_lat");
+	assert_int_equal(rdp_bench_validate(rdp_bench_find("read_lat"), &p, why,
+					    sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "read_lat: RDMA READ needs a reliable "
+				 "connection, which UC is not: use -c RC");
 	p.transport = 7;
 	assert_int_equal(rdp_bench_validate(rdp_bench_find("send_lat"), &p, why,
 					    sizeof(why)),
@@ -813,7 +824,43 @@ static void test_usage_from_table(void **state)
 	assert_non_null(strstr(buf, "(0..31, default 14)"));
 	assert_non_null(strstr(buf, "(1..255)"));
 	assert_null(strstr(buf, "--bind="));
+	/* The tests a row's help names come from the registry's bits. */
+	assert_non_null(strstr(buf, "--use-srq              send_bw, send_lat: "
+				    "every QP's receives on one shared "
+				    "receive queue, on both sides\n"));
+	assert_non_null(strstr(buf, "--write_with_imm       write_bw, "
+				    "write_lat: RDMA WRITE with immediate "
+				    "data"));
+	assert_non_null(strstr(buf, "--send_with_imm        send_bw, "
+				    "send_lat: SEND with immediate data\n"));
+	assert_non_null(strstr(buf, "both sides send at once (write_bw, "
+				    "read_bw, send_bw, atomic_bw); TX and RX "
+				    "reported\n"));
+	assert_null(strstr(buf, RDP_CLI_TESTS));
 	free(buf);
+}
+
+/* No help names a test by hand: a row lists its tests by a capability
+ * bit (.tests) and says where (RDP_CLI_TESTS), and only such a row. */
+static void test_help_names_no_test(void **state)
+{
+	const struct rdp_bench_ops *const *b;
+	const struct rdp_cli_opt *d;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < rdp_cli_n_opts; i++) {
+		d = &rdp_cli_opts[i];
+		for (b = rdp_bench_all(); *b; b++)
+			if (strstr(d->help, (*b)->name))
+				fail_msg("--%s's help names %s: give the row "
+					 ".tests and say " RDP_CLI_TESTS,
+					 d->name, (*b)->name);
+		if (!d->tests != !strstr(d->help, RDP_CLI_TESTS))
+			fail_msg("--%s: .tests and " RDP_CLI_TESTS
+				 " in its help go together",
+				 d->name);
+	}
 }
 
 /* A letter means one thing in every command: a subcommand's -X, when
@@ -915,6 +962,7 @@ int main(void)
 		cmocka_unit_test(test_table_unique),
 		cmocka_unit_test(test_table_defaults),
 		cmocka_unit_test(test_usage_from_table),
+		cmocka_unit_test(test_help_names_no_test),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_tool_letters),
 		cmocka_unit_test(test_tool_usage_errors),
