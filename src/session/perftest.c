@@ -309,7 +309,7 @@ static void run_init(struct pt_peer *c)
 	rdp_session_run_init(&c->run, c->o, &c->p, c->conn, &c->clk,
 			     c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
 			     c->oob.fd);
-	c->run.perftest = 1;
+	c->run.counted_pingpong = 1; /* perftest's ping-pong */
 	rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
 }
 

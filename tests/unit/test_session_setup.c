@@ -59,7 +59,7 @@ static void test_run_init(void **state)
 	assert_int_equal(run.stall_cycles, 2000000000ull);
 	assert_int_equal(run.keep_samples, 1);
 	/* What differs is each caller's to set. */
-	assert_int_equal(run.perftest, 0);
+	assert_int_equal(run.counted_pingpong, 0);
 	assert_int_equal(run.pin_threads, 0);
 }
 
