@@ -89,6 +89,7 @@ struct rdp_session_proto_ops {
 };
 
 extern const struct rdp_session_proto_ops rdp_proto_rdmaperf;
+extern const struct rdp_session_proto_ops rdp_proto_perftest;
 
 /* RDMA CM settings from the test parameters, alike on both sides. */
 void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,
