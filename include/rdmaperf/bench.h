@@ -135,8 +135,9 @@ struct rdp_run {
 	uint64_t margin_cycles;	  /* -f: left out at both ends of -D */
 	struct rdp_decisions dec; /* rdp_bench_decide(), before the run */
 	int keep_samples;	  /* -U: every latency sample in the result */
-	int perftest;		  /* the peer is perftest: the ping-pongs
-				   * run its sequence */
+	int counted_pingpong;	  /* the ping-pongs run the counted
+				   * sequence: -n messages each way, no
+				   * stop message, both sides stamp */
 	struct rdp_live *live;	  /* --run_infinitely: the bandwidth loop
 				   * runs until live->stop, recording */
 	struct rdp_bw_series *series; /* a bandwidth loop leaves its samples

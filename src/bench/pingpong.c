@@ -517,15 +517,15 @@ static int pt_close(struct rdp_run *run, void *state, uint64_t done, int ret)
 
 enum pp_variant rdp_pp_variant(const struct rdp_bench_ops *ops,
 			       const struct rdp_params *p, enum rdp_side side,
-			       int perftest, int events)
+			       int counted, int events)
 {
 	if (ops->verb == RDP_VERB_WRITE) {
-		if (perftest)
+		if (counted)
 			return side == RDP_SIDE_SERVER ? PP_PT_WRITE_FIRST
 						       : PP_PT_WRITE_REPLY;
 		return p->flags & RDP_PARAM_WRITE_IMM ? PP_WRITE_IMM : PP_WRITE;
 	}
-	if (perftest)
+	if (counted)
 		return side == RDP_SIDE_CLIENT ? PP_PT_SEND_FIRST
 					       : PP_PT_SEND_REPLY;
 	return events ? PP_SEND_EVENTS : PP_SEND;
@@ -584,7 +584,7 @@ static void pp_setup(const struct rdp_run *run, struct pp_state *st,
 int rdp_pingpong(struct rdp_run *run, struct rdp_result *res)
 {
 	enum pp_variant v = rdp_pp_variant(run->ops, run->params, run->side,
-					   run->perftest,
+					   run->counted_pingpong,
 					   run->conn->channel != NULL);
 	struct rdp_lat_loop loop;
 	struct pp_state st;

@@ -24,10 +24,11 @@ enum pp_variant {
 	PP_VARIANTS
 };
 
-/* The variant ops (a ping-pong test) runs with p on side; perftest: the
- * peer is perftest; events: the connection has a completion channel. */
+/* The variant ops (a ping-pong test) runs with p on side; counted: the
+ * counted sequence (the PP_PT_ variants), not the echo; events: the
+ * connection has a completion channel. */
 enum pp_variant rdp_pp_variant(const struct rdp_bench_ops *ops,
 			       const struct rdp_params *p, enum rdp_side side,
-			       int perftest, int events);
+			       int counted, int events);
 
 #endif /* RDMAPERF_PINGPONG_INT_H */

@@ -32,6 +32,7 @@
 struct client {
 	const struct rdp_opts *o;
 	const struct rdp_engine_ops *eng;
+	const struct rdp_session_proto_ops *proto; /* the dialogue */
 	struct rdp_params
 		p; /* as sent: the options plus what the device implies */
 	struct rdp_clock clk;
@@ -76,8 +77,25 @@ static int start_together(struct client *c)
 	return ret;
 }
 
-static int hello(struct client *c)
+/* rdmaperf's dialogue (rdp_proto_rdmaperf), step by step. */
+
+/* The server dialled (unless the caller did), authenticated with the
+ * shared secret where there is one. */
+static int open_oob(void *peer)
 {
+	struct client *c = peer;
+	int ret = rdp_session_dial(c->o, &c->oob);
+
+	if (!ret && c->o->conn.secret && c->o->conn.secret->len) {
+		ret = rdp_auth_client(&c->oob, c->o->conn.secret);
+		c->authenticated = !ret;
+	}
+	return ret;
+}
+
+static int hello(void *peer)
+{
+	struct client *c = peer;
 	struct rdp_msg msg;
 	int ret;
 
@@ -91,8 +109,9 @@ static int hello(struct client *c)
 	return ret;
 }
 
-static int send_params(struct client *c)
+static int send_params(void *peer)
 {
+	struct client *c = peer;
 	struct rdp_msg msg = { .type = RDP_MSG_PARAMS };
 	int ret;
 
@@ -125,8 +144,9 @@ static int cm_connect(struct client *c)
 			      c->cm_nonce, &cmo);
 }
 
-static int connect_qps(struct client *c)
+static int connect_qps(void *peer)
 {
+	struct client *c = peer;
 	const struct rdp_params *p = &c->p;
 	struct rdp_conn_cfg cfg;
 	struct rdp_qp_info *remote;
@@ -201,20 +221,72 @@ static int check_data(struct client *c, const struct rdp_run *run,
 
 /* The loop failed: when the server ended the test and said why (its
  * --max-session, say), its words name the cause. */
-static void server_said_why(struct client *c)
+static void server_said_why(void *peer)
 {
+	struct client *c = peer;
 	struct rdp_msg msg;
 
 	if (!rdp_oob_recv(&c->oob, &msg, 500) && msg.type == RDP_MSG_ERROR)
 		rdp_err("peer %s reports: %s", c->oob.peer, msg.u.error.text);
 }
 
+static int ready(void *peer, struct rdp_run *run)
+{
+	struct client *c = peer;
+
+	(void)run;
+	return rdp_sync(&c->oob, RDP_SYNC_READY, 1,
+			rdp_slow_step_ms(c->o, &c->p), NULL);
+}
+
+/* DONE with the operations posted, then the server's RESULT: its
+ * counters, its CPU and its data check, then this side's. */
+static int done(void *peer, struct rdp_run *run, struct rdp_result *res)
+{
+	struct client *c = peer;
+	int slow = rdp_slow_step_ms(c->o, &c->p);
+	struct rdp_msg msg;
+	int ret;
+
+	ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run->posted);
+	if (!ret)
+		rdp_ctr_end(&c->ctr);
+	if (!ret)
+		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
+	if (!ret) {
+		rdp_ctr_from_result(&c->ctr, &msg.u.result);
+		rdp_cpu_from_result(&msg.u.result, &res->peer_cpu);
+	}
+	if (!ret)
+		ret = check_data(c, run, &msg.u.result, res);
+	return ret;
+}
+
+/* Nothing after the last RESULT: the client just closes. */
+static int close_oob(void *peer, const struct rdp_result *last)
+{
+	(void)peer;
+	(void)last;
+	return 0;
+}
+
+const struct rdp_session_proto_ops rdp_proto_rdmaperf = {
+	.name = "rdmaperf",
+	.open = open_oob,
+	.hello = hello,
+	.params = send_params,
+	.qps = connect_qps,
+	.ready = ready,
+	.loop_failed = server_said_why,
+	.done = done,
+	.close = close_oob,
+};
+
+/* The driver: the steps of c->proto around the timed loop. */
 static int run_test(struct client *c, struct rdp_result *res)
 {
 	const struct rdp_params *p = &c->p;
 	struct rdp_run run;
-	int slow = rdp_slow_step_ms(c->o, &c->p);
-	struct rdp_msg msg;
 	int ret;
 
 	rdp_session_run_init(&run, c->o, p, c->conn, &c->clk, RDP_SIDE_CLIENT,
@@ -229,28 +301,16 @@ static int run_test(struct client *c, struct rdp_result *res)
 	if (!ret)
 		rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
 	if (!ret)
-		ret = rdp_sync(&c->oob, RDP_SYNC_READY, 1, slow, NULL);
+		ret = c->proto->ready(c, &run);
 	if (!ret && c->barrier_fd >= 0)
 		ret = start_together(c);
 	if (!ret) {
 		ret = rdp_session_loop(c->eng, &run, res, &c->sinks, &c->info,
 				       c->o->report.interval_s);
 		if (ret)
-			server_said_why(c);
+			c->proto->loop_failed(c);
 	}
-	if (!ret)
-		ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run.posted);
-	if (!ret)
-		rdp_ctr_end(&c->ctr);
-	if (!ret)
-		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
-	if (!ret) {
-		rdp_ctr_from_result(&c->ctr, &msg.u.result);
-		rdp_cpu_from_result(&msg.u.result, &res->peer_cpu);
-	}
-	if (!ret)
-		ret = check_data(c, &run, &msg.u.result, res);
-	return ret;
+	return ret ? ret : c->proto->done(c, &run, res);
 }
 
 /* An adaptive batch; after the first, the point starts over with the
@@ -264,9 +324,9 @@ static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
 		c->eng->conn_destroy(c->conn);
 		c->conn = NULL;
 		c->p.iters = iters;
-		ret = send_params(c);
+		ret = c->proto->params(c);
 		if (!ret)
-			ret = connect_qps(c);
+			ret = c->proto->qps(c);
 		if (!ret)
 			rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->dec);
 		c->info.conn = c->conn;
@@ -309,9 +369,9 @@ static int run_point(struct client *c, int first, int group,
 	const struct rdp_opts *o = c->o;
 	int ret;
 
-	ret = send_params(c);
+	ret = c->proto->params(c);
 	if (!ret)
-		ret = connect_qps(c);
+		ret = c->proto->qps(c);
 	if (ret)
 		return ret;
 	rdp_bench_decide(o->bench, &c->p, c->conn, &c->dec);
@@ -382,6 +442,8 @@ static int finish(struct client *c, struct rdp_result *res, size_t n)
 		sum.data_checked += res[i].data_checked;
 	ret = rdp_sinks_end(&c->sinks, &c->info, &sum);
 	if (!ret)
+		ret = c->proto->close(c, n ? &res[n - 1] : NULL);
+	if (!ret)
 		ret = rdp_sinks_close(&c->sinks, &c->info);
 	if (!ret && sum.n_failed)
 		ret = -ERANGE;
@@ -396,14 +458,10 @@ static int session(struct client *c)
 	const struct rdp_matrix *m = &c->o->matrix;
 	struct rdp_result *res;
 	size_t i, k, n = 0;
-	int ret = rdp_session_dial(c->o, &c->oob);
+	int ret = c->proto->open(c);
 
-	if (!ret && c->o->conn.secret && c->o->conn.secret->len) {
-		ret = rdp_auth_client(&c->oob, c->o->conn.secret);
-		c->authenticated = !ret;
-	}
 	if (!ret)
-		ret = hello(c);
+		ret = c->proto->hello(c);
 	if (ret)
 		return ret;
 	res = calloc(m->n_sizes * m->n_qps, sizeof(*res));
@@ -616,6 +674,7 @@ int rdp_session_client_results(const struct rdp_opts *o,
 	struct client c = {
 		.o = o,
 		.eng = eng,
+		.proto = &rdp_proto_rdmaperf,
 		.oob = { .fd = -1 },
 		.text = stdout,
 		.barrier_fd = rdp_barrier_from_env(),

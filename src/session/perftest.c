@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rdmaperf TEST --perftest [HOST]: perftest's out-of-band exchange
- * (doc/perftest-protocol.md) around rdmaperf's own verbs. With HOST,
+ * rdmaperf TEST --perftest [HOST]: perftest's out-of-band dialogue
+ * (rdp_proto_perftest, perftest_proto.c) driven around rdmaperf's own
+ * verbs. With HOST,
  * rdmaperf's loop against a perftest ib_* server started with the same
  * options; without, a one-shot server for one perftest client. All eight
  * tests, one size (-s, -n or -D) or perftest's -a sweep, any -q on the
@@ -15,8 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/engine.h>
@@ -74,439 +73,6 @@ static enum pt_seq seq_of(const struct rdp_bench_ops *t)
 	return t->verb == RDP_VERB_SEND ? PT_SEND_LAT : PT_RDMA_LAT;
 }
 
-/* perftest's lock step: the TCP client writes, then reads; the server
- * reads, then writes. timeout_ms 0: no deadline (the server, while the
- * client runs). */
-static int xchg_for(struct pt_peer *c, const void *mine, void *theirs,
-		    size_t len, int timeout_ms, const char *what)
-{
-	int ret;
-
-	if (c->server) {
-		ret = rdp_oob_recv_raw(&c->oob, theirs, len, timeout_ms);
-		if (!ret)
-			ret = rdp_oob_send_raw(&c->oob, mine, len);
-	} else {
-		ret = rdp_oob_send_raw(&c->oob, mine, len);
-		if (!ret)
-			ret = rdp_oob_recv_raw(&c->oob, theirs, len,
-					       timeout_ms);
-	}
-	if (ret == -ECONNRESET)
-		rdp_err("perftest %s %s closed the connection during %s: "
-			"see its output (started with the same test and "
-			"options?)",
-			peer_role(c), c->oob.peer, what);
-	else if (ret)
-		rdp_err("perftest %s %s: %s: %s", peer_role(c), c->oob.peer,
-			what, strerror(-ret));
-	return ret;
-}
-
-static int xchg(struct pt_peer *c, const void *mine, void *theirs, size_t len,
-		const char *what)
-{
-	return xchg_for(c, mine, theirs, len, -1, what);
-}
-
-static int xchg_u32(struct pt_peer *c, uint32_t mine, uint32_t *theirs,
-		    const char *what)
-{
-	uint8_t a[4] = { mine >> 24, mine >> 16, mine >> 8, mine }, b[4];
-	int ret = xchg(c, a, b, 4, what);
-
-	*theirs = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-		  (uint32_t)b[2] << 8 | b[3];
-	return ret;
-}
-
-/* Version, page size, cache line, MTU. */
-static int prologue(struct pt_peer *c)
-{
-	uint8_t mine[RDP_PT_VERSION_BYTES], theirs[RDP_PT_VERSION_BYTES];
-	uint8_t mtu[RDP_PT_MTU_BYTES], peer_mtu[RDP_PT_MTU_BYTES];
-	uint32_t v;
-	int ret;
-
-	rdp_pt_version_encode(RDP_PT_OWN_VERSION, mine);
-	ret = xchg(c, mine, theirs, sizeof(mine), "the version exchange");
-	if (ret)
-		return ret;
-	if (rdp_pt_version_decode(theirs, c->version, sizeof(c->version),
-				  &c->version_num)) {
-		if (c->server)
-			rdp_err("client %s sent no valid perftest version: is "
-				"it a perftest ib_* client?",
-				c->oob.peer);
-		else
-			rdp_err("%s sent no perftest version: is it a perftest "
-				"ib_* server (without --perftest: rdmaperf's "
-				"own)?",
-				c->oob.peer);
-		return -EPROTO;
-	}
-	if (c->version_num < RDP_PT_MIN_VERSION) {
-		rdp_err("perftest %s %s at %s is older than %.2f, which this "
-			"side speaks: upgrade perftest there",
-			c->version, peer_role(c), c->oob.peer,
-			RDP_PT_MIN_VERSION);
-		return -EPROTONOSUPPORT;
-	}
-	ret = xchg_u32(c, PT_PAGE_SIZE, &v, "the page size exchange");
-	if (!ret)
-		ret = xchg_u32(c, PT_CACHE_LINE, &v, "the cache line exchange");
-	if (!ret && rdp_pt_mtu_encode(c->dev->port.active_mtu_bytes, mtu)) {
-		rdp_err("%s: active MTU %u is no InfiniBand MTU", c->dev->name,
-			c->dev->port.active_mtu_bytes);
-		return -EINVAL;
-	}
-	if (!ret)
-		ret = xchg(c, mtu, peer_mtu, sizeof(mtu), "the MTU exchange");
-	if (!ret && rdp_pt_mtu_decode(peer_mtu, &c->peer_mtu))
-		c->peer_mtu = c->dev->port.active_mtu_bytes; /* as perftest */
-	return ret;
-}
-
-/*
- * The server: the client's block, whose size nothing announces: 312
- * bytes, and 8 more when it was built with mlx5dv. The client sends it in
- * one write and then waits, so what has not come soon is not coming.
- */
-static int block_size(struct pt_peer *c, uint8_t *b, size_t *bytes)
-{
-	int ret = rdp_oob_recv_raw(&c->oob, b, RDP_PT_NEG_BYTES, -1);
-
-	if (ret) {
-		rdp_err("perftest client %s: no parameter block: %s",
-			c->oob.peer, strerror(-ret));
-		return ret;
-	}
-	ret = rdp_oob_recv_raw(&c->oob, b + RDP_PT_NEG_BYTES,
-			       RDP_PT_NEG_MLX5DV_BYTES - RDP_PT_NEG_BYTES, 300);
-	*bytes = ret ? RDP_PT_NEG_BYTES : RDP_PT_NEG_MLX5DV_BYTES;
-	return 0;
-}
-
-/* perftest's verb for this side's test. */
-static int32_t verb_of(const struct rdp_opts *o)
-{
-	switch (o->bench->verb) {
-	case RDP_VERB_SEND:
-		return RDP_PT_SEND;
-	case RDP_VERB_READ:
-		return RDP_PT_READ;
-	case RDP_VERB_ATOMIC:
-		return RDP_PT_ATOMIC;
-	default:
-		return RDP_PT_WRITE;
-	}
-}
-
-/* 6.28 and later: the block both sides compare. */
-static int negotiate(struct pt_peer *c)
-{
-	const struct rdp_params *p = &c->p;
-	int atomic = verb_of(c->o) == RDP_PT_ATOMIC;
-	struct rdp_pt_neg mine = {
-		.test_method = c->all ? 1 : 0,
-		.verb = verb_of(c->o),
-		.tst = c->o->bench->kind == RDP_BENCH_LAT ? RDP_PT_LAT
-							  : RDP_PT_BW,
-		/* perftest: fetch-and-add unless -A; 0 in other tests */
-		.atomic_type = atomic && !(p->flags & RDP_PARAM_CAS) ? 1 : 0,
-		.test_type = p->duration_s ? 1 : 0,
-		.report_fmt = c->o->report.gbits ? 0 : 1,
-		.size_bytes = p->size_bytes,
-		.iters = p->duration_s ? 0 : p->iters,
-		.num_qps = (int32_t)p->num_qps,
-		.duration_s = p->duration_s ? (int32_t)p->duration_s : 5,
-		.max_qp_rd_atom = (uint32_t)c->dev->attr.max_qp_rd_atom,
-	},
-			  theirs;
-	uint8_t a[RDP_PT_NEG_MLX5DV_BYTES], b[RDP_PT_NEG_MLX5DV_BYTES];
-	size_t bytes = c->o->conn.perftest_block ? c->o->conn.perftest_block
-						 : RDP_PT_NEG_MLX5DV_BYTES;
-	const char *diff;
-	int ret;
-
-	if (c->version_num < RDP_PT_NEG_VERSION)
-		return 0;
-	if (c->server) {
-		ret = block_size(c, b, &bytes);
-		if (!ret) {
-			rdp_pt_neg_encode(&mine, a, bytes);
-			ret = rdp_oob_send_raw(&c->oob, a, bytes);
-		}
-	} else {
-		rdp_pt_neg_encode(&mine, a, bytes);
-		ret = xchg(c, a, b, bytes, "the parameter negotiation");
-	}
-	if (ret)
-		return ret;
-	rdp_pt_neg_decode(b, bytes, &theirs);
-	diff = rdp_pt_neg_mismatch(&mine, &theirs);
-	if (diff) {
-		rdp_err("perftest %s %s at %s runs with another %s than this "
-			"side: start it with the same test and options",
-			c->version, peer_role(c), c->oob.peer, diff);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* One key message each way per QP: remote[i] from the server's. */
-static int keys(struct pt_peer *c, struct rdp_qp_info *remote, const char *what)
-{
-	char mine[RDP_PT_KEY_GID_BYTES], theirs[RDP_PT_KEY_GID_BYTES];
-	size_t len = rdp_pt_key_bytes(c->with_gid);
-	struct rdp_qp_info qi;
-	uint32_t i;
-	int ret;
-
-	for (i = 0; i < c->p.num_qps; i++) {
-		c->eng->conn_local_info(c->conn, i, 0, &qi);
-		rdp_pt_key_encode(&qi, c->with_gid, mine);
-		ret = xchg(c, mine, theirs, len, what);
-		if (ret)
-			return ret;
-		if (!remote)
-			continue;
-		if (rdp_pt_key_decode(theirs, len, c->with_gid, &remote[i])) {
-			rdp_err("perftest %s %s sent a malformed key message "
-				"for QP %u",
-				peer_role(c), c->oob.peer, i);
-			return -EPROTO;
-		}
-		remote[i].mtu_bytes = c->peer_mtu;
-		remote[i].gid_type = qi.gid_type; /* perftest sends none */
-	}
-	return 0;
-}
-
-/* One barrier: QP 0's key message again, each way; timeout_ms 0 waits
- * as long as it takes (the server, while the client runs). */
-static int barrier_for(struct pt_peer *c, int timeout_ms, const char *what)
-{
-	char mine[RDP_PT_KEY_GID_BYTES], theirs[RDP_PT_KEY_GID_BYTES];
-	struct rdp_qp_info qi;
-
-	c->eng->conn_local_info(c->conn, 0, 0, &qi);
-	rdp_pt_key_encode(&qi, c->with_gid, mine);
-	return xchg_for(c, mine, theirs, rdp_pt_key_bytes(c->with_gid),
-			timeout_ms, what);
-}
-
-static int barrier(struct pt_peer *c, const char *what)
-{
-	return barrier_for(c, -1, what);
-}
-
-/* The run's constants; params point at c->p, whose size each point sets. */
-static void run_init(struct pt_peer *c)
-{
-	/* The send_bw receiver stops when the client's next TCP message
-	 * comes (under -D): the loop watches the socket. */
-	rdp_session_run_init(&c->run, c->o, &c->p, c->conn, &c->clk,
-			     c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
-			     c->oob.fd);
-	c->run.perftest = 1;
-	rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
-}
-
-static int connect_qps(struct pt_peer *c)
-{
-	const struct rdp_params *p = &c->p;
-	struct rdp_conn_cfg cfg;
-	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
-	struct rdp_qp_info *remote;
-	struct rdp_path_opts path;
-	int ret;
-
-	rdp_session_qp_cfg(c->o, p,
-			   c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
-			   &c->oob, &cfg, &path);
-	/* A perftest client steps through a page of the server's memory
-	 * for messages up to half a page. */
-	if (c->server && cfg.msg_bytes < PT_PAGE_SIZE)
-		cfg.msg_bytes = PT_PAGE_SIZE;
-	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
-	if (ret)
-		return ret;
-	run_init(c);
-	/* RoCE always carries the GID; InfiniBand with -x. */
-	c->with_gid = c->dev->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
-		      c->o->conn.gid_index >= 0;
-	remote = calloc(p->num_qps, sizeof(*remote));
-	if (!remote)
-		return -ENOMEM;
-	/* The RDMA latency tests shake hands once before the rounds. */
-	ret = c->seq == PT_RDMA_LAT ? barrier(c, "the first handshake") : 0;
-	if (!ret)
-		ret = keys(c, remote, "the QP exchange");
-	if (!ret)
-		ret = c->eng->conn_connect(c->conn, remote, &path);
-	free(remote);
-	/* The SEND tests hold their barrier between the two rounds. */
-	if (!ret && send)
-		ret = barrier(c, "the barrier after RTR");
-	if (!ret)
-		ret = keys(c, NULL, "the second QP exchange");
-	/* The RDMA latency tests run every size back to back from here:
-	 * their memory is set (the receive byte cleared) before. */
-	if (!ret && c->seq == PT_RDMA_LAT)
-		ret = c->eng->prepare(&c->run);
-	if (!ret && !send)
-		ret = barrier(c, "the barrier after RTR");
-	return ret;
-}
-
-/* perftest's close: a barrier, then (6.06) the "done" it writes; timeout
- * 0: as long as the peer runs. */
-static int close_tcp(struct pt_peer *c, int timeout_ms)
-{
-	uint8_t done[PT_DONE_BYTES];
-	int ret = barrier_for(c, timeout_ms, "the closing barrier");
-
-	/* 6.06 writes "done" before it closes; later ones just close. */
-	if (!ret && c->version_num < 6.17)
-		rdp_oob_recv_raw(&c->oob, done, sizeof(done), 1000);
-	return ret;
-}
-
-/* ib_write_lat sends nothing after its run: the peer's exit closes the
- * connection. Until then its last writes may still come, so the QPs stay. */
-static int await_exit(struct pt_peer *c)
-{
-	int ms = c->o->conn.oob_timeout_ms + (int)c->p.duration_s * 1000;
-	uint8_t b;
-	int ret = rdp_oob_recv_raw(&c->oob, &b, 1, ms);
-
-	if (ret == -ECONNRESET)
-		return 0;
-	rdp_err("perftest %s %s did not close the connection after the run: "
-		"%s",
-		peer_role(c), c->oob.peer,
-		ret ? strerror(-ret) : "it sent more");
-	return ret ? ret : -EPROTO;
-}
-
-/* --run_infinitely: perftest's live client runs until it is killed, and
- * its exit, which closes the connection, is the end of the run. */
-static int await_live_end(struct pt_peer *c)
-{
-	uint8_t b;
-	int ret = rdp_oob_recv_raw(&c->oob, &b, 1, -1);
-
-	if (ret == -ECONNRESET) {
-		rdp_info("perftest client %s ended its live run", c->oob.peer);
-		return 0;
-	}
-	rdp_err("perftest client %s in a live run: %s", c->oob.peer,
-		ret ? strerror(-ret) : "it sent more than it does");
-	return ret ? ret : -EPROTO;
-}
-
-/* The reports, field by field (the server reads each alone); *peer: the
- * other side's, in its unit (the same --report_gbits as this side). */
-static int reports(struct pt_peer *c, const struct rdp_result *res,
-		   struct rdp_pt_report *peer)
-{
-	double bw = c->o->report.gbits ? res->bw_avg_gbps
-				       : rdp_report_mibps(res->bw_avg_gbps);
-	double peak = c->o->report.gbits ? res->bw_peak_gbps
-					 : rdp_report_mibps(res->bw_peak_gbps);
-	struct rdp_pt_report r = { .size_bytes = res->size_bytes,
-				   .iters = res->msgs,
-				   .bw_peak = peak,
-				   .bw_avg = bw,
-				   .msg_rate_mpps = res->msg_rate_mpps };
-	uint8_t mine[RDP_PT_REPORT_BYTES], theirs[RDP_PT_REPORT_BYTES];
-	int i, ret = 0;
-
-	rdp_pt_report_encode(&r, mine);
-	for (i = 0; !ret && i < 5; i++)
-		ret = xchg(c, mine + 8 * i, theirs + 8 * i, 8,
-			   "the report exchange");
-	if (!ret)
-		rdp_pt_report_decode(theirs, peer);
-	return ret;
-}
-
-/* After the client's one-way RDMA bandwidth run: a barrier, the reports,
- * the close. */
-static int epilogue(struct pt_peer *c, const struct rdp_result *res)
-{
-	struct rdp_pt_report peer;
-	int ret = barrier(c, "the barrier after the run");
-
-	if (!ret)
-		ret = reports(c, res, &peer);
-	return ret ? ret : close_tcp(c, -1);
-}
-
-/* The passive server of the RDMA bandwidth tests: wait for the client's
- * run to end, take its figures, close as perftest does. */
-static int serve_run(struct pt_peer *c, struct rdp_pt_report *r)
-{
-	uint8_t mine[RDP_PT_REPORT_BYTES] = { 0 }, theirs[RDP_PT_REPORT_BYTES];
-	/* -D and a slow step's margin; -n: as long as the client runs (a
-	 * persistent server's --max-session ends it) */
-	int i, ret,
-		ms = c->p.duration_s ? (int)c->p.duration_s * 1000 +
-					       rdp_slow_step_ms(c->o, &c->p)
-				     : 0;
-
-	ret = barrier_for(c, ms, "the end of the client's run");
-	/* A perftest server sends back figures it never measured: zeros
-	 * here. */
-	for (i = 0; !ret && i < 5; i++)
-		ret = xchg(c, mine + 8 * i, theirs + 8 * i, 8,
-			   "the report exchange");
-	if (!ret)
-		rdp_pt_report_decode(theirs, r);
-	return ret ? ret : close_tcp(c, -1);
-}
-
-/* This side's end of the TCP connection: accept one client, or dial. */
-static int open_oob(struct pt_peer *c)
-{
-	const struct rdp_conn_opts *o = &c->o->conn;
-	int lfd, ret;
-
-	if (!c->server)
-		return rdp_session_dial(c->o, &c->oob);
-	ret = rdp_oob_listen(o->bind, o->tcp_port, &lfd);
-	if (ret)
-		return ret;
-	/* On stderr under --json, where stdout carries the document. */
-	fprintf(c->o->report.json ? stderr : stdout,
-		"rdmaperf %s: waiting for one perftest client on port %u\n",
-		c->o->bench->name, o->tcp_port);
-	fflush(NULL);
-	ret = rdp_oob_accept(lfd, -1, o->oob_timeout_ms, &c->oob);
-	close(lfd);
-	c->oob.timeout_ms = o->oob_timeout_ms;
-	return ret;
-}
-
-/* -b: the reports each way after each run; what the peer sent is what
- * this side received. */
-static int bidir_figures(struct pt_peer *c, struct rdp_result *res)
-{
-	double to_gbps = c->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
-	struct rdp_pt_report peer;
-	int ret = reports(c, res, &peer);
-
-	if (ret)
-		return ret;
-	res->bidir = 1;
-	res->rx_msgs = peer.iters;
-	res->rx_bw_peak_gbps = peer.bw_peak * to_gbps;
-	res->rx_bw_avg_gbps = peer.bw_avg * to_gbps;
-	res->rx_msg_rate_mpps = peer.msg_rate_mpps;
-	return 0;
-}
-
 /* This side's loop at each size on the same QPs, a row each; *res: the
  * last. The send_bw receiver keeps receives of the largest size posted
  * (its params keep that size), so a larger next size always fits. */
@@ -514,7 +80,6 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 {
 	const struct rdp_matrix *m = &c->o->matrix;
 	size_t n = m->n_sizes ? m->n_sizes : 1, k;
-	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
 	int receiver = c->seq == PT_SEND_BW && c->server;
 	uint64_t size = c->p.size_bytes;
 	int ret = 0;
@@ -525,6 +90,7 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 			size = m->sizes[k];
 		if (!receiver)
 			c->p.size_bytes = size;
+		c->size_bytes = size;
 		rdp_result_clear(res);
 		memset(res, 0, sizeof(*res));
 		rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
@@ -535,22 +101,18 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 		 * receiver's queues, once filled, are kept full by its loop. */
 		if (c->seq != PT_RDMA_LAT && !(receiver && k))
 			ret = c->eng->prepare(&c->run);
-		/* The receiver posts its receives, then meets the sender;
-		 * under -b both meet before each run. */
-		if (!ret && (send || c->bidir))
-			ret = barrier(c, "the barrier before the run");
+		if (!ret)
+			ret = c->proto->ready(c, &c->run);
 		if (!ret) {
 			rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
 			ret = rdp_session_loop(c->eng, &c->run, res, &c->sinks,
 					       &c->in, c->o->report.interval_s);
 			rdp_ctr_end(&c->ctr);
+			if (ret)
+				c->proto->loop_failed(c);
 		}
-		if (!ret && (c->seq == PT_SEND_BW || c->bidir) && c->all)
-			ret = barrier(c, "the barrier after a size");
-		if (!ret && receiver)
-			rdp_perftest_receiver_figures(c, size, res);
-		if (!ret && c->bidir)
-			ret = bidir_figures(c, res);
+		if (!ret)
+			ret = c->proto->done(c, &c->run, res);
 		if (!ret)
 			ret = rdp_perftest_report_point(c, res);
 	}
@@ -568,7 +130,7 @@ static int serve_passive(struct pt_peer *c)
 	int ret;
 
 	if (c->p.flags & RDP_PARAM_LIVE) {
-		ret = await_live_end(c);
+		ret = rdp_perftest_await_live_end(c);
 		if (!ret) {
 			rdp_perftest_report_head(
 				c, "Figures         : none here: perftest's "
@@ -579,7 +141,7 @@ static int serve_passive(struct pt_peer *c)
 		return ret;
 	}
 	if (c->seq != PT_RDMA_BW) {
-		ret = close_tcp(c, 0);
+		ret = rdp_perftest_close_tcp(c, 0);
 		if (!ret) {
 			rdp_perftest_report_head(
 				c, "Figures         : none here: perftest's "
@@ -588,7 +150,7 @@ static int serve_passive(struct pt_peer *c)
 		}
 		return ret;
 	}
-	ret = serve_run(c, &served);
+	ret = rdp_perftest_serve_run(c, &served);
 	if (ret)
 		return ret;
 	rdp_perftest_result_of(c, &served, &res);
@@ -610,7 +172,7 @@ static int test(struct pt_peer *c)
 	struct rdp_result res = { 0 };
 	int ret;
 
-	ret = connect_qps(c);
+	ret = c->proto->qps(c);
 	if (ret)
 		return ret;
 	if (c->server && !c->pingpong && c->seq != PT_SEND_BW && !c->bidir)
@@ -621,16 +183,8 @@ static int test(struct pt_peer *c)
 					"client sends no pattern)"
 				      : "Data check      : none (a perftest "
 					"server keeps no pattern)");
-	if (ret)
-		;
-	else if (c->p.flags & RDP_PARAM_LIVE)
-		ret = 0; /* as perftest's own: a stopped side just leaves */
-	else if (c->seq == PT_RDMA_BW && !c->bidir)
-		ret = c->server ? 0 : epilogue(c, &res);
-	else if (c->seq == PT_RDMA_LAT && c->pingpong)
-		ret = await_exit(c);
-	else if (!(c->server && c->seq == PT_RDMA_LAT))
-		ret = close_tcp(c, -1);
+	if (!ret)
+		ret = c->proto->close(c, &res);
 	/* A passive latency server has no results: an empty list. */
 	if (!ret)
 		ret = rdp_sinks_close(&c->sinks, &c->in);
@@ -641,13 +195,13 @@ static int test(struct pt_peer *c)
 
 static int run(struct pt_peer *c)
 {
-	int ret = open_oob(c);
+	int ret = c->proto->open(c);
 
 	if (ret)
 		return ret;
-	ret = prologue(c);
+	ret = c->proto->hello(c);
 	if (!ret)
-		ret = negotiate(c);
+		ret = c->proto->params(c);
 	return ret ? ret : test(c);
 }
 
@@ -660,6 +214,7 @@ static void peer_init(struct pt_peer *c, const struct rdp_opts *o)
 	const struct rdp_matrix *m = &o->matrix;
 
 	c->o = o;
+	c->proto = &rdp_proto_perftest;
 	c->p = o->params;
 	c->all = all_sizes(o);
 	c->seq = seq_of(o->bench);
@@ -680,7 +235,12 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 			       struct rdp_oob *oob)
 {
 	struct pt_peer c = {
-		.server = 1, .o = o, .eng = eng, .oob = *oob, .text = stdout
+		.server = 1,
+		.o = o,
+		.eng = eng,
+		.proto = &rdp_proto_perftest,
+		.oob = *oob,
+		.text = stdout,
 	};
 	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES], answer[RDP_PT_NEG_MLX5DV_BYTES];
 	struct rdp_pt_neg theirs;
@@ -697,7 +257,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 		ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem,
 				    &c.dev);
 	if (!ret)
-		ret = prologue(&c);
+		ret = c.proto->hello(&c);
 	if (!ret && c.version_num < RDP_PT_NEG_VERSION) {
 		rdp_err("perftest %s client from %s brings no test parameters "
 			"(perftest sends them from %.2f on): start a one-shot "
@@ -707,7 +267,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 		ret = -EPROTONOSUPPORT;
 	}
 	if (!ret)
-		ret = block_size(&c, b, &bytes);
+		ret = rdp_perftest_block_size(&c, b, &bytes);
 	if (!ret)
 		ret = rdp_pt_neg_answer(b, bytes,
 					(uint32_t)c.dev->attr.max_qp_rd_atom,

@@ -31,6 +31,7 @@ enum pt_seq {
 	PT_SEND_LAT, /* send_lat */
 };
 
+struct rdp_session_proto_ops;
 struct pt_peer {
 	int server; /* the TCP server: reads first, then writes */
 	int all;    /* -a: every size on the same QPs */
@@ -39,12 +40,15 @@ struct pt_peer {
 	int bidir;    /* -b: both sides run the bandwidth loop */
 	const struct rdp_opts *o;
 	const struct rdp_engine_ops *eng;
+	const struct rdp_session_proto_ops *proto; /* the dialogue's steps */
 	struct rdp_oob oob;
 	struct rdp_dev *dev;
 	struct rdp_conn *conn;
 	struct rdp_clock clk;
 	struct rdp_params p;
 	struct rdp_run run;
+	uint64_t size_bytes; /* this point's (the send_bw receiver's params
+			      * keep the largest) */
 	struct rdp_report_info in;
 	struct rdp_ctr_pair ctr; /* port counters of the current point */
 	FILE *text;		 /* the text report: stdout, or none (--json) */
@@ -60,6 +64,20 @@ static inline const char *peer_role(const struct pt_peer *c)
 {
 	return c->server ? "client" : "server";
 }
+
+/* Steps of perftest's dialogue (perftest_proto.c) beside its row,
+ * rdp_proto_perftest, for the server's side. */
+/* The client's negotiation block (its size, 312 or 320 bytes, in
+ * *bytes), which nothing announces. */
+int rdp_perftest_block_size(struct pt_peer *c, uint8_t *b, size_t *bytes);
+/* perftest's close: a barrier, then the "done" 6.06 writes; timeout_ms
+ * 0: as long as the peer runs. */
+int rdp_perftest_close_tcp(struct pt_peer *c, int timeout_ms);
+/* --run_infinitely: the live client's exit, which ends the run. */
+int rdp_perftest_await_live_end(struct pt_peer *c);
+/* The passive RDMA bandwidth server: the end of the client's run, its
+ * figures into *r, the close. */
+int rdp_perftest_serve_run(struct pt_peer *c, struct rdp_pt_report *r);
 
 /* The report's sinks: the text, and the JSON document if asked for. */
 int rdp_perftest_sinks(struct pt_peer *c);

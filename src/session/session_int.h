@@ -49,6 +49,48 @@ void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,
 			  const struct rdp_params *p, struct rdp_conn *conn,
 			  const struct rdp_clock *clk, enum rdp_side side,
 			  int oob_fd);
+/*
+ * A client's out-of-band dialogue, step by step, behind one interface:
+ * rdmaperf's own messages (rdp_proto_rdmaperf, client.c) and perftest's
+ * exchange (rdp_proto_perftest, perftest.c). A driver calls the steps in
+ * this order:
+ *
+ *   open - hello -+- params - qps -+- ready - loop - done -+- close
+ *                 |                |   (loop_failed when   |
+ *                 |                |    the loop fails)    |
+ *                 |                +-- each size ----------+  perftest
+ *                 +-- each point, fresh QPs ---------------+  rdmaperf
+ *
+ * peer is the driver's state (struct client, struct pt_peer). Each step
+ * returns 0 or -errno, its failure logged once.
+ */
+struct rdp_run;
+struct rdp_result;
+struct rdp_session_proto_ops {
+	const char *name;
+	/* The connection to the peer, authenticated where asked. */
+	int (*open)(void *peer);
+	/* Who each side is (tool, host; perftest: version, page, MTU). */
+	int (*hello)(void *peer);
+	/* The parameters of what runs next, agreed with the peer. */
+	int (*params)(void *peer);
+	/* This side's QPs, made and connected to the peer's. */
+	int (*qps)(void *peer);
+	/* Both sides start the loop of run. */
+	int (*ready)(void *peer, struct rdp_run *run);
+	/* The loop failed: the peer's word on why, when it sent one. */
+	void (*loop_failed)(void *peer);
+	/* The loop ended on both sides: the peer's figures, the data check
+	 * and the port counters into res. */
+	int (*done)(void *peer, struct rdp_run *run, struct rdp_result *res);
+	/* The last point reported (last: its result, NULL when none): the
+	 * dialogue's end. */
+	int (*close)(void *peer, const struct rdp_result *last);
+};
+
+extern const struct rdp_session_proto_ops rdp_proto_rdmaperf;
+extern const struct rdp_session_proto_ops rdp_proto_perftest;
+
 /* RDMA CM settings from the test parameters, alike on both sides. */
 void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,
 		      struct rdp_cm_opts *cmo);

@@ -371,7 +371,7 @@ static void test_perftest_write(void **state)
 
 	(void)state;
 	setup_env(&e, "write_lat", 0, RDP_SIDE_CLIENT, PEER_PT);
-	e.run.perftest = 1;
+	e.run.counted_pingpong = 1;
 	fk.next = 1;
 	deliver(1, 0);
 	assert_int_equal(rdp_pingpong(&e.run, &e.res), 0);
@@ -389,7 +389,7 @@ static void test_perftest_send(void **state)
 
 	(void)state;
 	setup_env(&e, "send_lat", 0, RDP_SIDE_CLIENT, PEER_PT);
-	e.run.perftest = 1;
+	e.run.counted_pingpong = 1;
 	fk.with_imm = 0;
 	assert_int_equal(rdp_pingpong(&e.run, &e.res), 0);
 	assert_int_equal(e.res.lat.n, ITERS);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The set-up the client and the perftest peer share (session/common.c):
- * the run's constants, the QP settings, the text stream, the dial. */
+ * the run's constants, the QP settings, the text stream, the dial; and
+ * the two dialogues behind struct rdp_session_proto_ops. */
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -59,7 +60,7 @@ static void test_run_init(void **state)
 	assert_int_equal(run.stall_cycles, 2000000000ull);
 	assert_int_equal(run.keep_samples, 1);
 	/* What differs is each caller's to set. */
-	assert_int_equal(run.perftest, 0);
+	assert_int_equal(run.counted_pingpong, 0);
 	assert_int_equal(run.pin_threads, 0);
 }
 
@@ -191,6 +192,31 @@ static void test_perftest_read_lat(void **state)
 	perftest_pair("read_lat", 3);
 }
 
+/* Both dialogues fill every step, so a driver runs either row as it is. */
+static void test_proto_rows(void **state)
+{
+	const struct rdp_session_proto_ops *rows[] = { &rdp_proto_rdmaperf,
+						       &rdp_proto_perftest };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct rdp_session_proto_ops *r = rows[i];
+
+		assert_non_null(r->name);
+		assert_non_null(r->open);
+		assert_non_null(r->hello);
+		assert_non_null(r->params);
+		assert_non_null(r->qps);
+		assert_non_null(r->ready);
+		assert_non_null(r->loop_failed);
+		assert_non_null(r->done);
+		assert_non_null(r->close);
+	}
+	assert_string_equal(rdp_proto_rdmaperf.name, "rdmaperf");
+	assert_string_equal(rdp_proto_perftest.name, "perftest");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_perftest_send_bw),
 		cmocka_unit_test(test_perftest_send_lat),
 		cmocka_unit_test(test_perftest_read_lat),
+		cmocka_unit_test(test_proto_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
