@@ -11,6 +11,13 @@
  *
  * Built with -DRDP_FUZZ_REPLAY, a main() runs each file named on the
  * command line once: the plain replay binary for the seeds and crashes.
+ * With RDP_FUZZ_STEPS set in the environment it prints, per file, the
+ * messages the server sent back by type: how far each input got (a
+ * RESULT is a point run to its end).
+ *
+ * Both builds link with --wrap=rdp_clock_calibrate (Makefile.am): the
+ * session's 50 ms busy-wait that calibrates the cycle counter would be
+ * most of each input's time, and the fake engine times nothing.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -21,16 +28,30 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
+#include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/session.h>
+#include <rdmaperf/wire.h>
 
 #include "../fake/fake_engine.h"
 
 #define IO_MS 200 /* a wait longer than this is the session hanging */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int __wrap_rdp_clock_calibrate(struct rdp_clock *clk);
+
+/* What the server sent back to the last input, by message type. */
+static unsigned int sent[RDP_MSG_AUTH + 1];
+
+/* A fixed rate in place of the measured one: no input waits on it. */
+int __wrap_rdp_clock_calibrate(struct rdp_clock *clk)
+{
+	clk->cycles_per_ns = 1;
+	clk->source = "fuzz";
+	return 0;
+}
 
 struct serve {
 	struct rdp_opts o;
@@ -46,25 +67,63 @@ static void *serve_main(void *arg)
 	return NULL;
 }
 
+/* --max-memory: the fake engine allocates the buffers a client asks for,
+ * and the default 4 GiB is past libFuzzer's memory limit (2 GiB). */
 static void server_opts(struct rdp_opts *o)
 {
-	const char *argv[] = { "rdmaperf-server", "--no-pin", NULL };
+	const char *argv[] = { "rdmaperf-server", "--no-pin", "--max-memory",
+			       "64M", NULL };
 	char err[256];
 
 	memset(o, 0, sizeof(*o));
-	if (rdp_opts_parse_server(2, (char **)argv, o, err, sizeof(err)) !=
+	if (rdp_opts_parse_server(4, (char **)argv, o, err, sizeof(err)) !=
 	    RDP_PARSE_OK)
 		abort();
 	o->conn.oob_timeout_ms = IO_MS;
+	/* An input of a digit or three and no more waits for the rest of a
+	 * perftest version string until the handshake's deadline (10 s by
+	 * default): bounded like every other wait. */
+	o->conn.handshake_timeout_ms = IO_MS;
+}
+
+/* The whole frames at the start of buf[0..*have), counted by type and
+ * dropped; -1 once a header is not one (nothing more is counted). */
+static int count_frames(uint8_t *buf, size_t *have)
+{
+	struct rdp_wire_hdr hdr;
+	size_t at = 0, len;
+
+	while (*have - at >= RDP_WIRE_HDR_BYTES) {
+		if (rdp_wire_decode_hdr(buf + at, *have - at, &hdr))
+			return -1;
+		len = RDP_WIRE_HDR_BYTES + hdr.len_bytes;
+		if (*have - at < len)
+			break;
+		if (hdr.type < sizeof(sent) / sizeof(sent[0]))
+			sent[hdr.type]++;
+		at += len;
+	}
+	memmove(buf, buf + at, *have - at);
+	*have -= at;
+	return 0;
 }
 
 /* Everything the server says, until it closes its end. */
 static void drain(int fd)
 {
-	uint8_t buf[4096];
+	static uint8_t buf[2 * (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)];
+	size_t have = 0;
+	int counting = 1;
+	ssize_t n;
 
-	while (read(fd, buf, sizeof(buf)) > 0)
-		;
+	memset(sent, 0, sizeof(sent));
+	while ((n = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+		have += (size_t)n;
+		if (counting && count_frames(buf, &have))
+			counting = 0;
+		if (!counting)
+			have = 0;
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -96,9 +155,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef RDP_FUZZ_REPLAY
+static void print_steps(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	printf("%s: HELLO %u ACCEPT %u QP_INFO %u SYNC %u RESULT %u "
+	       "ERROR %u\n",
+	       base ? base + 1 : path, sent[RDP_MSG_HELLO],
+	       sent[RDP_MSG_ACCEPT], sent[RDP_MSG_QP_INFO], sent[RDP_MSG_SYNC],
+	       sent[RDP_MSG_RESULT], sent[RDP_MSG_ERROR]);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	static uint8_t buf[1 << 16];
+	int steps = getenv("RDP_FUZZ_STEPS") != NULL;
 	size_t n;
 	FILE *f;
 	int i;
@@ -113,6 +185,8 @@ int main(int argc, char **argv)
 		n = fread(buf, 1, sizeof(buf), f);
 		fclose(f);
 		LLVMFuzzerTestOneInput(buf, n);
+		if (steps)
+			print_steps(argv[i]);
 	}
 	return 0;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Writes the seed corpus for fuzz_wire: one valid message of each type,
  * plain and (sealed_*) sealed as after AUTH; with --perftest,
- * fuzz_perftest's: each of perftest's messages behind its kind byte.
- * Usage: make_seeds [--perftest] DIR */
+ * fuzz_perftest's: each of perftest's messages behind its kind byte;
+ * with --server-seq, fuzz_server_seq's: whole sessions as a client sends
+ * them, and their cuts. Usage: make_seeds [--perftest|--server-seq] DIR */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rdmaperf/auth.h>
@@ -174,10 +176,10 @@ int main(int argc, char **argv)
 }
 
 /* fuzz_server_seq's seeds: what a client sends over a whole session, as
- * one stream of frames, and the stream cut after each message. The
- * messages are HELLO, QP_INFO and SYNC of the seeds above, and PARAMS as
- * a client sends them for write_bw: HELLO, PARAMS, QP_INFO, SYNC READY,
- * SYNC DONE. */
+ * one stream of frames, and the stream cut after each message. seq1 to
+ * seq5 carry a QP_INFO the fake engine refuses (its QP numbers are not
+ * the ones the fake handed out), so they end at the connection; point
+ * and points2 carry the fake's own and go on to the run and RESULT. */
 static struct rdp_msg seq_msg(const char *name)
 {
 	size_t k;
@@ -187,52 +189,213 @@ static struct rdp_msg seq_msg(const char *name)
 	return seeds[k].m;
 }
 
-/* The parameters a client sends for `write_bw -s 4K -n 100`. */
-static int seq_params(struct rdp_params *p)
+/* The parameters a client sends for `rdmaperf ARGS... host`. */
+static int seq_params(int argc, const char *const *args, struct rdp_params *p)
 {
-	const char *argv[] = { "rdmaperf", "write_bw", "-s",	   "4K",
-			       "-n",	   "100",      "--no-pin", "host" };
+	const char *argv[16] = { "rdmaperf" };
 	struct rdp_opts o;
 	char err[256];
+	int i;
 
+	for (i = 0; i < argc && i < 13; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = "--no-pin";
+	argv[i + 2] = "host";
 	memset(&o, 0, sizeof(o));
-	if (rdp_opts_parse_client(8, (char **)argv, &o, err, sizeof(err)) !=
-	    RDP_PARSE_OK)
+	if (rdp_opts_parse_client(i + 3, (char **)argv, &o, err, sizeof(err)) !=
+	    RDP_PARSE_OK) {
+		fprintf(stderr, "make_seeds: %s\n", err);
 		return 1;
+	}
 	*p = o.params;
 	return 0;
 }
 
-static int server_seq_seeds(const char *dir)
+/* One client's stream of frames, built message by message. */
+struct stream {
+	uint8_t buf[16 * (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)];
+	size_t at;
+	size_t cut[16]; /* where each message ends */
+	size_t n;
+	int bad;
+};
+
+static void add(struct stream *st, const struct rdp_msg *m)
 {
-	static const char *const names[] = { "hello", "params", "qp_info",
-					     "sync", "sync" };
-	uint8_t buf[8 * (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)];
-	struct rdp_msg m;
-	size_t at = 0, len, i;
+	size_t len;
+
+	if (st->n == sizeof(st->cut) / sizeof(st->cut[0]) ||
+	    rdp_wire_encode(m, st->buf + st->at, sizeof(st->buf) - st->at,
+			    &len)) {
+		st->bad = 1;
+		return;
+	}
+	st->at += len;
+	st->cut[st->n++] = st->at;
+}
+
+static void add_named(struct stream *st, const char *name)
+{
+	struct rdp_msg m = seq_msg(name);
+
+	add(st, &m);
+}
+
+static void add_sync(struct stream *st, uint32_t phase, uint64_t count)
+{
+	struct rdp_msg m = { .type = RDP_MSG_SYNC };
+
+	m.u.sync.phase = phase;
+	m.u.sync.count = count;
+	add(st, &m);
+}
+
+/* PARAMS for ARGS, then the QP_INFOs the fake engine's connection
+ * expects (its QP and packet numbers, in order). */
+static void add_point(struct stream *st, int argc, const char *const *args,
+		      uint32_t *num_qps)
+{
+	struct rdp_msg m = { .type = RDP_MSG_PARAMS };
+	uint32_t i;
+
+	if (seq_params(argc, args, &m.u.params)) {
+		st->bad = 1;
+		return;
+	}
+	*num_qps = m.u.params.num_qps;
+	add(st, &m);
+	for (i = 0; i < *num_qps; i++) {
+		memset(&m, 0, sizeof(m));
+		m.type = RDP_MSG_QP_INFO;
+		m.u.qp_info.qpn = 0x100 + i;
+		m.u.qp_info.psn = 0x1000 + i;
+		m.u.qp_info.mtu_bytes = 1024;
+		add(st, &m);
+	}
+}
+
+/* The first n messages of the stream into DIR/NAME. */
+static int put_cut(const char *dir, const char *name, const struct stream *st,
+		   size_t n)
+{
+	size_t len = n ? st->cut[n - 1] : 0;
 	char path[512];
-	int bad = 0;
 	FILE *f;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		m = seq_msg(names[i]);
-		if (m.type == RDP_MSG_PARAMS && seq_params(&m.u.params))
-			return 1;
-		if (m.type == RDP_MSG_SYNC)
-			m.u.sync.phase = i == 3 ? RDP_SYNC_READY
-						: RDP_SYNC_DONE;
-		if (rdp_wire_encode(&m, buf + at, sizeof(buf) - at, &len))
-			return 1;
-		at += len;
-		snprintf(path, sizeof(path), "%s/seq%zu", dir, i + 1);
-		f = fopen(path, "wb");
-		if (!f || fwrite(buf, 1, at, f) != at) {
-			bad = 1;
-			if (f)
-				fclose(f);
-			continue;
-		}
-		bad |= fclose(f) != 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		return 1;
+	if (fwrite(st->buf, 1, len, f) != len) {
+		fclose(f);
+		return 1;
+	}
+	return fclose(f) != 0;
+}
+
+/* DIR/NAME: the whole stream; DIR/NAME-K: cut after message K, for each
+ * K from `from` on. */
+static int put_stream(const char *dir, const char *name,
+		      const struct stream *st, size_t from)
+{
+	char cut[128];
+	size_t k;
+	int bad = st->bad;
+
+	if (bad) {
+		fprintf(stderr, "make_seeds: cannot build %s\n", name);
+		return 1;
+	}
+	bad |= put_cut(dir, name, st, st->n);
+	for (k = from; k < st->n; k++) {
+		snprintf(cut, sizeof(cut), "%s-%zu", name, k);
+		bad |= put_cut(dir, cut, st, k);
 	}
 	return bad;
+}
+
+/* seq1 to seq5: HELLO, PARAMS, a refused QP_INFO, SYNC READY, SYNC DONE,
+ * cut after each. */
+static int refused_seeds(const char *dir)
+{
+	static const char *const args[] = { "write_bw", "-s", "4K", "-n",
+					    "100" };
+	struct stream *st = calloc(1, sizeof(*st));
+	struct rdp_msg m = { .type = RDP_MSG_PARAMS };
+	char name[16];
+	size_t k;
+	int bad = !st;
+
+	if (bad)
+		return 1;
+	add_named(st, "hello");
+	st->bad |= seq_params(5, args, &m.u.params);
+	add(st, &m);
+	add_named(st, "qp_info");
+	add_sync(st, RDP_SYNC_READY, 1000); /* as the seeds' "sync" */
+	add_sync(st, RDP_SYNC_DONE, 1000);
+	for (k = 1; !st->bad && k <= st->n; k++) {
+		snprintf(name, sizeof(name), "seq%zu", k);
+		bad |= put_cut(dir, name, st, k);
+	}
+	bad |= st->bad;
+	free(st);
+	return bad;
+}
+
+/*
+ * Sessions the server runs to the end on the fake engine:
+ *   point      HELLO, PARAMS (write_bw -s 4K -n 100), QP_INFO, READY,
+ *              DONE: one whole point; point-3, point-4 its cuts
+ *   points2    that point, then PARAMS (send_bw -b -q 2 -s 64K -n 50),
+ *              2 QP_INFO, READY, DONE; points2-6 to points2-9 its cuts
+ *   point-early-done    DONE where READY is due
+ *   point-error-in-run  the client's ERROR where DONE is due
+ *   point-then-result   a RESULT where the next PARAMS is due
+ */
+static int point_seeds(const char *dir)
+{
+	static const char *const a1[] = { "write_bw", "-s", "4K", "-n", "100" };
+	static const char *const a2[] = { "send_bw", "-b",  "-q", "2",
+					  "-s",	     "64K", "-n", "50" };
+	struct stream *st = calloc(1, sizeof(*st));
+	uint32_t q1 = 0, q2 = 0;
+	size_t run;
+	int bad = !st;
+
+	if (bad)
+		return 1;
+	add_named(st, "hello");
+	add_point(st, 5, a1, &q1);
+	run = st->n; /* READY is due */
+	add_sync(st, RDP_SYNC_READY, 0);
+	add_sync(st, RDP_SYNC_DONE, 100ull * q1);
+	bad |= put_stream(dir, "point", st, 3); /* 1, 2: seq1, seq2 */
+	add_named(st, "result");
+	bad |= put_cut(dir, "point-then-result", st, st->n);
+	st->n = run;
+	st->at = st->cut[run - 1];
+	add_sync(st, RDP_SYNC_DONE, 100ull * q1);
+	bad |= put_cut(dir, "point-early-done", st, st->n);
+	st->n = run;
+	st->at = st->cut[run - 1];
+	add_sync(st, RDP_SYNC_READY, 0);
+	add_named(st, "error");
+	bad |= put_cut(dir, "point-error-in-run", st, st->n);
+	st->n = run + 1;
+	st->at = st->cut[run];
+	add_sync(st, RDP_SYNC_DONE, 100ull * q1);
+	run = st->n;
+	add_point(st, 8, a2, &q2);
+	add_sync(st, RDP_SYNC_READY, 0);
+	add_sync(st, RDP_SYNC_DONE, 50ull * q2);
+	bad |= put_stream(dir, "points2", st, run + 1);
+	bad |= st->bad;
+	free(st);
+	return bad;
+}
+
+static int server_seq_seeds(const char *dir)
+{
+	return refused_seeds(dir) | point_seeds(dir);
 }

@@ -226,11 +226,12 @@ static void test_max_session_live(void **state)
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "--run_infinitely",
 				 "-D", "1"));
 	server_opts(&f->srv.o, ARGS("--max-session", "1"));
-	fake_engine_cfg.client_live_wait_ms = 20000;
+	fake_engine_cfg.client_live_wait_ms = 60000;
 	t0 = now_ms();
 	assert_int_equal(run_pair(f, 1), RDP_EXIT_FAIL);
 	assert_true(now_ms() - t0 >= 1000);
-	assert_true(now_ms() - t0 < 10000);
+	/* the server's limit ended it, not the client's 60 s */
+	assert_true(now_ms() - t0 < 30000);
 	assert_int_equal(f->srv.ret, -ETIME);
 	assert_non_null(strstr(rdp_last_error(), "--max-session 1 s"));
 	balanced();
@@ -263,8 +264,9 @@ static int quiet_client(struct fixture *f, const char *len_opt, const char *len)
 	msg.u.qp_info.qpn = 0x100;
 	msg.u.qp_info.psn = 0x1000;
 	assert_int_equal(rdp_oob_send(&cli, &msg), 0);
-	assert_int_equal(rdp_sync(&cli, RDP_SYNC_READY, 1, IO_MS, NULL), 0);
+	/* Before READY: the server's wait for DONE starts after it. */
 	t0 = now_ms();
+	assert_int_equal(rdp_sync(&cli, RDP_SYNC_READY, 1, IO_MS, NULL), 0);
 	serve_join(&f->srv);
 	rdp_oob_close(&cli);
 	return (int)(now_ms() - t0);
@@ -279,11 +281,13 @@ static void test_done_deadline(void **state)
 	f->srv.o.conn.oob_timeout_ms = 300; /* the margin of a slow step */
 	ms = quiet_client(f, "-D", "1");
 	assert_int_equal(f->srv.ret, -ETIMEDOUT);
-	assert_true(ms >= 1000 && ms < 6000);
+	/* -D and its margin at least; the upper bounds only tell an end
+	 * from a wait for ever, so no load reaches them */
+	assert_true(ms >= 1000 && ms < 30000);
 	server_opts(&f->srv.o, ARGS("--max-session", "1"));
 	ms = quiet_client(f, "-n", "1000");
 	assert_int_equal(f->srv.ret, -ETIME);
-	assert_true(ms < 6000);
+	assert_true(ms < 30000);
 	balanced();
 }
 

@@ -358,7 +358,9 @@ static void test_last_millisecond_pair(void **state)
 	ret = rdp_gate_handshake(&o, &h, why, sizeof(why));
 	now = rdp_clock_mono_ns();
 	assert_int_equal(ret, -ETIMEDOUT);
-	assert_true(now < deadline_ns + 2 * SEC);
+	/* Long before the 60 s waits the deadline cuts short, whatever the
+	 * load. */
+	assert_true(now < deadline_ns + 30 * SEC);
 	/* The hard deadline is the caller's again. */
 	assert_int_equal(h.oob.hard_deadline_ms, (int64_t)(deadline_ns / MS));
 	close(sp[0]);
@@ -437,7 +439,7 @@ static void test_gate_cuts_at_deadline(void **state)
 	assert_int_equal(read_to_end(fd, buf, sizeof(buf)), 0);
 	now = rdp_clock_mono_ns();
 	assert_true(now >= t0 + 999 * MS);
-	assert_true(now < t0 + 3 * SEC);
+	assert_true(now < t0 + 30 * SEC); /* not its 60 s message wait */
 	close(fd);
 }
 
@@ -449,14 +451,17 @@ static void test_gate_hammer(void **state)
 {
 	const char *own = "over the handshake rate of one address "
 			  "(--max-prefix-rate)";
+	const char *busy = "a handshake from this address is in progress";
 	uint16_t port = gate_up();
-	unsigned int over = 0;
+	unsigned int over = 0, closing = 0;
 	char buf[512];
 	uint64_t t0;
+	double s;
 	size_t n;
 	int i, fd;
 
 	(void)state;
+	t0 = rdp_clock_mono_ns();
 	for (i = 0; i < 50; i++) {
 		fd = dial("127.0.0.2", port);
 		shutdown(fd, SHUT_WR);
@@ -464,9 +469,15 @@ static void test_gate_hammer(void **state)
 		close(fd);
 		if (n > 18 && !strcmp(buf + 18, own))
 			over++;
+		else if (n > 18 && !strcmp(buf + 18, busy))
+			closing++;
 	}
-	/* Its bucket: 5, and 5 a second more while this runs. */
-	assert_true(over >= 25);
+	s = (double)(rdp_clock_mono_ns() - t0) / SEC;
+	/* Its bucket let in at most 5, and 5 a second more for as long as
+	 * this ran (a loaded host makes that longer); the rest were refused
+	 * by its own limits: over its rate, or (no token taken) while its
+	 * last handshake was still closing. */
+	assert_true(over + closing + 5 + 5 * s + 1 >= 50);
 	t0 = rdp_clock_mono_ns();
 	fd = dial("127.0.0.3", port);
 	assert_int_equal(read_to_end(fd, buf, sizeof(buf)), 0);

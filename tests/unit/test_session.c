@@ -409,7 +409,8 @@ static void test_loopback_deadline(void **state)
 	t0 = now_ms();
 	assert_int_equal(rdp_oob_recv(&a, &msg, -1), -ETIMEDOUT);
 	assert_true(now_ms() - t0 >= 100);
-	assert_true(now_ms() - t0 < 5000); /* not the next message's wait */
+	/* not a wait past the deadline (a bound no load reaches) */
+	assert_true(now_ms() - t0 < 30000);
 	/* A closed end reads as the peer gone. */
 	rdp_oob_close(&b);
 	assert_int_equal(rdp_oob_recv(&a, &msg, -1), -ECONNRESET);

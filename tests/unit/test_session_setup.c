@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <cmocka.h>
 
 #include "session_int.h"
@@ -141,17 +144,48 @@ static void *pt_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A port of this run's own for the one-shot server, which listens on the
+ * port its options name: the kernel's pick on the loopback address, left
+ * in TIME_WAIT by a connection its accepting end closed first. Until that
+ * ends (a minute) the kernel hands the port to no other bind to port 0
+ * and no outgoing connection, while the server's listener (SO_REUSEADDR)
+ * may bind it: runs at the same time never meet on a port.
+ */
+static uint16_t reserve_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int lfd, cfd, afd, on = 1;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(lfd >= 0 && cfd >= 0);
+	assert_int_equal(
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)), 0);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(lfd, 1), 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&sa, &len), 0);
+	assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	afd = accept(lfd, NULL, NULL);
+	assert_true(afd >= 0);
+	close(afd); /* first: the TIME_WAIT is this end's, on the port */
+	close(cfd);
+	close(lfd);
+	return ntohs(sa.sin_port);
+}
+
 /* Both ends of perftest's exchange in one process: the one-shot server
  * and the client, each on the set-up the rdmaperf client uses. */
-static void perftest_pair(const char *test, int port_off)
+static void perftest_pair(const char *test)
 {
 	struct pt_side srv, cli;
 	char port[16];
 	pthread_t tid;
 
 	fake_engine_reset();
-	snprintf(port, sizeof(port), "%d",
-		 20000 + (int)(getpid() % 5000) * 4 + port_off);
+	snprintf(port, sizeof(port), "%u", reserve_port());
 	pt_opts(&srv.o, test, port, NULL);
 	pt_opts(&cli.o, test, port, "127.0.0.1");
 	assert_int_equal(pthread_create(&tid, NULL, pt_main, &srv), 0);
@@ -167,14 +201,14 @@ static void perftest_pair(const char *test, int port_off)
 static void test_perftest_write_bw(void **state)
 {
 	(void)state;
-	perftest_pair("write_bw", 0);
+	perftest_pair("write_bw");
 }
 
 /* SEND bandwidth: the server receives and times its own run. */
 static void test_perftest_send_bw(void **state)
 {
 	(void)state;
-	perftest_pair("send_bw", 1);
+	perftest_pair("send_bw");
 }
 
 /* A ping-pong: both sides run the loop. (Not write_lat: there each side
@@ -182,14 +216,14 @@ static void test_perftest_send_bw(void **state)
 static void test_perftest_send_lat(void **state)
 {
 	(void)state;
-	perftest_pair("send_lat", 2);
+	perftest_pair("send_lat");
 }
 
 /* READ latency: the server passive, the client keeps its figures. */
 static void test_perftest_read_lat(void **state)
 {
 	(void)state;
-	perftest_pair("read_lat", 3);
+	perftest_pair("read_lat");
 }
 
 /* Both dialogues fill every step, so a driver runs either row as it is. */
