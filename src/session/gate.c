@@ -117,6 +117,14 @@ static void say_refused(struct rdp_gate *g, const char *peer,
 
 /* The first bytes, without taking them: enough to tell perftest's
  * version string from rdmaperf's header. */
+/* The peer has shut its side down: what it sent so far is all. */
+static int peer_done_sending(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP));
+}
+
 static int peek_first(struct rdp_oob *oob, uint64_t deadline_ns)
 {
 	uint8_t first[4];
@@ -130,6 +138,9 @@ static int peek_first(struct rdp_oob *oob, uint64_t deadline_ns)
 		if ((size_t)n == sizeof(first) || first[0] < '0' ||
 		    first[0] > '9')
 			return rdp_pt_looks_like_version(first, (size_t)n);
+		/* a digit so far, and the peer sends no more: it left */
+		if (peer_done_sending(oob->fd))
+			return -ECONNRESET;
 		if (rdp_clock_mono_ns() >= deadline_ns)
 			return -ETIMEDOUT;
 		usleep(10000); /* a digit so far: wait for the rest */

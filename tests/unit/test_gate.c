@@ -367,6 +367,31 @@ static void test_last_millisecond_pair(void **state)
 	close(sp[1]);
 }
 
+/* A peer that sends one digit of a perftest version, then shuts its side
+ * down: it has left, said as such at once, not after the 60 s handshake
+ * deadline. */
+static void test_digit_then_shutdown(void **state)
+{
+	struct rdp_opts o = { 0 };
+	struct rdp_handoff h = { 0 };
+	char why[RDP_WIRE_TEXT_MAX] = "";
+	int sp[2], ret;
+
+	(void)state;
+	o.conn.handshake_timeout_ms = 60000;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sp), 0);
+	h.oob.fd = sp[0];
+	h.oob.timeout_ms = 60000;
+	snprintf(h.oob.peer, sizeof(h.oob.peer), "pair");
+	assert_int_equal(send(sp[1], "6", 1, MSG_NOSIGNAL), 1);
+	assert_int_equal(shutdown(sp[1], SHUT_WR), 0);
+	ret = rdp_gate_handshake(&o, &h, why, sizeof(why));
+	assert_int_equal(ret, -ECONNRESET);
+	assert_string_equal(why, "left during the handshake");
+	close(sp[0]);
+	close(sp[1]);
+}
+
 /* A real gate on 127.0.0.1 with a 1 s handshake, on a port of its own.
  * A gate runs until the process ends, its threads reading its options:
  * each gate gets options of its own, never rewritten. */
@@ -496,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_watchdog),
 		cmocka_unit_test(test_refusal_lines),
 		cmocka_unit_test(test_last_millisecond_pair),
+		cmocka_unit_test(test_digit_then_shutdown),
 		cmocka_unit_test(test_gate_cuts_at_deadline),
 		cmocka_unit_test(test_gate_hammer),
 	};
