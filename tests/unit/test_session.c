@@ -32,6 +32,7 @@
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 
+#include "port.h"
 #include "session_pair.h"
 
 /* The client in this thread (with a sink of the test's, and its
@@ -774,21 +775,6 @@ static void test_rails_refusals(void **state)
 	assert_false(rdp_rails_wanted(&f->co));
 }
 
-/* A free TCP port on the loopback address, for the server loop. */
-static uint16_t free_port(void)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	socklen_t len = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	assert_true(fd >= 0);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
-	close(fd);
-	return ntohs(sa.sin_port);
-}
-
 static void *loop_main(void *arg)
 {
 	struct server_side *s = arg;
@@ -805,7 +791,7 @@ static void test_busy_server(void **state)
 	struct rdp_oob first;
 	char port[8];
 
-	snprintf(port, sizeof(port), "%u", free_port());
+	snprintf(port, sizeof(port), "%u", unit_reserve_port());
 	server_opts(&f->srv.o, ARGS("--port", port, "--bind", "127.0.0.1"));
 	assert_int_equal(pthread_create(&f->srv.tid, NULL, loop_main, &f->srv),
 			 0);
@@ -830,7 +816,7 @@ static void test_busy_server(void **state)
 /* Nothing listens: refused, whatever moment the deadline falls in. */
 static void test_connect_refused(void **state)
 {
-	uint16_t port = free_port();
+	uint16_t port = unit_reserve_port();
 	struct rdp_oob oob;
 	int ms;
 

@@ -21,6 +21,7 @@
 #include <rdmaperf/opts.h>
 
 #include "../fake/fake_engine.h"
+#include "port.h"
 
 static void opts_for(struct rdp_opts *o, const char *test)
 {
@@ -144,38 +145,6 @@ static void *pt_main(void *arg)
 	return NULL;
 }
 
-/*
- * A port of this run's own for the one-shot server, which listens on the
- * port its options name: the kernel's pick on the loopback address, left
- * in TIME_WAIT by a connection its accepting end closed first. Until that
- * ends (a minute) the kernel hands the port to no other bind to port 0
- * and no outgoing connection, while the server's listener (SO_REUSEADDR)
- * may bind it: runs at the same time never meet on a port.
- */
-static uint16_t reserve_port(void)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	socklen_t len = sizeof(sa);
-	int lfd, cfd, afd, on = 1;
-
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	cfd = socket(AF_INET, SOCK_STREAM, 0);
-	assert_true(lfd >= 0 && cfd >= 0);
-	assert_int_equal(
-		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)), 0);
-	assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(listen(lfd, 1), 0);
-	assert_int_equal(getsockname(lfd, (struct sockaddr *)&sa, &len), 0);
-	assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	afd = accept(lfd, NULL, NULL);
-	assert_true(afd >= 0);
-	close(afd); /* first: the TIME_WAIT is this end's, on the port */
-	close(cfd);
-	close(lfd);
-	return ntohs(sa.sin_port);
-}
-
 /* Both ends of perftest's exchange in one process: the one-shot server
  * and the client, each on the set-up the rdmaperf client uses. */
 static void perftest_pair(const char *test)
@@ -185,7 +154,7 @@ static void perftest_pair(const char *test)
 	pthread_t tid;
 
 	fake_engine_reset();
-	snprintf(port, sizeof(port), "%u", reserve_port());
+	snprintf(port, sizeof(port), "%u", unit_reserve_port());
 	pt_opts(&srv.o, test, port, NULL);
 	pt_opts(&cli.o, test, port, "127.0.0.1");
 	assert_int_equal(pthread_create(&tid, NULL, pt_main, &srv), 0);
