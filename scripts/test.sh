@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # The whole test suite: install, build, unit tests (cmocka, through the TAP
-# driver), integration tests on a real Soft-RoCE device, format check,
-# make distcheck, the Debian packages (built, linted, installed, purged),
-# builds without CUDA and without MPI, the same tests again in an
-# ASan+UBSan build, and a short fuzzing run. Only the Soft-RoCE and package
-# tiers (and installing packages) need root; without root they are counted
-# skipped.
+# driver), integration tests on a real Soft-RoCE device, the cluster tier,
+# then the unit tests and the Soft-RoCE groups again in an ASan+UBSan build
+# and in a ThreadSanitizer build without CUDA and MPI. Beside the device
+# tiers, at the lowest priority: those two builds, the format check, make
+# distcheck, the Debian packages (built, linted, installed, purged) and a
+# short fuzzing run. Only the Soft-RoCE and package tiers (and installing
+# packages) need root; without root they are counted skipped.
 # Ends with each tier's time, every skip's reason with its count, and one
 # line "N passed, N failed, N skipped" over individual cases.
 # RDP_QUICK=1 skips distcheck, the packages, the other builds and the
@@ -39,8 +40,8 @@ timed() {
 # reasons with a count each, the counts.
 closing() {
 	echo "== summary"
-	awk -v wall="$SECONDS" '{ t = $1; $1 = ""; sub(/^ /, ""); printf "tier %-44s %5d s\n", $0, t }
-		END { printf "tier %-44s %5d s\n", "all (wall clock)", wall }' "$TIERS"
+	awk -v wall="$SECONDS" '{ t = $1; $1 = ""; sub(/^ /, ""); printf "tier %-56s %5d s\n", $0, t }
+		END { printf "tier %-56s %5d s\n", "all (wall clock)", wall }' "$TIERS"
 	if [[ -s $SKIPS ]]; then
 		awk -F '\t' '{ n[$2] += $1 } END { for (r in n) printf "%d\t%s\n", n[r], r }' \
 			"$SKIPS" | sort -k1,1nr -k2 | awk -F '\t' '{ printf "skipped %d x %s\n", $1, $2 }'
