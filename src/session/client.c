@@ -3,6 +3,7 @@
  * handshake, runs the timed loop and hands each point to its report
  * sinks; its points are returned to a caller that asks for them. */
 #include <errno.h>
+#include <stddef.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,40 +31,33 @@
 #include <rdmaperf/verdict.h>
 
 struct client {
-	const struct rdp_opts *o;
-	const struct rdp_engine_ops *eng;
-	const struct rdp_session_proto_ops *proto; /* the dialogue */
-	struct rdp_params
-		p; /* as sent: the options plus what the device implies */
-	struct rdp_clock clk;
-	struct rdp_dev *dev;
-	struct rdp_oob oob;
-	struct rdp_conn *conn;
+	struct rdp_session_base s; /* options, device, QPs, reports */
 	struct rdp_host_info peer_host;
 	struct rdp_host_info local_host;
 	struct rdp_peer_info peer;
-	uint16_t cm_port;	  /* -R: where the server listens, else 0 */
-	uint32_t cm_nonce;	  /* -R: echoed in each connect request */
-	struct rdp_decisions dec; /* the loop's, for this point */
-	struct rdp_report_info info;
-	FILE *text; /* the text report: stdout, or /dev/null */
-	struct rdp_report_sinks sinks;
-	struct rdp_report_sink *json;	 /* in sinks, NULL when none */
-	int want;			 /* the caller asks for the points */
+	uint16_t cm_port;	      /* -R: where the server listens, else 0 */
+	uint32_t cm_nonce;	      /* -R: echoed in each connect request */
+	struct rdp_decisions dec;     /* the loop's, for this point */
+	struct rdp_report_sink *json; /* in sinks, NULL when none */
+	int want;		      /* the caller asks for the points */
 	struct rdp_session_results *out; /* them, once the run succeeded */
 	struct rdp_verdict verdict;	 /* thresholds, line rate */
 	struct rdp_progress prog;	 /* sweeps, on a terminal */
 	struct rdp_adapt_info adapt;	 /* --time-per-point, this point */
 	struct rdp_placement place;
-	struct rdp_ctr_pair ctr; /* port counters of the current point */
-	int authenticated;	 /* both sides proved the shared secret */
-	int barrier_fd;		 /* a rail's start barrier, -1 none */
+	int authenticated; /* both sides proved the shared secret */
+	int barrier_fd;	   /* a rail's start barrier, -1 none */
 };
+
+static struct client *client_of(struct rdp_session_base *s)
+{
+	return (struct client *)((char *)s - offsetof(struct client, s));
+}
 
 /* A rail of a multi-rail run: its timed loop starts with the others'. */
 static int start_together(struct client *c)
 {
-	int timeout_ms = 2 * c->o->conn.connect_timeout_ms + 5000, ret;
+	int timeout_ms = 2 * c->s.o->conn.connect_timeout_ms + 5000, ret;
 	char why[256] = "";
 
 	ret = rdp_barrier_wait(c->barrier_fd, timeout_ms, why, sizeof(why));
@@ -81,45 +75,45 @@ static int start_together(struct client *c)
 
 /* The server dialled (unless the caller did), authenticated with the
  * shared secret where there is one. */
-static int open_oob(void *peer)
+static int open_oob(struct rdp_session_base *s)
 {
-	struct client *c = peer;
-	int ret = rdp_session_dial(c->o, &c->oob);
+	struct client *c = client_of(s);
+	int ret = rdp_session_dial(c->s.o, &c->s.oob);
 
-	if (!ret && c->o->conn.secret && c->o->conn.secret->len) {
-		ret = rdp_auth_client(&c->oob, c->o->conn.secret);
+	if (!ret && c->s.o->conn.secret && c->s.o->conn.secret->len) {
+		ret = rdp_auth_client(&c->s.oob, c->s.o->conn.secret);
 		c->authenticated = !ret;
 	}
 	return ret;
 }
 
-static int hello(void *peer)
+static int hello(struct rdp_session_base *s)
 {
-	struct client *c = peer;
+	struct client *c = client_of(s);
 	struct rdp_msg msg;
 	int ret;
 
 	rdp_hello_fill(&msg);
 	rdp_host_from_hello(&msg.u.hello, &c->local_host);
-	ret = rdp_oob_send(&c->oob, &msg);
+	ret = rdp_oob_send(&c->s.oob, &msg);
 	if (!ret)
-		ret = rdp_oob_expect(&c->oob, RDP_MSG_HELLO, &msg, -1);
+		ret = rdp_oob_expect(&c->s.oob, RDP_MSG_HELLO, &msg, -1);
 	if (!ret)
 		rdp_host_from_hello(&msg.u.hello, &c->peer_host);
 	return ret;
 }
 
-static int send_params(void *peer)
+static int send_params(struct rdp_session_base *s)
 {
-	struct client *c = peer;
+	struct client *c = client_of(s);
 	struct rdp_msg msg = { .type = RDP_MSG_PARAMS };
 	int ret;
 
-	msg.u.params = c->p;
-	ret = rdp_oob_send(&c->oob, &msg);
+	msg.u.params = c->s.p;
+	ret = rdp_oob_send(&c->s.oob, &msg);
 	if (!ret)
-		ret = rdp_oob_expect(&c->oob, RDP_MSG_ACCEPT, &msg,
-				     rdp_slow_step_ms(c->o, &c->p));
+		ret = rdp_oob_expect(&c->s.oob, RDP_MSG_ACCEPT, &msg,
+				     rdp_slow_step_ms(c->s.o, &c->s.p));
 	if (ret)
 		return ret;
 	rdp_peer_from_accept(&msg.u.accept, &c->peer);
@@ -131,30 +125,30 @@ static int send_params(void *peer)
 /* -R: RDMA CM connects the QPs to the port the server listens on. */
 static int cm_connect(struct client *c)
 {
-	const struct rdp_params *p = &c->p;
+	const struct rdp_params *p = &c->s.p;
 	struct rdp_cm_opts cmo;
 
-	if (!c->oob.have_peer_ip || !c->cm_port) {
+	if (!c->s.oob.have_peer_ip || !c->cm_port) {
 		rdp_err("-R needs the server's IP address and a server that "
 			"listens with RDMA CM");
 		return -EAFNOSUPPORT;
 	}
-	rdp_cm_opts_from(c->o, p, &cmo);
-	return rdp_cm_connect(c->conn, p->num_qps, &c->oob.peer_ip, c->cm_port,
-			      c->cm_nonce, &cmo);
+	rdp_cm_opts_from(c->s.o, p, &cmo);
+	return rdp_cm_connect(c->s.conn, p->num_qps, &c->s.oob.peer_ip,
+			      c->cm_port, c->cm_nonce, &cmo);
 }
 
-static int connect_qps(void *peer)
+static int connect_qps(struct rdp_session_base *s)
 {
-	struct client *c = peer;
-	const struct rdp_params *p = &c->p;
+	struct client *c = client_of(s);
+	const struct rdp_params *p = &c->s.p;
 	struct rdp_conn_cfg cfg;
 	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	int ret;
 
-	rdp_session_qp_cfg(c->o, p, RDP_SIDE_CLIENT, &c->oob, &cfg, &path);
-	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
+	rdp_session_qp_cfg(c->s.o, p, RDP_SIDE_CLIENT, &c->s.oob, &cfg, &path);
+	ret = c->s.eng->conn_create(c->s.dev, &cfg, &c->s.conn);
 	if (!ret && cfg.defer_qps)
 		ret = cm_connect(c);
 	if (ret)
@@ -162,13 +156,13 @@ static int connect_qps(void *peer)
 	remote = calloc(p->num_qps, sizeof(*remote));
 	if (!remote)
 		return -ENOMEM;
-	ret = rdp_recv_qp_infos(&c->oob, p->num_qps, remote);
+	ret = rdp_recv_qp_infos(&c->s.oob, p->num_qps, remote);
 	if (!ret)
-		ret = rdp_send_qp_infos_with(c->eng, &c->oob, c->conn,
-					     !!(c->o->bench->flags &
+		ret = rdp_send_qp_infos_with(c->s.eng, &c->s.oob, c->s.conn,
+					     !!(c->s.o->bench->flags &
 						RDP_BENCH_EXPOSE_TX));
 	if (!ret)
-		ret = c->eng->conn_connect(c->conn, remote, &path);
+		ret = c->s.eng->conn_connect(c->s.conn, remote, &path);
 	free(remote);
 	return ret;
 }
@@ -176,38 +170,38 @@ static int connect_qps(void *peer)
 static int check_data(struct client *c, const struct rdp_run *run,
 		      const struct rdp_msg_result *srv, struct rdp_result *res)
 {
-	const struct rdp_bench_ops *ops = c->o->bench;
+	const struct rdp_bench_ops *ops = c->s.o->bench;
 	struct rdp_data_check mine = { 0 };
 
 	if (srv->status) {
 		rdp_err("data check failed on the server at %llu B x %u QPs "
 			"(%s): its memory differs from what this side did "
 			"(first bad byte, or the counters' sum: %llu)",
-			(unsigned long long)c->p.size_bytes, c->p.num_qps,
+			(unsigned long long)c->s.p.size_bytes, c->s.p.num_qps,
 			ops->check_unit, (unsigned long long)srv->bad_offset);
 		return -EILSEQ;
 	}
 	/* What landed in this side's memory: the server's operations
 	 * under -b (atomics count them). */
-	if (c->eng->verify(run,
-			   c->p.flags & RDP_PARAM_BIDIR ? srv->tx_msgs
-							: run->posted,
-			   &mine)) {
+	if (c->s.eng->verify(run,
+			     c->s.p.flags & RDP_PARAM_BIDIR ? srv->tx_msgs
+							    : run->posted,
+			     &mine)) {
 		rdp_err("data check failed on this side at %llu B x %u QPs: "
 			"byte %llu differs from what the server holds",
-			(unsigned long long)c->p.size_bytes, c->p.num_qps,
+			(unsigned long long)c->s.p.size_bytes, c->s.p.num_qps,
 			(unsigned long long)mine.bad_offset);
 		return -EILSEQ;
 	}
 	res->data_ok = 1;
 	res->data_checked = srv->checked_bytes + mine.checked_bytes;
-	if (rdp_transport_lossy(c->p.transport) &&
-	    rdp_bench_receives(ops, &c->p) && ops->kind == RDP_BENCH_BW) {
+	if (rdp_transport_lossy(c->s.p.transport) &&
+	    rdp_bench_receives(ops, &c->s.p) && ops->kind == RDP_BENCH_BW) {
 		res->loss_counted = 1;
 		res->sent_msgs = run->posted;
 		res->received_msgs = srv->rx_msgs;
 	}
-	if (c->p.flags & RDP_PARAM_BIDIR && srv->tx_elapsed_ns) {
+	if (c->s.p.flags & RDP_PARAM_BIDIR && srv->tx_elapsed_ns) {
 		res->bidir = 1;
 		res->rx_msgs = srv->tx_msgs;
 		res->rx_bw_avg_gbps =
@@ -221,40 +215,41 @@ static int check_data(struct client *c, const struct rdp_run *run,
 
 /* The loop failed: when the server ended the test and said why (its
  * --max-session, say), its words name the cause. */
-static void server_said_why(void *peer)
+static void server_said_why(struct rdp_session_base *s)
 {
-	struct client *c = peer;
+	struct client *c = client_of(s);
 	struct rdp_msg msg;
 
-	if (!rdp_oob_recv(&c->oob, &msg, 500) && msg.type == RDP_MSG_ERROR)
-		rdp_err("peer %s reports: %s", c->oob.peer, msg.u.error.text);
+	if (!rdp_oob_recv(&c->s.oob, &msg, 500) && msg.type == RDP_MSG_ERROR)
+		rdp_err("peer %s reports: %s", c->s.oob.peer, msg.u.error.text);
 }
 
-static int ready(void *peer, struct rdp_run *run)
+static int ready(struct rdp_session_base *s, struct rdp_run *run)
 {
-	struct client *c = peer;
+	struct client *c = client_of(s);
 
 	(void)run;
-	return rdp_sync(&c->oob, RDP_SYNC_READY, 1,
-			rdp_slow_step_ms(c->o, &c->p), NULL);
+	return rdp_sync(&c->s.oob, RDP_SYNC_READY, 1,
+			rdp_slow_step_ms(c->s.o, &c->s.p), NULL);
 }
 
 /* DONE with the operations posted, then the server's RESULT: its
  * counters, its CPU and its data check, then this side's. */
-static int done(void *peer, struct rdp_run *run, struct rdp_result *res)
+static int done(struct rdp_session_base *s, struct rdp_run *run,
+		struct rdp_result *res)
 {
-	struct client *c = peer;
-	int slow = rdp_slow_step_ms(c->o, &c->p);
+	struct client *c = client_of(s);
+	int slow = rdp_slow_step_ms(c->s.o, &c->s.p);
 	struct rdp_msg msg;
 	int ret;
 
-	ret = rdp_sync(&c->oob, RDP_SYNC_DONE, 1, slow, &run->posted);
+	ret = rdp_sync(&c->s.oob, RDP_SYNC_DONE, 1, slow, &run->posted);
 	if (!ret)
-		rdp_ctr_end(&c->ctr);
+		rdp_ctr_end(&c->s.ctr);
 	if (!ret)
-		ret = rdp_oob_expect(&c->oob, RDP_MSG_RESULT, &msg, slow);
+		ret = rdp_oob_expect(&c->s.oob, RDP_MSG_RESULT, &msg, slow);
 	if (!ret) {
-		rdp_ctr_from_result(&c->ctr, &msg.u.result);
+		rdp_ctr_from_result(&c->s.ctr, &msg.u.result);
 		rdp_cpu_from_result(&msg.u.result, &res->peer_cpu);
 	}
 	if (!ret)
@@ -263,9 +258,9 @@ static int done(void *peer, struct rdp_run *run, struct rdp_result *res)
 }
 
 /* Nothing after the last RESULT: the client just closes. */
-static int close_oob(void *peer, const struct rdp_result *last)
+static int close_oob(struct rdp_session_base *s, const struct rdp_result *last)
 {
-	(void)peer;
+	(void)s;
 	(void)last;
 	return 0;
 }
@@ -282,35 +277,35 @@ const struct rdp_session_proto_ops rdp_proto_rdmaperf = {
 	.close = close_oob,
 };
 
-/* The driver: the steps of c->proto around the timed loop. */
+/* The driver: the steps of c->s.proto around the timed loop. */
 static int run_test(struct client *c, struct rdp_result *res)
 {
-	const struct rdp_params *p = &c->p;
+	const struct rdp_params *p = &c->s.p;
 	struct rdp_run run;
 	int ret;
 
-	rdp_session_run_init(&run, c->o, p, c->conn, &c->clk, RDP_SIDE_CLIENT,
-			     c->oob.fd);
-	run.pin_threads = !c->o->place.no_pin;
+	rdp_session_run_init(&run, c->s.o, p, c->s.conn, &c->s.clk,
+			     RDP_SIDE_CLIENT, c->s.oob.fd);
+	run.pin_threads = !c->s.o->place.no_pin;
 	memset(res, 0, sizeof(*res));
 	run.dec = c->dec;
 	res->dec = c->dec;
 	res->size_bytes = p->size_bytes;
 	res->num_qps = p->num_qps;
-	ret = c->eng->prepare(&run);
+	ret = c->s.eng->prepare(&run);
 	if (!ret)
-		rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
+		rdp_ctr_begin(&c->s.ctr, c->s.dev->name, c->s.dev->port.num);
 	if (!ret)
-		ret = c->proto->ready(c, &run);
+		ret = c->s.proto->ready(&c->s, &run);
 	if (!ret && c->barrier_fd >= 0)
 		ret = start_together(c);
 	if (!ret) {
-		ret = rdp_session_loop(c->eng, &run, res, &c->sinks, &c->info,
-				       c->o->report.interval_s);
+		ret = rdp_session_loop(c->s.eng, &run, res, &c->s.sinks,
+				       &c->s.info, c->s.o->report.interval_s);
 		if (ret)
-			c->proto->loop_failed(c);
+			c->s.proto->loop_failed(&c->s);
 	}
-	return ret ? ret : c->proto->done(c, &run, res);
+	return ret ? ret : c->s.proto->done(&c->s, &run, res);
 }
 
 /* An adaptive batch; after the first, the point starts over with the
@@ -321,15 +316,16 @@ static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
 	int ret = 0;
 
 	if (again) {
-		c->eng->conn_destroy(c->conn);
-		c->conn = NULL;
-		c->p.iters = iters;
-		ret = c->proto->params(c);
+		c->s.eng->conn_destroy(c->s.conn);
+		c->s.conn = NULL;
+		c->s.p.iters = iters;
+		ret = c->s.proto->params(&c->s);
 		if (!ret)
-			ret = c->proto->qps(c);
+			ret = c->s.proto->qps(&c->s);
 		if (!ret)
-			rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->dec);
-		c->info.conn = c->conn;
+			rdp_bench_decide(c->s.o->bench, &c->s.p, c->s.conn,
+					 &c->dec);
+		c->s.info.conn = c->s.conn;
 	}
 	return ret ? ret : run_test(c, res);
 }
@@ -338,14 +334,14 @@ static int batch(void *ctx, uint64_t iters, int again, struct rdp_result *res)
  * stable (sweep.c). */
 static int measure(struct client *c, struct rdp_result *res)
 {
-	const struct rdp_limit_opts *a = &c->o->limits;
+	const struct rdp_limit_opts *a = &c->s.o->limits;
 	int ret;
 
-	rdp_progress_show(&c->prog, c->p.size_bytes, c->p.num_qps);
+	rdp_progress_show(&c->prog, c->s.p.size_bytes, c->s.p.num_qps);
 	if (a->time_per_point_s > 0) {
 		ret = rdp_sweep_adapt(a->time_per_point_s, a->target_rel_err,
-				      c->o->bench->kind == RDP_BENCH_LAT,
-				      c->p.iters, batch, c, res, &c->adapt);
+				      c->s.o->bench->kind == RDP_BENCH_LAT,
+				      c->s.p.iters, batch, c, res, &c->adapt);
 	} else {
 		ret = run_test(c, res);
 	}
@@ -356,56 +352,56 @@ static int measure(struct client *c, struct rdp_result *res)
 /* The server is this host (one address at both ends) on this very port. */
 static int same_port(const struct client *c)
 {
-	return c->oob.have_local_ipv4 && c->oob.have_peer_ipv4 &&
-	       c->oob.local_ipv4.s_addr == c->oob.peer_ipv4.s_addr &&
-	       !strcmp(c->peer.device, c->dev->name) &&
-	       c->peer.port == c->dev->port.num;
+	return c->s.oob.have_local_ipv4 && c->s.oob.have_peer_ipv4 &&
+	       c->s.oob.local_ipv4.s_addr == c->s.oob.peer_ipv4.s_addr &&
+	       !strcmp(c->peer.device, c->s.dev->name) &&
+	       c->peer.port == c->s.dev->port.num;
 }
 
 /* One point of the matrix: parameters, fresh QPs, the run, its row. */
 static int run_point(struct client *c, int first, int group,
 		     struct rdp_result *res)
 {
-	const struct rdp_opts *o = c->o;
+	const struct rdp_opts *o = c->s.o;
 	int ret;
 
-	ret = c->proto->params(c);
+	ret = c->s.proto->params(&c->s);
 	if (!ret)
-		ret = c->proto->qps(c);
+		ret = c->s.proto->qps(&c->s);
 	if (ret)
 		return ret;
-	rdp_bench_decide(o->bench, &c->p, c->conn, &c->dec);
-	c->info = (struct rdp_report_info){
+	rdp_bench_decide(o->bench, &c->s.p, c->s.conn, &c->dec);
+	c->s.info = (struct rdp_report_info){
 		.ops = o->bench,
-		.params = &c->p,
-		.conn = c->conn,
+		.params = &c->s.p,
+		.conn = c->s.conn,
 		.dec = &c->dec,
 		.peer = &c->peer,
 		.peer_host = &c->peer_host,
 		.local_host = &c->local_host,
-		.clk = &c->clk,
-		.peer_addr = c->oob.peer,
+		.clk = &c->s.clk,
+		.peer_addr = c->s.oob.peer,
 		.cpu = sched_getcpu(),
 		.n_sizes = o->matrix.n_sizes,
 		.n_qps = o->matrix.n_qps,
 		.gbits = o->report.gbits,
 		.cycles = o->report.cycles,
 		.placement = &c->place,
-		.counters = &c->ctr,
+		.counters = &c->s.ctr,
 		.authenticated = c->authenticated,
 	};
 	if (first)
-		ret = rdp_sinks_begin(&c->sinks, &c->info);
-	rdp_sinks_start(&c->sinks, &c->info, group);
+		ret = rdp_sinks_begin(&c->s.sinks, &c->s.info);
+	rdp_sinks_start(&c->s.sinks, &c->s.info, group);
 	if (!ret)
 		ret = measure(c, res);
 	if (!ret && o->report.no_peak)
 		res->bw_peak_gbps = res->rx_bw_peak_gbps = 0;
-	c->ctr.same_port = same_port(c);
+	c->s.ctr.same_port = same_port(c);
 	if (!ret)
-		ret = rdp_sinks_point(&c->sinks, &c->info, res);
-	c->eng->conn_destroy(c->conn);
-	c->conn = NULL;
+		ret = rdp_sinks_point(&c->s.sinks, &c->s.info, res);
+	c->s.eng->conn_destroy(c->s.conn);
+	c->s.conn = NULL;
 	return ret;
 }
 
@@ -421,7 +417,7 @@ static int hand_over(struct client *c, struct rdp_result *res, size_t n,
 	r->points = res;
 	r->n = n;
 	r->data_checked = total;
-	r->check_unit = c->o->bench->check_unit;
+	r->check_unit = c->s.o->bench->check_unit;
 	r->doc = doc ? json_incref(rdp_json_root(doc)) : NULL;
 	c->out = r;
 	return 0;
@@ -433,18 +429,18 @@ static int finish(struct client *c, struct rdp_result *res, size_t n)
 	struct rdp_report_summary sum = {
 		.points = res,
 		.n = n,
-		.check_unit = c->o->bench->check_unit,
+		.check_unit = c->s.o->bench->check_unit,
 	};
 	size_t i;
 	int ret;
 
 	for (i = 0; i < n; i++)
 		sum.data_checked += res[i].data_checked;
-	ret = rdp_sinks_end(&c->sinks, &c->info, &sum);
+	ret = rdp_sinks_end(&c->s.sinks, &c->s.info, &sum);
 	if (!ret)
-		ret = c->proto->close(c, n ? &res[n - 1] : NULL);
+		ret = c->s.proto->close(&c->s, n ? &res[n - 1] : NULL);
 	if (!ret)
-		ret = rdp_sinks_close(&c->sinks, &c->info);
+		ret = rdp_sinks_close(&c->s.sinks, &c->s.info);
 	if (!ret && sum.n_failed)
 		ret = -ERANGE;
 	if (!ret && c->want)
@@ -455,13 +451,13 @@ static int finish(struct client *c, struct rdp_result *res, size_t n)
 /* Every size for every QP count, over one connection. */
 static int session(struct client *c)
 {
-	const struct rdp_matrix *m = &c->o->matrix;
+	const struct rdp_matrix *m = &c->s.o->matrix;
 	struct rdp_result *res;
 	size_t i, k, n = 0;
-	int ret = c->proto->open(c);
+	int ret = c->s.proto->open(&c->s);
 
 	if (!ret)
-		ret = c->proto->hello(c);
+		ret = c->s.proto->hello(&c->s);
 	if (ret)
 		return ret;
 	res = calloc(m->n_sizes * m->n_qps, sizeof(*res));
@@ -470,11 +466,11 @@ static int session(struct client *c)
 	rdp_progress_init(&c->prog, stderr, m->n_sizes * m->n_qps);
 	for (k = 0; !ret && k < m->n_qps; k++) {
 		for (i = 0; !ret && i < m->n_sizes; i++) {
-			c->p.size_bytes = m->sizes[i];
-			c->p.num_qps = (uint32_t)m->qps[k];
-			c->p.iters = rdp_sweep_first(
-				c->o->limits.time_per_point_s,
-				c->o->params.iters, m->sizes[i], m->qps[k]);
+			c->s.p.size_bytes = m->sizes[i];
+			c->s.p.num_qps = (uint32_t)m->qps[k];
+			c->s.p.iters = rdp_sweep_first(
+				c->s.o->limits.time_per_point_s,
+				c->s.o->params.iters, m->sizes[i], m->qps[k]);
 			ret = run_point(c, n == 0, i == 0, &res[n]);
 			n += !ret;
 		}
@@ -552,7 +548,7 @@ static int adapt_point(struct rdp_report_sink *s,
 
 	(void)in;
 	(void)r;
-	rdp_sweep_report(&c->adapt, c->text, rdp_json_sink_doc(c->json));
+	rdp_sweep_report(&c->adapt, c->s.text, rdp_json_sink_doc(c->json));
 	return 0;
 }
 
@@ -575,7 +571,7 @@ static int add_adapt_sink(struct client *c)
 		return -ENOMEM;
 	a->base.ops = &adapt_ops;
 	a->c = c;
-	return rdp_sinks_add(&c->sinks, &a->base);
+	return rdp_sinks_add(&c->s.sinks, &a->base);
 }
 
 static const enum rdp_figure figure_of[] = {
@@ -588,7 +584,7 @@ static const enum rdp_figure figure_of[] = {
  * figure, the JSON document, the thresholds, the adaptive line. */
 static int make_sinks(struct client *c)
 {
-	const struct rdp_opts *o = c->o;
+	const struct rdp_opts *o = c->s.o;
 	struct rdp_text_sink_cfg text = {
 		.cpu_util = o->report.cpu_util,
 		.histogram = o->report.histogram,
@@ -603,29 +599,29 @@ static int make_sinks(struct client *c)
 	struct rdp_report_sink *s;
 	int ret;
 
-	ret = rdp_text_sink_create(c->text, &text, &s);
+	ret = rdp_text_sink_create(c->s.text, &text, &s);
 	if (!ret)
-		ret = rdp_sinks_add(&c->sinks, s);
+		ret = rdp_sinks_add(&c->s.sinks, s);
 	if (!ret && o->report.output != RDP_OUTPUT_REPORT) {
 		ret = rdp_figure_sink_create(stdout,
 					     figure_of[o->report.output],
 					     o->report.gbits, &s);
 		if (!ret)
-			ret = rdp_sinks_add(&c->sinks, s);
+			ret = rdp_sinks_add(&c->s.sinks, s);
 	}
 	if (!ret && (o->report.json || o->report.json_file[0] ||
 		     o->limits.plot_file[0] || c->want)) {
 		ret = rdp_json_sink_create(&js, &c->json);
 		if (!ret)
-			ret = rdp_sinks_add(&c->sinks, c->json);
+			ret = rdp_sinks_add(&c->s.sinks, c->json);
 		if (ret)
 			c->json = NULL;
 	}
 	if (!ret)
-		ret = rdp_verdict_sink_create(&c->verdict, c->text, c->json,
+		ret = rdp_verdict_sink_create(&c->verdict, c->s.text, c->json,
 					      &s);
 	if (!ret)
-		ret = rdp_sinks_add(&c->sinks, s);
+		ret = rdp_sinks_add(&c->s.sinks, s);
 	if (!ret)
 		ret = add_adapt_sink(c);
 	if (ret)
@@ -636,31 +632,32 @@ static int make_sinks(struct client *c)
 /* Clock, device, placement and thresholds: an exit code. */
 static int start(struct client *c)
 {
-	const struct rdp_opts *o = c->o;
+	const struct rdp_opts *o = c->s.o;
 	struct rdp_limits lim;
 	int ret;
 
-	if (rdp_session_clock(&c->clk))
+	if (rdp_session_clock(&c->s.clk))
 		return RDP_EXIT_FAIL;
-	ret = rdp_session_dev_open(c->eng, o, &c->dev);
+	ret = rdp_session_dev_open(c->s.eng, o, &c->s.dev);
 	if (ret)
 		return rdp_exit_code(ret);
 	check_cpu_freq(o);
 	limits_from(o, &lim);
-	if (rdp_place_self_dev(&o->place, c->dev->name, c->dev->numa_node,
+	if (rdp_place_self_dev(&o->place, c->s.dev->name, c->s.dev->numa_node,
 			       &c->place) ||
 	    threads_fit(o) ||
 	    rdp_verdict_init(&c->verdict, &lim, o->bench->kind == RDP_BENCH_BW,
-			     c->dev))
+			     c->s.dev))
 		return RDP_EXIT_USAGE;
 	/* On InfiniBand a GID (-x) only makes sense with a GRH, and then on
 	 * both sides: say so in the parameters. */
-	c->p = o->params;
-	if (c->dev->port.link_layer != IBV_LINK_LAYER_ETHERNET &&
+	c->s.p = o->params;
+	if (c->s.dev->port.link_layer != IBV_LINK_LAYER_ETHERNET &&
 	    o->conn.gid_index >= 0)
-		c->p.flags |= RDP_PARAM_GRH;
+		c->s.p.flags |= RDP_PARAM_GRH;
 	/* --json and --output: stdout carries that alone. */
-	if (rdp_session_text_out(o->report.json || o->report.output, &c->text))
+	if (rdp_session_text_out(o->report.json || o->report.output,
+				 &c->s.text))
 		return RDP_EXIT_FAIL;
 	return make_sinks(c) ? RDP_EXIT_FAIL : RDP_EXIT_OK;
 }
@@ -672,39 +669,41 @@ int rdp_session_client_results(const struct rdp_opts *o,
 			       struct rdp_session_results **out)
 {
 	struct client c = {
-		.o = o,
-		.eng = eng,
-		.proto = &rdp_proto_rdmaperf,
-		.oob = { .fd = -1 },
-		.text = stdout,
+		.s = {
+			.o = o,
+			.eng = eng,
+			.proto = &rdp_proto_rdmaperf,
+			.oob = { .fd = -1 },
+			.text = stdout,
+		},
 		.barrier_fd = rdp_barrier_from_env(),
 		.want = !!out,
 	};
 	int rc, ret;
 
 	if (oob)
-		c.oob = *oob; /* ours now: closed below */
+		c.s.oob = *oob; /* ours now: closed below */
 	rc = start(&c);
 	/* start leaves room: its sinks are fewer than the list holds. */
-	if (rc == RDP_EXIT_OK && extra && c.sinks.n < RDP_REPORT_SINKS_MAX)
-		rdp_sinks_add(&c.sinks, extra);
+	if (rc == RDP_EXIT_OK && extra && c.s.sinks.n < RDP_REPORT_SINKS_MAX)
+		rdp_sinks_add(&c.s.sinks, extra);
 	if (rc == RDP_EXIT_OK) {
 		rdp_clear_error();
 		ret = session(&c);
 		/* The peer learns the real cause, not just a closed socket;
 		 * an ERROR from the peer (-ECANCELED) needs no echo. */
 		if (ret && ret != -ECANCELED && rdp_last_error()[0])
-			rdp_oob_send_error(&c.oob, ret, rdp_last_error());
+			rdp_oob_send_error(&c.s.oob, ret, rdp_last_error());
 		rc = rdp_exit_code(ret);
 	}
-	eng->conn_destroy(c.conn);
-	rdp_oob_close(&c.oob);
-	eng->dev_close(c.dev);
-	if (extra && c.sinks.n && c.sinks.v[c.sinks.n - 1] == extra)
-		c.sinks.n--; /* the caller's */
-	rdp_sinks_free(&c.sinks);
-	if (c.text != stdout)
-		fclose(c.text);
+	eng->conn_destroy(c.s.conn);
+	rdp_oob_close(&c.s.oob);
+	eng->dev_close(c.s.dev);
+	if (extra && c.s.sinks.n && c.s.sinks.v[c.s.sinks.n - 1] == extra)
+		c.s.sinks.n--; /* the caller's */
+	rdp_sinks_free(&c.s.sinks);
+	if (c.s.text != stdout)
+		fclose(c.s.text);
 	if (rc == RDP_EXIT_OK && out)
 		*out = c.out;
 	else

@@ -78,10 +78,10 @@ static enum pt_seq seq_of(const struct rdp_bench_ops *t)
  * (its params keep that size), so a larger next size always fits. */
 static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 {
-	const struct rdp_matrix *m = &c->o->matrix;
+	const struct rdp_matrix *m = &c->s->o->matrix;
 	size_t n = m->n_sizes ? m->n_sizes : 1, k;
 	int receiver = c->seq == PT_SEND_BW && c->server;
-	uint64_t size = c->p.size_bytes;
+	uint64_t size = c->s->p.size_bytes;
 	int ret = 0;
 
 	rdp_perftest_report_head(c, check);
@@ -89,30 +89,33 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 		if (m->n_sizes)
 			size = m->sizes[k];
 		if (!receiver)
-			c->p.size_bytes = size;
+			c->s->p.size_bytes = size;
 		c->size_bytes = size;
 		rdp_result_clear(res);
 		memset(res, 0, sizeof(*res));
-		rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
-		res->dec = c->run.dec;
+		rdp_bench_decide(c->s->o->bench, &c->s->p, c->s->conn,
+				 &c->s->run.dec);
+		res->dec = c->s->run.dec;
 		res->size_bytes = size;
-		res->num_qps = c->p.num_qps;
+		res->num_qps = c->s->p.num_qps;
 		/* RDMA latency: prepared once, before the last barrier; the
 		 * receiver's queues, once filled, are kept full by its loop. */
 		if (c->seq != PT_RDMA_LAT && !(receiver && k))
-			ret = c->eng->prepare(&c->run);
+			ret = c->s->eng->prepare(&c->s->run);
 		if (!ret)
-			ret = c->proto->ready(c, &c->run);
+			ret = c->s->proto->ready(c->s, &c->s->run);
 		if (!ret) {
-			rdp_ctr_begin(&c->ctr, c->dev->name, c->dev->port.num);
-			ret = rdp_session_loop(c->eng, &c->run, res, &c->sinks,
-					       &c->in, c->o->report.interval_s);
-			rdp_ctr_end(&c->ctr);
+			rdp_ctr_begin(&c->s->ctr, c->s->dev->name,
+				      c->s->dev->port.num);
+			ret = rdp_session_loop(c->s->eng, &c->s->run, res,
+					       &c->s->sinks, &c->s->info,
+					       c->s->o->report.interval_s);
+			rdp_ctr_end(&c->s->ctr);
 			if (ret)
-				c->proto->loop_failed(c);
+				c->s->proto->loop_failed(c->s);
 		}
 		if (!ret)
-			ret = c->proto->done(c, &c->run, res);
+			ret = c->s->proto->done(c->s, &c->s->run, res);
 		if (!ret)
 			ret = rdp_perftest_report_point(c, res);
 	}
@@ -129,7 +132,7 @@ static int serve_passive(struct pt_peer *c)
 	struct rdp_pt_report served;
 	int ret;
 
-	if (c->p.flags & RDP_PARAM_LIVE) {
+	if (c->s->p.flags & RDP_PARAM_LIVE) {
 		ret = rdp_perftest_await_live_end(c);
 		if (!ret) {
 			rdp_perftest_report_head(
@@ -159,8 +162,8 @@ static int serve_passive(struct pt_peer *c)
 			    "them, of its last size"
 			  : "Figures         : the client's, as it sent "
 			    "them");
-	c->in.figures_by = "perftest client";
-	c->in.counters = NULL;
+	c->s->info.figures_by = "perftest client";
+	c->s->info.counters = NULL;
 	ret = rdp_perftest_report_point(c, &res);
 	rdp_perftest_report_end(c);
 	return ret;
@@ -172,7 +175,7 @@ static int test(struct pt_peer *c)
 	struct rdp_result res = { 0 };
 	int ret;
 
-	ret = c->proto->qps(c);
+	ret = c->s->proto->qps(c->s);
 	if (ret)
 		return ret;
 	if (c->server && !c->pingpong && c->seq != PT_SEND_BW && !c->bidir)
@@ -184,24 +187,24 @@ static int test(struct pt_peer *c)
 				      : "Data check      : none (a perftest "
 					"server keeps no pattern)");
 	if (!ret)
-		ret = c->proto->close(c, &res);
+		ret = c->s->proto->close(c->s, &res);
 	/* A passive latency server has no results: an empty list. */
 	if (!ret)
-		ret = rdp_sinks_close(&c->sinks, &c->in);
-	fflush(c->text);
+		ret = rdp_sinks_close(&c->s->sinks, &c->s->info);
+	fflush(c->s->text);
 	rdp_result_clear(&res);
 	return ret;
 }
 
 static int run(struct pt_peer *c)
 {
-	int ret = c->proto->open(c);
+	int ret = c->s->proto->open(c->s);
 
 	if (ret)
 		return ret;
-	ret = c->proto->hello(c);
+	ret = c->s->proto->hello(c->s);
 	if (!ret)
-		ret = c->proto->params(c);
+		ret = c->s->proto->params(c->s);
 	return ret ? ret : test(c);
 }
 
@@ -213,35 +216,35 @@ static void peer_init(struct pt_peer *c, const struct rdp_opts *o)
 {
 	const struct rdp_matrix *m = &o->matrix;
 
-	c->o = o;
-	c->proto = &rdp_proto_perftest;
-	c->p = o->params;
+	c->s->o = o;
+	c->s->proto = &rdp_proto_perftest;
+	c->s->p = o->params;
 	c->all = all_sizes(o);
 	c->seq = seq_of(o->bench);
 	c->pingpong = !!(o->bench->flags & RDP_BENCH_PINGPONG);
 	c->bidir = !!(o->params.flags & RDP_PARAM_BIDIR);
-	c->p.size_bytes = m->n_sizes ? m->sizes[m->n_sizes - 1]
-				     : o->params.size_bytes;
-	c->p.num_qps = m->n_qps ? (uint32_t)m->qps[0] : o->params.num_qps;
+	c->s->p.size_bytes = m->n_sizes ? m->sizes[m->n_sizes - 1]
+					: o->params.size_bytes;
+	c->s->p.num_qps = m->n_qps ? (uint32_t)m->qps[0] : o->params.num_qps;
 	if (o->bench->kind == RDP_BENCH_LAT)
-		c->p.warmup_iters = 0;
-	if (c->seq == PT_SEND_LAT && !c->p.duration_s &&
-	    c->p.iters < c->p.rx_depth)
-		c->p.rx_depth = (uint32_t)c->p.iters;
+		c->s->p.warmup_iters = 0;
+	if (c->seq == PT_SEND_LAT && !c->s->p.duration_s &&
+	    c->s->p.iters < c->s->p.rx_depth)
+		c->s->p.rx_depth = (uint32_t)c->s->p.iters;
 }
 
 int rdp_session_perftest_serve(const struct rdp_opts *o,
 			       const struct rdp_engine_ops *eng,
 			       struct rdp_oob *oob)
 {
-	struct pt_peer c = {
-		.server = 1,
+	struct rdp_session_base s = {
 		.o = o,
 		.eng = eng,
 		.proto = &rdp_proto_perftest,
 		.oob = *oob,
 		.text = stdout,
 	};
+	struct pt_peer c = { .s = &s, .server = 1 };
 	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES], answer[RDP_PT_NEG_MLX5DV_BYTES];
 	struct rdp_pt_neg theirs;
 	struct rdp_opts *po;
@@ -249,15 +252,16 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 	size_t bytes;
 	int ret;
 
+	s.pt = &c;
 	po = malloc(sizeof(*po));
 	if (!po)
 		return -ENOMEM;
-	ret = rdp_clock_calibrate(&c.clk);
+	ret = rdp_clock_calibrate(&s.clk);
 	if (!ret)
 		ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem,
-				    &c.dev);
+				    &s.dev);
 	if (!ret)
-		ret = c.proto->hello(&c);
+		ret = s.proto->hello(&s);
 	if (!ret && c.version_num < RDP_PT_NEG_VERSION) {
 		rdp_err("perftest %s client from %s brings no test parameters "
 			"(perftest sends them from %.2f on): start a one-shot "
@@ -270,7 +274,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 		ret = rdp_perftest_block_size(&c, b, &bytes);
 	if (!ret)
 		ret = rdp_pt_neg_answer(b, bytes,
-					(uint32_t)c.dev->attr.max_qp_rd_atom,
+					(uint32_t)s.dev->attr.max_qp_rd_atom,
 					&theirs, answer);
 	if (!ret) {
 		ret = rdp_session_perftest_opts(&theirs, o, po, why,
@@ -280,23 +284,23 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 				oob->peer, why);
 	}
 	if (!ret)
-		ret = rdp_oob_send_raw(&c.oob, answer, bytes);
+		ret = rdp_oob_send_raw(&s.oob, answer, bytes);
 	if (!ret) {
 		peer_init(&c, po);
 		ret = rdp_perftest_sinks(&c);
 	}
 	if (!ret) {
-		fprintf(c.text,
+		fprintf(s.text,
 			"client %s: perftest %s, %s, %llu B, %u QP(s)\n",
 			oob->peer, c.version, po->params.test,
 			(unsigned long long)po->params.size_bytes,
 			po->params.num_qps);
-		fflush(c.text);
+		fflush(s.text);
 		ret = test(&c);
 	}
-	eng->conn_destroy(c.conn);
-	eng->dev_close(c.dev);
-	rdp_sinks_free(&c.sinks);
+	eng->conn_destroy(s.conn);
+	eng->dev_close(s.dev);
+	rdp_sinks_free(&s.sinks);
 	free(po);
 	return ret;
 }
@@ -304,33 +308,34 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 int rdp_session_perftest(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng)
 {
-	struct pt_peer c = {
-		.server = !o->conn.host[0],
+	struct rdp_session_base s = {
 		.o = o,
 		.eng = eng,
 		.oob = { .fd = -1 },
 	};
+	struct pt_peer c = { .s = &s, .server = !o->conn.host[0] };
 	int ret;
 
+	s.pt = &c;
 	if (supported(o))
 		return RDP_EXIT_USAGE;
-	if (rdp_session_clock(&c.clk))
+	if (rdp_session_clock(&s.clk))
 		return RDP_EXIT_FAIL;
 	peer_init(&c, o);
 	/* --json: stdout carries the document alone. */
-	if (rdp_session_text_out(o->report.json, &c.text))
+	if (rdp_session_text_out(o->report.json, &s.text))
 		return RDP_EXIT_FAIL;
 	ret = rdp_perftest_sinks(&c);
 	/* -R is refused above: the device opens as the client's. */
 	if (!ret)
-		ret = rdp_session_dev_open(eng, o, &c.dev);
+		ret = rdp_session_dev_open(eng, o, &s.dev);
 	if (!ret)
 		ret = run(&c);
-	eng->conn_destroy(c.conn);
-	rdp_oob_close(&c.oob);
-	eng->dev_close(c.dev);
-	rdp_sinks_free(&c.sinks);
-	if (c.text != stdout)
-		fclose(c.text);
+	eng->conn_destroy(s.conn);
+	rdp_oob_close(&s.oob);
+	eng->dev_close(s.dev);
+	rdp_sinks_free(&s.sinks);
+	if (s.text != stdout)
+		fclose(s.text);
 	return rdp_exit_code(ret);
 }

@@ -31,29 +31,17 @@ enum pt_seq {
 	PT_SEND_LAT, /* send_lat */
 };
 
-struct rdp_session_proto_ops;
+struct rdp_session_base;
 struct pt_peer {
+	struct rdp_session_base *s; /* the options, device, QPs, reports */
 	int server; /* the TCP server: reads first, then writes */
 	int all;    /* -a: every size on the same QPs */
 	enum pt_seq seq;
-	int pingpong; /* both sides run the loop (write_lat, send_lat) */
-	int bidir;    /* -b: both sides run the bandwidth loop */
-	const struct rdp_opts *o;
-	const struct rdp_engine_ops *eng;
-	const struct rdp_session_proto_ops *proto; /* the dialogue's steps */
-	struct rdp_oob oob;
-	struct rdp_dev *dev;
-	struct rdp_conn *conn;
-	struct rdp_clock clk;
-	struct rdp_params p;
-	struct rdp_run run;
+	int pingpong;	     /* both sides run the loop (write_lat, send_lat) */
+	int bidir;	     /* -b: both sides run the bandwidth loop */
 	uint64_t size_bytes; /* this point's (the send_bw receiver's params
 			      * keep the largest) */
-	struct rdp_report_info in;
-	struct rdp_ctr_pair ctr; /* port counters of the current point */
-	FILE *text;		 /* the text report: stdout, or none (--json) */
-	struct rdp_report_sinks sinks; /* text, and JSON with --json(-file) */
-	const char *head_last;	       /* the header's last line */
+	const char *head_last; /* the header's last line */
 	char version[RDP_PT_VERSION_BYTES];
 	double version_num;
 	uint32_t peer_mtu;

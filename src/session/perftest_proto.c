@@ -26,22 +26,22 @@ static int xchg_for(struct pt_peer *c, const void *mine, void *theirs,
 	int ret;
 
 	if (c->server) {
-		ret = rdp_oob_recv_raw(&c->oob, theirs, len, timeout_ms);
+		ret = rdp_oob_recv_raw(&c->s->oob, theirs, len, timeout_ms);
 		if (!ret)
-			ret = rdp_oob_send_raw(&c->oob, mine, len);
+			ret = rdp_oob_send_raw(&c->s->oob, mine, len);
 	} else {
-		ret = rdp_oob_send_raw(&c->oob, mine, len);
+		ret = rdp_oob_send_raw(&c->s->oob, mine, len);
 		if (!ret)
-			ret = rdp_oob_recv_raw(&c->oob, theirs, len,
+			ret = rdp_oob_recv_raw(&c->s->oob, theirs, len,
 					       timeout_ms);
 	}
 	if (ret == -ECONNRESET)
 		rdp_err("perftest %s %s closed the connection during %s: "
 			"see its output (started with the same test and "
 			"options?)",
-			peer_role(c), c->oob.peer, what);
+			peer_role(c), c->s->oob.peer, what);
 	else if (ret)
-		rdp_err("perftest %s %s: %s: %s", peer_role(c), c->oob.peer,
+		rdp_err("perftest %s %s: %s: %s", peer_role(c), c->s->oob.peer,
 			what, strerror(-ret));
 	return ret;
 }
@@ -64,9 +64,9 @@ static int xchg_u32(struct pt_peer *c, uint32_t mine, uint32_t *theirs,
 }
 
 /* Version, page size, cache line, MTU. */
-static int prologue(void *peer)
+static int prologue(struct rdp_session_base *s)
 {
-	struct pt_peer *c = peer;
+	struct pt_peer *c = s->pt;
 	uint8_t mine[RDP_PT_VERSION_BYTES], theirs[RDP_PT_VERSION_BYTES];
 	uint8_t mtu[RDP_PT_MTU_BYTES], peer_mtu[RDP_PT_MTU_BYTES];
 	uint32_t v;
@@ -81,33 +81,34 @@ static int prologue(void *peer)
 		if (c->server)
 			rdp_err("client %s sent no valid perftest version: is "
 				"it a perftest ib_* client?",
-				c->oob.peer);
+				c->s->oob.peer);
 		else
 			rdp_err("%s sent no perftest version: is it a perftest "
 				"ib_* server (without --perftest: rdmaperf's "
 				"own)?",
-				c->oob.peer);
+				c->s->oob.peer);
 		return -EPROTO;
 	}
 	if (c->version_num < RDP_PT_MIN_VERSION) {
 		rdp_err("perftest %s %s at %s is older than %.2f, which this "
 			"side speaks: upgrade perftest there",
-			c->version, peer_role(c), c->oob.peer,
+			c->version, peer_role(c), c->s->oob.peer,
 			RDP_PT_MIN_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	ret = xchg_u32(c, PT_PAGE_SIZE, &v, "the page size exchange");
 	if (!ret)
 		ret = xchg_u32(c, PT_CACHE_LINE, &v, "the cache line exchange");
-	if (!ret && rdp_pt_mtu_encode(c->dev->port.active_mtu_bytes, mtu)) {
-		rdp_err("%s: active MTU %u is no InfiniBand MTU", c->dev->name,
-			c->dev->port.active_mtu_bytes);
+	if (!ret && rdp_pt_mtu_encode(c->s->dev->port.active_mtu_bytes, mtu)) {
+		rdp_err("%s: active MTU %u is no InfiniBand MTU",
+			c->s->dev->name, c->s->dev->port.active_mtu_bytes);
 		return -EINVAL;
 	}
 	if (!ret)
 		ret = xchg(c, mtu, peer_mtu, sizeof(mtu), "the MTU exchange");
 	if (!ret && rdp_pt_mtu_decode(peer_mtu, &c->peer_mtu))
-		c->peer_mtu = c->dev->port.active_mtu_bytes; /* as perftest */
+		c->peer_mtu =
+			c->s->dev->port.active_mtu_bytes; /* as perftest */
 	return ret;
 }
 
@@ -118,14 +119,14 @@ static int prologue(void *peer)
  */
 int rdp_perftest_block_size(struct pt_peer *c, uint8_t *b, size_t *bytes)
 {
-	int ret = rdp_oob_recv_raw(&c->oob, b, RDP_PT_NEG_BYTES, -1);
+	int ret = rdp_oob_recv_raw(&c->s->oob, b, RDP_PT_NEG_BYTES, -1);
 
 	if (ret) {
 		rdp_err("perftest client %s: no parameter block: %s",
-			c->oob.peer, strerror(-ret));
+			c->s->oob.peer, strerror(-ret));
 		return ret;
 	}
-	ret = rdp_oob_recv_raw(&c->oob, b + RDP_PT_NEG_BYTES,
+	ret = rdp_oob_recv_raw(&c->s->oob, b + RDP_PT_NEG_BYTES,
 			       RDP_PT_NEG_MLX5DV_BYTES - RDP_PT_NEG_BYTES, 300);
 	*bytes = ret ? RDP_PT_NEG_BYTES : RDP_PT_NEG_MLX5DV_BYTES;
 	return 0;
@@ -147,30 +148,31 @@ static int32_t verb_of(const struct rdp_opts *o)
 }
 
 /* 6.28 and later: the block both sides compare. */
-static int negotiate(void *peer)
+static int negotiate(struct rdp_session_base *s)
 {
-	struct pt_peer *c = peer;
-	const struct rdp_params *p = &c->p;
-	int atomic = verb_of(c->o) == RDP_PT_ATOMIC;
+	struct pt_peer *c = s->pt;
+	const struct rdp_params *p = &c->s->p;
+	int atomic = verb_of(c->s->o) == RDP_PT_ATOMIC;
 	struct rdp_pt_neg mine = {
 		.test_method = c->all ? 1 : 0,
-		.verb = verb_of(c->o),
-		.tst = c->o->bench->kind == RDP_BENCH_LAT ? RDP_PT_LAT
+		.verb = verb_of(c->s->o),
+		.tst = c->s->o->bench->kind == RDP_BENCH_LAT ? RDP_PT_LAT
 							  : RDP_PT_BW,
 		/* perftest: fetch-and-add unless -A; 0 in other tests */
 		.atomic_type = atomic && !(p->flags & RDP_PARAM_CAS) ? 1 : 0,
 		.test_type = p->duration_s ? 1 : 0,
-		.report_fmt = c->o->report.gbits ? 0 : 1,
+		.report_fmt = c->s->o->report.gbits ? 0 : 1,
 		.size_bytes = p->size_bytes,
 		.iters = p->duration_s ? 0 : p->iters,
 		.num_qps = (int32_t)p->num_qps,
 		.duration_s = p->duration_s ? (int32_t)p->duration_s : 5,
-		.max_qp_rd_atom = (uint32_t)c->dev->attr.max_qp_rd_atom,
+		.max_qp_rd_atom = (uint32_t)c->s->dev->attr.max_qp_rd_atom,
 	},
 			  theirs;
 	uint8_t a[RDP_PT_NEG_MLX5DV_BYTES], b[RDP_PT_NEG_MLX5DV_BYTES];
-	size_t bytes = c->o->conn.perftest_block ? c->o->conn.perftest_block
-						 : RDP_PT_NEG_MLX5DV_BYTES;
+	size_t bytes = c->s->o->conn.perftest_block
+			       ? c->s->o->conn.perftest_block
+			       : RDP_PT_NEG_MLX5DV_BYTES;
 	const char *diff;
 	int ret;
 
@@ -180,7 +182,7 @@ static int negotiate(void *peer)
 		ret = rdp_perftest_block_size(c, b, &bytes);
 		if (!ret) {
 			rdp_pt_neg_encode(&mine, a, bytes);
-			ret = rdp_oob_send_raw(&c->oob, a, bytes);
+			ret = rdp_oob_send_raw(&c->s->oob, a, bytes);
 		}
 	} else {
 		rdp_pt_neg_encode(&mine, a, bytes);
@@ -193,7 +195,7 @@ static int negotiate(void *peer)
 	if (diff) {
 		rdp_err("perftest %s %s at %s runs with another %s than this "
 			"side: start it with the same test and options",
-			c->version, peer_role(c), c->oob.peer, diff);
+			c->version, peer_role(c), c->s->oob.peer, diff);
 		return -EINVAL;
 	}
 	return 0;
@@ -208,8 +210,8 @@ static int keys(struct pt_peer *c, struct rdp_qp_info *remote, const char *what)
 	uint32_t i;
 	int ret;
 
-	for (i = 0; i < c->p.num_qps; i++) {
-		c->eng->conn_local_info(c->conn, i, 0, &qi);
+	for (i = 0; i < c->s->p.num_qps; i++) {
+		c->s->eng->conn_local_info(c->s->conn, i, 0, &qi);
 		rdp_pt_key_encode(&qi, c->with_gid, mine);
 		ret = xchg(c, mine, theirs, len, what);
 		if (ret)
@@ -219,7 +221,7 @@ static int keys(struct pt_peer *c, struct rdp_qp_info *remote, const char *what)
 		if (rdp_pt_key_decode(theirs, len, c->with_gid, &remote[i])) {
 			rdp_err("perftest %s %s sent a malformed key message "
 				"for QP %u",
-				peer_role(c), c->oob.peer, i);
+				peer_role(c), c->s->oob.peer, i);
 			return -EPROTO;
 		}
 		remote[i].mtu_bytes = c->peer_mtu;
@@ -235,7 +237,7 @@ static int barrier_for(struct pt_peer *c, int timeout_ms, const char *what)
 	char mine[RDP_PT_KEY_GID_BYTES], theirs[RDP_PT_KEY_GID_BYTES];
 	struct rdp_qp_info qi;
 
-	c->eng->conn_local_info(c->conn, 0, 0, &qi);
+	c->s->eng->conn_local_info(c->s->conn, 0, 0, &qi);
 	rdp_pt_key_encode(&qi, c->with_gid, mine);
 	return xchg_for(c, mine, theirs, rdp_pt_key_bytes(c->with_gid),
 			timeout_ms, what);
@@ -246,42 +248,43 @@ static int barrier(struct pt_peer *c, const char *what)
 	return barrier_for(c, -1, what);
 }
 
-/* The run's constants; params point at c->p, whose size each point sets. */
+/* The run's constants; params point at c->s->p, whose size each point sets. */
 static void run_init(struct pt_peer *c)
 {
 	/* The send_bw receiver stops when the client's next TCP message
 	 * comes (under -D): the loop watches the socket. */
-	rdp_session_run_init(&c->run, c->o, &c->p, c->conn, &c->clk,
+	rdp_session_run_init(&c->s->run, c->s->o, &c->s->p, c->s->conn,
+			     &c->s->clk,
 			     c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
-			     c->oob.fd);
-	c->run.counted_pingpong = 1; /* perftest's ping-pong */
-	rdp_bench_decide(c->o->bench, &c->p, c->conn, &c->run.dec);
+			     c->s->oob.fd);
+	c->s->run.counted_pingpong = 1; /* perftest's ping-pong */
+	rdp_bench_decide(c->s->o->bench, &c->s->p, c->s->conn, &c->s->run.dec);
 }
 
-static int connect_qps(void *peer)
+static int connect_qps(struct rdp_session_base *s)
 {
-	struct pt_peer *c = peer;
-	const struct rdp_params *p = &c->p;
+	struct pt_peer *c = s->pt;
+	const struct rdp_params *p = &c->s->p;
 	struct rdp_conn_cfg cfg;
 	int send = c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT;
 	struct rdp_qp_info *remote;
 	struct rdp_path_opts path;
 	int ret;
 
-	rdp_session_qp_cfg(c->o, p,
+	rdp_session_qp_cfg(c->s->o, p,
 			   c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
-			   &c->oob, &cfg, &path);
+			   &c->s->oob, &cfg, &path);
 	/* A perftest client steps through a page of the server's memory
 	 * for messages up to half a page. */
 	if (c->server && cfg.msg_bytes < PT_PAGE_SIZE)
 		cfg.msg_bytes = PT_PAGE_SIZE;
-	ret = c->eng->conn_create(c->dev, &cfg, &c->conn);
+	ret = c->s->eng->conn_create(c->s->dev, &cfg, &c->s->conn);
 	if (ret)
 		return ret;
 	run_init(c);
 	/* RoCE always carries the GID; InfiniBand with -x. */
-	c->with_gid = c->dev->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
-		      c->o->conn.gid_index >= 0;
+	c->with_gid = c->s->dev->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
+		      c->s->o->conn.gid_index >= 0;
 	remote = calloc(p->num_qps, sizeof(*remote));
 	if (!remote)
 		return -ENOMEM;
@@ -290,7 +293,7 @@ static int connect_qps(void *peer)
 	if (!ret)
 		ret = keys(c, remote, "the QP exchange");
 	if (!ret)
-		ret = c->eng->conn_connect(c->conn, remote, &path);
+		ret = c->s->eng->conn_connect(c->s->conn, remote, &path);
 	free(remote);
 	/* The SEND tests hold their barrier between the two rounds. */
 	if (!ret && send)
@@ -300,7 +303,7 @@ static int connect_qps(void *peer)
 	/* The RDMA latency tests run every size back to back from here:
 	 * their memory is set (the receive byte cleared) before. */
 	if (!ret && c->seq == PT_RDMA_LAT)
-		ret = c->eng->prepare(&c->run);
+		ret = c->s->eng->prepare(&c->s->run);
 	if (!ret && !send)
 		ret = barrier(c, "the barrier after RTR");
 	return ret;
@@ -315,7 +318,7 @@ int rdp_perftest_close_tcp(struct pt_peer *c, int timeout_ms)
 
 	/* 6.06 writes "done" before it closes; later ones just close. */
 	if (!ret && c->version_num < 6.17)
-		rdp_oob_recv_raw(&c->oob, done, sizeof(done), 1000);
+		rdp_oob_recv_raw(&c->s->oob, done, sizeof(done), 1000);
 	return ret;
 }
 
@@ -323,15 +326,15 @@ int rdp_perftest_close_tcp(struct pt_peer *c, int timeout_ms)
  * connection. Until then its last writes may still come, so the QPs stay. */
 static int await_exit(struct pt_peer *c)
 {
-	int ms = c->o->conn.oob_timeout_ms + (int)c->p.duration_s * 1000;
+	int ms = c->s->o->conn.oob_timeout_ms + (int)c->s->p.duration_s * 1000;
 	uint8_t b;
-	int ret = rdp_oob_recv_raw(&c->oob, &b, 1, ms);
+	int ret = rdp_oob_recv_raw(&c->s->oob, &b, 1, ms);
 
 	if (ret == -ECONNRESET)
 		return 0;
 	rdp_err("perftest %s %s did not close the connection after the run: "
 		"%s",
-		peer_role(c), c->oob.peer,
+		peer_role(c), c->s->oob.peer,
 		ret ? strerror(-ret) : "it sent more");
 	return ret ? ret : -EPROTO;
 }
@@ -341,13 +344,14 @@ static int await_exit(struct pt_peer *c)
 int rdp_perftest_await_live_end(struct pt_peer *c)
 {
 	uint8_t b;
-	int ret = rdp_oob_recv_raw(&c->oob, &b, 1, -1);
+	int ret = rdp_oob_recv_raw(&c->s->oob, &b, 1, -1);
 
 	if (ret == -ECONNRESET) {
-		rdp_info("perftest client %s ended its live run", c->oob.peer);
+		rdp_info("perftest client %s ended its live run",
+			 c->s->oob.peer);
 		return 0;
 	}
-	rdp_err("perftest client %s in a live run: %s", c->oob.peer,
+	rdp_err("perftest client %s in a live run: %s", c->s->oob.peer,
 		ret ? strerror(-ret) : "it sent more than it does");
 	return ret ? ret : -EPROTO;
 }
@@ -357,10 +361,11 @@ int rdp_perftest_await_live_end(struct pt_peer *c)
 static int reports(struct pt_peer *c, const struct rdp_result *res,
 		   struct rdp_pt_report *peer)
 {
-	double bw = c->o->report.gbits ? res->bw_avg_gbps
-				       : rdp_report_mibps(res->bw_avg_gbps);
-	double peak = c->o->report.gbits ? res->bw_peak_gbps
-					 : rdp_report_mibps(res->bw_peak_gbps);
+	double bw = c->s->o->report.gbits ? res->bw_avg_gbps
+					  : rdp_report_mibps(res->bw_avg_gbps);
+	double peak = c->s->o->report.gbits
+			      ? res->bw_peak_gbps
+			      : rdp_report_mibps(res->bw_peak_gbps);
 	struct rdp_pt_report r = { .size_bytes = res->size_bytes,
 				   .iters = res->msgs,
 				   .bw_peak = peak,
@@ -398,9 +403,10 @@ int rdp_perftest_serve_run(struct pt_peer *c, struct rdp_pt_report *r)
 	/* -D and a slow step's margin; -n: as long as the client runs (a
 	 * persistent server's --max-session ends it) */
 	int i, ret,
-		ms = c->p.duration_s ? (int)c->p.duration_s * 1000 +
-					       rdp_slow_step_ms(c->o, &c->p)
-				     : 0;
+		ms = c->s->p.duration_s
+			     ? (int)c->s->p.duration_s * 1000 +
+				       rdp_slow_step_ms(c->s->o, &c->s->p)
+			     : 0;
 
 	ret = barrier_for(c, ms, "the end of the client's run");
 	/* A perftest server sends back figures it never measured: zeros
@@ -414,25 +420,25 @@ int rdp_perftest_serve_run(struct pt_peer *c, struct rdp_pt_report *r)
 }
 
 /* This side's end of the TCP connection: accept one client, or dial. */
-static int open_oob(void *peer)
+static int open_oob(struct rdp_session_base *s)
 {
-	struct pt_peer *c = peer;
-	const struct rdp_conn_opts *o = &c->o->conn;
+	struct pt_peer *c = s->pt;
+	const struct rdp_conn_opts *o = &c->s->o->conn;
 	int lfd, ret;
 
 	if (!c->server)
-		return rdp_session_dial(c->o, &c->oob);
+		return rdp_session_dial(c->s->o, &c->s->oob);
 	ret = rdp_oob_listen(o->bind, o->tcp_port, &lfd);
 	if (ret)
 		return ret;
 	/* On stderr under --json, where stdout carries the document. */
-	fprintf(c->o->report.json ? stderr : stdout,
+	fprintf(c->s->o->report.json ? stderr : stdout,
 		"rdmaperf %s: waiting for one perftest client on port %u\n",
-		c->o->bench->name, o->tcp_port);
+		c->s->o->bench->name, o->tcp_port);
 	fflush(NULL);
-	ret = rdp_oob_accept(lfd, -1, o->oob_timeout_ms, &c->oob);
+	ret = rdp_oob_accept(lfd, -1, o->oob_timeout_ms, &c->s->oob);
 	close(lfd);
-	c->oob.timeout_ms = o->oob_timeout_ms;
+	c->s->oob.timeout_ms = o->oob_timeout_ms;
 	return ret;
 }
 
@@ -440,7 +446,7 @@ static int open_oob(void *peer)
  * this side received. */
 static int bidir_figures(struct pt_peer *c, struct rdp_result *res)
 {
-	double to_gbps = c->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
+	double to_gbps = c->s->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
 	struct rdp_pt_report peer;
 	int ret = reports(c, res, &peer);
 
@@ -456,9 +462,9 @@ static int bidir_figures(struct pt_peer *c, struct rdp_result *res)
 
 /* The receiver posts its receives, then meets the sender; under -b both
  * meet before each run. */
-static int ready(void *peer, struct rdp_run *run)
+static int ready(struct rdp_session_base *s, struct rdp_run *run)
 {
-	struct pt_peer *c = peer;
+	struct pt_peer *c = s->pt;
 
 	(void)run;
 	if (c->seq == PT_SEND_BW || c->seq == PT_SEND_LAT || c->bidir)
@@ -467,16 +473,17 @@ static int ready(void *peer, struct rdp_run *run)
 }
 
 /* perftest's side sends no word on why a loop failed. */
-static void loop_failed(void *peer)
+static void loop_failed(struct rdp_session_base *s)
 {
-	(void)peer;
+	(void)s;
 }
 
 /* After each size: the sweep's barrier where perftest holds one, the
  * receiver's own figures, the reports each way under -b. */
-static int done(void *peer, struct rdp_run *run, struct rdp_result *res)
+static int done(struct rdp_session_base *s, struct rdp_run *run,
+		struct rdp_result *res)
 {
-	struct pt_peer *c = peer;
+	struct pt_peer *c = s->pt;
 	int ret = 0;
 
 	(void)run;
@@ -490,11 +497,12 @@ static int done(void *peer, struct rdp_run *run, struct rdp_result *res)
 }
 
 /* After the last size, as each test of perftest ends its connection. */
-static int close_dialogue(void *peer, const struct rdp_result *last)
+static int close_dialogue(struct rdp_session_base *s,
+			  const struct rdp_result *last)
 {
-	struct pt_peer *c = peer;
+	struct pt_peer *c = s->pt;
 
-	if (c->p.flags & RDP_PARAM_LIVE)
+	if (c->s->p.flags & RDP_PARAM_LIVE)
 		return 0; /* as perftest's own: a stopped side just leaves */
 	if (c->seq == PT_RDMA_BW && !c->bidir)
 		return c->server ? 0 : epilogue(c, last);

@@ -25,30 +25,30 @@ static void head(FILE *f, const struct rdp_report_info *in, void *arg)
 		" Peer            : perftest %s %s %s %s\n"
 		" QPs             : %u RC, %s\n"
 		" %s\n",
-		c->o->bench->title, c->dev->name, c->dev->port.num,
-		c->peer_mtu < c->dev->port.active_mtu_bytes
+		c->s->o->bench->title, c->s->dev->name, c->s->dev->port.num,
+		c->peer_mtu < c->s->dev->port.active_mtu_bytes
 			? c->peer_mtu
-			: c->dev->port.active_mtu_bytes,
+			: c->s->dev->port.active_mtu_bytes,
 		c->version, peer_role(c), c->server ? "from" : "at",
-		c->oob.peer, c->p.num_qps,
+		c->s->oob.peer, c->s->p.num_qps,
 		c->all ? "sizes 2 B to 8 MiB (-a)" : "one size", c->head_last);
 	rdp_report_access(f, in);
-	if (c->o->bench->kind == RDP_BENCH_LAT)
+	if (c->s->o->bench->kind == RDP_BENCH_LAT)
 		fprintf(f,
 			" Latency         : %s, without warm-up (the peer "
 			"counts exactly -n)\n",
-			c->o->bench->lat_note);
+			c->s->o->bench->lat_note);
 	rdp_report_table_head(f, in);
 	fflush(f);
 }
 
 int rdp_perftest_sinks(struct pt_peer *c)
 {
-	const struct rdp_report_opts *ro = &c->o->report;
+	const struct rdp_report_opts *ro = &c->s->o->report;
 	struct rdp_text_sink_cfg text = {
 		.cpu_util = ro->cpu_util,
 		.histogram = ro->histogram &&
-			     c->o->bench->kind == RDP_BENCH_LAT,
+			     c->s->o->bench->kind == RDP_BENCH_LAT,
 		.head = head,
 		.head_arg = c,
 	};
@@ -60,13 +60,13 @@ int rdp_perftest_sinks(struct pt_peer *c)
 	struct rdp_report_sink *s;
 	int ret;
 
-	ret = rdp_text_sink_create(c->text, &text, &s);
+	ret = rdp_text_sink_create(c->s->text, &text, &s);
 	if (!ret)
-		ret = rdp_sinks_add(&c->sinks, s);
+		ret = rdp_sinks_add(&c->s->sinks, s);
 	if (!ret && (ro->json || ro->json_file[0])) {
 		ret = rdp_json_sink_create(&js, &s);
 		if (!ret)
-			ret = rdp_sinks_add(&c->sinks, s);
+			ret = rdp_sinks_add(&c->s->sinks, s);
 	}
 	if (ret)
 		rdp_err("set up the reports: %s", strerror(-ret));
@@ -75,30 +75,30 @@ int rdp_perftest_sinks(struct pt_peer *c)
 
 void rdp_perftest_report_head(struct pt_peer *c, const char *last)
 {
-	c->in = (struct rdp_report_info){
-		.ops = c->o->bench,
-		.params = &c->p,
-		.conn = c->conn,
-		.clk = &c->clk,
-		.peer_addr = c->oob.peer,
-		.gbits = c->o->report.gbits,
-		.cycles = c->o->report.cycles,
-		.counters = &c->ctr,
+	c->s->info = (struct rdp_report_info){
+		.ops = c->s->o->bench,
+		.params = &c->s->p,
+		.conn = c->s->conn,
+		.clk = &c->s->clk,
+		.peer_addr = c->s->oob.peer,
+		.gbits = c->s->o->report.gbits,
+		.cycles = c->s->o->report.cycles,
+		.counters = &c->s->ctr,
 		.rx_from = c->server ? "the client" : "the server",
 		.perftest_version = c->version,
 		.perftest_role = peer_role(c),
 	};
 	c->head_last = last;
-	rdp_sinks_begin(&c->sinks, &c->in);
+	rdp_sinks_begin(&c->s->sinks, &c->s->info);
 }
 
 /* A row and what follows it (counters, the other direction, intervals,
  * the histogram, every sample), then the JSON entry: the sinks' point. */
 int rdp_perftest_report_point(struct pt_peer *c, const struct rdp_result *res)
 {
-	int ret = rdp_sinks_point(&c->sinks, &c->in, res);
+	int ret = rdp_sinks_point(&c->s->sinks, &c->s->info, res);
 
-	fflush(c->text);
+	fflush(c->s->text);
 	return ret;
 }
 
@@ -106,7 +106,7 @@ void rdp_perftest_report_end(struct pt_peer *c)
 {
 	struct rdp_report_summary sum = { 0 }; /* no data check line */
 
-	rdp_sinks_end(&c->sinks, &c->in, &sum);
+	rdp_sinks_end(&c->s->sinks, &c->s->info, &sum);
 }
 
 /* The client's figures, in its unit (with the same --report_gbits as
@@ -115,10 +115,10 @@ void rdp_perftest_result_of(const struct pt_peer *c,
 			    const struct rdp_pt_report *r,
 			    struct rdp_result *res)
 {
-	double to_gbps = c->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
+	double to_gbps = c->s->o->report.gbits ? 1 : 1 / rdp_report_mibps(1);
 
 	res->size_bytes = r->size_bytes;
-	res->num_qps = c->p.num_qps;
+	res->num_qps = c->s->p.num_qps;
 	res->msgs = r->iters;
 	res->bw_peak_gbps = r->bw_peak * to_gbps;
 	res->bw_avg_gbps = r->bw_avg * to_gbps;

@@ -10,13 +10,17 @@
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/cidr.h>
+#include <rdmaperf/clock.h>
+#include <rdmaperf/counters.h>
 #include <rdmaperf/devbuf.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/engine_ops.h>
 #include <rdmaperf/oob.h>
+#include <rdmaperf/report.h>
 #include <rdmaperf/run_opts.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/session_steps.h>
+#include <rdmaperf/sink.h>
 
 /*
  * Deadline for a step whose work grows with the buffers (allocate, register,
@@ -50,6 +54,31 @@ void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,
 			  const struct rdp_clock *clk, enum rdp_side side,
 			  int oob_fd);
 /*
+ * The state every driver of a dialogue shares, whatever the dialogue:
+ * embedded in the client's (struct client, client.c), pointed to from
+ * perftest's peer (struct pt_peer, perftest_int.h).
+ */
+struct rdp_session_proto_ops;
+struct pt_peer;
+struct rdp_session_base {
+	const struct rdp_opts *o;
+	const struct rdp_engine_ops *eng;
+	const struct rdp_session_proto_ops *proto; /* the dialogue */
+	struct pt_peer *pt; /* perftest's own state; NULL in rdmaperf's */
+	struct rdp_oob oob;
+	struct rdp_dev *dev;
+	struct rdp_conn *conn; /* this side's QPs, NULL between points */
+	struct rdp_clock clk;
+	struct rdp_params p; /* as agreed: the options plus what the
+			      * device implies */
+	struct rdp_run run;  /* perftest's: its qps makes it */
+	FILE *text;	     /* the text report: stdout, or /dev/null */
+	struct rdp_report_sinks sinks;
+	struct rdp_report_info info;
+	struct rdp_ctr_pair ctr; /* port counters of the current point */
+};
+
+/*
  * A client's out-of-band dialogue, step by step, behind one interface:
  * rdmaperf's own messages (rdp_proto_rdmaperf, client.c) and perftest's
  * exchange (rdp_proto_perftest, perftest.c). A driver calls the steps in
@@ -61,31 +90,33 @@ void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,
  *                 |                +-- each size ----------+  perftest
  *                 +-- each point, fresh QPs ---------------+  rdmaperf
  *
- * peer is the driver's state (struct client, struct pt_peer). Each step
- * returns 0 or -errno, its failure logged once.
+ * s is the driver's state (struct client embeds it; struct pt_peer points
+ * to it). Each step returns 0 or -errno, its failure logged once.
  */
 struct rdp_run;
 struct rdp_result;
+
 struct rdp_session_proto_ops {
 	const char *name;
 	/* The connection to the peer, authenticated where asked. */
-	int (*open)(void *peer);
+	int (*open)(struct rdp_session_base *s);
 	/* Who each side is (tool, host; perftest: version, page, MTU). */
-	int (*hello)(void *peer);
+	int (*hello)(struct rdp_session_base *s);
 	/* The parameters of what runs next, agreed with the peer. */
-	int (*params)(void *peer);
+	int (*params)(struct rdp_session_base *s);
 	/* This side's QPs, made and connected to the peer's. */
-	int (*qps)(void *peer);
+	int (*qps)(struct rdp_session_base *s);
 	/* Both sides start the loop of run. */
-	int (*ready)(void *peer, struct rdp_run *run);
+	int (*ready)(struct rdp_session_base *s, struct rdp_run *run);
 	/* The loop failed: the peer's word on why, when it sent one. */
-	void (*loop_failed)(void *peer);
+	void (*loop_failed)(struct rdp_session_base *s);
 	/* The loop ended on both sides: the peer's figures, the data check
 	 * and the port counters into res. */
-	int (*done)(void *peer, struct rdp_run *run, struct rdp_result *res);
+	int (*done)(struct rdp_session_base *s, struct rdp_run *run,
+		    struct rdp_result *res);
 	/* The last point reported (last: its result, NULL when none): the
 	 * dialogue's end. */
-	int (*close)(void *peer, const struct rdp_result *last);
+	int (*close)(struct rdp_session_base *s, const struct rdp_result *last);
 };
 
 extern const struct rdp_session_proto_ops rdp_proto_rdmaperf;
