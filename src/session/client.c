@@ -265,6 +265,16 @@ static int close_oob(struct rdp_session_base *s, const struct rdp_result *last)
 	return 0;
 }
 
+/* The peer learns the real cause, not just a closed socket; an ERROR
+ * from the peer (-ECANCELED) needs no echo. */
+static void send_error(struct rdp_session_base *s, int err)
+{
+	if (err != -ECANCELED && rdp_last_error()[0])
+		rdp_oob_send_error(&s->oob, err, rdp_last_error());
+}
+
+/* rdmaperf's dialogue: fresh QPs for each point; the client's own
+ * start-up and report. */
 const struct rdp_session_proto_ops rdp_proto_rdmaperf = {
 	.name = "rdmaperf",
 	.open = open_oob,
@@ -275,6 +285,7 @@ const struct rdp_session_proto_ops rdp_proto_rdmaperf = {
 	.loop_failed = server_said_why,
 	.done = done,
 	.close = close_oob,
+	.abort = send_error,
 };
 
 /* The driver: the steps of c->s.proto around the timed loop. */
@@ -423,19 +434,21 @@ static int hand_over(struct client *c, struct rdp_result *res, size_t n,
 	return 0;
 }
 
-/* The run's summary to the sinks, then their documents out. */
+/* The run's summary to the sinks, then their documents out. A dialogue
+ * without a data check ends its report without a summary. */
 static int finish(struct client *c, struct rdp_result *res, size_t n)
 {
-	struct rdp_report_summary sum = {
-		.points = res,
-		.n = n,
-		.check_unit = c->s.o->bench->check_unit,
-	};
+	struct rdp_report_summary sum = { 0 };
 	size_t i;
 	int ret;
 
-	for (i = 0; i < n; i++)
-		sum.data_checked += res[i].data_checked;
+	if (!(c->s.proto->flags & RDP_PROTO_NO_DATA_CHECK)) {
+		sum.points = res;
+		sum.n = n;
+		sum.check_unit = c->s.o->bench->check_unit;
+		for (i = 0; i < n; i++)
+			sum.data_checked += res[i].data_checked;
+	}
 	ret = rdp_sinks_end(&c->s.sinks, &c->s.info, &sum);
 	if (!ret)
 		ret = c->s.proto->close(&c->s, n ? &res[n - 1] : NULL);
@@ -448,21 +461,14 @@ static int finish(struct client *c, struct rdp_result *res, size_t n)
 	return ret;
 }
 
-/* Every size for every QP count, over one connection. */
-static int session(struct client *c)
+/* Every size for every QP count, each point on fresh QPs; *n: the
+ * points done. */
+static int each_point(struct client *c, struct rdp_result *res, size_t *n)
 {
 	const struct rdp_matrix *m = &c->s.o->matrix;
-	struct rdp_result *res;
-	size_t i, k, n = 0;
-	int ret = c->s.proto->open(&c->s);
+	size_t i, k;
+	int ret = 0;
 
-	if (!ret)
-		ret = c->s.proto->hello(&c->s);
-	if (ret)
-		return ret;
-	res = calloc(m->n_sizes * m->n_qps, sizeof(*res));
-	if (!res)
-		return -ENOMEM;
 	rdp_progress_init(&c->prog, stderr, m->n_sizes * m->n_qps);
 	for (k = 0; !ret && k < m->n_qps; k++) {
 		for (i = 0; !ret && i < m->n_sizes; i++) {
@@ -471,66 +477,98 @@ static int session(struct client *c)
 			c->s.p.iters = rdp_sweep_first(
 				c->s.o->limits.time_per_point_s,
 				c->s.o->params.iters, m->sizes[i], m->qps[k]);
-			ret = run_point(c, n == 0, i == 0, &res[n]);
-			n += !ret;
+			ret = run_point(c, *n == 0, i == 0, &res[*n]);
+			*n += !ret;
 		}
 	}
+	return ret;
+}
+
+/* One size on the QPs every size shares (the dialogue's run, prepared by
+ * its qps or here), its row out at once. */
+static int run_size(struct client *c, uint64_t size, struct rdp_result *res)
+{
+	struct rdp_session_base *s = &c->s;
+	int ret = 0;
+
+	s->p.size_bytes = size;
+	rdp_bench_decide(s->o->bench, &s->p, s->conn, &s->run.dec);
+	res->dec = s->run.dec;
+	res->size_bytes = size;
+	res->num_qps = s->p.num_qps;
+	if (!s->run_prepared)
+		ret = s->eng->prepare(&s->run);
+	if (!ret)
+		ret = s->proto->ready(s, &s->run);
+	if (!ret) {
+		rdp_ctr_begin(&s->ctr, s->dev->name, s->dev->port.num);
+		ret = rdp_session_loop(s->eng, &s->run, res, &s->sinks,
+				       &s->info, s->o->report.interval_s);
+		rdp_ctr_end(&s->ctr);
+		if (ret)
+			s->proto->loop_failed(s);
+	}
+	if (!ret)
+		ret = s->proto->done(s, &s->run, res);
+	if (!ret)
+		ret = rdp_sinks_point(&s->sinks, &s->info, res);
+	fflush(s->text);
+	return ret;
+}
+
+/* RDP_PROTO_SAME_QPS: the parameters and QPs once, then every size (one
+ * without a matrix: the parameters') on them; *n: the sizes done. */
+static int each_size(struct client *c, struct rdp_result *res, size_t *n)
+{
+	struct rdp_session_base *s = &c->s;
+	const struct rdp_matrix *m = &s->o->matrix;
+	size_t k, sizes = m->n_sizes ? m->n_sizes : 1;
+	uint64_t size = s->p.size_bytes;
+	int ret = s->proto->params(s);
+
+	if (!ret)
+		ret = s->proto->qps(s);
+	if (ret)
+		return ret;
+	s->proto->begin(s);
+	for (k = 0; !ret && k < sizes; k++) {
+		if (m->n_sizes)
+			size = m->sizes[k];
+		ret = run_size(c, size, &res[k]);
+		*n += !ret;
+	}
+	return ret;
+}
+
+/* The dialogue opened, its points (each_point or each_size), the
+ * summary. */
+static int session(struct client *c)
+{
+	const struct rdp_matrix *m = &c->s.o->matrix;
+	size_t i, n = 0,
+		  slots = (m->n_sizes ? m->n_sizes : 1) *
+			  (m->n_qps ? m->n_qps : 1);
+	struct rdp_result *res;
+	int ret = c->s.proto->open(&c->s);
+
+	if (!ret)
+		ret = c->s.proto->hello(&c->s);
+	if (ret)
+		return ret;
+	res = calloc(slots, sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	if (c->s.proto->flags & RDP_PROTO_SAME_QPS)
+		ret = each_size(c, res, &n);
+	else
+		ret = each_point(c, res, &n);
 	if (!ret)
 		ret = finish(c, res, n);
 	if (!ret && c->out)
 		return 0; /* res is the caller's now */
-	for (i = 0; i < m->n_sizes * m->n_qps; i++)
+	for (i = 0; i < slots; i++)
 		rdp_result_clear(&res[i]);
 	free(res);
-	return ret;
-}
-
-/* A governor that scales the clock down between polls skews latency. */
-static void check_cpu_freq(const struct rdp_opts *o)
-{
-	struct rdp_sysfs fs;
-	char gov[64];
-
-	if (o->report.no_freq_check)
-		return;
-	rdp_sysfs_init(&fs, NULL);
-	if (rdp_sysfs_read(&fs, gov, sizeof(gov),
-			   "/sys/devices/system/cpu/cpu0/cpufreq/"
-			   "scaling_governor"))
-		return;
-	if (strcmp(gov, "performance"))
-		rdp_warn("CPU frequency governor is '%s': figures may vary; "
-			 "set 'performance' (cpupower frequency-set -g "
-			 "performance) or pass -F to silence this",
-			 gov);
-}
-
-/* The run's thresholds: -w and -y are the same checks under perftest's
- * letters, folded into --min-bw and --min-msgrate. */
-static void limits_from(const struct rdp_opts *o, struct rdp_limits *lim)
-{
-	*lim = o->limits.limits;
-	if (o->report.limit_bw_gbps > lim->min_bw_gbps) {
-		lim->min_bw_gbps = o->report.limit_bw_gbps;
-		lim->bw_opt = "-w";
-	}
-	if (o->report.limit_msgrate_mpps > lim->min_msgrate_mpps) {
-		lim->min_msgrate_mpps = o->report.limit_msgrate_mpps;
-		lim->msgrate_opt = "-y";
-	}
-}
-
-/* --threads: a CPU each among those placement left this process. */
-static int threads_fit(const struct rdp_opts *o)
-{
-	int cpus[64], ret = 0;
-	char why[256];
-
-	if (o->params.threads > 1)
-		ret = rdp_threads_cpus(o->params.threads, cpus, why,
-				       sizeof(why));
-	if (ret)
-		rdp_err("%s", why);
 	return ret;
 }
 
@@ -641,11 +679,11 @@ static int start(struct client *c)
 	ret = rdp_session_dev_open(c->s.eng, o, &c->s.dev);
 	if (ret)
 		return rdp_exit_code(ret);
-	check_cpu_freq(o);
-	limits_from(o, &lim);
+	rdp_session_governor_check(o);
+	rdp_session_limits(o, &lim);
 	if (rdp_place_self_dev(&o->place, c->s.dev->name, c->s.dev->numa_node,
 			       &c->place) ||
-	    threads_fit(o) ||
+	    rdp_session_threads_fit(o) ||
 	    rdp_verdict_init(&c->verdict, &lim, o->bench->kind == RDP_BENCH_BW,
 			     c->s.dev))
 		return RDP_EXIT_USAGE;
@@ -662,17 +700,20 @@ static int start(struct client *c)
 	return make_sinks(c) ? RDP_EXIT_FAIL : RDP_EXIT_OK;
 }
 
-int rdp_session_client_results(const struct rdp_opts *o,
-			       const struct rdp_engine_ops *eng,
-			       struct rdp_oob *oob,
-			       struct rdp_report_sink *extra,
-			       struct rdp_session_results **out)
+/* The client on proto's dialogue (pt: perftest's state), with oob
+ * already open where given, extra among the reports; its points to *out
+ * when asked for. */
+static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
+		 const struct rdp_session_proto_ops *proto, struct pt_peer *pt,
+		 struct rdp_oob *oob, struct rdp_report_sink *extra,
+		 struct rdp_session_results **out)
 {
 	struct client c = {
 		.s = {
 			.o = o,
 			.eng = eng,
-			.proto = &rdp_proto_rdmaperf,
+			.proto = proto,
+			.pt = pt,
 			.oob = { .fd = -1 },
 			.text = stdout,
 		},
@@ -683,17 +724,15 @@ int rdp_session_client_results(const struct rdp_opts *o,
 
 	if (oob)
 		c.s.oob = *oob; /* ours now: closed below */
-	rc = start(&c);
+	rc = proto->start ? proto->start(&c.s) : start(&c);
 	/* start leaves room: its sinks are fewer than the list holds. */
 	if (rc == RDP_EXIT_OK && extra && c.s.sinks.n < RDP_REPORT_SINKS_MAX)
 		rdp_sinks_add(&c.s.sinks, extra);
 	if (rc == RDP_EXIT_OK) {
 		rdp_clear_error();
 		ret = session(&c);
-		/* The peer learns the real cause, not just a closed socket;
-		 * an ERROR from the peer (-ECANCELED) needs no echo. */
-		if (ret && ret != -ECANCELED && rdp_last_error()[0])
-			rdp_oob_send_error(&c.s.oob, ret, rdp_last_error());
+		if (ret && proto->abort)
+			proto->abort(&c.s, ret);
 		rc = rdp_exit_code(ret);
 	}
 	eng->conn_destroy(c.s.conn);
@@ -709,6 +748,23 @@ int rdp_session_client_results(const struct rdp_opts *o,
 	else
 		rdp_session_results_free(c.out);
 	return rc;
+}
+
+int rdp_session_client_results(const struct rdp_opts *o,
+			       const struct rdp_engine_ops *eng,
+			       struct rdp_oob *oob,
+			       struct rdp_report_sink *extra,
+			       struct rdp_session_results **out)
+{
+	return drive(o, eng, &rdp_proto_rdmaperf, NULL, oob, extra, out);
+}
+
+int rdp_session_client_proto(const struct rdp_opts *o,
+			     const struct rdp_engine_ops *eng,
+			     const struct rdp_session_proto_ops *proto,
+			     struct pt_peer *pt)
+{
+	return drive(o, eng, proto, pt, NULL, NULL, NULL);
 }
 
 int rdp_session_client_with(const struct rdp_opts *o,

@@ -19,6 +19,8 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/sysfs.h>
+#include <rdmaperf/placement.h>
+#include <rdmaperf/verdict.h>
 
 int rdp_exit_code(int err)
 {
@@ -428,4 +430,53 @@ void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			clk, (uint64_t)o->conn.cq_timeout_ms),
 	};
+}
+
+/* A governor that scales the clock down between polls skews latency. */
+void rdp_session_governor_check(const struct rdp_opts *o)
+{
+	struct rdp_sysfs fs;
+	char gov[64];
+
+	if (o->report.no_freq_check)
+		return;
+	rdp_sysfs_init(&fs, NULL);
+	if (rdp_sysfs_read(&fs, gov, sizeof(gov),
+			   "/sys/devices/system/cpu/cpu0/cpufreq/"
+			   "scaling_governor"))
+		return;
+	if (strcmp(gov, "performance"))
+		rdp_warn("CPU frequency governor is '%s': figures may vary; "
+			 "set 'performance' (cpupower frequency-set -g "
+			 "performance) or pass -F to silence this",
+			 gov);
+}
+
+/* The run's thresholds: -w and -y are the same checks under perftest's
+ * letters, folded into --min-bw and --min-msgrate. */
+void rdp_session_limits(const struct rdp_opts *o, struct rdp_limits *lim)
+{
+	*lim = o->limits.limits;
+	if (o->report.limit_bw_gbps > lim->min_bw_gbps) {
+		lim->min_bw_gbps = o->report.limit_bw_gbps;
+		lim->bw_opt = "-w";
+	}
+	if (o->report.limit_msgrate_mpps > lim->min_msgrate_mpps) {
+		lim->min_msgrate_mpps = o->report.limit_msgrate_mpps;
+		lim->msgrate_opt = "-y";
+	}
+}
+
+/* --threads: a CPU each among those placement left this process. */
+int rdp_session_threads_fit(const struct rdp_opts *o)
+{
+	int cpus[64], ret = 0;
+	char why[256];
+
+	if (o->params.threads > 1)
+		ret = rdp_threads_cpus(o->params.threads, cpus, why,
+				       sizeof(why));
+	if (ret)
+		rdp_err("%s", why);
+	return ret;
 }

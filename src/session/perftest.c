@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rdmaperf TEST --perftest [HOST]: perftest's out-of-band dialogue
- * (rdp_proto_perftest, perftest_proto.c) driven around rdmaperf's own
- * verbs. With HOST,
- * rdmaperf's loop against a perftest ib_* server started with the same
- * options; without, a one-shot server for one perftest client. All eight
+ * (rdp_proto_perftest, perftest_proto.c) around rdmaperf's own verbs.
+ * With HOST, client.c's driver runs rdmaperf's loop against a perftest
+ * ib_* server started with the same options; without, the driver here
+ * serves one perftest client (and the gate's perftest clients). All eight
  * tests, one size (-s, -n or -D) or perftest's -a sweep, any -q on the
  * bandwidth tests, with peers that announce a version from 5.70 on; 6.28
  * and later also get the negotiation block. Where perftest's side is
@@ -73,10 +73,10 @@ static enum pt_seq seq_of(const struct rdp_bench_ops *t)
 	return t->verb == RDP_VERB_SEND ? PT_SEND_LAT : PT_RDMA_LAT;
 }
 
-/* This side's loop at each size on the same QPs, a row each; *res: the
+/* The server's loop at each size on the same QPs, a row each; *res: the
  * last. The send_bw receiver keeps receives of the largest size posted
  * (its params keep that size), so a larger next size always fits. */
-static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
+static int sweep(struct pt_peer *c, struct rdp_result *res)
 {
 	const struct rdp_matrix *m = &c->s->o->matrix;
 	size_t n = m->n_sizes ? m->n_sizes : 1, k;
@@ -84,7 +84,7 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 	uint64_t size = c->s->p.size_bytes;
 	int ret = 0;
 
-	rdp_perftest_report_head(c, check);
+	c->s->proto->begin(c->s);
 	for (k = 0; !ret && k < n; k++) {
 		if (m->n_sizes)
 			size = m->sizes[k];
@@ -100,7 +100,7 @@ static int sweep(struct pt_peer *c, struct rdp_result *res, const char *check)
 		res->num_qps = c->s->p.num_qps;
 		/* RDMA latency: prepared once, before the last barrier; the
 		 * receiver's queues, once filled, are kept full by its loop. */
-		if (c->seq != PT_RDMA_LAT && !(receiver && k))
+		if (!c->s->run_prepared && !(receiver && k))
 			ret = c->s->eng->prepare(&c->s->run);
 		if (!ret)
 			ret = c->s->proto->ready(c->s, &c->s->run);
@@ -169,7 +169,8 @@ static int serve_passive(struct pt_peer *c)
 	return ret;
 }
 
-/* From the QPs to the report, once the parameters are agreed. */
+/* The server's run from the QPs to the report, once the parameters are
+ * agreed. */
 static int test(struct pt_peer *c)
 {
 	struct rdp_result res = { 0 };
@@ -181,11 +182,7 @@ static int test(struct pt_peer *c)
 	if (c->server && !c->pingpong && c->seq != PT_SEND_BW && !c->bidir)
 		ret = serve_passive(c);
 	else
-		ret = sweep(c, &res,
-			    c->server ? "Data check      : none (a perftest "
-					"client sends no pattern)"
-				      : "Data check      : none (a perftest "
-					"server keeps no pattern)");
+		ret = sweep(c, &res);
 	if (!ret)
 		ret = c->s->proto->close(c->s, &res);
 	/* A passive latency server has no results: an empty list. */
@@ -305,6 +302,30 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 	return ret;
 }
 
+int rdp_perftest_start(struct rdp_session_base *s)
+{
+	struct pt_peer *c = s->pt;
+	const struct rdp_opts *o = s->o;
+	int ret;
+
+	c->s = s; /* the driver's */
+	if (supported(o))
+		return RDP_EXIT_USAGE;
+	if (rdp_session_clock(&s->clk))
+		return RDP_EXIT_FAIL;
+	peer_init(c, o);
+	/* --json: stdout carries the document alone. */
+	if (rdp_session_text_out(o->report.json, &s->text))
+		return RDP_EXIT_FAIL;
+	ret = rdp_perftest_sinks(c);
+	/* -R is refused above: the device opens as the client's. */
+	if (!ret)
+		ret = rdp_session_dev_open(s->eng, o, &s->dev);
+	return rdp_exit_code(ret);
+}
+
+/* With HOST, client.c's driver on perftest's dialogue; without, the
+ * one-shot server here. */
 int rdp_session_perftest(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng)
 {
@@ -312,30 +333,23 @@ int rdp_session_perftest(const struct rdp_opts *o,
 		.o = o,
 		.eng = eng,
 		.oob = { .fd = -1 },
+		.text = stdout,
 	};
 	struct pt_peer c = { .s = &s, .server = !o->conn.host[0] };
-	int ret;
+	int rc;
 
+	if (!c.server)
+		return rdp_session_client_proto(o, eng, &rdp_proto_perftest,
+						&c);
 	s.pt = &c;
-	if (supported(o))
-		return RDP_EXIT_USAGE;
-	if (rdp_session_clock(&s.clk))
-		return RDP_EXIT_FAIL;
-	peer_init(&c, o);
-	/* --json: stdout carries the document alone. */
-	if (rdp_session_text_out(o->report.json, &s.text))
-		return RDP_EXIT_FAIL;
-	ret = rdp_perftest_sinks(&c);
-	/* -R is refused above: the device opens as the client's. */
-	if (!ret)
-		ret = rdp_session_dev_open(eng, o, &s.dev);
-	if (!ret)
-		ret = run(&c);
+	rc = rdp_perftest_start(&s);
+	if (rc == RDP_EXIT_OK)
+		rc = rdp_exit_code(run(&c));
 	eng->conn_destroy(s.conn);
 	rdp_oob_close(&s.oob);
 	eng->dev_close(s.dev);
 	rdp_sinks_free(&s.sinks);
 	if (s.text != stdout)
 		fclose(s.text);
-	return rdp_exit_code(ret);
+	return rc;
 }

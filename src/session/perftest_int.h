@@ -67,6 +67,12 @@ int rdp_perftest_await_live_end(struct pt_peer *c);
  * figures into *r, the close. */
 int rdp_perftest_serve_run(struct pt_peer *c, struct rdp_pt_report *r);
 
+/* The start-up, s->pt linked to s: perftest's size and option checks,
+ * its parameters, the reports, the device. An enum rdp_exit. */
+int rdp_perftest_start(struct rdp_session_base *s);
+/* The report's head, once the QPs are up: the header and the table's. */
+void rdp_perftest_begin(struct rdp_session_base *s);
+
 /* The report's sinks: the text, and the JSON document if asked for. */
 int rdp_perftest_sinks(struct pt_peer *c);
 /* The header both roles print, and the table's head; last: the header's

@@ -302,8 +302,10 @@ static int connect_qps(struct rdp_session_base *s)
 		ret = keys(c, NULL, "the second QP exchange");
 	/* The RDMA latency tests run every size back to back from here:
 	 * their memory is set (the receive byte cleared) before. */
-	if (!ret && c->seq == PT_RDMA_LAT)
+	if (!ret && c->seq == PT_RDMA_LAT) {
 		ret = c->s->eng->prepare(&c->s->run);
+		c->s->run_prepared = !ret;
+	}
 	if (!ret && !send)
 		ret = barrier(c, "the barrier after RTR");
 	return ret;
@@ -513,13 +515,17 @@ static int close_dialogue(struct rdp_session_base *s,
 	return 0;
 }
 
-/* perftest's dialogue: its QPs serve every size of a sweep (-a). */
+/* perftest's dialogue: its QPs serve every size of a sweep (-a); its
+ * own start-up and report head (perftest.c, perftest_report.c). */
 const struct rdp_session_proto_ops rdp_proto_perftest = {
 	.name = "perftest",
+	.flags = RDP_PROTO_SAME_QPS | RDP_PROTO_NO_DATA_CHECK,
+	.start = rdp_perftest_start,
 	.open = open_oob,
 	.hello = prologue,
 	.params = negotiate,
 	.qps = connect_qps,
+	.begin = rdp_perftest_begin,
 	.ready = ready,
 	.loop_failed = loop_failed,
 	.done = done,

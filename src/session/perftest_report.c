@@ -73,6 +73,17 @@ int rdp_perftest_sinks(struct pt_peer *c)
 	return ret;
 }
 
+void rdp_perftest_begin(struct rdp_session_base *s)
+{
+	struct pt_peer *c = s->pt;
+
+	rdp_perftest_report_head(
+		c, c->server ? "Data check      : none (a perftest "
+			       "client sends no pattern)"
+			     : "Data check      : none (a perftest "
+			       "server keeps no pattern)");
+}
+
 void rdp_perftest_report_head(struct pt_peer *c, const char *last)
 {
 	c->s->info = (struct rdp_report_info){

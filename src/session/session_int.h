@@ -48,6 +48,14 @@ int rdp_session_text_out(int quiet, FILE **out);
 void rdp_session_qp_cfg(const struct rdp_opts *o, const struct rdp_params *p,
 			enum rdp_side side, const struct rdp_oob *oob,
 			struct rdp_conn_cfg *cfg, struct rdp_path_opts *path);
+/* The client's warning when the CPU frequency governor is not
+ * 'performance' (unless -F). */
+void rdp_session_governor_check(const struct rdp_opts *o);
+struct rdp_limits;
+/* The run's thresholds, -w and -y folded in. */
+void rdp_session_limits(const struct rdp_opts *o, struct rdp_limits *lim);
+/* --threads: a CPU each, or its one line: 0 or -errno. */
+int rdp_session_threads_fit(const struct rdp_opts *o);
 /* A run's constants from the options: its reporting and stall clocks. */
 void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,
 			  const struct rdp_params *p, struct rdp_conn *conn,
@@ -71,7 +79,8 @@ struct rdp_session_base {
 	struct rdp_clock clk;
 	struct rdp_params p; /* as agreed: the options plus what the
 			      * device implies */
-	struct rdp_run run;  /* perftest's: its qps makes it */
+	struct rdp_run run;  /* a same-QPs dialogue's, made by its qps */
+	int run_prepared;    /* qps prepared run for every size */
 	FILE *text;	     /* the text report: stdout, or /dev/null */
 	struct rdp_report_sinks sinks;
 	struct rdp_report_info info;
@@ -81,23 +90,37 @@ struct rdp_session_base {
 /*
  * A client's out-of-band dialogue, step by step, behind one interface:
  * rdmaperf's own messages (rdp_proto_rdmaperf, client.c) and perftest's
- * exchange (rdp_proto_perftest, perftest.c). A driver calls the steps in
- * this order:
+ * exchange (rdp_proto_perftest, perftest_proto.c). client.c's driver
+ * calls the steps in this order:
  *
- *   open - hello -+- params - qps -+- ready - loop - done -+- close
- *                 |                |   (loop_failed when   |
- *                 |                |    the loop fails)    |
- *                 |                +-- each size ----------+  perftest
- *                 +-- each point, fresh QPs ---------------+  rdmaperf
+ *   start - open - hello -+- params - qps -+- ready - loop - done -+- close
+ *                         |         begin  |   (loop_failed when   |
+ *                         |                |    the loop fails)    |
+ *                         |                +-- each size ----------+ perftest
+ *                         +-- each point, fresh QPs ---------------+ rdmaperf
  *
- * s is the driver's state (struct client embeds it; struct pt_peer points
- * to it). Each step returns 0 or -errno, its failure logged once.
+ * (perftest.c drives the same steps for perftest's server role.) Each
+ * step returns 0 or -errno, its failure logged once, unless said.
  */
 struct rdp_run;
 struct rdp_result;
 
+/* Row flags. */
+enum {
+	/* params and qps once, then every size on those QPs (perftest's
+	 * -a); the row's qps makes s->run, and begin prints the head */
+	RDP_PROTO_SAME_QPS = 1 << 0,
+	/* no data check: the report ends without its summary, verdict or
+	 * data check line */
+	RDP_PROTO_NO_DATA_CHECK = 1 << 1,
+};
+
 struct rdp_session_proto_ops {
 	const char *name;
+	unsigned int flags; /* RDP_PROTO_* */
+	/* The dialogue's own start-up (its checks, the parameters, the
+	 * reports, the device): an enum rdp_exit. NULL: the client's. */
+	int (*start)(struct rdp_session_base *s);
 	/* The connection to the peer, authenticated where asked. */
 	int (*open)(struct rdp_session_base *s);
 	/* Who each side is (tool, host; perftest: version, page, MTU). */
@@ -106,6 +129,8 @@ struct rdp_session_proto_ops {
 	int (*params)(struct rdp_session_base *s);
 	/* This side's QPs, made and connected to the peer's. */
 	int (*qps)(struct rdp_session_base *s);
+	/* RDP_PROTO_SAME_QPS: the report's head, once the QPs are up. */
+	void (*begin)(struct rdp_session_base *s);
 	/* Both sides start the loop of run. */
 	int (*ready)(struct rdp_session_base *s, struct rdp_run *run);
 	/* The loop failed: the peer's word on why, when it sent one. */
@@ -117,10 +142,20 @@ struct rdp_session_proto_ops {
 	/* The last point reported (last: its result, NULL when none): the
 	 * dialogue's end. */
 	int (*close)(struct rdp_session_base *s, const struct rdp_result *last);
+	/* The run failed with err: the peer told why, where the dialogue
+	 * has a word for it. NULL: it has none. */
+	void (*abort)(struct rdp_session_base *s, int err);
 };
 
 extern const struct rdp_session_proto_ops rdp_proto_rdmaperf;
 extern const struct rdp_session_proto_ops rdp_proto_perftest;
+
+/* client.c's driver on proto's dialogue (pt: perftest's state, else
+ * NULL): an enum rdp_exit. */
+int rdp_session_client_proto(const struct rdp_opts *o,
+			     const struct rdp_engine_ops *eng,
+			     const struct rdp_session_proto_ops *proto,
+			     struct pt_peer *pt);
 
 /* RDMA CM settings from the test parameters, alike on both sides. */
 void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,

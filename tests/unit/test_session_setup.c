@@ -115,9 +115,10 @@ static void test_dial_open(void **state)
 	assert_int_equal(oob.timeout_ms, 4321);
 }
 
-/* rdmaperf TEST --perftest [-p PORT] ARGS [HOST], parsed as the client. */
+/* rdmaperf TEST --perftest [-p PORT] ARGS [HOST], parsed as the client;
+ * all: perftest's sweep (-a) instead of one size. */
 static void pt_opts(struct rdp_opts *o, const char *test, const char *port,
-		    const char *host)
+		    const char *host, int all)
 {
 	const char *argv[] = { "rdmaperf", test,       "--perftest", "-p",
 			       port,	   "-n",       "200",	     "-s",
@@ -125,6 +126,12 @@ static void pt_opts(struct rdp_opts *o, const char *test, const char *port,
 	char err[256] = "";
 	int n = host ? 11 : 10;
 
+	if (all) {
+		argv[7] = "-a";
+		argv[8] = "--no-pin";
+		argv[9] = host;
+		n--;
+	}
 	assert_int_equal(rdp_opts_parse_client(n, (char **)argv, o, err,
 					       sizeof(err)),
 			 RDP_PARSE_OK);
@@ -147,7 +154,7 @@ static void *pt_main(void *arg)
 
 /* Both ends of perftest's exchange in one process: the one-shot server
  * and the client, each on the set-up the rdmaperf client uses. */
-static void perftest_pair(const char *test)
+static void perftest_pair(const char *test, int all)
 {
 	struct pt_side srv, cli;
 	char port[16];
@@ -155,8 +162,8 @@ static void perftest_pair(const char *test)
 
 	fake_engine_reset();
 	snprintf(port, sizeof(port), "%u", unit_reserve_port());
-	pt_opts(&srv.o, test, port, NULL);
-	pt_opts(&cli.o, test, port, "127.0.0.1");
+	pt_opts(&srv.o, test, port, NULL, all);
+	pt_opts(&cli.o, test, port, "127.0.0.1", all);
 	assert_int_equal(pthread_create(&tid, NULL, pt_main, &srv), 0);
 	cli.rc = rdp_session_perftest(&cli.o, &fake_engine);
 	assert_int_equal(pthread_join(tid, NULL), 0);
@@ -170,14 +177,14 @@ static void perftest_pair(const char *test)
 static void test_perftest_write_bw(void **state)
 {
 	(void)state;
-	perftest_pair("write_bw");
+	perftest_pair("write_bw", 0);
 }
 
 /* SEND bandwidth: the server receives and times its own run. */
 static void test_perftest_send_bw(void **state)
 {
 	(void)state;
-	perftest_pair("send_bw");
+	perftest_pair("send_bw", 0);
 }
 
 /* A ping-pong: both sides run the loop. (Not write_lat: there each side
@@ -185,17 +192,27 @@ static void test_perftest_send_bw(void **state)
 static void test_perftest_send_lat(void **state)
 {
 	(void)state;
-	perftest_pair("send_lat");
+	perftest_pair("send_lat", 0);
 }
 
 /* READ latency: the server passive, the client keeps its figures. */
 static void test_perftest_read_lat(void **state)
 {
 	(void)state;
-	perftest_pair("read_lat");
+	perftest_pair("read_lat", 0);
 }
 
-/* Both dialogues fill every step, so a driver runs either row as it is. */
+/* -a: every size on the QPs of the first, a barrier after each size
+ * (send_bw), the client's figures of the last (write_bw). */
+static void test_perftest_sweep(void **state)
+{
+	(void)state;
+	perftest_pair("write_bw", 1);
+	perftest_pair("send_bw", 1);
+}
+
+/* Both dialogues fill every step the driver always calls, so it runs
+ * either row as it is; the optional ones and the flags as each needs. */
 static void test_proto_rows(void **state)
 {
 	const struct rdp_session_proto_ops *rows[] = { &rdp_proto_rdmaperf,
@@ -218,6 +235,18 @@ static void test_proto_rows(void **state)
 	}
 	assert_string_equal(rdp_proto_rdmaperf.name, "rdmaperf");
 	assert_string_equal(rdp_proto_perftest.name, "perftest");
+	/* rdmaperf's: the client's start-up and report, fresh QPs at each
+	 * point, its ERROR to the peer on a failure. */
+	assert_null(rdp_proto_rdmaperf.start);
+	assert_int_equal(rdp_proto_rdmaperf.flags, 0);
+	assert_non_null(rdp_proto_rdmaperf.abort);
+	/* perftest's: its own start-up and head, every size on one set of
+	 * QPs, no data check, nothing to tell a perftest peer. */
+	assert_non_null(rdp_proto_perftest.start);
+	assert_non_null(rdp_proto_perftest.begin);
+	assert_true(rdp_proto_perftest.flags & RDP_PROTO_SAME_QPS);
+	assert_true(rdp_proto_perftest.flags & RDP_PROTO_NO_DATA_CHECK);
+	assert_null(rdp_proto_perftest.abort);
 }
 
 int main(void)
@@ -231,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_perftest_send_bw),
 		cmocka_unit_test(test_perftest_send_lat),
 		cmocka_unit_test(test_perftest_read_lat),
+		cmocka_unit_test(test_perftest_sweep),
 		cmocka_unit_test(test_proto_rows),
 	};
 
