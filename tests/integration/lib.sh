@@ -65,6 +65,21 @@ begin() {
 	CASE_T0=$SECONDS
 	touch "$WORK/.case"
 	: >"$WORK/out" 2>/dev/null
+	rxe_counters >"$WORK/.counters" 2>/dev/null
+}
+
+# Every device's port counters, one "DEV/NAME VALUE" a line.
+rxe_counters() {
+	grep -r . /sys/class/infiniband/*/ports/1/hw_counters/ 2>/dev/null |
+		sed -E 's|^/sys/class/infiniband/([^/]+)/ports/1/hw_counters/([^:]+):|\1/\2 |'
+}
+
+# The counters that moved since the case began, on one line: what the
+# provider saw (retries, drops) when a case fails.
+counters_moved() {
+	[ -e "$WORK/.counters" ] || return 0
+	rxe_counters | awk 'NR == FNR { a[$1] = $2; next }
+		$2 != a[$1] { printf "%s+%d ", $1, $2 - a[$1] }' "$WORK/.counters" -
 }
 
 # The files of $WORK written during this case that hold a sanitizer's
@@ -99,6 +114,9 @@ fail() {
 	if [ -s "$WORK/out" ]; then
 		sed 's/^/#   /' "$WORK/out" | tail -n 40
 	fi
+	local moved
+	moved=$(counters_moved)
+	[ -z "$moved" ] || echo "#   port counters during the case: $moved"
 }
 
 skip() {
