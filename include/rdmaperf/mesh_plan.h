@@ -3,7 +3,8 @@
  * The schedule of a cluster mesh: which node sends to which in each round,
  * so that no node is in two tests of one round. Nodes are numbered
  * 0..N-1; a transfer between two nodes runs on every rail, rail matched to
- * rail, so the plan knows nodes only.
+ * rail, so the plan knows nodes only. Also what a plan costs (--estimate,
+ * --time-budget) and the retest rounds of a quick pass.
  * Layer: mesh
  */
 #ifndef RDMAPERF_MESH_PLAN_H
@@ -13,9 +14,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define RDP_MESH_MIN_NODES	  2
+#define RDP_MESH_MIN_NODES 2
+/* The most nodes a plan has (rdmaperf mesh --plan); rounds are made when
+ * asked, so a plan takes O(N) memory, O(K x N) with K matchings. */
+#define RDP_MESH_PLAN_MAX_NODES 100000
+/* The most nodes rdmaperf-mesh runs (rdp_mesh_group): its cells are kept
+ * in node x node matrices. */
 #define RDP_MESH_MAX_NODES	  4096
 #define RDP_MESH_MAX_PERMUTATIONS 1024
+/* An estimate's default per-round overhead: measured set-up + teardown +
+ * barrier per round, in seconds. */
+#define RDP_MESH_ROUND_OVERHEAD_S 0.5
 
 enum rdp_mesh_pattern {
 	/*
@@ -27,22 +36,38 @@ enum rdp_mesh_pattern {
 	 */
 	RDP_MESH_PAIRWISE,
 	/* i <-> i+N/2 (odd N: node N-1 rests), then `permutations`
-	 * random perfect matchings drawn from `seed`. */
+	 * random perfect matchings drawn from `seed`, none drawn twice. */
 	RDP_MESH_BISECTION,
 	/* For D = 1..N-1: each node sends to i+D and receives from i-D
 	 * (mod N) in the same round, as mpiGraph does. */
 	RDP_MESH_RING_SHIFT,
+	/*
+	 * Groups of `group_size` (G) consecutive nodes, the last one shorter
+	 * when G does not divide N. First the circle method inside every
+	 * group at once (G-1 pairings, G for odd G); then the groups meet by
+	 * the circle method over groups (groups-1 pairings, groups for an
+	 * odd count, one group resting), two meeting groups joined by a
+	 * perfect matching of their nodes, rotated by an offset drawn from
+	 * `seed`. Every node meets every node of its group once and every
+	 * full group once; facing the short group of s nodes, s nodes of a
+	 * group meet it and the others rest.
+	 */
+	RDP_MESH_GROUPED,
+	/* A quick pass: the rounds of bisection with `permutations`;
+	 * its bad cells are retested by rdp_mesh_quick_round(). */
+	RDP_MESH_QUICK,
 };
 
 struct rdp_mesh_plan_opts {
 	enum rdp_mesh_pattern pattern;
-	unsigned int nodes;	   /* RDP_MESH_MIN_NODES..MAX_NODES */
-	unsigned int permutations; /* bisection only: random matchings */
-	uint64_t seed;		   /* of those matchings */
+	unsigned int nodes;	   /* RDP_MESH_MIN_NODES..PLAN_MAX_NODES */
+	unsigned int permutations; /* bisection, quick: random matchings */
+	unsigned int group_size;   /* grouped only: 2..N-1 */
+	uint64_t seed;		   /* of those matchings, of grouped offsets */
 	/*
-	 * Pairwise and bisection: both directions of a pair in one round.
-	 * Without it each pairing is two rounds, A->B then B->A, since
-	 * faults are often one-directional. Ring-shift refuses it.
+	 * Pairwise, bisection, grouped, quick: both directions of a pair in
+	 * one round. Without it each pairing is two rounds, A->B then B->A,
+	 * since faults are often one-directional. Ring-shift refuses it.
 	 */
 	int bidir;
 };
@@ -56,7 +81,7 @@ struct rdp_mesh_xfer {
 
 struct rdp_mesh_plan;
 
-/* "pairwise", "bisection", "ring-shift". */
+/* "pairwise", "bisection", "ring-shift", "grouped", "quick". */
 const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p);
 /* The pattern a name means; -EINVAL for any other name. */
 int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out);
@@ -65,18 +90,20 @@ int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
 			   char *why, size_t len);
 /*
  * Whether o can be planned, decided once for `rdmaperf mesh --plan` and
- * rdmaperf-mesh: --permutations on bisection only and within range, -b
- * not on ring-shift, the node count when known (0: not counted yet).
- * 0, or -EINVAL with one line in why.
+ * rdmaperf-mesh: --permutations on bisection and quick only, within range
+ * and below the count of distinct matchings of N nodes; --group-size on
+ * grouped only (which needs it), 2..N-1; -b not on ring-shift; the node
+ * count when known (0: not counted yet). 0, or -EINVAL with one line in
+ * why.
  */
 int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 			size_t len);
 
 /*
- * The plan of o; -EINVAL (nodes out of range, permutations on a pattern
- * other than bisection, bidir on ring-shift) or -ENOMEM. Rounds are made
- * when asked for, so a plan of 4096 nodes takes little memory; the random
- * matchings are drawn here, from o->seed alone, the same on every host.
+ * The plan of o; -EINVAL (whatever rdp_mesh_plan_check refuses) or
+ * -ENOMEM. Rounds are made when asked for; the random matchings are drawn
+ * here, from o->seed alone, the same on every host: (1 + permutations) x N
+ * node numbers, the only memory a plan keeps.
  */
 int rdp_mesh_plan_create(const struct rdp_mesh_plan_opts *o,
 			 struct rdp_mesh_plan **out);
@@ -85,8 +112,9 @@ void rdp_mesh_plan_free(struct rdp_mesh_plan *p);
 const struct rdp_mesh_plan_opts *
 rdp_mesh_plan_opts(const struct rdp_mesh_plan *p);
 /*
- * Rounds in all: pairwise N-1 pairings for even N, N for odd N; bisection
- * 1 + permutations matchings; each times 2 without bidir. Ring-shift N-1.
+ * Rounds in all, each pairing times 2 without bidir: pairwise N-1
+ * pairings for even N, N for odd N; bisection and quick 1 + permutations
+ * matchings; grouped (G-1 or G) + (groups-1 or groups). Ring-shift N-1.
  */
 size_t rdp_mesh_plan_rounds(const struct rdp_mesh_plan *p);
 /* The most transfers a round holds: N/2, or N for ring-shift. */
@@ -100,10 +128,75 @@ size_t rdp_mesh_plan_round(const struct rdp_mesh_plan *p, size_t k,
 
 /*
  * The plan as text: a line saying what it is, then one line a round,
- * "round 1: 0->3 1->2 bye 4" ("0<->3" both ways at once). 0, or -EIO
- * when f fails, -ENOMEM.
+ * "round 1: 0->3 1->2 bye 4" ("0<->3" both ways at once), written round
+ * by round. 0, or -EIO when f fails, -ENOMEM.
  */
 int rdp_mesh_plan_print(const struct rdp_mesh_plan *p, FILE *f);
+/* Its first line alone: "pairwise plan for 8 nodes, 14 rounds: ...". */
+void rdp_mesh_plan_head(const struct rdp_mesh_plan *p, FILE *f);
+
+/* What the first rounds of a plan measure, counted. */
+struct rdp_mesh_plan_count {
+	size_t rounds;
+	uint64_t transfers; /* a transfer both ways at once counts once */
+	/* Per rail, as the plan measures them: one a direction of each
+	 * transfer (a cell: sender, receiver, rail, round). */
+	uint64_t cells;
+	uint64_t pairs_met; /* ordered node pairs in at least one cell */
+	uint64_t pairs_all; /* N x (N-1) */
+};
+
+/*
+ * The counts of the first `rounds` rounds of p (more than it has: all),
+ * without walking the transfers: O(rounds) for every pattern but
+ * bisection and quick, which look for node pairs that two matchings share
+ * in O(K x N) time and memory. 0, or -ENOMEM.
+ */
+int rdp_mesh_plan_count(const struct rdp_mesh_plan *p, size_t rounds,
+			struct rdp_mesh_plan_count *out);
+
+/* What an estimate of a plan's wall time assumes. */
+struct rdp_mesh_fit_opts {
+	double round_s;	   /* -D: the measured part of a round, > 0 */
+	double overhead_s; /* set-up, teardown and barriers a round, >= 0 */
+	double budget_s;   /* --time-budget, > 0; 0: none */
+	unsigned int rails;
+};
+
+/* One line in why and -EINVAL for a round time of 0 or less, a negative
+ * overhead or budget, no rails; else 0. */
+int rdp_mesh_fit_check(const struct rdp_mesh_fit_opts *f, char *why,
+		       size_t len);
+
+/* What fits a time budget. */
+struct rdp_mesh_fit {
+	double round_s;			 /* round_s + overhead_s */
+	double wall_s;			 /* of the whole plan */
+	struct rdp_mesh_plan_count all;	 /* the whole plan */
+	struct rdp_mesh_plan_count fits; /* the rounds that fit: all
+					  * without a budget */
+	double fits_s;			 /* their wall time */
+	double coverage;		 /* fits.pairs_met / pairs_all */
+};
+
+/*
+ * The arithmetic of --estimate and --time-budget, for the plan's own
+ * rounds in order: each takes round_s + overhead_s; the rounds that fit
+ * are as many whole rounds as the budget holds (a run stops scheduling
+ * new rounds there), and the coverage is the share of ordered node pairs
+ * met at least once in them. Cells are per rail (rdp_mesh_plan_count);
+ * times f->rails for all. 0, -EINVAL (rdp_mesh_fit_check), -ENOMEM.
+ */
+int rdp_mesh_plan_fit(const struct rdp_mesh_plan *p,
+		      const struct rdp_mesh_fit_opts *f,
+		      struct rdp_mesh_fit *out);
+
+/*
+ * A duration like 90, 90s, 1.5m, 30m, 2h or 1d into seconds: > 0 and
+ * finite. -EINVAL with one line in why ("what needs ...").
+ */
+int rdp_mesh_duration_parse(const char *what, const char *s, double *out_s,
+			    char *why, size_t len);
 
 /*
  * The rounds that run transfers again (--retest): each of the n transfers
@@ -114,5 +207,56 @@ int rdp_mesh_plan_print(const struct rdp_mesh_plan *p, FILE *f);
 int rdp_mesh_retest_schedule(const struct rdp_mesh_xfer *x, size_t n,
 			     unsigned int nodes, unsigned int *round_of,
 			     unsigned int *rounds);
+
+/*
+ * The follow-up of a quick pass, in halving rounds as ClusterKit does.
+ * After the pass every node of a flagged or failed cell is a suspect and
+ * every other node is good (rdp_mesh_quick_suspects). Each retest round
+ * (rdp_mesh_quick_round) pairs each suspect with a good node of its own,
+ * so a suspect is judged alone: the run measures the round and
+ * rdp_mesh_quick_judge() clears the suspects whose transfer was clean
+ * (they join the good nodes and partner the suspects left next round)
+ * and marks FAULTY those whose transfer against a good node was bad again
+ * (they stay suspects, for good, and are not paired again). Suspects
+ * without a good partner wait; as the cleared ones join the good nodes,
+ * the suspects left at least halve each round while good nodes are
+ * scarce. Only when no node is good are suspects paired with each other,
+ * by the circle method over the suspects with the round number as its
+ * pairing: a clean transfer clears both, a bad one leaves both suspects.
+ * Done when rdp_mesh_quick_round() returns 0; the caller bounds the
+ * rounds of suspects that keep failing each other.
+ */
+enum rdp_mesh_quick_state {
+	RDP_MESH_QUICK_GOOD,	/* in no bad cell, or cleared by a retest */
+	RDP_MESH_QUICK_SUSPECT, /* in a bad cell, not judged alone yet */
+	RDP_MESH_QUICK_FAULTY,	/* bad again against a good node */
+};
+
+/*
+ * state[nodes]: SUSPECT for each tx and rx of the n bad cells, GOOD for
+ * the other nodes. -EINVAL for a node at or past `nodes` or tx == rx.
+ */
+int rdp_mesh_quick_suspects(const struct rdp_mesh_xfer *bad, size_t n,
+			    unsigned int nodes,
+			    enum rdp_mesh_quick_state *state);
+/*
+ * The next retest round into x (room for nodes/2): suspect j (in node
+ * order) sends to good node j, .both as given; with no good node, the
+ * suspects with each other, pairing `round` (0, 1, ... the retest rounds
+ * so far) of the circle method over them, so that every two meet in
+ * turn. No node twice. Returns
+ * the count; 0: no suspect left, or one alone with no good node.
+ */
+size_t rdp_mesh_quick_round(const enum rdp_mesh_quick_state *state,
+			    unsigned int nodes, unsigned int round, int both,
+			    struct rdp_mesh_xfer *x);
+/*
+ * The verdicts of a round that rdp_mesh_quick_round made: bad[j] nonzero
+ * when transfer j was flagged or failed (in either direction). -EINVAL
+ * for a node out of range.
+ */
+int rdp_mesh_quick_judge(enum rdp_mesh_quick_state *state, unsigned int nodes,
+			 const struct rdp_mesh_xfer *x, const int *bad,
+			 size_t n);
 
 #endif /* RDMAPERF_MESH_PLAN_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Mesh schedules: the circle method (pairwise), bisection with random
- * perfect matchings, ring shifts. A round is computed when asked for;
- * only the matchings of bisection are stored.
+ * Mesh schedules: the circle method (pairwise), bisection and quick with
+ * random perfect matchings (plan_match.c), ring shifts, grouped full
+ * meshes (plan_grouped.c). A round is computed when asked for; only the
+ * matchings of bisection and quick are stored.
  */
 #include <errno.h>
 #include <limits.h>
@@ -10,36 +11,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdmaperf/mesh_plan.h>
-
-struct rdp_mesh_plan {
-	struct rdp_mesh_plan_opts o;
-	size_t pairings; /* pairwise, bisection: matchings before direction */
-	size_t rounds;
-	/* Bisection: `pairings` node orders of N each; a matching pairs
-	 * order[2j] with order[2j+1], odd N leaves order[N-1] out. */
-	unsigned int *order;
-};
+#include "plan_int.h"
 
 /*
- * A pattern is one row: its name, how it sizes a plan, one round's
- * transfers, and the words of its plan's head. Pairings of a directed
- * pattern (pairwise, bisection) become two rounds each, A->B then B->A,
- * unless -b; a pattern whose nodes send and receive at once refuses -b.
+ * A pattern is one row: its name, how it sizes a plan, one pairing's
+ * transfers and their count, and the words of its plan's head. Pairings
+ * of a directed pattern become two rounds each, A->B then B->A, unless
+ * -b; a pattern whose nodes send and receive at once refuses -b.
  */
 struct pattern {
 	const char *name;
 	int (*size)(struct rdp_mesh_plan *p);
 	size_t (*round)(const struct rdp_mesh_plan *p, size_t r,
 			struct rdp_mesh_xfer *x);
+	size_t (*width)(const struct rdp_mesh_plan *p, size_t r);
 	void (*head)(const struct rdp_mesh_plan *p, FILE *f);
 	unsigned int width_all : 1;    /* all N nodes send in a round */
 	unsigned int directed : 1;     /* pairings, split by direction */
 	unsigned int permutations : 1; /* takes --permutations */
+	unsigned int groups : 1;       /* needs --group-size */
 	unsigned int labels_shift : 1; /* "round K (+K)" in the plan */
 };
 
-#define N_PATTERNS 3
+#define N_PATTERNS 5
 static const struct pattern patterns[N_PATTERNS];
 
 const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p)
@@ -78,6 +72,51 @@ int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
 	return -EINVAL;
 }
 
+/* --permutations beyond the matchings N nodes have: one line. */
+static int too_many_matchings(const struct rdp_mesh_plan_opts *o, char *why,
+			      size_t len)
+{
+	uint64_t have = rdp_mesh_matchings_count(
+		o->nodes, (uint64_t)RDP_MESH_MAX_PERMUTATIONS + 2);
+
+	if (!o->nodes || o->permutations < have)
+		return 0;
+	snprintf(why, len,
+		 "--permutations %u: %u nodes have only %llu distinct perfect "
+		 "matching%s%s, i<->i+%u among them: ask for --permutations "
+		 "%llu at most (--pattern pairwise meets every pair)",
+		 o->permutations, o->nodes, (unsigned long long)have,
+		 have == 1 ? "" : "s",
+		 o->nodes % 2 ? " (one node resting)" : "", o->nodes / 2,
+		 (unsigned long long)have - 1);
+	return -EINVAL;
+}
+
+/* --group-size: with grouped only, which needs it, 2..N-1. */
+static int bad_groups(const struct rdp_mesh_plan_opts *o, char *why, size_t len)
+{
+	unsigned int most = o->nodes ? o->nodes - 1
+				     : RDP_MESH_PLAN_MAX_NODES - 1;
+
+	if (o->group_size && !patterns[o->pattern].groups)
+		snprintf(why, len, "--group-size applies to --pattern grouped");
+	else if (!patterns[o->pattern].groups)
+		return 0;
+	else if (!o->group_size)
+		snprintf(why, len,
+			 "--pattern grouped needs --group-size G, the nodes of "
+			 "a group");
+	else if (o->group_size < 2 || o->group_size > most)
+		snprintf(why, len,
+			 "--group-size takes 2 to %u%s, not %u (one group of "
+			 "all nodes is --pattern pairwise)",
+			 most, o->nodes ? " for this many nodes" : "",
+			 o->group_size);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 			size_t len)
 {
@@ -85,17 +124,20 @@ int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 		snprintf(why, len, "unknown mesh pattern %u",
 			 (unsigned int)o->pattern);
 	else if (o->nodes && (o->nodes < RDP_MESH_MIN_NODES ||
-			      o->nodes > RDP_MESH_MAX_NODES))
+			      o->nodes > RDP_MESH_PLAN_MAX_NODES))
 		snprintf(why, len,
 			 "a mesh has %d to %d nodes, not %u: run one rank a "
 			 "node and rail",
-			 RDP_MESH_MIN_NODES, RDP_MESH_MAX_NODES, o->nodes);
+			 RDP_MESH_MIN_NODES, RDP_MESH_PLAN_MAX_NODES, o->nodes);
 	else if (o->permutations && !patterns[o->pattern].permutations)
 		snprintf(why, len,
-			 "--permutations applies to --pattern bisection");
+			 "--permutations applies to --pattern bisection or "
+			 "quick");
 	else if (o->permutations > RDP_MESH_MAX_PERMUTATIONS)
 		snprintf(why, len, "--permutations takes at most %d",
 			 RDP_MESH_MAX_PERMUTATIONS);
+	else if (too_many_matchings(o, why, len) || bad_groups(o, why, len))
+		;
 	else if (o->bidir && !patterns[o->pattern].directed)
 		snprintf(why, len,
 			 "-b does not apply to ring-shift, whose nodes send "
@@ -105,48 +147,10 @@ int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 	return -EINVAL;
 }
 
-/* splitmix64: a fixed generator, so a seed gives the same matchings on
- * every host and libc. */
-static uint64_t next_random(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Matching 0 is i <-> i+N/2; the others are shuffles (Fisher-Yates; the
- * modulo bias of a 64-bit draw over at most 4096 nodes is below 2^-50). */
-static void fill_orders(struct rdp_mesh_plan *p)
-{
-	unsigned int n = p->o.nodes, h = n / 2, i, j, t, *ord;
-	uint64_t state = p->o.seed;
-	size_t m;
-
-	for (i = 0; i < h; i++) {
-		p->order[2 * i] = i;
-		p->order[2 * i + 1] = i + h;
-	}
-	if (n % 2)
-		p->order[n - 1] = n - 1;
-	for (m = 1; m < p->pairings; m++) {
-		ord = p->order + m * n;
-		for (i = 0; i < n; i++)
-			ord[i] = i;
-		for (i = n - 1; i > 0; i--) {
-			j = (unsigned int)(next_random(&state) % (i + 1));
-			t = ord[i];
-			ord[i] = ord[j];
-			ord[j] = t;
-		}
-	}
-}
-
 /* The plan's own options: counted nodes, then the shared check. */
 static int check_opts(const struct rdp_mesh_plan_opts *o)
 {
-	char why[160];
+	char why[256];
 
 	if (!o->nodes)
 		return -EINVAL;
@@ -156,18 +160,7 @@ static int check_opts(const struct rdp_mesh_plan_opts *o)
 /* Pairwise: N-1 pairings (N odd: N, each node resting once). */
 static int size_pairwise(struct rdp_mesh_plan *p)
 {
-	p->pairings = p->o.nodes % 2 ? p->o.nodes : p->o.nodes - 1;
-	return 0;
-}
-
-/* Bisection: i <-> i+N/2 and `permutations` matchings, stored. */
-static int size_bisection(struct rdp_mesh_plan *p)
-{
-	p->pairings = 1 + (size_t)p->o.permutations;
-	p->order = calloc(p->pairings * p->o.nodes, sizeof(*p->order));
-	if (!p->order)
-		return -ENOMEM;
-	fill_orders(p);
+	p->pairings = rdp_mesh_circle_pairings(p->o.nodes);
 	return 0;
 }
 
@@ -193,7 +186,7 @@ int rdp_mesh_plan_create(const struct rdp_mesh_plan_opts *o,
 	p->o = *o;
 	ret = pat->size(p);
 	if (ret) {
-		free(p);
+		rdp_mesh_plan_free(p);
 		return ret;
 	}
 	if (pat->directed)
@@ -226,36 +219,40 @@ size_t rdp_mesh_plan_width(const struct rdp_mesh_plan *p)
 	return patterns[p->o.pattern].width_all ? p->o.nodes : p->o.nodes / 2;
 }
 
-/*
- * Pairing r of the circle method over M = N (even) or N+1 (odd) places:
- * place M-1 meets r, and (r+i) meets (r-i) mod M-1 for i = 1..M/2-1.
- * Place M-1 is the ghost for odd N: r rests.
- */
+int rdp_mesh_plan_directed(const struct rdp_mesh_plan *p)
+{
+	return patterns[p->o.pattern].directed;
+}
+
+size_t rdp_mesh_plan_pairing_width(const struct rdp_mesh_plan *p, size_t r)
+{
+	return patterns[p->o.pattern].width(p, r);
+}
+
+/* Pairing r of the circle method over the N nodes. */
 static size_t circle(const struct rdp_mesh_plan *p, size_t r,
 		     struct rdp_mesh_xfer *x)
 {
-	unsigned int n = p->o.nodes, m = n % 2 ? n + 1 : n, turn = m - 1, i;
-	unsigned int rr = (unsigned int)r;
+	unsigned int n = p->o.nodes, i, a, b;
 	size_t k = 0;
 
-	if (m == n)
-		x[k++] = rr % 2 ? (struct rdp_mesh_xfer){ turn, rr, 0 }
-				: (struct rdp_mesh_xfer){ rr, turn, 0 };
-	for (i = 1; i < m / 2; i++)
-		x[k++] = (struct rdp_mesh_xfer){ (rr + i) % turn,
-						 (rr + turn - i) % turn, 0 };
+	for (i = 0; i < (n + 1) / 2; i++)
+		if (rdp_mesh_circle_pair(n, (unsigned int)r, i, &a, &b))
+			x[k++] = (struct rdp_mesh_xfer){ a, b, 0 };
 	return k;
 }
 
-static size_t matching(const struct rdp_mesh_plan *p, size_t r,
-		       struct rdp_mesh_xfer *x)
+/* Every pairing of pairwise, bisection and quick: N/2 transfers. */
+static size_t width_half(const struct rdp_mesh_plan *p, size_t r)
 {
-	const unsigned int *ord = p->order + r * p->o.nodes;
-	size_t j;
+	(void)r;
+	return p->o.nodes / 2;
+}
 
-	for (j = 0; j < p->o.nodes / 2; j++)
-		x[j] = (struct rdp_mesh_xfer){ ord[2 * j], ord[2 * j + 1], 0 };
-	return j;
+static size_t width_all(const struct rdp_mesh_plan *p, size_t r)
+{
+	(void)r;
+	return p->o.nodes;
 }
 
 /* Shift r+1: every node sends to i+r+1 and receives from i-r-1. */
@@ -318,6 +315,15 @@ static void head_bisection(const struct rdp_mesh_plan *p, FILE *f)
 		(unsigned long long)p->o.seed, rests(p), directions(p));
 }
 
+static void head_quick(const struct rdp_mesh_plan *p, FILE *f)
+{
+	fprintf(f,
+		"a quick pass, i<->i+%u and %u random matchings (seed %llu)%s, "
+		"%s; bad cells are retested in halving rounds\n",
+		p->o.nodes / 2, p->o.permutations,
+		(unsigned long long)p->o.seed, rests(p), directions(p));
+}
+
 static void head_ring_shift(const struct rdp_mesh_plan *p, FILE *f)
 {
 	fprintf(f, "shifts +1..+%u, each node sending and receiving at once\n",
@@ -328,23 +334,40 @@ static const struct pattern patterns[N_PATTERNS] = {
 	[RDP_MESH_PAIRWISE] = { .name = "pairwise",
 				.size = size_pairwise,
 				.round = circle,
+				.width = width_half,
 				.head = head_pairwise,
 				.directed = 1 },
 	[RDP_MESH_BISECTION] = { .name = "bisection",
-				 .size = size_bisection,
-				 .round = matching,
+				 .size = rdp_mesh_matchings_draw,
+				 .round = rdp_mesh_matching_round,
+				 .width = width_half,
 				 .head = head_bisection,
 				 .directed = 1,
 				 .permutations = 1 },
 	[RDP_MESH_RING_SHIFT] = { .name = "ring-shift",
 				  .size = size_ring_shift,
 				  .round = shift,
+				  .width = width_all,
 				  .head = head_ring_shift,
 				  .width_all = 1,
 				  .labels_shift = 1 },
+	[RDP_MESH_GROUPED] = { .name = "grouped",
+			       .size = rdp_mesh_grouped_size,
+			       .round = rdp_mesh_grouped_round,
+			       .width = rdp_mesh_grouped_width,
+			       .head = rdp_mesh_grouped_head,
+			       .directed = 1,
+			       .groups = 1 },
+	[RDP_MESH_QUICK] = { .name = "quick",
+			     .size = rdp_mesh_matchings_draw,
+			     .round = rdp_mesh_matching_round,
+			     .width = width_half,
+			     .head = head_quick,
+			     .directed = 1,
+			     .permutations = 1 },
 };
 
-static void print_head(const struct rdp_mesh_plan *p, FILE *f)
+void rdp_mesh_plan_head(const struct rdp_mesh_plan *p, FILE *f)
 {
 	fprintf(f, "%s plan for %u nodes, %zu rounds: ",
 		rdp_mesh_pattern_name(p->o.pattern), p->o.nodes, p->rounds);
@@ -374,6 +397,7 @@ static void print_round(const struct rdp_mesh_plan *p, size_t k,
 	fputc('\n', f);
 }
 
+/* Round by round: a plan of 100 000 nodes streams out in O(N) memory. */
 int rdp_mesh_plan_print(const struct rdp_mesh_plan *p, FILE *f)
 {
 	struct rdp_mesh_xfer *x = calloc(rdp_mesh_plan_width(p), sizeof(*x));
@@ -382,8 +406,8 @@ int rdp_mesh_plan_print(const struct rdp_mesh_plan *p, FILE *f)
 	int ret = -ENOMEM;
 
 	if (x && busy) {
-		print_head(p, f);
-		for (k = 0; k < p->rounds; k++)
+		rdp_mesh_plan_head(p, f);
+		for (k = 0; k < p->rounds && !ferror(f); k++)
 			print_round(p, k, x, rdp_mesh_plan_round(p, k, x), busy,
 				    f);
 		ret = ferror(f) ? -EIO : 0;

@@ -1,28 +1,38 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rdmaperf mesh --plan N [--pattern P]: print the rounds of a cluster
- * mesh without running it. Measuring a mesh is rdmaperf-mesh's work,
- * under MPI; any other use of this subcommand says so.
+ * rdmaperf mesh --plan N [--pattern P] [--estimate]: print the rounds of a
+ * cluster mesh without running it, or what it would take (rounds, cells,
+ * wall time, what fits a time budget). Measuring a mesh is
+ * rdmaperf-mesh's work, under MPI; any other use of this subcommand says
+ * so.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rdmaperf/log.h>
+#include <rdmaperf/mesh.h>
 #include <rdmaperf/mesh_plan.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
 
+#define DEFAULT_ROUND_S 2.0 /* -D of --estimate */
+
 struct mesh_args {
 	unsigned int plan; /* nodes; 0: not given */
 	const char *pattern;
 	unsigned int permutations;
+	unsigned int group_size;
 	uint64_t seed;
 	int bidir;
+	int estimate;
+	struct rdp_mesh_fit_opts fit;
+	const char *fit_given; /* an option of the estimate, given */
 };
 
 static int set_pattern(void *base, const struct rdp_cli_opt *d, const char *arg,
@@ -35,24 +45,69 @@ static int set_pattern(void *base, const struct rdp_cli_opt *d, const char *arg,
 	return rdp_mesh_pattern_check(arg, &p, err, len);
 }
 
+/* The rows of the estimate remember that one was given. */
+static int set_fit(void *base, const struct rdp_cli_opt *d, const char *arg,
+		   char *err, size_t len)
+{
+	(void)arg;
+	(void)err;
+	(void)len;
+	((struct mesh_args *)base)->fit_given = d->name;
+	return 0;
+}
+
+static int set_budget(void *base, const struct rdp_cli_opt *d, const char *arg,
+		      char *err, size_t len)
+{
+	struct mesh_args *a = base;
+
+	a->fit_given = d->name;
+	return rdp_mesh_duration_parse("--time-budget", arg, &a->fit.budget_s,
+				       err, len);
+}
+
 #define UINT(m, lo, hi, d)                                                     \
 	.type = RDP_CLI_UINT, .off = offsetof(struct mesh_args, m),            \
 	.width = sizeof(((struct mesh_args *)0)->m), .min = lo, .max = hi,     \
 	.def = d
+#define REAL(m, s)                                                             \
+	.type = RDP_CLI_DECIMAL, .off = offsetof(struct mesh_args, m),         \
+	.width = sizeof(double), .say = s, .set = set_fit
 #define T RDP_CLI_TOOL
 
 /* clang-format off */
 static const struct rdp_cli_opt rows[] = {
-	{ "plan", 0, "N", T, UINT(plan, RDP_MESH_MIN_NODES, RDP_MESH_MAX_NODES, 0),
+	{ "plan", 0, "N", T,
+	  UINT(plan, RDP_MESH_MIN_NODES, RDP_MESH_PLAN_MAX_NODES, 0),
 	  .help = "print the rounds for N nodes" },
 	{ "pattern", 0, "P", T, .type = RDP_CLI_TEXT,
 	  .off = offsetof(struct mesh_args, pattern),
 	  .width = sizeof(const char *), .set = set_pattern,
-	  .help = "pairwise (default), bisection or ring-shift" },
+	  .help = "pairwise (default), bisection, ring-shift, grouped or "
+		  "quick" },
 	RDP_MESH_PLAN_ROWS(struct mesh_args),
+	{ "group-size", 0, "G", T,
+	  UINT(group_size, 1, RDP_MESH_PLAN_MAX_NODES, 0),
+	  .help = "grouped: G nodes a group, pairwise inside, groups joined "
+		  "node to node" },
 	{ "bidirectional", 'b', NULL, T, .type = RDP_CLI_ON,
 	  .off = offsetof(struct mesh_args, bidir), .width = sizeof(int),
 	  .help = "both directions of a pair in one round" },
+	{ "estimate", 0, NULL, T, .type = RDP_CLI_ON,
+	  .off = offsetof(struct mesh_args, estimate), .width = sizeof(int),
+	  .help = "print rounds, cells and the wall time instead" },
+	{ "duration", 'D', "SEC", T, REAL(fit.round_s, "seconds like 2"),
+	  .help = "estimate: the test's time a round (default 2)" },
+	{ "round-overhead", 0, "SEC", T,
+	  REAL(fit.overhead_s, "seconds like 0.5"),
+	  .help = "estimate: measured set-up + teardown + barrier per round "
+		  "(default 0.5)" },
+	{ "rails", 0, "R", T, UINT(fit.rails, 1, RDP_MESH_MAX_RAILS, 1),
+	  .set = set_fit, .help = "estimate: ranks (rails) a node" },
+	{ "time-budget", 0, "DURATION", T, .type = RDP_CLI_CUSTOM,
+	  .set = set_budget,
+	  .help = "estimate: the rounds that fit in 90s, 30m, 2h... and the "
+		  "pairs they meet" },
 	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
 };
 /* clang-format on */
@@ -69,11 +124,16 @@ static const struct rdp_cli_table mesh_table = {
 	.n = sizeof(rows) / sizeof(rows[0]),
 	.side = RDP_CLI_TOOL,
 	.synopsis = "Usage: rdmaperf mesh --plan N [--pattern P] "
-		    "[--permutations K] [--seed S] [-b]\n"
+		    "[--permutations K] [--group-size G]\n"
+		    "                     [--seed S] [-b] [--estimate [-D SEC] "
+		    "[--rails R]\n"
+		    "                     [--round-overhead SEC] "
+		    "[--time-budget DURATION]]\n"
 		    "  Print the rounds of a cluster mesh of N nodes: each "
 		    "round the transfers\n"
 		    "  that run at once (0->3: node 0 sends to node 3; 0<->3 "
-		    "both ways).",
+		    "both ways); with\n"
+		    "  --estimate, what it takes: rounds, cells, wall time.",
 	.more_help = more_help,
 };
 
@@ -95,13 +155,19 @@ static int plan_opts(const struct mesh_args *a, struct rdp_mesh_plan_opts *o)
 
 	*o = (struct rdp_mesh_plan_opts){ .nodes = a->plan,
 					  .permutations = a->permutations,
+					  .group_size = a->group_size,
 					  .seed = a->seed,
 					  .bidir = a->bidir };
 	if (a->pattern)
 		rdp_mesh_pattern_parse(a->pattern, &o->pattern);
 	/* rdmaperf-mesh's check, in its words. */
-	if (rdp_mesh_plan_check(o, why, sizeof(why))) {
+	if (rdp_mesh_plan_check(o, why, sizeof(why)) ||
+	    (a->estimate && rdp_mesh_fit_check(&a->fit, why, sizeof(why)))) {
 		rdp_err("mesh: %s", why);
+		return -EINVAL;
+	}
+	if (a->fit_given && !a->estimate) {
+		rdp_err("mesh: --%s goes with --estimate", a->fit_given);
 		return -EINVAL;
 	}
 	return 0;
@@ -113,6 +179,8 @@ static int parse_args(int argc, char **argv, struct mesh_args *a)
 	int ret;
 
 	rdp_cli_defaults(&mesh_table, a);
+	a->fit.round_s = DEFAULT_ROUND_S;
+	a->fit.overhead_s = RDP_MESH_ROUND_OVERHEAD_S;
 	ret = rdp_cli_parse(&mesh_table, argc, argv, a, err, sizeof(err));
 	if (ret < 0)
 		rdp_err("mesh: %s", err);
@@ -133,6 +201,85 @@ static int needs_mpi(void)
 		"or srun; without MPI, rdmaperf mesh --plan N prints the "
 		"rounds");
 	return RDP_EXIT_USAGE;
+}
+
+/* "45 s", "41 min 35 s", "2 h 13 min", "3 d 4 h". */
+static void say_time(FILE *f, double s)
+{
+	double t = floor(s + 0.5);
+
+	if (s < 60)
+		fprintf(f, "%.3g s", s);
+	else if (t < 3600)
+		fprintf(f, "%.0f min %.0f s", floor(t / 60), fmod(t, 60));
+	else if (t < 86400)
+		fprintf(f, "%.0f h %.0f min", floor(t / 3600),
+			floor(fmod(t, 3600) / 60));
+	else
+		fprintf(f, "%.0f d %.0f h", floor(t / 86400),
+			floor(fmod(t, 86400) / 3600));
+}
+
+static void say_cells(FILE *f, const struct rdp_mesh_plan_count *c,
+		      unsigned int rails)
+{
+	fprintf(f, "%llu a rail, %llu in all on %u rail%s",
+		(unsigned long long)c->cells,
+		(unsigned long long)c->cells * rails, rails,
+		rails == 1 ? "" : "s");
+}
+
+static void say_pairs(FILE *f, const struct rdp_mesh_plan_count *c)
+{
+	fprintf(f, "%llu of %llu ordered node pairs (%.4g %%)",
+		(unsigned long long)c->pairs_met,
+		(unsigned long long)c->pairs_all,
+		c->pairs_all
+			? 100.0 * (double)c->pairs_met / (double)c->pairs_all
+			: 0);
+}
+
+static void print_estimate(const struct rdp_mesh_plan *p,
+			   const struct rdp_mesh_fit_opts *o,
+			   const struct rdp_mesh_fit *e, FILE *f)
+{
+	rdp_mesh_plan_head(p, f);
+	fprintf(f, "rounds: %zu\ntransfers: %llu\ncells: ", e->all.rounds,
+		(unsigned long long)e->all.transfers);
+	say_cells(f, &e->all, o->rails);
+	fprintf(f, " (one a direction of each transfer)\npairs met: ");
+	say_pairs(f, &e->all);
+	fprintf(f,
+		"\nround time: %g s (-D %g s + %g s measured set-up + teardown "
+		"+ barrier)\nwall time: ",
+		e->round_s, o->round_s, o->overhead_s);
+	say_time(f, e->wall_s);
+	fputc('\n', f);
+	if (!(o->budget_s > 0))
+		return;
+	fprintf(f, "time budget: ");
+	say_time(f, o->budget_s);
+	fprintf(f, ": %zu of %zu rounds fit (", e->fits.rounds, e->all.rounds);
+	say_time(f, e->fits_s);
+	fprintf(f, "), cells ");
+	say_cells(f, &e->fits, o->rails);
+	fprintf(f, "\ncoverage: ");
+	say_pairs(f, &e->fits);
+	fputc('\n', f);
+}
+
+static int estimate(const struct rdp_mesh_plan *p,
+		    const struct rdp_mesh_fit_opts *o)
+{
+	struct rdp_mesh_fit e;
+	int ret = rdp_mesh_plan_fit(p, o, &e);
+
+	if (ret) {
+		rdp_err("mesh: estimate: %s", strerror(-ret));
+		return ret;
+	}
+	print_estimate(p, o, &e, stdout);
+	return ferror(stdout) ? -EIO : 0;
 }
 
 static int mesh_main(int argc, char **argv)
@@ -156,7 +303,8 @@ static int mesh_main(int argc, char **argv)
 		rdp_err("mesh: plan: %s", strerror(-ret));
 		return RDP_EXIT_FAIL;
 	}
-	ret = rdp_mesh_plan_print(plan, stdout);
+	ret = a.estimate ? estimate(plan, &a.fit)
+			 : rdp_mesh_plan_print(plan, stdout);
 	rdp_mesh_plan_free(plan);
 	if (!ret && fflush(stdout))
 		ret = -EIO;
@@ -165,7 +313,8 @@ static int mesh_main(int argc, char **argv)
 
 const struct rdp_tool rdp_tool_mesh = {
 	.name = "mesh",
-	.summary = "print the rounds of a cluster mesh (--plan N)",
+	.summary = "print the rounds of a cluster mesh (--plan N), or what it "
+		   "takes (--estimate)",
 	.opts = &mesh_table,
 	.main = mesh_main,
 };

@@ -385,15 +385,15 @@ static void test_rules_mesh_plan(void **state)
 	assert_int_equal(rdp_mesh_plan_check(&o, why, sizeof(why)), 0);
 	assert_int_equal(rdp_mesh_pattern_check("ring", &pat, why, sizeof(why)),
 			 -EINVAL);
-	assert_string_equal(why, "--pattern needs pairwise, bisection or "
-				 "ring-shift, not 'ring'");
+	assert_string_equal(why, "--pattern needs pairwise, bisection, "
+				 "ring-shift, grouped or quick, not 'ring'");
 	assert_int_equal(
 		rdp_mesh_pattern_check("bisection", &pat, why, sizeof(why)), 0);
 	assert_int_equal(pat, RDP_MESH_BISECTION);
 	o.permutations = 2;
 	assert_int_equal(rdp_mesh_plan_check(&o, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why,
-			    "--permutations applies to --pattern bisection");
+	assert_string_equal(
+		why, "--permutations applies to --pattern bisection or quick");
 	o.permutations = 0;
 	o.pattern = RDP_MESH_RING_SHIFT;
 	o.bidir = 1;
@@ -403,8 +403,8 @@ static void test_rules_mesh_plan(void **state)
 	o.bidir = 0;
 	o.nodes = 1;
 	assert_int_equal(rdp_mesh_plan_check(&o, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "a mesh has 2 to 4096 nodes, not 1: run one "
-				 "rank a node and rail");
+	assert_string_equal(why, "a mesh has 2 to 100000 nodes, not 1: run "
+				 "one rank a node and rail");
 }
 
 int main(void)
