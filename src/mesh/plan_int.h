@@ -74,7 +74,7 @@ size_t rdp_mesh_matching_round(const struct rdp_mesh_plan *p, size_t r,
 			       struct rdp_mesh_xfer *x);
 /*
  * fresh[t] for each of the first m matchings: its node pairs that no
- * earlier matching holds. 0 or -ENOMEM (it takes m x N node numbers).
+ * earlier matching holds. 0 or -ENOMEM (it keeps m x N/2 pair keys).
  */
 int rdp_mesh_matchings_fresh(const struct rdp_mesh_plan *p, size_t m,
 			     uint64_t *fresh);

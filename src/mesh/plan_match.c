@@ -141,65 +141,120 @@ size_t rdp_mesh_matching_round(const struct rdp_mesh_plan *p, size_t r,
 	return j;
 }
 
-/* How many of a node's m partners (mate[t]) are new at t; only pairs
- * (a, b > a) counted, so that each pair counts once. seen: 2^bits slots,
- * cleared by the caller. */
-static void fresh_of(unsigned int a, const unsigned int *mate, size_t m,
-		     unsigned int *seen, unsigned int bits, uint64_t *fresh)
-{
-	unsigned int b, mask = (1u << bits) - 1, s;
-	size_t t;
+/*
+ * Finding the pairs two matchings share, in cache-sized pieces: a pair
+ * (a < b) goes to the bucket of a's 256 nodes, in matching order, as
+ * one number (a's low bits, b); a bucket then checks its pairs against
+ * the ones before in a small hash table. cnt[t * nb + k]: the pairs of
+ * matching t in bucket k.
+ */
+#define BUCKET_SHIFT 8
+#define B_BITS	     17 /* b in a key */
+_Static_assert(RDP_MESH_PLAN_MAX_NODES <= 1 << B_BITS &&
+		       BUCKET_SHIFT + B_BITS < 32,
+	       "a pair key holds a's low bits and b in 32 bits");
 
-	for (t = 0; t < m; t++) {
-		b = mate[t];
-		if (b == a)
-			continue;
-		s = (unsigned int)((b * 0x9e3779b1u) >> (32 - bits)) & mask;
-		while (seen[s] && seen[s] != b + 1)
-			s = (s + 1) & mask;
-		if (seen[s])
-			continue;
-		seen[s] = b + 1;
-		if (a < b)
-			fresh[t]++;
+struct pairs {
+	unsigned int n, nb; /* nodes, buckets */
+	size_t m;	    /* matchings */
+	uint32_t *key;	    /* by bucket, then matching */
+	size_t *start;	    /* of each bucket in key, nb + 1 */
+	uint32_t *cnt;	    /* m x nb */
+};
+
+/* The pair j of matching t as (a < b). */
+static void pair_of(const struct rdp_mesh_plan *p, size_t t, size_t j,
+		    unsigned int *a, unsigned int *b)
+{
+	const unsigned int *ord = p->order + t * p->o.nodes + 2 * j;
+
+	*a = ord[0] < ord[1] ? ord[0] : ord[1];
+	*b = ord[0] < ord[1] ? ord[1] : ord[0];
+}
+
+static int bucket_pairs(const struct rdp_mesh_plan *p, struct pairs *s)
+{
+	size_t t, j, k, h = p->o.nodes / 2, *at;
+	unsigned int a, b;
+
+	s->cnt = calloc(s->m * s->nb, sizeof(*s->cnt));
+	s->start = calloc(s->nb + 1, sizeof(*s->start));
+	s->key = malloc((s->m * h + 1) * sizeof(*s->key));
+	at = malloc(s->nb * sizeof(*at));
+	if (!s->cnt || !s->start || !s->key || !at) {
+		free(at);
+		return -ENOMEM;
 	}
+	for (t = 0; t < s->m; t++)
+		for (j = 0; j < h; j++) {
+			pair_of(p, t, j, &a, &b);
+			s->cnt[t * s->nb + (a >> BUCKET_SHIFT)]++;
+		}
+	for (k = 0; k < s->nb; k++)
+		for (s->start[k + 1] = s->start[k], t = 0; t < s->m; t++)
+			s->start[k + 1] += s->cnt[t * s->nb + k];
+	memcpy(at, s->start, s->nb * sizeof(*at));
+	for (t = 0; t < s->m; t++)
+		for (j = 0; j < h; j++) {
+			pair_of(p, t, j, &a, &b);
+			s->key[at[a >> BUCKET_SHIFT]++] =
+				(a & ((1u << BUCKET_SHIFT) - 1)) << B_BITS | b;
+		}
+	free(at);
+	return 0;
+}
+
+/* One bucket's pairs met first, per matching, into fresh[]. seen: 2^bits
+ * slots, room for twice the bucket's pairs. */
+static void fresh_in(const struct pairs *s, size_t k, uint32_t *seen,
+		     unsigned int bits, uint64_t *fresh)
+{
+	const uint32_t *key = s->key + s->start[k];
+	uint32_t slot, v, mask = (uint32_t)((1ull << bits) - 1);
+	size_t t, i;
+
+	memset(seen, 0, ((size_t)mask + 1) * sizeof(*seen));
+	for (t = 0; t < s->m; t++)
+		for (i = 0; i < s->cnt[t * s->nb + k]; i++) {
+			v = *key++ + 1;
+			slot = (v * 0x9e3779b1u) >> (32 - bits);
+			while (seen[slot] && seen[slot] != v)
+				slot = (slot + 1) & mask;
+			if (!seen[slot]) {
+				seen[slot] = v;
+				fresh[t]++;
+			}
+		}
 }
 
 int rdp_mesh_matchings_fresh(const struct rdp_mesh_plan *p, size_t m,
 			     uint64_t *fresh)
 {
-	unsigned int n = p->o.nodes, bits = 1, *mate, *seen, *one, a;
-	const unsigned int *ord;
-	size_t t, j;
+	struct pairs s = { .n = p->o.nodes,
+			   .nb = (p->o.nodes >> BUCKET_SHIFT) + 1,
+			   .m = m < p->pairings ? m : p->pairings };
+	size_t most = 0, k, t;
+	uint32_t *seen = NULL;
+	unsigned int bits = 1;
+	int ret;
 
-	if (m > p->pairings)
-		m = p->pairings;
-	while ((1u << bits) < 2 * m)
-		bits++;
-	/* Node-major: node a's partners in matchings 0..m-1 side by side. */
-	mate = malloc((size_t)n * m * sizeof(*mate));
-	seen = malloc(((size_t)1 << bits) * sizeof(*seen));
-	if (!mate || !seen) {
-		free(mate);
-		free(seen);
-		return -ENOMEM;
-	}
-	for (t = 0; t < m; t++) {
-		ord = p->order + t * n;
-		for (j = 0; j + 1 < n; j += 2) {
-			mate[(size_t)ord[j] * m + t] = ord[j + 1];
-			mate[(size_t)ord[j + 1] * m + t] = ord[j];
-		}
-		if (n % 2)
-			mate[(size_t)ord[n - 1] * m + t] = ord[n - 1];
+	for (t = 0; t < s.m; t++)
 		fresh[t] = 0;
-	}
-	for (a = 0; a < n; a++) {
-		one = mate + (size_t)a * m;
-		memset(seen, 0, ((size_t)1 << bits) * sizeof(*seen));
-		fresh_of(a, one, m, seen, bits, fresh);
-	}
+	ret = bucket_pairs(p, &s);
+	for (k = 0; !ret && k < s.nb; k++)
+		if (s.start[k + 1] - s.start[k] > most)
+			most = s.start[k + 1] - s.start[k];
+	while (((size_t)1 << bits) < 2 * most)
+		bits++;
+	if (!ret)
+		seen = malloc(((size_t)1 << bits) * sizeof(*seen));
+	if (!ret && !seen)
+		ret = -ENOMEM;
+	for (k = 0; !ret && k < s.nb; k++)
+		fresh_in(&s, k, seen, bits, fresh);
 	free(seen);
-	free(mate);
-	return 0;
+	free(s.key);
+	free(s.start);
+	free(s.cnt);
+	return ret;
 }
