@@ -245,7 +245,8 @@ int rdp_mesh_quick_suspects(const struct rdp_mesh_xfer *bad, size_t n,
  * suspects with each other, pairing `round` (0, 1, ... the retest rounds
  * so far) of the circle method over them, so that every two meet in
  * turn. No node twice. Returns
- * the count; 0: no suspect left, or one alone with no good node.
+ * the count; 0: no suspect left, one alone with no good node, or no
+ * memory for the list of suspects.
  */
 size_t rdp_mesh_quick_round(const enum rdp_mesh_quick_state *state,
 			    unsigned int nodes, unsigned int round, int both,

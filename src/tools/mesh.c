@@ -32,7 +32,7 @@ struct mesh_args {
 	int bidir;
 	int estimate;
 	struct rdp_mesh_fit_opts fit;
-	const char *fit_given; /* an option of the estimate, given */
+	const struct rdp_cli_opt *fit_given; /* of the estimate, given */
 };
 
 static int set_pattern(void *base, const struct rdp_cli_opt *d, const char *arg,
@@ -52,7 +52,7 @@ static int set_fit(void *base, const struct rdp_cli_opt *d, const char *arg,
 	(void)arg;
 	(void)err;
 	(void)len;
-	((struct mesh_args *)base)->fit_given = d->name;
+	((struct mesh_args *)base)->fit_given = d;
 	return 0;
 }
 
@@ -61,7 +61,7 @@ static int set_budget(void *base, const struct rdp_cli_opt *d, const char *arg,
 {
 	struct mesh_args *a = base;
 
-	a->fit_given = d->name;
+	a->fit_given = d;
 	return rdp_mesh_duration_parse("--time-budget", arg, &a->fit.budget_s,
 				       err, len);
 }
@@ -151,7 +151,7 @@ static int plan_asked(int argc, char **argv)
 
 static int plan_opts(const struct mesh_args *a, struct rdp_mesh_plan_opts *o)
 {
-	char why[256];
+	char why[256], opt[40];
 
 	*o = (struct rdp_mesh_plan_opts){ .nodes = a->plan,
 					  .permutations = a->permutations,
@@ -167,7 +167,8 @@ static int plan_opts(const struct mesh_args *a, struct rdp_mesh_plan_opts *o)
 		return -EINVAL;
 	}
 	if (a->fit_given && !a->estimate) {
-		rdp_err("mesh: --%s goes with --estimate", a->fit_given);
+		rdp_err("mesh: %s goes with --estimate",
+			rdp_cli_spelling(a->fit_given, opt, sizeof(opt)));
 		return -EINVAL;
 	}
 	return 0;
