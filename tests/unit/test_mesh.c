@@ -1187,8 +1187,8 @@ static long file_size(const char *dir, const char *name)
 static void test_write_dir(void **state)
 {
 	char dir[] = "/tmp/rdp_meshXXXXXX", sub[256];
-	const char *files[] = { "mesh.json", "cells.csv", "outliers.txt",
-				"matrix-rail0.csv" };
+	const char *files[] = { "mesh.json", "cells.csv", "cells.jsonl",
+				"outliers.txt", "matrix-rail0.csv" };
 	struct small s;
 	size_t i;
 	int ret;
@@ -1201,7 +1201,7 @@ static void test_write_dir(void **state)
 	setenv("RDP_GNUPLOT", "/nonexistent/gnuplot", 1);
 	assert_int_equal(rdp_mesh_write_dir(s.m, sub), -ENOENT);
 	unsetenv("RDP_GNUPLOT");
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		assert_true(file_size(sub, files[i]) > 0);
 	assert_int_equal(file_size(sub, "heatmap-rail0.svg"), -1);
 	/* With gnuplot on PATH the SVG too (skipped where it is not). */
@@ -1210,7 +1210,7 @@ static void test_write_dir(void **state)
 		assert_int_equal(ret, 0);
 		assert_true(file_size(sub, "heatmap-rail0.svg") > 0);
 	}
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		snprintf(sub, sizeof(sub), "%s/out/%s", dir, files[i]);
 		unlink(sub);
 	}
