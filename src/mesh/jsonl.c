@@ -27,25 +27,12 @@ static char *quoted(const char *s)
 /* v as jansson writes a real at 10 digits ("100.0", "1e5"), or null. */
 static void number(FILE *f, double v)
 {
-	char buf[40], *e, *d;
+	char buf[48];
 
-	if (!isfinite(v)) {
+	if (isfinite(v))
+		fwrite(buf, 1, rdp_mesh_fmt_real10(buf, sizeof(buf), v), f);
+	else
 		fputs("null", f);
-		return;
-	}
-	snprintf(buf, sizeof(buf) - 2, "%.10g", v);
-	if (!strchr(buf, '.') && !strchr(buf, 'e'))
-		strcat(buf, ".0");
-	e = strchr(buf, 'e');
-	if (e) {
-		/* No '+' and no leading zeros in the exponent. */
-		e += e[1] == '-' ? 2 : 1;
-		d = *e == '+' ? e + 1 : e;
-		while (*d == '0' && d[1])
-			d++;
-		memmove(e, d, strlen(d) + 1);
-	}
-	fputs(buf, f);
 }
 
 /* A cell with no result document and no retest, in cell_json's order. */

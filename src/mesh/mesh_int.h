@@ -81,6 +81,13 @@ int rdp_mesh_rail_fig(const struct rdp_mesh *m, unsigned int rail);
  */
 int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail);
 
+/* v as printf's "%.3f" writes it, into buf (at least 32 bytes); returns
+ * the length. */
+size_t rdp_mesh_fmt_fixed3(char *buf, size_t len, double v);
+/* A finite v as jansson writes a real at 10 digits ("100.0", "1e5"),
+ * into buf (at least 40 bytes); returns the length. */
+size_t rdp_mesh_fmt_real10(char *buf, size_t len, double v);
+
 /* The median of v (n), reordering v; NAN when n is 0. Linear time. */
 double rdp_mesh_median(double *v, size_t n);
 

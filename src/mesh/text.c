@@ -29,8 +29,11 @@ static void csv_text(FILE *f, const char *s)
 /* ",25.000", or "," alone when v is not a number. */
 static void csv_number(FILE *f, double v)
 {
+	char buf[40];
+
+	buf[0] = ',';
 	if (isfinite(v))
-		fprintf(f, ",%.3f", v);
+		fwrite(buf, 1, 1 + rdp_mesh_fmt_fixed3(buf + 1, 39, v), f);
 	else
 		fputc(',', f);
 }

@@ -14,6 +14,8 @@
 #include <rdmaperf/mesh.h>
 #include <rdmaperf/mesh_plan.h>
 
+#include "mesh_int.h"
+
 struct fixture {
 	struct rdp_mesh_plan *plan;
 	struct rdp_mesh *m;
@@ -362,6 +364,77 @@ static void test_unknown_status(void **state)
 	fixture_free(&fx);
 }
 
+/* jansson's real at 10 digits: "%.10g", ".0" on whole numbers, no '+'
+ * and no leading zeros in the exponent. */
+static void jansson_like(char *buf, size_t len, double v)
+{
+	json_t *j = json_real(v);
+	char *t = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
+
+	assert_non_null(t);
+	snprintf(buf, len, "%s", t);
+	free(t);
+	json_decref(j);
+}
+
+/* The fast figures write what printf and jansson write, on halves,
+ * carries into the next power of ten, signs, tiny and huge values. */
+static void test_number_text(void **state)
+{
+	static const double edge[] = {
+		0,
+		-0.0,
+		0.0005,
+		0.0015,
+		0.0625,
+		1.0005,
+		2.5,
+		9.9995,
+		9.99999999995,
+		99.99999999996,
+		100,
+		100.0625,
+		999999.9995,
+		1e6,
+		123456789.5,
+		999999999.9,
+		1e9,
+		1e10,
+		1e-5,
+		-42.4245,
+		3.14159265358979,
+		1e300,
+		5e-324,
+	};
+	char fast[64], slow[64];
+	uint64_t x = 88172645463325252ULL;
+	size_t i;
+	double v;
+
+	(void)state;
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]) + 200000; i++) {
+		if (i < sizeof(edge) / sizeof(edge[0])) {
+			v = edge[i];
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* Figures as measured, and values on a 1/16 grid. */
+			v = i % 2 ? (double)(x % 2000000) / 16
+				  : (double)(x >> 11) / (1ULL << 53) *
+					    pow(10, (double)(x % 12) - 2);
+		}
+		rdp_mesh_fmt_fixed3(fast, sizeof(fast), v);
+		snprintf(slow, sizeof(slow), "%.3f", v);
+		if (strcmp(fast, slow))
+			fail_msg("%.17g: %%.3f %s, fast %s", v, slow, fast);
+		rdp_mesh_fmt_real10(fast, sizeof(fast), v);
+		jansson_like(slow, sizeof(slow), v);
+		if (strcmp(fast, slow))
+			fail_msg("%.17g: jansson %s, fast %s", v, slow, fast);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_heatmap_consecutive),
 		cmocka_unit_test(test_print_matrix),
 		cmocka_unit_test(test_unknown_status),
+		cmocka_unit_test(test_number_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
