@@ -177,7 +177,8 @@ const char *rdp_mesh_class_name(enum rdp_mesh_class c);	  /* "node" ... */
  * spoils 4 cells of 6): past that only the absolute limits flag.
  * Retests are judged by the same medians and limits, and never move them.
  * Runs again from scratch when called again. Returns how many cells are
- * flagged or failed, or -EINVAL (a limit out of range), -ENOMEM.
+ * flagged or failed, or -EINVAL (a limit out of range), -ENOMEM, -E2BIG
+ * (2^31 cells or more).
  */
 int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
 
@@ -206,10 +207,11 @@ int rdp_mesh_write_cells_jsonl(const struct rdp_mesh *m, FILE *f);
  * set), the summary form above. */
 void rdp_mesh_set_json_cells_max(struct rdp_mesh *m, size_t cells);
 /*
- * The matrices for a terminal, every rail: a heading with the unit, then
- * aligned columns (receivers) and rows (senders) of figures, "failed",
- * "-" where untested; above RDP_MESH_PRINT_MAX_NODES nodes a rail's
- * summary instead (cells, medians, the lowest rows and columns, counts),
+ * The matrices for a terminal, every rail: a heading with the unit
+ * ("rail 0: sender rows, receiver columns, Gb/s"), then aligned columns
+ * (receivers) and rows (senders) of figures, "failed", "-" where
+ * untested, flagged ones starred; above RDP_MESH_PRINT_MAX_NODES nodes a
+ * line a rail instead (cells, median, counts, the lowest row and column),
  * the matrix being in its CSV file. -EIO, -ENOMEM.
  */
 int rdp_mesh_print_matrices(const struct rdp_mesh *m, FILE *f);

@@ -62,7 +62,8 @@ static int matrix_text(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 
 	if (!g)
 		return -ENOMEM;
-	fprintf(f, "rail %u, %s: sender rows, receiver columns\n", rail,
+	/* The heading run.c printed before: scripts match it. */
+	fprintf(f, "rail %u: sender rows, receiver columns, %s\n", rail,
 		fig >= 0 ? unit[fig] : "no figures");
 	fprintf(f, "%-*s", lw, "tx\\rx");
 	for (rx = 0; rx < m->nodes; rx++)
@@ -116,7 +117,7 @@ static void worst_lines(const struct rdp_mesh *m, unsigned int rail, int fig,
 			s->col[fig][col]);
 }
 
-/* "rail 0, Gb/s: 1047552 cells of 1024 nodes: median 100.00, 16377
+/* "rail 0: 1047552 cells of 1024 nodes, Gb/s: median 100.00, 16377
  * flagged, 1023 failed; lowest TX row ...; the matrix: matrix-rail0.csv" */
 static void summary_text(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 {
@@ -130,8 +131,8 @@ static void summary_text(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 		flagged += m->cells[i].status == RDP_MESH_FLAGGED;
 		failed += m->cells[i].status == RDP_MESH_FAILED;
 	}
-	fprintf(f, "rail %u, %s: %zu cells of %u nodes", rail,
-		fig >= 0 ? unit[fig] : "no figures", n, m->nodes);
+	fprintf(f, "rail %u: %zu cells of %u nodes, %s", rail, n, m->nodes,
+		fig >= 0 ? unit[fig] : "no figures");
 	if (m->analyzed && fig >= 0)
 		fprintf(f, ": median %.2f", m->stats[rail].med[fig]);
 	fprintf(f, ", %zu flagged, %zu failed", flagged, failed);

@@ -307,7 +307,7 @@ static void test_print_matrix(void **state)
 	mesh_of(&fx, 3, 1, 2, 0, names);
 	assert_int_equal(rdp_mesh_analyze(fx.m, &tol10), 3);
 	t = written(fx.m, rdp_mesh_print_matrices);
-	assert_string_equal(t, "rail 0, Gb/s: sender rows, receiver columns\n"
+	assert_string_equal(t, "rail 0: sender rows, receiver columns, Gb/s\n"
 			       "tx\\rx                     a           bb "
 			       "long-node-na\n"
 			       "a                         -        99.75 "
@@ -323,7 +323,7 @@ static void test_print_matrix(void **state)
 	mesh_of(&fx, RDP_MESH_PRINT_MAX_NODES + 1, 1, 2, 0, NULL);
 	assert_true(rdp_mesh_analyze(fx.m, &tol10) > 0);
 	t = written(fx.m, rdp_mesh_print_matrices);
-	expect_in(t, "rail 0, Gb/s: 1056 cells of 33 nodes: median ");
+	expect_in(t, "rail 0: 1056 cells of 33 nodes, Gb/s: median ");
 	expect_in(t, ", 32 flagged, 1 failed; lowest TX row node1 50.00");
 	expect_in(t, "; the matrix: matrix-rail0.csv\n");
 	assert_null(strstr(t, "\n\n"));
