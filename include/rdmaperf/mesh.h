@@ -25,6 +25,7 @@ struct rdp_mesh;
 
 #define RDP_MESH_TOLERANCE 0.10 /* default --tolerance */
 #define RDP_MESH_MAX_RAILS 64
+#define RDP_MESH_MAX_ROUND (1u << 24) /* a cell's round is below it */
 
 /*
  * mesh.json's "schema_version". 1: the first (no such key, "tolerance"
@@ -103,9 +104,10 @@ void rdp_mesh_free(struct rdp_mesh *m);
 
 /*
  * Add a copy of c; the store takes c->result (one reference) in every
- * case, also on error. -EINVAL: a node or rail out of range, tx == rx, a
- * status other than OK or FAILED; -ENOMEM. A cell added twice (the same
- * tx, rx and rail) is kept twice; the matrices show the later one.
+ * case, also on error. -EINVAL: a node, rail or round out of range,
+ * tx == rx, a status other than OK or FAILED; -ENOMEM; -E2BIG past 2^31
+ * cells. A cell added twice (the same tx, rx and rail) is kept twice;
+ * the matrices show the later one.
  */
 int rdp_mesh_add(struct rdp_mesh *m, const struct rdp_mesh_cell *c);
 

@@ -89,6 +89,9 @@ void rdp_mesh_free(struct rdp_mesh *m)
 	for (i = 0; i < m->n_re; i++)
 		json_decref(m->retests[i].result);
 	free(m->retests);
+	free(m->first);
+	free(m->last);
+	free(m->next);
 	rdp_mesh_str_free(&m->reasons);
 	rdp_mesh_str_free(&m->flags);
 	free_groups(m);
@@ -149,15 +152,65 @@ static int add_to(struct rdp_mesh *m, struct rdp_mesh_cell **v, size_t *n,
 	return 0;
 }
 
+/* Room in the round index for one more cell of round k. */
+static int index_room(struct rdp_mesh *m, unsigned int k)
+{
+	size_t want = m->cap_idx ? 2 * m->cap_idx : 64, i;
+	int32_t *v;
+
+	if (k >= RDP_MESH_MAX_ROUND)
+		return -EINVAL;
+	if (m->n >= INT32_MAX)
+		return -E2BIG;
+	if (m->n >= m->cap_idx) {
+		v = realloc(m->next, want * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		m->next = v;
+		m->cap_idx = want;
+	}
+	if (k < m->n_idx)
+		return 0;
+	want = (size_t)k + 1 > 2 * m->n_idx ? (size_t)k + 1 : 2 * m->n_idx;
+	v = realloc(m->first, want * sizeof(*v));
+	if (v)
+		m->first = v;
+	v = v ? realloc(m->last, want * sizeof(*v)) : NULL;
+	if (!v)
+		return -ENOMEM;
+	m->last = v;
+	for (i = m->n_idx; i < want; i++)
+		m->first[i] = m->last[i] = -1;
+	m->n_idx = want;
+	return 0;
+}
+
+/* Cell i (just added) at the end of its round's list. */
+static void index_add(struct rdp_mesh *m, size_t i)
+{
+	unsigned int k = m->cells[i].round;
+
+	m->next[i] = -1;
+	if (m->last[k] >= 0)
+		m->next[m->last[k]] = (int32_t)i;
+	else
+		m->first[k] = (int32_t)i;
+	m->last[k] = (int32_t)i;
+}
+
 int rdp_mesh_add(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 {
-	int ret = add_to(m, &m->cells, &m->n, &m->cap, c);
+	int ret = index_room(m, c->round);
 
-	if (ret)
+	if (!ret)
+		ret = add_to(m, &m->cells, &m->n, &m->cap, c);
+	if (ret) {
 		json_decref(c->result);
-	else
-		m->analyzed = 0;
-	return ret;
+		return ret;
+	}
+	index_add(m, m->n - 1);
+	m->analyzed = 0;
+	return 0;
 }
 
 /* Whether the last analysis left a bad cell of c's sender, receiver and

@@ -389,6 +389,7 @@ int rdp_mesh_journal_round(const struct rdp_mesh *m, size_t k, FILE *f)
 		calloc(rdp_mesh_plan_width(m->plan), sizeof(*x));
 	unsigned char *busy = malloc(m->nodes);
 	json_t *line = NULL, *cells = json_array();
+	int32_t c = k < m->n_idx ? m->first[k] : -1;
 	size_t i;
 	int ok = x && busy && cells;
 
@@ -396,10 +397,10 @@ int rdp_mesh_journal_round(const struct rdp_mesh *m, size_t k, FILE *f)
 		line = round_json(m, k, x, busy);
 	else if (ok)
 		line = retest_round_json(m, k);
-	for (i = 0; line && ok && i < m->n; i++)
-		if (m->cells[i].round == k)
-			ok = !json_array_append_new(
-				cells, rdp_mesh_cell_json(m, &m->cells[i]));
+	/* The round's own cells, not a pass over every cell a round. */
+	for (; line && ok && c >= 0; c = m->next[c])
+		ok = !json_array_append_new(
+			cells, rdp_mesh_cell_json(m, &m->cells[c]));
 	for (i = 0; line && ok && i < m->n_re; i++)
 		if (m->retests[i].round == k)
 			ok = !json_array_append_new(

@@ -58,6 +58,11 @@ struct rdp_mesh {
 	struct rdp_mesh_limits limits; /* of the last analysis */
 	enum rdp_mesh_scale scale;     /* of the heatmaps */
 	int analyzed;
+	/* The cells of each round in the order added, for the journal:
+	 * first[k] and last[k] of round k (n_idx rounds), next[i] the cell
+	 * after cell i in its round (cap_idx entries); -1 none. */
+	int32_t *first, *last, *next;
+	size_t n_idx, cap_idx;
 	struct str_pool reasons; /* of failed cells, interned */
 	struct str_pool flags;	 /* of the analysis's flags */
 	size_t json_cells_max;	 /* mesh.json lists cells up to this */

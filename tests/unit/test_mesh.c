@@ -622,6 +622,10 @@ static void test_add_rejects(void **state)
 	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
 	c = (struct rdp_mesh_cell){ .tx = 0, .rx = 1, .status = 2 };
 	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
+	c = (struct rdp_mesh_cell){ .tx = 0,
+				    .rx = 1,
+				    .round = RDP_MESH_MAX_ROUND };
+	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
 	assert_int_equal(rdp_mesh_n_cells(m), 6 * 2);
 	assert_null(rdp_mesh_cell_at(m, 12));
 	assert_string_equal(rdp_mesh_node_name(m, 2), "node2");

@@ -364,6 +364,60 @@ static void test_unknown_status(void **state)
 	fixture_free(&fx);
 }
 
+/* A journal line holds its round's cells in the order they were added,
+ * whatever rounds were added between them. */
+static void test_journal_order(void **state)
+{
+	static const struct {
+		unsigned int tx, rx, round;
+	} add[] = {
+		{ 0, 1, 1 }, { 2, 3, 0 }, { 1, 0, 1 }, { 3, 2, 0 }, { 0, 2, 5 }
+	};
+	struct rdp_mesh_plan_opts o = { .pattern = RDP_MESH_PAIRWISE,
+					.nodes = 4 };
+	struct rdp_mesh_cell c = { .status = RDP_MESH_OK, .lat_us = NAN };
+	json_t *line, *cells;
+	struct fixture fx;
+	size_t i;
+	char *t;
+
+	(void)state;
+	assert_int_equal(rdp_mesh_plan_create(&o, &fx.plan), 0);
+	assert_int_equal(rdp_mesh_create(fx.plan, 1, NULL, &fx.m), 0);
+	for (i = 0; i < 5; i++) {
+		c.tx = add[i].tx;
+		c.rx = add[i].rx;
+		c.round = add[i].round;
+		c.bw_gbps = (double)i;
+		assert_int_equal(rdp_mesh_add(fx.m, &c), 0);
+	}
+	for (i = 0; i < 3; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		assert_non_null(f);
+		assert_int_equal(rdp_mesh_journal_round(fx.m, i, f), 0);
+		fclose(f);
+		line = json_loads(buf, 0, NULL);
+		assert_non_null(line);
+		cells = json_object_get(line, "cells");
+		assert_int_equal(json_array_size(cells), i == 2 ? 0 : 2);
+		if (i < 2) {
+			t = json_dumps(cells, JSON_COMPACT);
+			expect_in(t, i ? "\"bw_gbps\":0.0" : "\"bw_gbps\":1.0");
+			assert_true(strstr(t, i ? "\"bw_gbps\":0.0"
+						: "\"bw_gbps\":1.0") <
+				    strstr(t, i ? "\"bw_gbps\":2.0"
+						: "\"bw_gbps\":3.0"));
+			free(t);
+		}
+		json_decref(line);
+		free(buf);
+	}
+	fixture_free(&fx);
+}
+
 /* jansson's real at 10 digits: "%.10g", ".0" on whole numbers, no '+'
  * and no leading zeros in the exponent. */
 static void jansson_like(char *buf, size_t len, double v)
@@ -446,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_print_matrix),
 		cmocka_unit_test(test_unknown_status),
 		cmocka_unit_test(test_number_text),
+		cmocka_unit_test(test_journal_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
