@@ -252,14 +252,14 @@ int rdp_mesh_retest_pairs(const struct rdp_mesh *m, struct rdp_mesh_xfer **out,
 			  size_t *n)
 {
 	int both = rdp_mesh_plan_opts(m->plan)->bidir;
+	size_t i, k = 0, pairs = (size_t)m->nodes * m->nodes;
 	struct rdp_mesh_xfer *v = NULL, x;
 	const struct rdp_mesh_cell *c;
 	unsigned char *seen;
-	size_t i, k = 0;
 
 	if (!m->analyzed)
 		return -EINVAL;
-	seen = calloc(((size_t)m->nodes * m->nodes + 7) / 8, 1);
+	seen = calloc((pairs + 7) / 8, 1);
 	if (!seen)
 		return -ENOMEM;
 	for (i = 0; i < m->n; i++) {
@@ -274,7 +274,9 @@ int rdp_mesh_retest_pairs(const struct rdp_mesh *m, struct rdp_mesh_xfer **out,
 		}
 		if (listed(m, seen, &x))
 			continue;
-		if (!v && !(v = calloc(m->n, sizeof(*v)))) {
+		/* Each pair once: no more of them than pairs of nodes. */
+		if (!v &&
+		    !(v = calloc(m->n < pairs ? m->n : pairs, sizeof(*v)))) {
 			free(seen);
 			return -ENOMEM;
 		}
@@ -383,6 +385,8 @@ int rdp_mesh_rail_fig(const struct rdp_mesh *m, unsigned int rail)
 	int fig = -1;
 	size_t i;
 
+	if (rail >= m->rails)
+		return -1;
 	if (m->analyzed)
 		return m->stats[rail].fig;
 	for (i = 0; i < m->n; i++) {
