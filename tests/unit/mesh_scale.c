@@ -2,7 +2,8 @@
 /*
  * The mesh store, analysis and writers at cluster size: N x (N-1) x R
  * cells of a pairwise plan with noise, one slow node, one slow link and a
- * few failed cells; prints the time of each step and the peak memory.
+ * few failed cells; prints the time of each step and the peak memory,
+ * and what rank 0 prints of the matrices.
  * A check program, not a test: tests/unit/mesh_scale N RAILS DIR [SEED].
  */
 #include <errno.h>
@@ -136,6 +137,10 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		ret = rdp_mesh_write_dir(m, argv[3]);
 	usage_print("write", t0);
+	t0 = now_s();
+	if (ret >= 0)
+		ret = rdp_mesh_print_matrices(m, stdout);
+	usage_print("print", t0);
 	rdp_mesh_free(m);
 	rdp_mesh_plan_free(p);
 	if (ret < 0)
