@@ -2,14 +2,17 @@
 /*
  * The cells of a cluster mesh (one per sender, receiver, rail and round),
  * the outlier analysis that names the likely bad node, cable direction or
- * link, and the files written from them: mesh.json, CSV matrices, a
- * long-form CSV, outliers.txt, a JSON Lines journal and heatmaps.
+ * link, and the files written from them: mesh.json (the summary), CSV
+ * matrices, the cells as CSV and as JSON Lines, outliers.txt, a JSON
+ * Lines journal and heatmaps, each streamed or bounded so that a mesh of
+ * 1024 nodes on 8 rails (8 M cells) is written in seconds.
  *
  * Use: rdp_mesh_create() over a plan; rdp_mesh_add() each measured or
  * failed cell (rdp_mesh_journal_round() after each round);
  * rdp_mesh_analyze(); for --retest, rdp_mesh_retest_pairs(), run them
  * again and rdp_mesh_add_retest() each, then rdp_mesh_analyze() again;
- * rdp_mesh_write_dir(); rdp_mesh_free().
+ * rdp_mesh_write_dir(); rdp_mesh_print_matrices() for the terminal;
+ * rdp_mesh_free().
  * Layer: mesh
  */
 #ifndef RDMAPERF_MESH_H
