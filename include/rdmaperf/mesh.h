@@ -2,14 +2,17 @@
 /*
  * The cells of a cluster mesh (one per sender, receiver, rail and round),
  * the outlier analysis that names the likely bad node, cable direction or
- * link, and the files written from them: mesh.json, CSV matrices, a
- * long-form CSV, outliers.txt, a JSON Lines journal and heatmaps.
+ * link, and the files written from them: mesh.json (the summary), CSV
+ * matrices, the cells as CSV and as JSON Lines, outliers.txt, a JSON
+ * Lines journal and heatmaps, each streamed or bounded so that a mesh of
+ * 1024 nodes on 8 rails (8 M cells) is written in seconds.
  *
  * Use: rdp_mesh_create() over a plan; rdp_mesh_add() each measured or
  * failed cell (rdp_mesh_journal_round() after each round);
  * rdp_mesh_analyze(); for --retest, rdp_mesh_retest_pairs(), run them
  * again and rdp_mesh_add_retest() each, then rdp_mesh_analyze() again;
- * rdp_mesh_write_dir(); rdp_mesh_free().
+ * rdp_mesh_write_dir(); rdp_mesh_print_matrices() for the terminal;
+ * rdp_mesh_free().
  * Layer: mesh
  */
 #ifndef RDMAPERF_MESH_H
@@ -25,11 +28,32 @@ struct rdp_mesh;
 
 #define RDP_MESH_TOLERANCE 0.10 /* default --tolerance */
 #define RDP_MESH_MAX_RAILS 64
+#define RDP_MESH_MAX_ROUND (1u << 24) /* a cell's round is below it */
+
+/*
+ * mesh.json's "schema_version". 1: the first (no such key, "tolerance"
+ * as a fraction). 2: "tool", "version", "schema_version",
+ * "tolerance_pct" (as --tolerance takes it) in place of "tolerance",
+ * "cells_file"; past json_cells_max cells the summary form (no cells[],
+ * rounds without their pairs).
+ */
+#define RDP_MESH_JSON_SCHEMA_VERSION 2
+/* mesh.json lists its cells up to this many by default. */
+#define RDP_MESH_JSON_MAX_CELLS 65536
+/* Heatmaps draw one box a node up to this many nodes, blocks above. */
+#define RDP_MESH_HEATMAP_MAX_NODES 256
+/* Blocks of consecutive nodes a heatmap axis holds at most by default. */
+#define RDP_MESH_HEATMAP_BLOCKS 64
+/* The terminal shows a rail's matrix up to this many nodes, a summary
+ * above. */
+#define RDP_MESH_PRINT_MAX_NODES 32
 
 enum rdp_mesh_status {
 	RDP_MESH_OK,
 	RDP_MESH_FAILED,  /* no figure: the test did not complete */
 	RDP_MESH_FLAGGED, /* set by rdp_mesh_analyze */
+	/* Writers name any other status by rdp_mesh_status_name() and
+	 * count it apart from these. */
 };
 
 /* What a flagged or failed cell points at, from the medians of its
@@ -47,8 +71,9 @@ struct rdp_mesh_cell {
 	unsigned int rail;
 	unsigned int round;	     /* 0-based; files write it 1-based */
 	enum rdp_mesh_status status; /* OK or FAILED when added */
-	/* FAILED: why (copied on add); FLAGGED: the thresholds broken,
-	 * written by the analysis; NULL otherwise. */
+	/* FAILED: why (one copy of each text, kept by the store); FLAGGED:
+	 * the thresholds broken, written by the analysis; NULL otherwise.
+	 * Valid until the next analysis (FLAGGED) or rdp_mesh_free(). */
 	const char *reason;
 	double bw_gbps;	       /* NAN when the test measures none */
 	double lat_us;	       /* median latency, NAN when none */
@@ -77,14 +102,15 @@ struct rdp_mesh_limits {
  */
 int rdp_mesh_create(const struct rdp_mesh_plan *plan, unsigned int rails,
 		    const char *const *names, struct rdp_mesh **out);
-/* Frees every cell's reason and result. NULL is fine. */
+/* Frees every cell's result, the reasons and the store. NULL is fine. */
 void rdp_mesh_free(struct rdp_mesh *m);
 
 /*
  * Add a copy of c; the store takes c->result (one reference) in every
- * case, also on error. -EINVAL: a node or rail out of range, tx == rx, a
- * status other than OK or FAILED; -ENOMEM. A cell added twice (the same
- * tx, rx and rail) is kept twice; the matrices show the later one.
+ * case, also on error. -EINVAL: a node, rail or round out of range,
+ * tx == rx, a status other than OK or FAILED; -ENOMEM; -E2BIG past 2^31
+ * cells. A cell added twice (the same tx, rx and rail) is kept twice;
+ * the matrices show the later one.
  */
 int rdp_mesh_add(struct rdp_mesh *m, const struct rdp_mesh_cell *c);
 
@@ -156,7 +182,8 @@ const char *rdp_mesh_class_name(enum rdp_mesh_class c);	  /* "node" ... */
  * spoils 4 cells of 6): past that only the absolute limits flag.
  * Retests are judged by the same medians and limits, and never move them.
  * Runs again from scratch when called again. Returns how many cells are
- * flagged or failed, or -EINVAL (a limit out of range), -ENOMEM.
+ * flagged or failed, or -EINVAL (a limit out of range), -ENOMEM, -E2BIG
+ * (2^31 cells or more).
  */
 int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
 
@@ -166,10 +193,33 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
  * Each returns 0, -EIO when f fails, -ENOMEM; outliers, heatmap and
  * directory -EINVAL before an analysis.
  */
-/* mesh.json: pattern, nodes[], rounds[] (1-based, each with its pairs and
- * bye), retest_rounds[] when there were any, medians per rail, cells[]
- * with their result objects (and "retest" where run again), totals. */
+/*
+ * mesh.json, the summary: tool, version, schema_version, pattern,
+ * tolerance_pct, nodes[], rounds[] (1-based, each with its pairs and
+ * bye), retest_rounds[] when there were any, medians per rail,
+ * cells_file ("cells.jsonl", which rdp_mesh_write_dir writes beside it),
+ * cells[] with their result objects (and "retest" where run again),
+ * totals. Past json_cells_max cells (rdp_mesh_set_json_cells_max) the
+ * summary form: no cells[] (cells.jsonl holds them) and each round
+ * {"round", "transfers", "timing"} without its pairs (the plan gives
+ * them again from the pattern and seed).
+ */
 int rdp_mesh_write_json(const struct rdp_mesh *m, FILE *f);
+/* The cells one JSON object a line, each as mesh.json's cells[] has it;
+ * streamed, at any size. */
+int rdp_mesh_write_cells_jsonl(const struct rdp_mesh *m, FILE *f);
+/* mesh.json lists cells up to `cells` (RDP_MESH_JSON_MAX_CELLS unless
+ * set), the summary form above. */
+void rdp_mesh_set_json_cells_max(struct rdp_mesh *m, size_t cells);
+/*
+ * The matrices for a terminal, every rail: a heading with the unit
+ * ("rail 0: sender rows, receiver columns, Gb/s"), then aligned columns
+ * (receivers) and rows (senders) of figures, "failed", "-" where
+ * untested, flagged ones starred; above RDP_MESH_PRINT_MAX_NODES nodes a
+ * line a rail instead (cells, median, counts, the lowest row and column),
+ * the matrix being in its CSV file. -EIO, -ENOMEM.
+ */
+int rdp_mesh_print_matrices(const struct rdp_mesh *m, FILE *f);
 /* Sender rows x receiver columns of one rail: Gb/s (the rail's latency
  * in us when no cell has a bandwidth), "failed", empty where untested. */
 int rdp_mesh_write_matrix(const struct rdp_mesh *m, unsigned int rail, FILE *f);
@@ -206,10 +256,24 @@ void rdp_mesh_set_scale(struct rdp_mesh *m, enum rdp_mesh_scale s);
  */
 int rdp_mesh_heatmap_script(const struct rdp_mesh *m, unsigned int rail,
 			    FILE *f);
+/*
+ * Heatmaps by blocks: group_of[node] (groups 0..groups-1, e.g. a
+ * topology's leaves) for every node; names: one per group, copied, NULL
+ * for "first-last" node numbers. A block heatmap draws one box per
+ * sender group x receiver group, coloured by the median of its cells
+ * (failed cells as 0 Gb/s), black when most of them failed, crossed
+ * when any is flagged or failed. Without a map (group_of NULL, the
+ * default) nodes up to RDP_MESH_HEATMAP_MAX_NODES get a box each, more
+ * go in RDP_MESH_HEATMAP_BLOCKS blocks of consecutive nodes. -EINVAL (a
+ * group out of range), -ENOMEM.
+ */
+int rdp_mesh_set_groups(struct rdp_mesh *m, const unsigned int *group_of,
+			unsigned int groups, const char *const *names);
 
 /*
  * Everything into dir (made when missing): mesh.json, cells.csv,
- * outliers.txt, and per rail R matrix-railR.csv and heatmap-railR.svg.
+ * cells.jsonl, outliers.txt, and per rail R matrix-railR.csv and
+ * heatmap-railR.svg.
  * The heatmaps come last: -ENOENT when gnuplot is not installed (the
  * other files are written, one line logged); other -errno with the file
  * named in the log.

@@ -40,6 +40,7 @@ int rdp_mesh_create(const struct rdp_mesh_plan *plan, unsigned int rails,
 	m->plan = plan;
 	m->nodes = rdp_mesh_plan_opts(plan)->nodes;
 	m->rails = rails;
+	m->json_cells_max = RDP_MESH_JSON_MAX_CELLS;
 	m->stats = calloc(rails, sizeof(*m->stats));
 	if (!m->stats || copy_names(m, names)) {
 		rdp_mesh_free(m);
@@ -59,6 +60,21 @@ static void free_stats(struct rail_stats *s)
 	}
 	free(s->row_low);
 	free(s->col_low);
+	free(s->grid);
+	free(s->bads);
+}
+
+static void free_groups(struct rdp_mesh *m)
+{
+	unsigned int g;
+
+	for (g = 0; m->group_names && g < m->n_groups; g++)
+		free(m->group_names[g]);
+	free(m->group_names);
+	free(m->group_of);
+	m->group_names = NULL;
+	m->group_of = NULL;
+	m->n_groups = 0;
 }
 
 void rdp_mesh_free(struct rdp_mesh *m)
@@ -67,16 +83,18 @@ void rdp_mesh_free(struct rdp_mesh *m)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->n; i++) {
-		free((char *)m->cells[i].reason);
+	for (i = 0; i < m->n; i++)
 		json_decref(m->cells[i].result);
-	}
 	free(m->cells);
-	for (i = 0; i < m->n_re; i++) {
-		free((char *)m->retests[i].reason);
+	for (i = 0; i < m->n_re; i++)
 		json_decref(m->retests[i].result);
-	}
 	free(m->retests);
+	free(m->first);
+	free(m->last);
+	free(m->next);
+	rdp_mesh_str_free(&m->reasons);
+	rdp_mesh_str_free(&m->flags);
+	free_groups(m);
 	free(m->times);
 	for (i = 0; m->names && i < m->nodes; i++)
 		free(m->names[i]);
@@ -103,7 +121,8 @@ static int grow(struct rdp_mesh_cell **v, size_t n, size_t *cap)
 	return 0;
 }
 
-/* A copy of c at the end of *v, its reason copied when it failed. */
+/* A copy of c at the end of *v, the reason of a cell that is not OK
+ * interned in the store. */
 static int add_to(struct rdp_mesh *m, struct rdp_mesh_cell **v, size_t *n,
 		  size_t *cap, const struct rdp_mesh_cell *c)
 {
@@ -114,16 +133,16 @@ static int add_to(struct rdp_mesh *m, struct rdp_mesh_cell **v, size_t *n,
 	    c->rail >= m->rails ||
 	    (c->status != RDP_MESH_OK && c->status != RDP_MESH_FAILED))
 		return -EINVAL;
-	if (c->status == RDP_MESH_FAILED) {
-		why = strdup(c->reason && *c->reason ? c->reason
-						     : "no reason given");
+	if (c->status != RDP_MESH_OK) {
+		why = rdp_mesh_str_intern(&m->reasons,
+					  c->reason && *c->reason
+						  ? c->reason
+						  : "no reason given");
 		if (!why)
 			return -ENOMEM;
 	}
-	if (grow(v, *n, cap)) {
-		free((char *)why);
+	if (grow(v, *n, cap))
 		return -ENOMEM;
-	}
 	d = &(*v)[(*n)++];
 	*d = *c;
 	d->reason = why;
@@ -133,28 +152,78 @@ static int add_to(struct rdp_mesh *m, struct rdp_mesh_cell **v, size_t *n,
 	return 0;
 }
 
+/* Room in the round index for one more cell of round k. */
+static int index_room(struct rdp_mesh *m, unsigned int k)
+{
+	size_t want = m->cap_idx ? 2 * m->cap_idx : 64, i;
+	int32_t *v;
+
+	if (k >= RDP_MESH_MAX_ROUND)
+		return -EINVAL;
+	if (m->n >= INT32_MAX)
+		return -E2BIG;
+	if (m->n >= m->cap_idx) {
+		v = realloc(m->next, want * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		m->next = v;
+		m->cap_idx = want;
+	}
+	if (k < m->n_idx)
+		return 0;
+	want = (size_t)k + 1 > 2 * m->n_idx ? (size_t)k + 1 : 2 * m->n_idx;
+	v = realloc(m->first, want * sizeof(*v));
+	if (v)
+		m->first = v;
+	v = v ? realloc(m->last, want * sizeof(*v)) : NULL;
+	if (!v)
+		return -ENOMEM;
+	m->last = v;
+	for (i = m->n_idx; i < want; i++)
+		m->first[i] = m->last[i] = -1;
+	m->n_idx = want;
+	return 0;
+}
+
+/* Cell i (just added) at the end of its round's list. */
+static void index_add(struct rdp_mesh *m, size_t i)
+{
+	unsigned int k = m->cells[i].round;
+
+	m->next[i] = -1;
+	if (m->last[k] >= 0)
+		m->next[m->last[k]] = (int32_t)i;
+	else
+		m->first[k] = (int32_t)i;
+	m->last[k] = (int32_t)i;
+}
+
 int rdp_mesh_add(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 {
-	int ret = add_to(m, &m->cells, &m->n, &m->cap, c);
+	int ret = index_room(m, c->round);
 
-	if (ret)
+	if (!ret)
+		ret = add_to(m, &m->cells, &m->n, &m->cap, c);
+	if (ret) {
 		json_decref(c->result);
-	else
-		m->analyzed = 0;
-	return ret;
+		return ret;
+	}
+	index_add(m, m->n - 1);
+	m->analyzed = 0;
+	return 0;
 }
 
 /* Whether the last analysis left a bad cell of c's sender, receiver and
  * rail. */
 static int was_bad(const struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 {
-	size_t i;
+	size_t bit;
 
-	for (i = 0; m->analyzed && i < m->n; i++)
-		if (m->cells[i].tx == c->tx && m->cells[i].rx == c->rx &&
-		    m->cells[i].rail == c->rail && rdp_mesh_bad(&m->cells[i]))
-			return 1;
-	return 0;
+	if (!m->analyzed || c->tx >= m->nodes || c->rx >= m->nodes ||
+	    c->rail >= m->rails)
+		return 0;
+	bit = rdp_mesh_pair_bit(m, c->tx, c->rx);
+	return m->stats[c->rail].bads[bit / 8] >> (bit % 8) & 1;
 }
 
 int rdp_mesh_add_retest(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
@@ -168,28 +237,31 @@ int rdp_mesh_add_retest(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 	return ret;
 }
 
-/* Whether *v (of n) holds the transfer tx->rx, or with both the pair. */
-static int listed(const struct rdp_mesh_xfer *v, size_t n,
+/* Whether x is in the bitmap seen of pairs; puts it there. */
+static int listed(const struct rdp_mesh *m, unsigned char *seen,
 		  const struct rdp_mesh_xfer *x)
 {
-	size_t i;
+	size_t bit = rdp_mesh_pair_bit(m, x->tx, x->rx);
+	int was = seen[bit / 8] >> (bit % 8) & 1;
 
-	for (i = 0; i < n; i++)
-		if (v[i].tx == x->tx && v[i].rx == x->rx)
-			return 1;
-	return 0;
+	seen[bit / 8] |= (unsigned char)(1u << (bit % 8));
+	return was;
 }
 
 int rdp_mesh_retest_pairs(const struct rdp_mesh *m, struct rdp_mesh_xfer **out,
 			  size_t *n)
 {
 	int both = rdp_mesh_plan_opts(m->plan)->bidir;
+	size_t i, k = 0, pairs = (size_t)m->nodes * m->nodes;
 	struct rdp_mesh_xfer *v = NULL, x;
 	const struct rdp_mesh_cell *c;
-	size_t i, k = 0;
+	unsigned char *seen;
 
 	if (!m->analyzed)
 		return -EINVAL;
+	seen = calloc((pairs + 7) / 8, 1);
+	if (!seen)
+		return -ENOMEM;
 	for (i = 0; i < m->n; i++) {
 		c = &m->cells[i];
 		if (!rdp_mesh_bad(c))
@@ -200,12 +272,17 @@ int rdp_mesh_retest_pairs(const struct rdp_mesh *m, struct rdp_mesh_xfer **out,
 			x.rx = c->tx < c->rx ? c->rx : c->tx;
 			x.both = 1;
 		}
-		if (listed(v, k, &x))
+		if (listed(m, seen, &x))
 			continue;
-		if (!v && !(v = calloc(m->n, sizeof(*v))))
+		/* Each pair once: no more of them than pairs of nodes. */
+		if (!v &&
+		    !(v = calloc(m->n < pairs ? m->n : pairs, sizeof(*v)))) {
+			free(seen);
 			return -ENOMEM;
+		}
 		v[k++] = x;
 	}
+	free(seen);
 	*out = v;
 	*n = k;
 	return 0;
@@ -308,6 +385,10 @@ int rdp_mesh_rail_fig(const struct rdp_mesh *m, unsigned int rail)
 	int fig = -1;
 	size_t i;
 
+	if (rail >= m->rails)
+		return -1;
+	if (m->analyzed)
+		return m->stats[rail].fig;
 	for (i = 0; i < m->n; i++) {
 		const struct rdp_mesh_cell *c = &m->cells[i];
 
@@ -328,6 +409,8 @@ int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail)
 
 	if (!g)
 		return NULL;
+	if (m->analyzed)
+		return memcpy(g, m->stats[rail].grid, cells * sizeof(*g));
 	for (i = 0; i < cells; i++)
 		g[i] = -1;
 	for (i = 0; i < m->n; i++)
@@ -335,4 +418,63 @@ int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail)
 			g[(size_t)m->cells[i].tx * m->nodes + m->cells[i].rx] =
 				(int32_t)i;
 	return g;
+}
+
+void rdp_mesh_set_json_cells_max(struct rdp_mesh *m, size_t cells)
+{
+	m->json_cells_max = cells;
+}
+
+/* Names "name_of(g)" for each group, copied, or "first-last" of the
+ * consecutive nodes group g holds. */
+static int name_groups(struct rdp_mesh *m, const char *const *names)
+{
+	unsigned int g, i, lo, hi;
+	char buf[32];
+
+	m->group_names = calloc(m->n_groups, sizeof(*m->group_names));
+	if (!m->group_names)
+		return -ENOMEM;
+	for (g = 0; g < m->n_groups; g++) {
+		lo = m->nodes;
+		hi = 0;
+		for (i = 0; i < m->nodes; i++)
+			if (m->group_of[i] == g) {
+				lo = i < lo ? i : lo;
+				hi = i;
+			}
+		if (lo > hi)
+			snprintf(buf, sizeof(buf), "group%u", g);
+		else
+			snprintf(buf, sizeof(buf), "%u-%u", lo, hi);
+		m->group_names[g] = strdup(names && names[g] ? names[g] : buf);
+		if (!m->group_names[g])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int rdp_mesh_set_groups(struct rdp_mesh *m, const unsigned int *group_of,
+			unsigned int groups, const char *const *names)
+{
+	unsigned int i;
+
+	if (group_of && !groups)
+		return -EINVAL;
+	for (i = 0; group_of && i < m->nodes; i++)
+		if (group_of[i] >= groups)
+			return -EINVAL;
+	free_groups(m);
+	if (!group_of)
+		return 0;
+	m->group_of = malloc(m->nodes * sizeof(*m->group_of));
+	if (!m->group_of)
+		return -ENOMEM;
+	memcpy(m->group_of, group_of, m->nodes * sizeof(*m->group_of));
+	m->n_groups = groups;
+	if (name_groups(m, names)) {
+		free_groups(m);
+		return -ENOMEM;
+	}
+	return 0;
 }

@@ -26,6 +26,12 @@ static int cells_file(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 	return rdp_mesh_write_cells(m, f);
 }
 
+static int jsonl_file(const struct rdp_mesh *m, unsigned int rail, FILE *f)
+{
+	(void)rail;
+	return rdp_mesh_write_cells_jsonl(m, f);
+}
+
 static int outliers_file(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 {
 	(void)rail;
@@ -87,6 +93,7 @@ int rdp_mesh_write_dir(const struct rdp_mesh *m, const char *dir)
 		write_fn *fn;
 	} once[] = { { "mesh.json", json_file },
 		     { "cells.csv", cells_file },
+		     { "cells.jsonl", jsonl_file },
 		     { "outliers.txt", outliers_file } };
 	char path[PATH_MAX], name[32];
 	unsigned int r;

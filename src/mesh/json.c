@@ -51,8 +51,8 @@ static json_t *again_json(const struct rdp_mesh_cell *r)
 	return checked(o, ok);
 }
 
-static json_t *cell_json(const struct rdp_mesh *m,
-			 const struct rdp_mesh_cell *c)
+json_t *rdp_mesh_cell_json(const struct rdp_mesh *m,
+			   const struct rdp_mesh_cell *c)
 {
 	json_t *o = json_object();
 	int ok = o != NULL;
@@ -91,6 +91,28 @@ static void put_time(const struct rdp_mesh *m, size_t k, json_t *o, int *ok)
 		    json_pack("{s:f, s:f, s:f}", "wall_s", t->wall_s, "pair_s",
 			      t->pair_s, "measured_s", t->measured_s),
 		    ok);
+}
+
+/* Whether mesh.json is the summary form, without cells[] and pairs. */
+static int summary_form(const struct rdp_mesh *m)
+{
+	return m->n > m->json_cells_max;
+}
+
+/* Round k of the summary form: {"round", "transfers", "timing"}. */
+static json_t *round_count_json(const struct rdp_mesh *m, size_t k,
+				struct rdp_mesh_xfer *x)
+{
+	json_t *o = json_object();
+	int ok = o != NULL;
+
+	if (!ok)
+		return NULL;
+	put(o, "round", json_integer((json_int_t)k + 1), &ok);
+	put(o, "transfers",
+	    json_integer((json_int_t)rdp_mesh_plan_round(m->plan, k, x)), &ok);
+	put_time(m, k, o, &ok);
+	return checked(o, ok);
 }
 
 /* Round k of the plan: {"round", "pairs", "bye"}; x and busy are
@@ -142,7 +164,9 @@ static json_t *rounds_json(const struct rdp_mesh *m)
 	int ok = x && busy && a;
 
 	for (k = 0; ok && k < n; k++)
-		ok = !json_array_append_new(a, round_json(m, k, x, busy));
+		ok = !json_array_append_new(
+			a, summary_form(m) ? round_count_json(m, k, x)
+					   : round_json(m, k, x, busy));
 	free(x);
 	free(busy);
 	return checked(a, ok);
@@ -163,22 +187,35 @@ static json_t *medians_json(const struct rdp_mesh *m)
 	return checked(a, ok);
 }
 
+/* The statuses counted, any past FLAGGED under its own name. */
+#define N_STATUS 8
+
 static json_t *totals_json(const struct rdp_mesh *m)
 {
-	size_t n[3] = { 0 }, again = 0, held = 0, i;
+	size_t n[N_STATUS] = { 0 }, again = 0, held = 0, i;
+	unsigned int s;
+	json_t *o;
+	int ok;
 
 	for (i = 0; i < m->n; i++) {
-		n[m->cells[i].status]++;
+		s = (unsigned int)m->cells[i].status;
+		n[s < N_STATUS ? s : N_STATUS - 1]++;
 		if (m->cells[i].again < 0)
 			continue;
 		again++;
 		held += (size_t)rdp_mesh_bad(&m->retests[m->cells[i].again]);
 	}
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "cells",
-			 (json_int_t)m->n, "ok", (json_int_t)n[RDP_MESH_OK],
-			 "flagged", (json_int_t)n[RDP_MESH_FLAGGED], "failed",
-			 (json_int_t)n[RDP_MESH_FAILED], "retested",
-			 (json_int_t)again, "held", (json_int_t)held);
+	o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "cells",
+		      (json_int_t)m->n, "ok", (json_int_t)n[RDP_MESH_OK],
+		      "flagged", (json_int_t)n[RDP_MESH_FLAGGED], "failed",
+		      (json_int_t)n[RDP_MESH_FAILED], "retested",
+		      (json_int_t)again, "held", (json_int_t)held);
+	ok = o != NULL;
+	for (s = RDP_MESH_FLAGGED + 1; ok && s < N_STATUS; s++)
+		if (n[s])
+			put(o, rdp_mesh_status_name((enum rdp_mesh_status)s),
+			    json_integer((json_int_t)n[s]), &ok);
+	return checked(o, ok);
 }
 
 /* The pair of pairs whose sender is r's receiver and back, or NULL. */
@@ -258,6 +295,16 @@ static json_t *timing_json(const struct rdp_mesh *m)
 				    : NAN));
 }
 
+/* A percentage as the command line takes it: 60, not 59.99999999. */
+static json_t *percent(double fraction)
+{
+	double pct = round(fraction * 100 * 1e6) / 1e6;
+
+	if (pct == floor(pct) && fabs(pct) < 1e15)
+		return json_integer((json_int_t)pct);
+	return json_real(pct);
+}
+
 static json_t *head_json(const struct rdp_mesh *m)
 {
 	const struct rdp_mesh_plan_opts *o = rdp_mesh_plan_opts(m->plan);
@@ -268,6 +315,10 @@ static json_t *head_json(const struct rdp_mesh *m)
 	for (i = 0; ok && i < m->nodes; i++)
 		ok = !json_array_append_new(nodes, json_string(m->names[i]));
 	if (doc) {
+		put(doc, "tool", json_string("rdmaperf-mesh"), &ok);
+		put(doc, "version", json_string(PACKAGE_VERSION), &ok);
+		put(doc, "schema_version",
+		    json_integer(RDP_MESH_JSON_SCHEMA_VERSION), &ok);
 		put(doc, "pattern",
 		    json_string(rdp_mesh_pattern_name(o->pattern)), &ok);
 		put(doc, "bidirectional", json_boolean(o->bidir), &ok);
@@ -279,7 +330,7 @@ static json_t *head_json(const struct rdp_mesh *m)
 		}
 		put(doc, "rails", json_integer(m->rails), &ok);
 		if (m->analyzed)
-			put(doc, "tolerance", json_real(m->limits.tol), &ok);
+			put(doc, "tolerance_pct", percent(m->limits.tol), &ok);
 		put(doc, "nodes", nodes, &ok);
 	}
 	return checked(doc, ok);
@@ -289,16 +340,21 @@ static json_t *mesh_json(const struct rdp_mesh *m)
 {
 	json_t *doc = head_json(m), *cells = json_array();
 	size_t i;
-	int ok = doc && cells;
+	int ok = doc && cells, listed = !summary_form(m);
 
-	for (i = 0; ok && i < m->n; i++)
-		ok = !json_array_append_new(cells, cell_json(m, &m->cells[i]));
+	for (i = 0; ok && listed && i < m->n; i++)
+		ok = !json_array_append_new(
+			cells, rdp_mesh_cell_json(m, &m->cells[i]));
 	if (doc) {
 		put(doc, "rounds", rounds_json(m), &ok);
 		if (m->n_re)
 			put(doc, "retest_rounds", retest_rounds_json(m), &ok);
 		put(doc, "medians", medians_json(m), &ok);
-		put(doc, "cells", cells, &ok);
+		put(doc, "cells_file", json_string("cells.jsonl"), &ok);
+		if (listed)
+			put(doc, "cells", cells, &ok);
+		else
+			json_decref(cells);
 		put(doc, "totals", totals_json(m), &ok);
 		if (m->n_times)
 			put(doc, "timing", timing_json(m), &ok);
@@ -333,6 +389,7 @@ int rdp_mesh_journal_round(const struct rdp_mesh *m, size_t k, FILE *f)
 		calloc(rdp_mesh_plan_width(m->plan), sizeof(*x));
 	unsigned char *busy = malloc(m->nodes);
 	json_t *line = NULL, *cells = json_array();
+	int32_t c = k < m->n_idx ? m->first[k] : -1;
 	size_t i;
 	int ok = x && busy && cells;
 
@@ -340,14 +397,14 @@ int rdp_mesh_journal_round(const struct rdp_mesh *m, size_t k, FILE *f)
 		line = round_json(m, k, x, busy);
 	else if (ok)
 		line = retest_round_json(m, k);
-	for (i = 0; line && ok && i < m->n; i++)
-		if (m->cells[i].round == k)
-			ok = !json_array_append_new(cells,
-						    cell_json(m, &m->cells[i]));
+	/* The round's own cells, not a pass over every cell a round. */
+	for (; line && ok && c >= 0; c = m->next[c])
+		ok = !json_array_append_new(
+			cells, rdp_mesh_cell_json(m, &m->cells[c]));
 	for (i = 0; line && ok && i < m->n_re; i++)
 		if (m->retests[i].round == k)
 			ok = !json_array_append_new(
-				cells, cell_json(m, &m->retests[i]));
+				cells, rdp_mesh_cell_json(m, &m->retests[i]));
 	free(x);
 	free(busy);
 	if (line)

@@ -4,6 +4,7 @@
 #define RDMAPERF_MESH_INT_H
 
 #include <stdint.h>
+#include <jansson.h>
 
 #include <rdmaperf/mesh.h>
 
@@ -14,6 +15,21 @@ enum {
 	N_FIGS
 };
 
+/* Texts the store owns, in chunks; with a table when interned. */
+struct str_chunk;
+struct str_pool {
+	struct str_chunk *head;
+	const char **slot; /* open addressing, n_slots a power of 2 */
+	size_t n_slots, used;
+};
+
+/* A copy of s in p, or NULL when out of memory. */
+const char *rdp_mesh_str_add(struct str_pool *p, const char *s);
+/* The copy of s in p, made on the first call with that text. */
+const char *rdp_mesh_str_intern(struct str_pool *p, const char *s);
+/* Every text of p freed; p is empty again. */
+void rdp_mesh_str_free(struct str_pool *p);
+
 /* One rail, as rdp_mesh_analyze left it. */
 struct rail_stats {
 	double med[N_FIGS]; /* of the measured cells; NAN: none */
@@ -21,6 +37,10 @@ struct rail_stats {
 	 * as 0 Gb/s or an infinite latency; NAN: no cell. */
 	double *row[N_FIGS], *col[N_FIGS];
 	unsigned char *row_low, *col_low; /* more than half of them bad */
+	int fig;			  /* rdp_mesh_rail_fig() */
+	size_t n_cells;			  /* of this rail */
+	int32_t *grid;			  /* rdp_mesh_grid() */
+	unsigned char *bads; /* bit tx * nodes + rx: a bad cell of the pair */
 };
 
 struct rdp_mesh {
@@ -38,6 +58,18 @@ struct rdp_mesh {
 	struct rdp_mesh_limits limits; /* of the last analysis */
 	enum rdp_mesh_scale scale;     /* of the heatmaps */
 	int analyzed;
+	/* The cells of each round in the order added, for the journal:
+	 * first[k] and last[k] of round k (n_idx rounds), next[i] the cell
+	 * after cell i in its round (cap_idx entries); -1 none. */
+	int32_t *first, *last, *next;
+	size_t n_idx, cap_idx;
+	struct str_pool reasons; /* of failed cells, interned */
+	struct str_pool flags;	 /* of the analysis's flags */
+	size_t json_cells_max;	 /* mesh.json lists cells up to this */
+	/* Heatmap blocks, rdp_mesh_set_groups(); NULL: by node, or by
+	 * consecutive nodes above RDP_MESH_HEATMAP_MAX_NODES. */
+	unsigned int *group_of, n_groups;
+	char **group_names;
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -53,6 +85,28 @@ int rdp_mesh_rail_fig(const struct rdp_mesh *m, unsigned int rail);
  * when out of memory. The caller frees it.
  */
 int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail);
+
+/* v as printf's "%.3f" writes it, into buf (at least 32 bytes); returns
+ * the length. */
+size_t rdp_mesh_fmt_fixed3(char *buf, size_t len, double v);
+/* A finite v as jansson writes a real at 10 digits ("100.0", "1e5"),
+ * into buf (at least 40 bytes); returns the length. */
+size_t rdp_mesh_fmt_real10(char *buf, size_t len, double v);
+
+/* The median of v (n), reordering v; NAN when n is 0. Linear time. */
+double rdp_mesh_median(double *v, size_t n);
+
+/* A cell as mesh.json's cells[] and cells.jsonl have it, or NULL when out
+ * of memory. */
+json_t *rdp_mesh_cell_json(const struct rdp_mesh *m,
+			   const struct rdp_mesh_cell *c);
+
+/* The bit of the pair tx->rx in a nodes x nodes bitmap. */
+static inline size_t rdp_mesh_pair_bit(const struct rdp_mesh *m,
+				       unsigned int tx, unsigned int rx)
+{
+	return (size_t)tx * m->nodes + rx;
+}
 
 /* A cell flagged or failed. */
 static inline int rdp_mesh_bad(const struct rdp_mesh_cell *c)

@@ -29,8 +29,11 @@ static void csv_text(FILE *f, const char *s)
 /* ",25.000", or "," alone when v is not a number. */
 static void csv_number(FILE *f, double v)
 {
+	char buf[40];
+
+	buf[0] = ',';
 	if (isfinite(v))
-		fprintf(f, ",%.3f", v);
+		fwrite(buf, 1, 1 + rdp_mesh_fmt_fixed3(buf + 1, 39, v), f);
 	else
 		fputc(',', f);
 }
@@ -227,8 +230,9 @@ static int suspects(FILE *f, const struct rdp_mesh *m, size_t n_bad)
 	bad = malloc((n_bad ? n_bad : 1) * sizeof(*bad));
 	if (!bad)
 		return -ENOMEM;
-	for (i = 0; i < m->n; i++)
-		if (m->cells[i].status != RDP_MESH_OK)
+	for (i = 0; i < m->n && k < n_bad; i++)
+		if (m->cells[i].status == RDP_MESH_FLAGGED ||
+		    m->cells[i].status == RDP_MESH_FAILED)
 			bad[k++] = &m->cells[i];
 	qsort(bad, n_bad, sizeof(*bad), cmp_suspect);
 	for (i = 0; i < n_bad; i += run) {
@@ -252,7 +256,8 @@ int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 	if (!m->analyzed)
 		return -EINVAL;
 	for (i = 0; i < m->n; i++)
-		n[m->cells[i].status]++;
+		if ((unsigned int)m->cells[i].status < 3)
+			n[m->cells[i].status]++;
 	if (!n[RDP_MESH_FLAGGED] && !n[RDP_MESH_FAILED]) {
 		fprintf(f,
 			"no outliers: %zu cells within %.4g%% of their "
@@ -287,7 +292,7 @@ int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 			rdp_mesh_status_name(c->status), c->rail, c->round + 1,
 			m->names[c->tx], m->names[c->rx]);
 		class_text(f, m, c);
-		fprintf(f, ": %s", c->reason);
+		fprintf(f, ": %s", c->reason ? c->reason : "");
 		medians_text(f, m, c);
 		if (c->again >= 0)
 			again_text(f, &m->retests[c->again]);

@@ -624,6 +624,10 @@ static void test_add_rejects(void **state)
 	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
 	c = (struct rdp_mesh_cell){ .tx = 0, .rx = 1, .status = 2 };
 	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
+	c = (struct rdp_mesh_cell){ .tx = 0,
+				    .rx = 1,
+				    .round = RDP_MESH_MAX_ROUND };
+	assert_int_equal(rdp_mesh_add(m, &c), -EINVAL);
 	assert_int_equal(rdp_mesh_n_cells(m), 6 * 2);
 	assert_null(rdp_mesh_cell_at(m, 12));
 	assert_string_equal(rdp_mesh_node_name(m, 2), "node2");
@@ -1189,8 +1193,8 @@ static long file_size(const char *dir, const char *name)
 static void test_write_dir(void **state)
 {
 	char dir[] = "/tmp/rdp_meshXXXXXX", sub[256];
-	const char *files[] = { "mesh.json", "cells.csv", "outliers.txt",
-				"matrix-rail0.csv" };
+	const char *files[] = { "mesh.json", "cells.csv", "cells.jsonl",
+				"outliers.txt", "matrix-rail0.csv" };
 	struct small s;
 	size_t i;
 	int ret;
@@ -1203,7 +1207,7 @@ static void test_write_dir(void **state)
 	setenv("RDP_GNUPLOT", "/nonexistent/gnuplot", 1);
 	assert_int_equal(rdp_mesh_write_dir(s.m, sub), -ENOENT);
 	unsetenv("RDP_GNUPLOT");
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		assert_true(file_size(sub, files[i]) > 0);
 	assert_int_equal(file_size(sub, "heatmap-rail0.svg"), -1);
 	/* With gnuplot on PATH the SVG too (skipped where it is not). */
@@ -1212,7 +1216,7 @@ static void test_write_dir(void **state)
 		assert_int_equal(ret, 0);
 		assert_true(file_size(sub, "heatmap-rail0.svg") > 0);
 	}
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		snprintf(sub, sizeof(sub), "%s/out/%s", dir, files[i]);
 		unlink(sub);
 	}
