@@ -38,6 +38,7 @@ struct rdp_mesh {
 	struct rdp_mesh_limits limits; /* of the last analysis */
 	enum rdp_mesh_scale scale;     /* of the heatmaps */
 	int analyzed;
+	const struct rdp_mesh_faults *faults; /* rdp_mesh_set_faults */
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -53,6 +54,9 @@ int rdp_mesh_rail_fig(const struct rdp_mesh *m, unsigned int rail);
  * when out of memory. The caller frees it.
  */
 int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail);
+
+/* mesh.json's faults[] (locate.c), or NULL out of memory. */
+struct json_t *rdp_mesh_faults_json(const struct rdp_mesh *m);
 
 /* A cell flagged or failed. */
 static inline int rdp_mesh_bad(const struct rdp_mesh_cell *c)
