@@ -8,27 +8,24 @@
  * both), both leaves and, between leaves, every uplink and spine ECMP may
  * choose, each with weight 1/S over the S spines both leaves reach (split
  * over parallel links). A part's evidence is its (weighted) cells: all,
- * failed, flagged. The background is the median failed and flagged share
- * of the cables (most cables are healthy; floored at MIN_SHARE, 1e-4).
- * A part's score is the log-likelihood ratio of "its cells go bad
- * at their own rate" against "at the background rate", failures and
- * flags each (a binomial G statistic, one-sided). The background is
- * measured again after each part is named: a bad node touches every
- * cable of the mesh once, and would raise it until set aside.
+ * failed, flagged. Its score is the log-likelihood ratio of "its cells
+ * go bad at their own rate" against "at the rate of the cells around it"
+ * (those not through it and not yet explained; the most they allow, see
+ * allowed()), failures and flags each: a one-sided binomial G statistic.
  *
  * Greedy explain-away: the part of highest score is named, every cell
  * through it is set aside, the counts are made again, until no part
  * scores TAU (10 + ln(parts)) with 3 bad cells. A node or leaf is named
  * only when its bad cells are spread over its cables: when a few of its
  * cables explain them better (their scores, less TAU for each cable past
- * the first, beat the node's), the best cable is named instead; so
- * for a spine against each leaf's uplinks to it. Parts
- * with the same cells are one fault: ECMP spreads a leaf's cross-leaf
+ * the first, beat the node's), the best cable is named instead; so for
+ * a spine against each leaf's uplinks to it. Parts with the same cells
+ * are one fault: ECMP spreads a leaf's cross-leaf
  * cells evenly over its uplinks, so an uplink is named with the others of
  * its leaf that no cell can tell from it (its candidates), a spine with
  * the spines it cannot be told from. Confidence: the share of the part's
- * bad cells above the background (measured once its cells are set
- * aside), times 1 - exp(-(score - TAU) / TAU).
+ * bad cells above the background (the bad share of the cells left once
+ * its cells are set aside), times 1 - exp(-(score - TAU) / TAU).
  */
 #include <errno.h>
 #include <math.h>
@@ -60,9 +57,31 @@ static double llr(double b, double n, double e)
 	return r;
 }
 
+/*
+ * The rate b of n that the cells around a part allow: their share plus
+ * two standard errors plus one cell, so that a few thousand cells around
+ * a part holding most of the mesh do not make its noise look like a
+ * fault.
+ */
+static double allowed(double b, double n)
+{
+	double r = n > 0 ? b / n : 0;
+
+	if (n > 0)
+		r += 2 * sqrt(r * (1 - r) / n) + 1 / n;
+	return fmin(fmax(r, MIN_SHARE), 0.9);
+}
+
+/* c's score against the cells outside it (all of them when it holds
+ * nearly all): bad cells through a part are judged against the rest. */
 static double score(const struct loc *L, const struct cnt *c)
 {
-	return llr(c->f, c->t, L->ef) + llr(c->g, c->t - c->f, L->eg);
+	struct cnt o = { L->tot.t - c->t, L->tot.f - c->f, L->tot.g - c->g };
+
+	if (o.t < 1 || o.f < 0 || o.g < 0)
+		o = L->tot;
+	return llr(c->f, c->t, allowed(o.f, o.t)) +
+	       llr(c->g, c->t - c->f, allowed(o.g, o.t - o.f));
 }
 
 /* A cell's state: a retest that came back good clears it. */
@@ -136,42 +155,25 @@ static void count(struct loc *L)
 					    &L->pair[(size_t)a * nl + b]);
 }
 
-static int cmp_double(const void *x, const void *y)
+/*
+ * The background: the failed share of the cells not yet explained, and
+ * the flagged share of those that did not fail, from the cables' counts
+ * (each cell is in two cables, which leaves the shares as they are).
+ */
+static void background(struct loc *L)
 {
-	double a = *(const double *)x, b = *(const double *)y;
+	size_t nc = (size_t)L->nodes * L->rails, i;
+	struct cnt sum = { 0 };
 
-	return (a > b) - (a < b);
-}
-
-/* The background: the cables' median failed and flagged shares. */
-static int background(struct loc *L)
-{
-	size_t nc = (size_t)L->nodes * L->rails, k = 0, kg = 0, i;
-	double *vf = malloc(nc * sizeof(*vf)), *vg = malloc(nc * sizeof(*vg));
-	double floor_e = MIN_SHARE;
-	const struct cnt *c;
-
-	if (!vf || !vg) {
-		free(vf);
-		free(vg);
-		return -ENOMEM;
-	}
-	for (i = 0; i < nc; i++) {
-		c = &L->c[L->cable0 + i];
-		if (c->t <= 0)
-			continue;
-		vf[k++] = c->f / c->t;
-		if (c->t > c->f)
-			vg[kg++] = c->g / (c->t - c->f);
-	}
-	qsort(vf, k, sizeof(*vf), cmp_double);
-	qsort(vg, kg, sizeof(*vg), cmp_double);
-	L->ef = fmin(fmax(k ? vf[k / 2] : 0, floor_e), 0.9);
-	L->eg = fmin(fmax(kg ? vg[kg / 2] : 0, floor_e), 0.9);
+	for (i = 0; i < nc; i++)
+		add_cnt(&sum, &L->c[L->cable0 + i], 1);
+	L->tot = (struct cnt){ 0 };
+	add_cnt(&L->tot, &sum, 0.5);
+	L->ef = sum.t > 0 ? sum.f / sum.t : 0;
+	L->eg = sum.t > sum.f ? sum.g / (sum.t - sum.f) : 0;
+	L->ef = fmin(fmax(L->ef, MIN_SHARE), 0.9);
+	L->eg = fmin(fmax(L->eg, MIN_SHARE), 0.9);
 	L->tau = 10 + log((double)L->n_parts);
-	free(vf);
-	free(vg);
-	return 0;
 }
 
 static int cnt_cmp(const struct cnt *a, const struct cnt *b)
@@ -552,7 +554,7 @@ int rdp_mesh_locate(const struct rdp_mesh *m, const struct rdp_mesh_place *p,
 	ret = loc_init(&L, m, p);
 	if (!ret) {
 		count(&L);
-		ret = background(&L);
+		background(&L);
 	}
 	while (!ret && f->n < MAX_FOUND) {
 		c = pick(&L);
@@ -564,10 +566,9 @@ int rdp_mesh_locate(const struct rdp_mesh *m, const struct rdp_mesh_place *p,
 		mark(&L, &c);
 		explain(&L);
 		count(&L);
-		ret = background(&L);
+		background(&L);
 		/* Against the background without it. */
-		if (!ret)
-			rdp_mesh_fault_confidence(&L, &f->v[f->n - 1]);
+		rdp_mesh_fault_confidence(&L, &f->v[f->n - 1]);
 	}
 	loc_free(&L);
 	if (ret) {

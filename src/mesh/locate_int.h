@@ -59,7 +59,8 @@ struct loc {
 	unsigned char *in_group; /* per switch: in that spine group */
 	size_t n_links, n_spines;
 	unsigned int *by_leaf, *by_leaf0; /* cable parts of each leaf */
-	double ef, eg, tau;
+	struct cnt tot;			  /* the cells not yet explained */
+	double ef, eg, tau;		  /* their failed, flagged share; TAU */
 };
 
 /* f's confidence against L's background: the share of its bad cells
