@@ -72,16 +72,25 @@ static double allowed(double b, double n)
 	return fmin(fmax(r, MIN_SHARE), 0.9);
 }
 
-/* c's score against the cells outside it (all of them when it holds
- * nearly all): bad cells through a part are judged against the rest. */
-static double score(const struct loc *L, const struct cnt *c)
+/* c's score against the cells outside of `out` (all of them when it
+ * holds nearly all). */
+static double score_in(const struct loc *L, const struct cnt *c,
+		       const struct cnt *out)
 {
-	struct cnt o = { L->tot.t - c->t, L->tot.f - c->f, L->tot.g - c->g };
+	struct cnt o = { L->tot.t - out->t, L->tot.f - out->f,
+			 L->tot.g - out->g };
 
 	if (o.t < 1 || o.f < 0 || o.g < 0)
 		o = L->tot;
 	return llr(c->f, c->t, allowed(o.f, o.t)) +
 	       llr(c->g, c->t - c->f, allowed(o.g, o.t - o.f));
+}
+
+/* c's score against the cells outside it: the bad cells through a part
+ * are judged against the rest. */
+static double score(const struct loc *L, const struct cnt *c)
+{
+	return score_in(L, c, c);
 }
 
 /* A cell's state: a retest that came back good clears it. */
@@ -258,23 +267,28 @@ static void prefer_cables(const struct loc *L, struct cand *best)
 {
 	struct cand c, top = { .score = 0 };
 	double sum = 0, s;
-	size_t i, n, part;
+	size_t i, n, part, lo = 0;
 	unsigned int k = 0;
+	int o;
 
-	n = best->kind == RDP_MESH_PART_NODE
-		    ? L->rails
-		    : L->by_leaf0[best->part - L->sw0 + 1] -
-			      L->by_leaf0[best->part - L->sw0];
+	if (best->kind == RDP_MESH_PART_NODE) {
+		n = L->rails;
+	} else {
+		o = L->t->leaf_ord[best->part - L->sw0];
+		lo = L->by_leaf0[o];
+		n = L->by_leaf0[o + 1] - lo;
+	}
 	for (i = 0; i < n; i++) {
 		part = best->kind == RDP_MESH_PART_NODE
 			       ? cable_part(L, (unsigned int)best->part,
 					    (unsigned int)i)
-			       : L->by_leaf[L->by_leaf0[best->part - L->sw0] +
-					    i];
+			       : L->by_leaf[lo + i];
 		c = (struct cand){ .kind = RDP_MESH_PART_CABLE,
 				   .part = part,
 				   .sum = L->c[part] };
-		s = bad_of(&c.sum) >= MIN_BAD ? score(L, &c.sum) : 0;
+		/* Against the same cells as the parent. */
+		s = bad_of(&c.sum) >= MIN_BAD ? score_in(L, &c.sum, &best->sum)
+					      : 0;
 		if (s < L->tau)
 			continue;
 		c.score = s;
@@ -307,7 +321,9 @@ static void prefer_uplinks(struct loc *L, struct cand *best)
 				add_cnt(&c.sum, &L->c[L->link0 + t->up[i].link],
 					1);
 			}
-		c.score = bad_of(&c.sum) >= MIN_BAD ? score(L, &c.sum) : 0;
+		c.score = bad_of(&c.sum) >= MIN_BAD
+				  ? score_in(L, &c.sum, &best->sum)
+				  : 0;
 		ids += c.n_ids;
 		if (c.score < L->tau)
 			continue;

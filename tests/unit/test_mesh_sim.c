@@ -133,6 +133,24 @@ static void test_all_at_once(void **state)
 	sim_free(&x);
 }
 
+/* Three dead cables on one leaf are three cables, not the leaf. */
+static void test_cables_not_leaf(void **state)
+{
+	const char *specs[] = { "cable:node0:0=down", "cable:node1:0=down",
+				"cable:node2:0=down", NULL };
+	struct sim x;
+	size_t i;
+
+	(void)state;
+	sim_run(&x, 5, specs);
+	assert_int_equal(x.s.found[RDP_MESH_INJECT_CABLE], 3);
+	assert_int_equal(rdp_mesh_faults_n(x.f), 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(rdp_mesh_fault_at(x.f, i)->kind,
+				 RDP_MESH_PART_CABLE);
+	sim_free(&x);
+}
+
 static void test_clean(void **state)
 {
 	struct sim x;
@@ -241,6 +259,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_kind),
 		cmocka_unit_test(test_all_at_once),
+		cmocka_unit_test(test_cables_not_leaf),
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_inject_refused),
 		cmocka_unit_test(test_command),
