@@ -54,16 +54,14 @@ static const struct rdp_cli_opt rows[] = {
 				      RDP_MESH_MAX_NODES, 0),
 	  .help = "simulate a mesh of N nodes" },
 	{ "rails", 0, "R", T, UINT(rails, 1, 64, 1),
-	  .help = "rails a node (default 1)" },
+	  .help = "rails a node" },
 	{ "topology", 0, "FILE", T, TEXT(topology),
 	  .help = "the fabric: ibnetdiscover's output or NODE RAIL SWITCH "
 		  "PORT lines (its first N hosts)" },
 	{ "leaves", 0, "L", T, UINT(leaves, 0, 4096, 0),
-	  .help = "without --topology: leaves a rail (default N/16 rounded "
-		  "up)" },
+	  .help = "without --topology: leaves a rail (0: N/16 rounded up)" },
 	{ "spines", 0, "S", T, UINT(spines, 1, 4096, 4),
-	  .help = "without --topology: spines, each joined to every leaf "
-		  "(default 4)" },
+	  .help = "without --topology: spines, each joined to every leaf" },
 	{ "inject", 0, "SPEC,...", T, TEXT(inject),
 	  .help = "faults: nic:NODE[:RAIL]=PCT%, cable:NODE:RAIL=down|PCT%, "
 		  "uplink:LEAF:SPINE=down|PCT%, flaky:NODE[:RAIL]=PCT%" },
