@@ -356,6 +356,8 @@ static json_t *mesh_json(const struct rdp_mesh *m)
 		else
 			json_decref(cells);
 		put(doc, "totals", totals_json(m), &ok);
+		if (m->faults)
+			put(doc, "faults", rdp_mesh_faults_json(m), &ok);
 		if (m->n_times)
 			put(doc, "timing", timing_json(m), &ok);
 	} else {

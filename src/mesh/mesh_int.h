@@ -70,6 +70,7 @@ struct rdp_mesh {
 	 * consecutive nodes above RDP_MESH_HEATMAP_MAX_NODES. */
 	unsigned int *group_of, n_groups;
 	char **group_names;
+	const struct rdp_mesh_faults *faults; /* rdp_mesh_set_faults */
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -107,6 +108,8 @@ static inline size_t rdp_mesh_pair_bit(const struct rdp_mesh *m,
 {
 	return (size_t)tx * m->nodes + rx;
 }
+/* mesh.json's faults[] (locate.c), or NULL out of memory. */
+struct json_t *rdp_mesh_faults_json(const struct rdp_mesh *m);
 
 /* A cell flagged or failed. */
 static inline int rdp_mesh_bad(const struct rdp_mesh_cell *c)

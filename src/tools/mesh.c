@@ -21,6 +21,8 @@
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
 
+#include "mesh_sim.h"
+
 #define DEFAULT_ROUND_S 2.0 /* -D of --estimate */
 
 struct mesh_args {
@@ -290,6 +292,8 @@ static int mesh_main(int argc, char **argv)
 	struct rdp_mesh_plan *plan;
 	int ret;
 
+	if (rdp_mesh_sim_asked(argc, argv))
+		return rdp_mesh_sim_main(argc, argv);
 	if (!plan_asked(argc, argv))
 		return needs_mpi();
 	ret = parse_args(argc, argv, &a);
