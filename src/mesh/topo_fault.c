@@ -199,6 +199,12 @@ const char *rdp_mesh_part_name(enum rdp_mesh_part k)
 	return (unsigned int)k < RDP_MESH_N_PARTS ? names[k] : "?";
 }
 
+/* Digits a count needs: none when whole, one when ECMP split it. */
+static int places(double v)
+{
+	return v == floor(v) ? 0 : 1;
+}
+
 int rdp_mesh_faults_print(const struct rdp_mesh_faults *f, FILE *out)
 {
 	const struct rdp_mesh_fault *x;
@@ -210,10 +216,12 @@ int rdp_mesh_faults_print(const struct rdp_mesh_faults *f, FILE *out)
 	for (i = 0; i < f->n; i++) {
 		x = &f->v[i];
 		fprintf(out,
-			"fault %zu [%s]: %s: %.4g of %.4g cells through it "
-			"bad, %.4g of %.4g around it; confidence %.2f\n",
-			i + 1, rdp_mesh_part_name(x->kind), x->name, x->bad,
-			x->total, x->around_bad, x->around_total,
+			"fault %zu [%s]: %s: %.*f of %.*f cells through it "
+			"bad, %.*f of %.*f around it; confidence %.2f\n",
+			i + 1, rdp_mesh_part_name(x->kind), x->name,
+			places(x->bad), x->bad, places(x->total), x->total,
+			places(x->around_bad), x->around_bad,
+			places(x->around_total), x->around_total,
 			x->confidence);
 	}
 	return ferror(out) ? -EIO : 0;
