@@ -14,6 +14,8 @@
 #include <rdmaperf/mem.h>
 #include <rdmaperf/sysfs.h>
 
+#include "engine_int.h"
+
 const char *rdp_link_layer_str(uint8_t link_layer)
 {
 	switch (link_layer) {
@@ -337,6 +339,7 @@ void rdp_dev_close(struct rdp_dev *dev)
 {
 	if (!dev)
 		return;
+	rdp_dev_drop_kept(dev);
 	rdp_mem_close(dev->mem); /* GPU buffers are gone with their conns */
 	if (dev->cm_list)
 		rdma_free_devices(dev->cm_list); /* the context is its */
