@@ -178,11 +178,31 @@ t_cluster_node_down() {
 	pass
 }
 
+# What each rank keeps for the job: its client side opens its device and
+# calibrates its clock once and builds its connection once (every later
+# session reuses the PD, buffer and CQs with new QPs), and so does its
+# serving side (each server's line in the rank logs). Counts, not times:
+# a loaded machine cannot make it flake.
+t_cluster_kept4() {
+	begin "mesh: 4 nodes pairwise: device, clock and buffer kept for the job on both sides"
+	cluster_run 4 kept write_bw -n 200 -s 4096 --tolerance 90 ||
+		return
+	expect_json "$DIR/mesh.json" '.cells | length == 12' \
+		'[.cells[] | .status == "ok"] | all' \
+		'[.cells[] | .result.kept | .device_opens == 1 and .clock_calibrations == 1 and .conns_built == 1] | all' \
+		'[.cells[] | .result.kept | .conns_reused == .sessions - 1] | all' \
+		'[.cells[] | .result.kept.sessions] | max == 3' \
+		'[.cells[] | .result.phases_s.loop > 0] | all' || return
+	[ "$(cat "$DIR"/rank-*.log | grep -c 'times: .*kept: 1 device open(s), 1 connection(s) built')" = 12 ] ||
+		{ fail "not 12 served sessions on one device and connection a side"; return; }
+	pass
+}
+
 main() {
 	local t
 	for t in t_cluster_pairwise4 t_cluster_bye3 t_cluster_bisection \
 		t_cluster_ringshift t_cluster_retest_held t_cluster_srun \
-		t_cluster_node_down; do
+		t_cluster_node_down t_cluster_kept4; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary
