@@ -76,6 +76,12 @@ int rdp_dev_open(const char *name, int port, struct rdp_dev **out);
 int rdp_dev_open_cm(const char *name, int port, struct rdp_dev **out);
 void rdp_dev_close(struct rdp_dev *dev);
 /*
+ * A device kept open between sessions, checked again: its port queried
+ * afresh; -ENETDOWN (logged as rdp_dev_open() does) when it is no longer
+ * ACTIVE, which also frees the kept connection.
+ */
+int rdp_dev_refresh(struct rdp_dev *dev);
+/*
  * The valid GIDs of dev's port, in index order, up to cap: one query of
  * the device (ibv_query_gid_table), else, where the kernel lacks it, one
  * sysfs file a slot (1024 slots on rxe: half a second under emulation).

@@ -232,6 +232,25 @@ static int check_active(struct rdp_dev *dev)
 	return 0;
 }
 
+int rdp_dev_refresh(struct rdp_dev *dev)
+{
+	int ret = query_port(dev->ctx, dev->port.num, &dev->port);
+
+	if (ret) {
+		rdp_err("query port %u of %s: %s", dev->port.num, dev->name,
+			strerror(-ret));
+	} else if (dev->port.state != IBV_PORT_ACTIVE) {
+		rdp_err("port %u of %s is %s: %s", dev->port.num, dev->name,
+			rdp_port_state_str(dev->port.state),
+			port_state_hint(&dev->port));
+		ret = -ENETDOWN;
+	}
+	/* What the port had (its GIDs) may be gone: build anew after. */
+	if (ret)
+		rdp_dev_drop_kept(dev);
+	return ret;
+}
+
 int rdp_dev_open(const char *name, int port, struct rdp_dev **out)
 {
 	struct ibv_device **list;

@@ -79,8 +79,10 @@ int rdp_session_keep_dev(struct rdp_session_keep *k,
 
 	if (k && k->dev && k->eng == eng && k->cm == cm && k->port == port &&
 	    !strcmp(k->name, name ? name : "")) {
-		*out = k->dev;
-		return 0;
+		ret = eng->dev_refresh ? eng->dev_refresh(k->dev) : 0;
+		if (!ret)
+			*out = k->dev;
+		return ret;
 	}
 	ret = eng->dev_open(name, port, cm, mo, out);
 	if (ret || !k)

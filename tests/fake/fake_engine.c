@@ -46,6 +46,10 @@ static int fake_dev_open(const char *name, int port, int cm,
 			FAKE_DEV_NAME);
 		return -ENODEV;
 	}
+	if (fake_engine_cfg.port_down) {
+		rdp_err("port 1 of %s is DOWN: the fake's link", FAKE_DEV_NAME);
+		return -ENETDOWN;
+	}
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return -ENOMEM;
@@ -77,6 +81,17 @@ static void fake_dev_close(struct rdp_dev *dev)
 	fake_conn_free(dev->kept);
 	count(&fake_engine_cfg.devs_closed);
 	free(dev);
+}
+
+/* As the engine: a port gone DOWN fails, and the kept connection goes. */
+static int fake_dev_refresh(struct rdp_dev *dev)
+{
+	if (!fake_engine_cfg.port_down)
+		return 0;
+	rdp_err("port 1 of %s is DOWN: the fake's link", FAKE_DEV_NAME);
+	fake_conn_free(dev->kept);
+	dev->kept = NULL;
+	return -ENETDOWN;
 }
 
 /* As the engine: a kept connection of the same shape, its QPs anew. */
@@ -266,6 +281,7 @@ static int fake_verify(const struct rdp_run *run, uint64_t n,
 const struct rdp_engine_ops fake_engine = {
 	.dev_open = fake_dev_open,
 	.dev_close = fake_dev_close,
+	.dev_refresh = fake_dev_refresh,
 	.conn_create = fake_conn_create,
 	.conn_local_info = fake_local_info,
 	.conn_connect = fake_conn_connect,

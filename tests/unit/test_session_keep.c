@@ -197,6 +197,35 @@ static void test_failure_then_round(void **state)
 	balanced();
 }
 
+/* The kept device's port goes down: the client's next session fails as
+ * a fresh open would (-ENETDOWN, before dialling), the kept connection
+ * goes, and once the port is back it is built anew. */
+static void test_port_down(void **state)
+{
+	struct rdp_session_keep *ck, *sk;
+	struct kept_server srv = { 0 };
+	struct rdp_opts co;
+
+	(void)state;
+	assert_int_equal(rdp_session_keep_create(1, &ck), 0);
+	assert_int_equal(rdp_session_keep_create(1, &sk), 0);
+	client_opts(&co, ARGS("write_bw", "-s", "4K", "-n", "100"));
+	server_opts(&srv.o, ARGS("--max-memory", "1M"));
+	srv.keep = sk;
+	assert_int_equal(kept_pair(&co, ck, &srv), RDP_EXIT_OK);
+	fake_engine_cfg.port_down = 1;
+	assert_int_equal(rdp_session_client_kept(&co, &fake_engine, NULL, ck,
+						 NULL, NULL),
+			 RDP_EXIT_FAIL);
+	fake_engine_cfg.port_down = 0;
+	assert_int_equal(kept_pair(&co, ck, &srv), RDP_EXIT_OK);
+	counts_are(ck, 3, 1, 1, 2, 0);
+	counts_are(sk, 2, 1, 1, 1, 1);
+	rdp_session_keep_free(ck);
+	rdp_session_keep_free(sk);
+	balanced();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +233,7 @@ int main(void)
 		cmocka_unit_test_setup(test_nothing_kept, setup),
 		cmocka_unit_test_setup(test_shape_changes, setup),
 		cmocka_unit_test_setup(test_failure_then_round, setup),
+		cmocka_unit_test_setup(test_port_down, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
