@@ -16,22 +16,25 @@ shift 3 2>/dev/null || shift $#
 ARGS=("$@")
 [ ${#ARGS[@]} -gt 0 ] || ARGS=(write_bw -D 2 --tolerance 90)
 DEVS="$RDP_RXE_DEV0,$RDP_RXE_DEV1,$RDP_RXE_DEV2,$RDP_RXE_DEV3"
-mkdir -p "$OUT" || exit 1
+mkdir -p "$OUT" 2>/dev/null || OUT=$(mktemp -d)
 # Open MPI refuses a host named "(none)": name the throw-away guest.
 if [ "${RDP_RXE_MODE:-}" = qemu ] && [ "$(hostname)" = "(none)" ]; then
 	hostname rdp-guest
 fi
 
 one() {
-	local run=$1 keep=$2 dir=$OUT/run$1-keep$2 rc
+	local run=$1 keep=$2 dir=$OUT/run$1-keep$2 rc t0 t1
 	rm -rf "$dir"
+	t0=$(date +%s.%N)
 	RDP_MESH_NODE='node%r' RDP_MESH_KEEP=$keep timeout 600 \
 		mpirun --allow-run-as-root --oversubscribe -np 4 \
 		-x RDP_MESH_NODE -x RDP_MESH_KEEP --mca pml ob1 \
 		--mca btl self,vader,tcp "$BUILD/rdmaperf-mesh" "${ARGS[@]}" \
 		-d "$DEVS" --output-dir "$dir" >"$dir.out" 2>&1
 	rc=$?
-	echo "== run $run, RDP_MESH_KEEP=$keep: exit $rc"
+	t1=$(date +%s.%N)
+	echo "== run $run, RDP_MESH_KEEP=$keep: exit $rc, mpirun wall $(echo "$t1 - $t0" | bc) s"
+	grep -h "^time:" "$dir.out"
 	[ -s "$dir/mesh.json" ] || { tail -5 "$dir.out"; return; }
 	echo "round wall_s pair_s measured_s overhead_pct"
 	jq -r '.rounds[] | select(.timing) | .timing as $t |
@@ -43,6 +46,8 @@ one() {
 		if ($p | length) == 0 then "client phases: none" else
 		"client phases, mean ms: " + ([$p[0] | keys_unsorted[] as $k |
 		"\($k) \([$p[][$k]] | add / length * 1000 | round)"] | join(", ")) end' \
+		"$dir/mesh.json"
+	jq -r '[.cells[] | .result.results[-1].elapsed_s | select(. != null)] | "cells elapsed_s: min \(min * 1000 | round) ms, mean \(add / length * 1000 | round) ms, max \(max * 1000 | round) ms"' \
 		"$dir/mesh.json"
 	jq -r '[.cells[] | .result.kept | select(. != null)] | "kept (client side, at each cell): " + (map("\(.sessions)/\(.device_opens)/\(.clock_calibrations)/\(.conns_built)/\(.conns_reused)") | join(" ")) + "  (sessions/device opens/clock calibrations/conns built/reused)"' \
 		"$dir/mesh.json"
