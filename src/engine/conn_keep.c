@@ -76,12 +76,30 @@ static int drain_cqs(struct rdp_conn *conn)
 	return 0;
 }
 
+/* Whether a QP failed (its peer gone, a transfer in error): its late
+ * completions could reach the CQs after the drain. */
+static int any_failed(const struct rdp_conn *conn)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	uint32_t i;
+
+	for (i = 0; conn->qps && i < conn->num_qps; i++)
+		if (!conn->qps[i] ||
+		    ibv_query_qp(conn->qps[i], &a, IBV_QP_STATE, &ia) ||
+		    a.qp_state == IBV_QPS_ERR || a.qp_state == IBV_QPS_SQE)
+			return 1;
+	return 0;
+}
+
 int rdp_conn_park(struct rdp_conn *conn)
 {
 	struct rdp_dev *dev = conn->dev;
 	uint32_t i;
 
 	conn->keepable = 0; /* until taken again */
+	if (any_failed(conn))
+		return 0;
 	for (i = 0; conn->ahs && i < conn->num_qps; i++)
 		if (conn->ahs[i])
 			ibv_destroy_ah(conn->ahs[i]);
