@@ -102,6 +102,15 @@ struct rdp_session_keep;
 int rdp_session_keep_create(int reuse, struct rdp_session_keep **out);
 /* Closes the kept device; accepts NULL. */
 void rdp_session_keep_free(struct rdp_session_keep *k);
+/*
+ * Before the first session, on the thread that will run them: the clock
+ * calibrated, the device o names opened and this thread placed near it,
+ * so that the first session costs what the later ones do. 0, or the
+ * device's error (logged); the sessions try again either way.
+ */
+int rdp_session_keep_warm(struct rdp_session_keep *k,
+			  const struct rdp_engine_ops *eng,
+			  const struct rdp_opts *o);
 
 /* What the sessions run with a keep did, from its creation. */
 struct rdp_session_keep_counts {

@@ -133,6 +133,27 @@ int rdp_session_keep_place(struct rdp_session_keep *k,
 	return ret;
 }
 
+int rdp_session_keep_warm(struct rdp_session_keep *k,
+			  const struct rdp_engine_ops *eng,
+			  const struct rdp_opts *o)
+{
+	struct rdp_placement place;
+	struct rdp_clock clk;
+	struct rdp_dev *dev;
+	int ret;
+
+	if (!k->reuse)
+		return 0; /* nothing would stay */
+	ret = rdp_session_keep_clock(k, &clk);
+	if (!ret)
+		ret = rdp_session_keep_dev(
+			k, eng, o->conn.dev, o->conn.ib_port,
+			!!(o->params.flags & RDP_PARAM_RDMA_CM), &o->mem, &dev);
+	if (!ret)
+		ret = rdp_session_keep_place(k, &o->place, dev, &place);
+	return ret;
+}
+
 void rdp_session_keep_done(struct rdp_session_keep *k,
 			   const struct rdp_session_phases *ph)
 {

@@ -226,6 +226,44 @@ static void test_port_down(void **state)
 	balanced();
 }
 
+/* Warmed before the first session: the device opened and the clock
+ * calibrated there, none again for the session; a keep that reuses
+ * nothing opens nothing to warm. */
+static void test_warm(void **state)
+{
+	struct rdp_session_keep *ck, *sk, *none;
+	struct kept_server srv = { 0 };
+	struct rdp_opts co;
+
+	(void)state;
+	assert_int_equal(rdp_session_keep_create(1, &ck), 0);
+	assert_int_equal(rdp_session_keep_create(1, &sk), 0);
+	assert_int_equal(rdp_session_keep_create(0, &none), 0);
+	client_opts(&co, ARGS("write_bw", "-s", "4K", "-n", "100"));
+	server_opts(&srv.o, ARGS("--max-memory", "1M"));
+	srv.keep = sk;
+	assert_int_equal(rdp_session_keep_warm(ck, &fake_engine, &co), 0);
+	assert_int_equal(rdp_session_keep_warm(sk, &fake_engine, &srv.o), 0);
+	assert_int_equal(rdp_session_keep_warm(none, &fake_engine, &co), 0);
+	assert_int_equal(fake_engine_cfg.devs_opened, 2);
+	counts_are(ck, 0, 1, 1, 0, 0);
+	assert_int_equal(kept_pair(&co, ck, &srv), RDP_EXIT_OK);
+	counts_are(ck, 1, 1, 1, 1, 0);
+	counts_are(sk, 1, 1, 1, 1, 0);
+	assert_int_equal(fake_engine_cfg.devs_opened, 2);
+	fake_engine_cfg.port_down = 1; /* warming fails as an open does */
+	assert_int_equal(rdp_session_keep_warm(none, &fake_engine, &co), 0);
+	rdp_session_keep_free(none);
+	assert_int_equal(rdp_session_keep_create(1, &none), 0);
+	assert_int_equal(rdp_session_keep_warm(none, &fake_engine, &co),
+			 -ENETDOWN);
+	fake_engine_cfg.port_down = 0;
+	rdp_session_keep_free(none);
+	rdp_session_keep_free(ck);
+	rdp_session_keep_free(sk);
+	balanced();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +272,7 @@ int main(void)
 		cmocka_unit_test_setup(test_shape_changes, setup),
 		cmocka_unit_test_setup(test_failure_then_round, setup),
 		cmocka_unit_test_setup(test_port_down, setup),
+		cmocka_unit_test_setup(test_warm, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
