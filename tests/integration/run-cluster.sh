@@ -129,11 +129,15 @@ t_cluster_retest_held() {
 # the retest rounds, so no flag holds there.
 # The link goes down when round 1 is in, which can be in the middle of
 # round 2's transfer: node3's peer in that round is then the server of a
-# client that vanished without a FIN, and stays busy with it (a run of -n
-# has no duration to bound its wait for DONE), so its next clients get no
-# HELLO until the link is back. Such a cell may fail only that way: with
-# "sent no HELLO", towards a node that served node3 in an earlier round
-# whose cell failed. Every other cell without node3 is ok.
+# client that vanished without a FIN, and stays busy with it until its
+# wait for DONE ends (-D 1 plus a slow step's margin), so its next
+# clients may get no HELLO in time. Such a cell may fail only that way:
+# with "sent no HELLO", towards a node that served node3 in an earlier
+# round whose cell failed. Every other cell without node3 is ok.
+# Transfers of -D 1 keep each round longer than the watcher's reaction
+# (with each rank's device and buffer kept, a round of -n 200 is over in
+# a fraction of a second, and rounds 2 and 3 could end before the link
+# went down).
 t_cluster_node_down() {
 	local pid i net rc why
 	begin "mesh: a node's netdev down mid-mesh: job completes, its cells failed, named, retest clears"
@@ -143,7 +147,7 @@ t_cluster_node_down() {
 	rm -rf "$DIR"
 	mesh_hostname
 	net=$RDP_RXE_BRPORT3
-	mesh_mpirun 4 write_bw -n 200 -s 4096 --tolerance 90 \
+	mesh_mpirun 4 write_bw -D 1 -s 4096 --tolerance 90 \
 		--connect-timeout 2 --oob-timeout 3 -d "$(devs 4)" \
 		--retest --retest-wait 3 --output-dir "$DIR" &
 	pid=$!
