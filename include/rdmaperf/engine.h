@@ -49,6 +49,16 @@ struct rdp_dev {
 	/* Where the buffers of its connections come from: set by the
 	 * caller before rdp_conn_create(), owned, closed with the device. */
 	struct rdp_mem *mem;
+	/* Set by the device's owner: rdp_conn_destroy() keeps a plain
+	 * connection's PD, registered buffer and CQs on the device (its QPs
+	 * go), and the next rdp_conn_create() of the same shape takes them
+	 * with fresh QPs. The kept one is freed with the device. */
+	int keep_conns;
+	struct rdp_conn *kept;
+	/* rdp_conn_create()s that built everything, and that reused a
+	 * kept connection's */
+	uint32_t conns_built;
+	uint32_t conns_reused;
 };
 
 /*
@@ -65,6 +75,12 @@ int rdp_dev_open(const char *name, int port, struct rdp_dev **out);
  */
 int rdp_dev_open_cm(const char *name, int port, struct rdp_dev **out);
 void rdp_dev_close(struct rdp_dev *dev);
+/*
+ * A device kept open between sessions, checked again: its port queried
+ * afresh; -ENETDOWN (logged as rdp_dev_open() does) when it is no longer
+ * ACTIVE, which also frees the kept connection.
+ */
+int rdp_dev_refresh(struct rdp_dev *dev);
 /*
  * The valid GIDs of dev's port, in index order, up to cap: one query of
  * the device (ibv_query_gid_table), else, where the kernel lacks it, one
@@ -134,6 +150,18 @@ int rdp_path_mtu(uint32_t local_bytes, uint32_t remote_bytes,
 	(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |                    \
 	 IBV_ACCESS_REMOTE_ATOMIC)
 
+/* The settings a connection's PD, buffer and CQs were built for
+ * (struct rdp_conn_cfg's, the GID's address by value): a kept one is
+ * reused for the same only. */
+struct rdp_conn_key {
+	uint32_t num_qps, msg_bytes, tx_depth, rx_depth;
+	uint32_t inline_bytes, transport, odp_ops, num_cqs;
+	int gid_index, use_grh, mr_per_qp, odp, access, comp_vector;
+	uint16_t pkey_index;
+	int have_ip;
+	struct rdp_ip ip;
+};
+
 /* Per-session resources: one PD, one MR over one buffer, one CQ, N QPs. */
 struct rdp_conn {
 	struct rdp_dev *dev;
@@ -176,6 +204,10 @@ struct rdp_conn {
 	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
 	/* --bounce: the GPU twin of buf, made and freed above the engine */
 	struct rdp_stage *stage;
+	/* What it was built for, and whether rdp_conn_destroy() may keep
+	 * it on its device (dev->keep_conns) */
+	struct rdp_conn_key key;
+	int keepable;
 };
 
 struct rdp_conn_cfg {

@@ -31,6 +31,9 @@ struct rdp_engine_ops {
 	int (*dev_open)(const char *name, int port, int cm,
 			const struct rdp_mem_opts *mo, struct rdp_dev **out);
 	void (*dev_close)(struct rdp_dev *dev); /* accepts NULL */
+	/* A device kept open from an earlier session, checked again (its
+	 * port still ACTIVE); NULL: nothing to check. */
+	int (*dev_refresh)(struct rdp_dev *dev);
 	int (*conn_create)(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			   struct rdp_conn **out);
 	/* Describe local QP i for the peer. */

@@ -90,6 +90,66 @@ struct rdp_secret;
 int rdp_session_load_secret(struct rdp_opts *o, int client,
 			    struct rdp_secret *s);
 
+/*
+ * What a program that runs many sessions on one device (rdmaperf-mesh's
+ * rounds) keeps from one to the next, on one side: the calibrated clock,
+ * the open device, the thread's placement, and on the device a plain
+ * connection's PD, registered buffer and CQs (each session's QPs are
+ * its own). Made with reuse 0 it keeps nothing and only counts and
+ * times. The caller's; one thread at a time.
+ */
+struct rdp_session_keep;
+int rdp_session_keep_create(int reuse, struct rdp_session_keep **out);
+/* Closes the kept device; accepts NULL. */
+void rdp_session_keep_free(struct rdp_session_keep *k);
+/*
+ * Before the first session, on the thread that will run them: the clock
+ * calibrated, the device o names opened and this thread placed near it,
+ * so that the first session costs what the later ones do. 0, or the
+ * device's error (logged); the sessions try again either way.
+ */
+int rdp_session_keep_warm(struct rdp_session_keep *k,
+			  const struct rdp_engine_ops *eng,
+			  const struct rdp_opts *o);
+
+/* What the sessions run with a keep did, from its creation. */
+struct rdp_session_keep_counts {
+	uint32_t sessions;
+	uint32_t dev_opens;
+	uint32_t clock_calibrations;
+	uint32_t conns_built;  /* PD, buffer, MR, CQs and QPs made */
+	uint32_t conns_reused; /* QPs made on a kept connection's rest */
+};
+void rdp_session_keep_counts(const struct rdp_session_keep *k,
+			     struct rdp_session_keep_counts *out);
+
+/* Where the last client session run with a keep spent its time, s. */
+struct rdp_session_phases {
+	double start_s;	   /* clock, device, placement, the reports */
+	double dial_s;	   /* TCP connect, the shared secret's proof */
+	double hello_s;	   /* HELLO both ways */
+	double params_s;   /* PARAMS to ACCEPT: the server's connection */
+	double qps_s;	   /* this side's connection, QP_INFO, RTR, RTS */
+	double prepare_s;  /* buffers filled, receives posted */
+	double loop_s;	   /* READY and the timed loop */
+	double done_s;	   /* DONE, the server's RESULT, the data check */
+	double report_s;   /* the report sinks' work */
+	double teardown_s; /* connection, channel and device let go */
+};
+void rdp_session_keep_phases(const struct rdp_session_keep *k,
+			     struct rdp_session_phases *out);
+
+/* rdp_session_client_results with keep (NULL: nothing kept). */
+int rdp_session_client_kept(const struct rdp_opts *o,
+			    const struct rdp_engine_ops *eng,
+			    struct rdp_oob *oob, struct rdp_session_keep *keep,
+			    struct rdp_report_sink *extra,
+			    struct rdp_session_results **out);
+/* rdp_session_serve_with with keep (NULL: nothing kept). */
+int rdp_session_serve_kept(const struct rdp_opts *o,
+			   const struct rdp_engine_ops *eng,
+			   struct rdp_oob *oob, struct rdp_session_keep *keep);
+
 /* Map a negative errno from a session to an exit code. */
 int rdp_exit_code(int err);
 

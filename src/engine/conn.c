@@ -551,6 +551,21 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	ret = check_cfg(dev, cfg);
 	if (ret)
 		return ret;
+	conn = dev->keep_conns ? rdp_conn_take_kept(dev, cfg) : NULL;
+	if (conn) {
+		/* as new: the last peer may have lowered them */
+		conn->max_rd_atomic =
+			rd_atomic_limit(dev->attr.max_qp_init_rd_atom);
+		conn->max_dest_rd_atomic =
+			rd_atomic_limit(dev->attr.max_qp_rd_atom);
+		ret = create_qps(conn, cfg);
+		if (ret)
+			goto err_destroy;
+		dev->conns_reused++;
+		conn->keepable = 1;
+		*out = conn;
+		return 0;
+	}
 	conn = calloc(1, sizeof(*conn));
 	if (!conn)
 		return -ENOMEM;
@@ -586,6 +601,9 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		ret = create_qps(conn, cfg);
 	if (ret)
 		goto err_destroy;
+	rdp_conn_key_of(cfg, &conn->key);
+	conn->keepable = rdp_conn_keepable(cfg);
+	dev->conns_built++;
 	*out = conn;
 	return 0;
 
@@ -599,6 +617,8 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 	uint32_t i;
 
 	if (!conn)
+		return;
+	if (conn->keepable && conn->dev->keep_conns && rdp_conn_park(conn))
 		return;
 	rdp_cm_close(conn->cm, conn); /* its QPs go with its ids */
 	for (i = 0; conn->ahs && i < conn->num_qps; i++)

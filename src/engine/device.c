@@ -14,6 +14,8 @@
 #include <rdmaperf/mem.h>
 #include <rdmaperf/sysfs.h>
 
+#include "engine_int.h"
+
 const char *rdp_link_layer_str(uint8_t link_layer)
 {
 	switch (link_layer) {
@@ -230,6 +232,25 @@ static int check_active(struct rdp_dev *dev)
 	return 0;
 }
 
+int rdp_dev_refresh(struct rdp_dev *dev)
+{
+	int ret = query_port(dev->ctx, dev->port.num, &dev->port);
+
+	if (ret) {
+		rdp_err("query port %u of %s: %s", dev->port.num, dev->name,
+			strerror(-ret));
+	} else if (dev->port.state != IBV_PORT_ACTIVE) {
+		rdp_err("port %u of %s is %s: %s", dev->port.num, dev->name,
+			rdp_port_state_str(dev->port.state),
+			port_state_hint(&dev->port));
+		ret = -ENETDOWN;
+	}
+	/* What the port had (its GIDs) may be gone: build anew after. */
+	if (ret)
+		rdp_dev_drop_kept(dev);
+	return ret;
+}
+
 int rdp_dev_open(const char *name, int port, struct rdp_dev **out)
 {
 	struct ibv_device **list;
@@ -337,6 +358,7 @@ void rdp_dev_close(struct rdp_dev *dev)
 {
 	if (!dev)
 		return;
+	rdp_dev_drop_kept(dev);
 	rdp_mem_close(dev->mem); /* GPU buffers are gone with their conns */
 	if (dev->cm_list)
 		rdma_free_devices(dev->cm_list); /* the context is its */

@@ -10,6 +10,9 @@
 
 struct rdp_cm;
 struct rdp_conn;
+struct rdp_conn_cfg;
+struct rdp_conn_key;
+struct rdp_dev;
 
 /* Disconnect (bounded wait), destroy the QPs and ids; NULL is fine. */
 void rdp_cm_close(struct rdp_cm *cm, struct rdp_conn *conn);
@@ -22,5 +25,20 @@ void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 /* The init attributes of QP i: the common shape on its part's CQ. */
 void rdp_conn_qp_shape(const struct rdp_conn *conn, uint32_t i,
 		       struct ibv_qp_init_attr *ia);
+
+/* Kept connections (conn_keep.c, dev->keep_conns). */
+/* The key of the connection cfg builds. */
+void rdp_conn_key_of(const struct rdp_conn_cfg *cfg, struct rdp_conn_key *k);
+/* Whether one built from cfg may be kept at all. */
+int rdp_conn_keepable(const struct rdp_conn_cfg *cfg);
+/* dev's kept connection when it fits cfg (its QPs to create), else NULL
+ * (one that does not fit is freed). */
+struct rdp_conn *rdp_conn_take_kept(struct rdp_dev *dev,
+				    const struct rdp_conn_cfg *cfg);
+/* Destroy conn's QPs and keep the rest on its device: 1, or 0 when it
+ * cannot be kept (the caller frees what is left). */
+int rdp_conn_park(struct rdp_conn *conn);
+/* Free dev's kept connection, if any. */
+void rdp_dev_drop_kept(struct rdp_dev *dev);
 
 #endif /* RDMAPERF_ENGINE_INT_H */

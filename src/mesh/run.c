@@ -39,6 +39,10 @@ struct server {
 	int lfd;
 	atomic_int stop;
 	pthread_t tid;
+	/* What each side keeps from round to round (its device, buffer,
+	 * clock): the serving thread's, and run_pair's, both the job's */
+	struct rdp_session_keep *keep;
+	struct rdp_session_keep *client_keep;
 };
 
 struct run {
@@ -68,16 +72,28 @@ static double now_s(void)
 	return (double)rdp_clock_mono_ns() / 1e9;
 }
 
+/* RDP_MESH_KEEP=0 keeps nothing between rounds (each session opens and
+ * closes everything, as a lone rdmaperf does): the figure to compare. */
+static int keep_reuse(void)
+{
+	const char *v = getenv("RDP_MESH_KEEP");
+
+	return !(v && !strcmp(v, "0"));
+}
+
 static void *serve_main(void *arg)
 {
 	struct server *s = arg;
 	struct rdp_oob oob;
 
+	/* The first client finds this side as the later ones do; a failure
+	 * is the sessions' to report. */
+	rdp_session_keep_warm(s->keep, s->eng, &s->o);
 	while (!atomic_load(&s->stop)) {
 		if (rdp_oob_accept(s->lfd, ACCEPT_POLL_MS,
 				   s->o.conn.oob_timeout_ms, &oob))
 			continue;
-		rdp_session_serve_with(&s->o, s->eng, &oob);
+		rdp_session_serve_kept(&s->o, s->eng, &oob, s->keep);
 		rdp_oob_close(&oob);
 	}
 	return NULL;
@@ -96,7 +112,9 @@ static int serve_start(struct run *r)
 	s->o.conn.gid_index = r->me.gid_index;
 	if (!s->o.conn.max_memory_bytes)
 		s->o.conn.max_memory_bytes = DEFAULT_MAX_MEMORY;
-	ret = rdp_oob_listen(r->me.addr, 0, &s->lfd);
+	ret = rdp_session_keep_create(keep_reuse(), &s->keep);
+	if (!ret)
+		ret = rdp_oob_listen(r->me.addr, 0, &s->lfd);
 	if (!ret)
 		ret = rdp_oob_local_port(s->lfd, &r->me.port);
 	if (ret)
@@ -112,12 +130,30 @@ static int serve_start(struct run *r)
 
 static void serve_stop(struct server *s)
 {
-	if (s->lfd < 0)
+	if (s->lfd >= 0) {
+		atomic_store(&s->stop, 1);
+		pthread_join(s->tid, NULL);
+		close(s->lfd);
+		s->lfd = -1;
+	}
+	rdp_session_keep_free(s->keep);
+	rdp_session_keep_free(s->client_keep);
+	s->keep = s->client_keep = NULL;
+}
+
+/* run_pair's side made ready on this thread, on the device its sessions
+ * use: the first round costs what the later ones do. A failure is the
+ * sessions' to report. */
+static void warm_client(struct run *r)
+{
+	struct rdp_opts *c = malloc(sizeof(*c));
+
+	if (!c)
 		return;
-	atomic_store(&s->stop, 1);
-	pthread_join(s->tid, NULL);
-	close(s->lfd);
-	s->lfd = -1;
+	*c = *r->o;
+	snprintf(c->conn.dev, sizeof(c->conn.dev), "%s", r->me.dev);
+	rdp_session_keep_warm(r->srv.client_keep, r->eng, c);
+	free(c);
 }
 
 /* This rank's device, name and address, then its server. */
@@ -152,7 +188,12 @@ static int local_setup(struct run *r)
 		 dev && *dev ? dev : "the first active device");
 	ret = rdp_mesh_endpoint_local(dev, r->o->conn.ib_port, &r->me);
 	if (!ret)
+		ret = rdp_session_keep_create(keep_reuse(),
+					      &r->srv.client_keep);
+	if (!ret)
 		ret = serve_start(r);
+	if (!ret)
+		warm_client(r);
 	return ret;
 }
 
@@ -236,6 +277,32 @@ static double real_of(json_t *rec, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* What this rank's client side kept and where its session's time went,
+ * into the cell's document: "kept" (counts since the job began) and
+ * "phases_s". */
+static void put_kept(json_t *doc, const struct rdp_session_keep *k)
+{
+	struct rdp_session_keep_counts n;
+	struct rdp_session_phases p;
+
+	rdp_session_keep_counts(k, &n);
+	rdp_session_keep_phases(k, &p);
+	json_object_set_new(
+		doc, "kept",
+		json_pack("{s:i, s:i, s:i, s:i, s:i}", "sessions", n.sessions,
+			  "device_opens", n.dev_opens, "clock_calibrations",
+			  n.clock_calibrations, "conns_built", n.conns_built,
+			  "conns_reused", n.conns_reused));
+	json_object_set_new(
+		doc, "phases_s",
+		json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+			  "start", p.start_s, "dial", p.dial_s, "hello",
+			  p.hello_s, "params", p.params_s, "qps", p.qps_s,
+			  "prepare", p.prepare_s, "loop", p.loop_s, "done",
+			  p.done_s, "report", p.report_s, "teardown",
+			  p.teardown_s));
+}
+
 /* One transfer as rdmaperf's client: the record rank 0 will read, with
  * the figures of the results the session handed back. */
 static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
@@ -273,7 +340,8 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 	       r->me.node, peer->node, peer->addr, peer->port, r->me.dev);
 	fflush(stdout);
 	t0 = now_s();
-	rc = rdp_session_client_results(c, r->eng, NULL, NULL, &res);
+	rc = rdp_session_client_kept(c, r->eng, NULL, r->srv.client_keep, NULL,
+				     &res);
 	t0 = now_s() - t0;
 	free(c);
 	if (rc)
@@ -284,6 +352,8 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 	if (!rc) {
 		rdp_mesh_figures_of(res, &fig);
 		doc = json_incref(res->doc);
+		if (doc)
+			put_kept(doc, r->srv.client_keep);
 	}
 	if (!rc && !doc)
 		snprintf(why, sizeof(why), "no results document");

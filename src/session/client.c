@@ -11,7 +11,7 @@
 #include <time.h>
 #include <jansson.h>
 
-#include "session_int.h"
+#include "client_int.h"
 #include <rdmaperf/auth.h>
 #include <rdmaperf/barrier.h>
 #include <rdmaperf/secret.h>
@@ -30,28 +30,13 @@
 #include <rdmaperf/sysfs.h>
 #include <rdmaperf/verdict.h>
 
-struct client {
-	struct rdp_session_base s; /* options, device, QPs, reports */
-	struct rdp_host_info peer_host;
-	struct rdp_host_info local_host;
-	struct rdp_peer_info peer;
-	uint16_t cm_port;	      /* -R: where the server listens, else 0 */
-	uint32_t cm_nonce;	      /* -R: echoed in each connect request */
-	struct rdp_decisions dec;     /* the loop's, for this point */
-	struct rdp_report_sink *json; /* in sinks, NULL when none */
-	int want;		      /* the caller asks for the points */
-	struct rdp_session_results *out; /* them, once the run succeeded */
-	struct rdp_verdict verdict;	 /* thresholds, line rate */
-	struct rdp_progress prog;	 /* sweeps, on a terminal */
-	struct rdp_adapt_info adapt;	 /* --time-per-point, this point */
-	struct rdp_placement place;
-	int authenticated; /* both sides proved the shared secret */
-	int barrier_fd;	   /* a rail's start barrier, -1 none */
-};
-
-static struct client *client_of(struct rdp_session_base *s)
+/* The time since the last lap, into the phase it closes. */
+static void lap(struct client *c, double *phase)
 {
-	return (struct client *)((char *)s - offsetof(struct client, s));
+	uint64_t t = rdp_clock_mono_ns();
+
+	*phase += (double)(t - c->mark_ns) / 1e9;
+	c->mark_ns = t;
 }
 
 /* A rail of a multi-rail run: its timed loop starts with the others'. */
@@ -304,6 +289,7 @@ static int run_test(struct client *c, struct rdp_result *res)
 	res->size_bytes = p->size_bytes;
 	res->num_qps = p->num_qps;
 	ret = c->s.eng->prepare(&run);
+	lap(c, &c->ph.prepare_s);
 	if (!ret)
 		rdp_ctr_begin(&c->s.ctr, c->s.dev->name, c->s.dev->port.num);
 	if (!ret)
@@ -316,7 +302,11 @@ static int run_test(struct client *c, struct rdp_result *res)
 		if (ret)
 			c->s.proto->loop_failed(&c->s);
 	}
-	return ret ? ret : c->s.proto->done(&c->s, &run, res);
+	lap(c, &c->ph.loop_s);
+	if (!ret)
+		ret = c->s.proto->done(&c->s, &run, res);
+	lap(c, &c->ph.done_s);
+	return ret;
 }
 
 /* An adaptive batch; after the first, the point starts over with the
@@ -376,9 +366,12 @@ static int run_point(struct client *c, int first, int group,
 	const struct rdp_opts *o = c->s.o;
 	int ret;
 
+	lap(c, &c->ph.report_s);
 	ret = c->s.proto->params(&c->s);
+	lap(c, &c->ph.params_s);
 	if (!ret)
 		ret = c->s.proto->qps(&c->s);
+	lap(c, &c->ph.qps_s);
 	if (ret)
 		return ret;
 	rdp_bench_decide(o->bench, &c->s.p, c->s.conn, &c->dec);
@@ -404,6 +397,7 @@ static int run_point(struct client *c, int first, int group,
 	if (first)
 		ret = rdp_sinks_begin(&c->s.sinks, &c->s.info);
 	rdp_sinks_start(&c->s.sinks, &c->s.info, group);
+	lap(c, &c->ph.report_s);
 	if (!ret)
 		ret = measure(c, res);
 	if (!ret && o->report.no_peak)
@@ -411,8 +405,10 @@ static int run_point(struct client *c, int first, int group,
 	c->s.ctr.same_port = same_port(c);
 	if (!ret)
 		ret = rdp_sinks_point(&c->s.sinks, &c->s.info, res);
+	lap(c, &c->ph.report_s);
 	c->s.eng->conn_destroy(c->s.conn);
 	c->s.conn = NULL;
+	lap(c, &c->ph.teardown_s);
 	return ret;
 }
 
@@ -551,8 +547,10 @@ static int session(struct client *c)
 	struct rdp_result *res;
 	int ret = c->s.proto->open(&c->s);
 
+	lap(c, &c->ph.dial_s);
 	if (!ret)
 		ret = c->s.proto->hello(&c->s);
+	lap(c, &c->ph.hello_s);
 	if (ret)
 		return ret;
 	res = calloc(slots, sizeof(*res));
@@ -564,106 +562,12 @@ static int session(struct client *c)
 		ret = each_point(c, res, &n);
 	if (!ret)
 		ret = finish(c, res, n);
+	lap(c, &c->ph.report_s);
 	if (!ret && c->out)
 		return 0; /* res is the caller's now */
 	for (i = 0; i < slots; i++)
 		rdp_result_clear(&res[i]);
 	free(res);
-	return ret;
-}
-
-/* --time-per-point: how each point's batches went, under its row. */
-struct adapt_sink {
-	struct rdp_report_sink base; /* first */
-	const struct client *c;
-};
-
-static int adapt_point(struct rdp_report_sink *s,
-		       const struct rdp_report_info *in,
-		       const struct rdp_result *r)
-{
-	const struct client *c = ((struct adapt_sink *)s)->c;
-
-	(void)in;
-	(void)r;
-	rdp_sweep_report(&c->adapt, c->s.text, rdp_json_sink_doc(c->json));
-	return 0;
-}
-
-static void adapt_destroy(struct rdp_report_sink *s)
-{
-	free(s);
-}
-
-static const struct rdp_report_sink_ops adapt_ops = {
-	.name = "adaptive",
-	.point = adapt_point,
-	.destroy = adapt_destroy,
-};
-
-static int add_adapt_sink(struct client *c)
-{
-	struct adapt_sink *a = calloc(1, sizeof(*a));
-
-	if (!a)
-		return -ENOMEM;
-	a->base.ops = &adapt_ops;
-	a->c = c;
-	return rdp_sinks_add(&c->s.sinks, &a->base);
-}
-
-static const enum rdp_figure figure_of[] = {
-	[RDP_OUTPUT_BW] = RDP_FIGURE_BW,
-	[RDP_OUTPUT_MSGRATE] = RDP_FIGURE_MSGRATE,
-	[RDP_OUTPUT_LAT] = RDP_FIGURE_LAT,
-};
-
-/* The reports, in the order their lines appear: the text, --output's
- * figure, the JSON document, the thresholds, the adaptive line. */
-static int make_sinks(struct client *c)
-{
-	const struct rdp_opts *o = c->s.o;
-	struct rdp_text_sink_cfg text = {
-		.cpu_util = o->report.cpu_util,
-		.histogram = o->report.histogram,
-		.rate = 1,
-	};
-	struct rdp_json_sink_cfg js = {
-		.out = o->report.json ? stdout : NULL,
-		.compact = o->report.live,
-		.file = o->report.json_file,
-		.plot_file = o->limits.plot_file,
-	};
-	struct rdp_report_sink *s;
-	int ret;
-
-	ret = rdp_text_sink_create(c->s.text, &text, &s);
-	if (!ret)
-		ret = rdp_sinks_add(&c->s.sinks, s);
-	if (!ret && o->report.output != RDP_OUTPUT_REPORT) {
-		ret = rdp_figure_sink_create(stdout,
-					     figure_of[o->report.output],
-					     o->report.gbits, &s);
-		if (!ret)
-			ret = rdp_sinks_add(&c->s.sinks, s);
-	}
-	if (!ret && (o->report.json || o->report.json_file[0] ||
-		     o->limits.plot_file[0] || c->want)) {
-		ret = rdp_json_sink_create(&js, &c->json);
-		if (!ret)
-			ret = rdp_sinks_add(&c->s.sinks, c->json);
-		if (ret)
-			c->json = NULL;
-	}
-	if (!ret)
-		ret = rdp_verdict_sink_create(&c->verdict, c->s.text, c->json,
-					      &s);
-	if (!ret)
-		ret = rdp_sinks_add(&c->s.sinks, s);
-	if (!ret)
-		ret = add_adapt_sink(c);
-	if (ret)
-		rdp_err("set up the reports: %s", strerror(-ret));
 	return ret;
 }
 
@@ -674,15 +578,17 @@ static int start(struct client *c)
 	struct rdp_limits lim;
 	int ret;
 
-	if (rdp_session_clock(&c->s.clk))
+	if (rdp_session_keep_clock(c->keep, &c->s.clk))
 		return RDP_EXIT_FAIL;
-	ret = rdp_session_dev_open(c->s.eng, o, &c->s.dev);
+	ret = rdp_session_keep_dev(c->keep, c->s.eng, o->conn.dev,
+				   o->conn.ib_port,
+				   !!(o->params.flags & RDP_PARAM_RDMA_CM),
+				   &o->mem, &c->s.dev);
 	if (ret)
 		return rdp_exit_code(ret);
 	rdp_session_governor_check(o);
 	rdp_session_limits(o, &lim);
-	if (rdp_place_self_dev(&o->place, c->s.dev->name, c->s.dev->numa_node,
-			       &c->place) ||
+	if (rdp_session_keep_place(c->keep, &o->place, c->s.dev, &c->place) ||
 	    rdp_session_threads_fit(o) ||
 	    rdp_verdict_init(&c->verdict, &lim, o->bench->kind == RDP_BENCH_BW,
 			     c->s.dev))
@@ -697,7 +603,7 @@ static int start(struct client *c)
 	if (rdp_session_text_out(o->report.json || o->report.output,
 				 &c->s.text))
 		return RDP_EXIT_FAIL;
-	return make_sinks(c) ? RDP_EXIT_FAIL : RDP_EXIT_OK;
+	return rdp_client_sinks(c) ? RDP_EXIT_FAIL : RDP_EXIT_OK;
 }
 
 /* The client on proto's dialogue (pt: perftest's state), with oob
@@ -705,7 +611,8 @@ static int start(struct client *c)
  * when asked for. */
 static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 		 const struct rdp_session_proto_ops *proto, struct pt_peer *pt,
-		 struct rdp_oob *oob, struct rdp_report_sink *extra,
+		 struct rdp_oob *oob, struct rdp_session_keep *keep,
+		 struct rdp_report_sink *extra,
 		 struct rdp_session_results **out)
 {
 	struct client c = {
@@ -719,12 +626,15 @@ static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 		},
 		.barrier_fd = rdp_barrier_from_env(),
 		.want = !!out,
+		.keep = keep,
+		.mark_ns = rdp_clock_mono_ns(),
 	};
 	int rc, ret;
 
 	if (oob)
 		c.s.oob = *oob; /* ours now: closed below */
 	rc = proto->start ? proto->start(&c.s) : start(&c);
+	lap(&c, &c.ph.start_s);
 	/* start leaves room: its sinks are fewer than the list holds. */
 	if (rc == RDP_EXIT_OK && extra && c.s.sinks.n < RDP_REPORT_SINKS_MAX)
 		rdp_sinks_add(&c.s.sinks, extra);
@@ -737,7 +647,9 @@ static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 	}
 	eng->conn_destroy(c.s.conn);
 	rdp_oob_close(&c.s.oob);
-	eng->dev_close(c.s.dev);
+	rdp_session_keep_release(keep, eng, c.s.dev);
+	lap(&c, &c.ph.teardown_s);
+	rdp_session_keep_done(keep, &c.ph);
 	if (extra && c.s.sinks.n && c.s.sinks.v[c.s.sinks.n - 1] == extra)
 		c.s.sinks.n--; /* the caller's */
 	rdp_sinks_free(&c.s.sinks);
@@ -756,7 +668,16 @@ int rdp_session_client_results(const struct rdp_opts *o,
 			       struct rdp_report_sink *extra,
 			       struct rdp_session_results **out)
 {
-	return drive(o, eng, &rdp_proto_rdmaperf, NULL, oob, extra, out);
+	return drive(o, eng, &rdp_proto_rdmaperf, NULL, oob, NULL, extra, out);
+}
+
+int rdp_session_client_kept(const struct rdp_opts *o,
+			    const struct rdp_engine_ops *eng,
+			    struct rdp_oob *oob, struct rdp_session_keep *keep,
+			    struct rdp_report_sink *extra,
+			    struct rdp_session_results **out)
+{
+	return drive(o, eng, &rdp_proto_rdmaperf, NULL, oob, keep, extra, out);
 }
 
 int rdp_session_client_proto(const struct rdp_opts *o,
@@ -764,7 +685,7 @@ int rdp_session_client_proto(const struct rdp_opts *o,
 			     const struct rdp_session_proto_ops *proto,
 			     struct pt_peer *pt)
 {
-	return drive(o, eng, proto, pt, NULL, NULL, NULL);
+	return drive(o, eng, proto, pt, NULL, NULL, NULL, NULL);
 }
 
 int rdp_session_client_with(const struct rdp_opts *o,

@@ -48,6 +48,7 @@ static int verbs_loop(struct rdp_run *run, struct rdp_result *res)
 const struct rdp_engine_ops rdp_engine_verbs = {
 	.dev_open = verbs_dev_open,
 	.dev_close = rdp_dev_close,
+	.dev_refresh = rdp_dev_refresh,
 	.conn_create = rdp_session_conn_create,
 	.conn_local_info = rdp_conn_local_info,
 	.conn_connect = rdp_conn_connect,

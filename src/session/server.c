@@ -38,8 +38,29 @@ struct server {
 	struct rdp_conn *conn;
 	char why[RDP_WIRE_TEXT_MAX];
 	struct rdp_placement place;
-	struct rdp_ctr_pair ctr; /* port counters of the current point */
+	struct rdp_ctr_pair ctr;       /* port counters of the current point */
+	struct rdp_session_keep *keep; /* the caller's, NULL: none */
+	/* with a keep, where the time went (s): clock and device, the
+	 * connection to ACCEPT, QP_INFO to RTS, the run, the teardown */
+	double t[5];
+	uint64_t mark_ns;
 };
+
+enum {
+	T_OPEN,
+	T_SETUP,
+	T_QPS,
+	T_RUN,
+	T_TEARDOWN
+};
+
+static void lap(struct server *s, int phase)
+{
+	uint64_t t = rdp_clock_mono_ns();
+
+	s->t[phase] += (double)(t - s->mark_ns) / 1e9;
+	s->mark_ns = t;
+}
 
 /*
  * A remote peer never gets a key wider than its test's buffer: the flag
@@ -227,13 +248,15 @@ static int open_device(struct server *s)
 
 	if (s->dev && !!s->dev->cm_list == cm)
 		return 0;
-	s->eng->dev_close(s->dev); /* a client may change its mind per point */
+	/* a client may change its mind per point */
+	rdp_session_keep_release(s->keep, s->eng, s->dev);
 	s->dev = NULL;
-	ret = s->eng->dev_open(s->o->conn.dev, s->o->conn.ib_port, cm,
-			       &s->o->mem, &s->dev);
+	ret = rdp_session_keep_dev(s->keep, s->eng, s->o->conn.dev,
+				   s->o->conn.ib_port, cm, &s->o->mem, &s->dev);
 	if (!ret)
-		ret = rdp_place_self_dev(&s->o->place, s->dev->name,
-					 s->dev->numa_node, &s->place);
+		ret = rdp_session_keep_place(s->keep, &s->o->place, s->dev,
+					     &s->place);
+	lap(s, T_OPEN);
 	return ret;
 }
 
@@ -446,17 +469,22 @@ static int serve_point(struct server *s, const struct rdp_params *p)
 	int ret, access = 0;
 
 	s->p = *p;
+	s->mark_ns = rdp_clock_mono_ns(); /* not the wait for PARAMS */
 	ret = check_params(s);
 	if (!ret)
 		ret = setup(s);
+	lap(s, T_SETUP);
 	if (!ret)
 		ret = connect_qps(s);
+	lap(s, T_QPS);
 	if (!ret)
 		ret = run_test(s);
+	lap(s, T_RUN);
 	if (s->conn)
 		access = s->conn->mr_access & RDP_ACCESS_REMOTE;
 	s->eng->conn_destroy(s->conn);
 	s->conn = NULL;
+	lap(s, T_TEARDOWN);
 	rdp_access_str(access, granted, sizeof(granted));
 	if (!ret)
 		printf("client %s: %s, %llu B, %u QP(s): done, data ok; "
@@ -519,12 +547,30 @@ static int serve(struct server *s, const struct rdp_msg *first)
 	return ret;
 }
 
+/* A kept server's line on where a client's time went. */
+static void say_times(const struct server *s)
+{
+	struct rdp_session_keep_counts n;
+
+	rdp_session_keep_counts(s->keep, &n);
+	printf("client %s: times: clock and device %.3f s, connection %.3f "
+	       "s, QPs to RTS %.3f s, run %.3f s, teardown %.3f s; kept: %u "
+	       "device open(s), %u connection(s) built, %u reused\n",
+	       s->oob->peer, s->t[T_OPEN], s->t[T_SETUP], s->t[T_QPS],
+	       s->t[T_RUN], s->t[T_TEARDOWN], n.dev_opens, n.conns_built,
+	       n.conns_reused);
+}
+
 /* A client past the gate: perftest's, or rdmaperf's with its HELLO. */
 static int serve_handoff(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng,
-			 struct rdp_handoff *h)
+			 struct rdp_handoff *h, struct rdp_session_keep *keep)
 {
-	struct server s = { .o = o, .eng = eng, .oob = &h->oob };
+	struct server s = { .o = o,
+			    .eng = eng,
+			    .oob = &h->oob,
+			    .keep = keep,
+			    .mark_ns = rdp_clock_mono_ns() };
 	struct watchdog w;
 	int ret;
 
@@ -536,7 +582,8 @@ static int serve_handoff(const struct rdp_opts *o,
 	if (h->perftest)
 		ret = rdp_session_perftest_serve(o, eng, &h->oob);
 	else
-		ret = rdp_clock_calibrate(&s.clk);
+		ret = rdp_session_keep_clock(keep, &s.clk);
+	lap(&s, T_OPEN);
 	if (!ret && !h->perftest)
 		ret = serve(&s, &h->first);
 	/* A wait cut at the session's end is its end too, whichever of
@@ -561,15 +608,20 @@ static int serve_handoff(const struct rdp_opts *o,
 		       ret == -EBADMSG && h->oob.seal.on
 			       ? "a message failed its authentication check"
 			       : strerror(-ret));
-	fflush(stdout);
+	s.mark_ns = rdp_clock_mono_ns(); /* not the wait for the close */
 	eng->conn_destroy(s.conn);
-	eng->dev_close(s.dev);
+	rdp_session_keep_release(keep, eng, s.dev);
+	lap(&s, T_TEARDOWN);
+	if (keep)
+		say_times(&s);
+	rdp_session_keep_done(keep, NULL);
+	fflush(stdout);
 	return ret;
 }
 
-int rdp_session_serve_with(const struct rdp_opts *o,
+int rdp_session_serve_kept(const struct rdp_opts *o,
 			   const struct rdp_engine_ops *eng,
-			   struct rdp_oob *oob)
+			   struct rdp_oob *oob, struct rdp_session_keep *keep)
 {
 	struct rdp_handoff *h;
 	char why[RDP_WIRE_TEXT_MAX];
@@ -584,13 +636,20 @@ int rdp_session_serve_with(const struct rdp_opts *o,
 		printf("client %s: refused: %s\n", oob->peer, why);
 		fflush(stdout);
 	} else {
-		ret = serve_handoff(o, eng, h);
+		ret = serve_handoff(o, eng, h, keep);
 	}
 	/* The caller closes its copy of the channel; this one's session
 	 * keys go with it. */
 	explicit_bzero(&h->oob.seal, sizeof(h->oob.seal));
 	free(h);
 	return ret;
+}
+
+int rdp_session_serve_with(const struct rdp_opts *o,
+			   const struct rdp_engine_ops *eng,
+			   struct rdp_oob *oob)
+{
+	return rdp_session_serve_kept(o, eng, oob, NULL);
 }
 
 /* How this server lets clients in, said once at start. */
@@ -632,7 +691,7 @@ int rdp_server_loop_with(const struct rdp_opts *o,
 	for (;;) {
 		if (rdp_gate_next(gate, &h))
 			return RDP_EXIT_FAIL;
-		ret = serve_handoff(o, eng, h);
+		ret = serve_handoff(o, eng, h, NULL);
 		rdp_oob_close(&h->oob);
 		free(h);
 		if (once)

@@ -16,6 +16,7 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/engine_ops.h>
 #include <rdmaperf/oob.h>
+#include <rdmaperf/placement.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/run_opts.h>
 #include <rdmaperf/session.h>
@@ -39,6 +40,44 @@ int rdp_session_clock(struct rdp_clock *clk);
 /* The device o names, opened for RDMA CM when the parameters ask it. */
 int rdp_session_dev_open(const struct rdp_engine_ops *eng,
 			 const struct rdp_opts *o, struct rdp_dev **out);
+/* A side's kept state (keep.c, rdp_session_keep_create()). */
+struct rdp_session_keep {
+	int reuse;			  /* keep; else only count and time */
+	const struct rdp_engine_ops *eng; /* dev's */
+	struct rdp_dev *dev;		  /* kept open, NULL none */
+	char name[64];			  /* what dev was opened for */
+	int port, cm;
+	struct rdp_clock clk;
+	int have_clk;
+	struct rdp_placement place; /* on dev, this thread's */
+	int placed;
+	struct rdp_session_keep_counts n; /* conns: of devices closed */
+	struct rdp_session_phases last;
+};
+/* Each accepts k NULL (nothing kept) and then does what a lone session
+ * does. The clock: k's, else calibrated (kept when k reuses). */
+int rdp_session_keep_clock(struct rdp_session_keep *k, struct rdp_clock *clk);
+/* The device name/port/cm: k's when opened for the same, else opened
+ * (and kept, its connections too, when k reuses). */
+int rdp_session_keep_dev(struct rdp_session_keep *k,
+			 const struct rdp_engine_ops *eng, const char *name,
+			 int port, int cm, const struct rdp_mem_opts *mo,
+			 struct rdp_dev **out);
+/* A session is done with dev: closed unless k keeps it. */
+void rdp_session_keep_release(struct rdp_session_keep *k,
+			      const struct rdp_engine_ops *eng,
+			      struct rdp_dev *dev);
+struct rdp_place_opts;
+struct rdp_placement;
+/* This thread placed near dev: once per kept device. */
+int rdp_session_keep_place(struct rdp_session_keep *k,
+			   const struct rdp_place_opts *po,
+			   const struct rdp_dev *dev,
+			   struct rdp_placement *out);
+/* A session ended: counted, its phases (NULL: none) the last. */
+void rdp_session_keep_done(struct rdp_session_keep *k,
+			   const struct rdp_session_phases *ph);
+
 /* o->conn's server dialled unless oob is open; the message timeout set. */
 int rdp_session_dial(const struct rdp_opts *o, struct rdp_oob *oob);
 /* The text report's stream: stdout, or /dev/null when quiet (stdout

@@ -46,6 +46,10 @@ static int fake_dev_open(const char *name, int port, int cm,
 			FAKE_DEV_NAME);
 		return -ENODEV;
 	}
+	if (fake_engine_cfg.port_down) {
+		rdp_err("port 1 of %s is DOWN: the fake's link", FAKE_DEV_NAME);
+		return -ENETDOWN;
+	}
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return -ENOMEM;
@@ -61,22 +65,66 @@ static int fake_dev_open(const char *name, int port, int cm,
 	return 0;
 }
 
+static void fake_conn_free(struct rdp_conn *conn)
+{
+	if (!conn)
+		return;
+	count(&fake_engine_cfg.conns_destroyed);
+	free(conn->buf);
+	free(conn);
+}
+
 static void fake_dev_close(struct rdp_dev *dev)
 {
 	if (!dev)
 		return;
+	fake_conn_free(dev->kept);
 	count(&fake_engine_cfg.devs_closed);
 	free(dev);
+}
+
+/* As the engine: a port gone DOWN fails, and the kept connection goes. */
+static int fake_dev_refresh(struct rdp_dev *dev)
+{
+	if (!fake_engine_cfg.port_down)
+		return 0;
+	rdp_err("port 1 of %s is DOWN: the fake's link", FAKE_DEV_NAME);
+	fake_conn_free(dev->kept);
+	dev->kept = NULL;
+	return -ENETDOWN;
+}
+
+/* As the engine: a kept connection of the same shape, its QPs anew. */
+static struct rdp_conn *take_kept(struct rdp_dev *dev,
+				  const struct rdp_conn_cfg *cfg)
+{
+	struct rdp_conn *conn = dev->kept;
+
+	dev->kept = NULL;
+	if (conn && conn->num_qps == cfg->num_qps &&
+	    conn->msg_bytes == cfg->msg_bytes &&
+	    conn->mr_access == cfg->access) {
+		dev->conns_reused++;
+		return conn;
+	}
+	fake_conn_free(conn);
+	return NULL;
 }
 
 static int fake_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			    struct rdp_conn **out)
 {
-	struct rdp_conn *conn = calloc(1, sizeof(*conn));
+	struct rdp_conn *conn = dev->keep_conns ? take_kept(dev, cfg) : NULL;
 
+	if (conn) {
+		*out = conn;
+		return 0;
+	}
+	conn = calloc(1, sizeof(*conn));
 	if (!conn)
 		return -ENOMEM;
 	conn->dev = dev;
+	conn->msg_bytes = cfg->msg_bytes;
 	conn->num_qps = cfg->num_qps;
 	conn->slot_bytes = (size_t)rdp_slot_bytes(cfg->msg_bytes);
 	conn->buf_bytes = conn->slot_bytes * 2 * cfg->num_qps;
@@ -100,17 +148,19 @@ static int fake_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		conn->have_gid = 1;
 	}
 	count(&fake_engine_cfg.conns_created);
+	dev->conns_built++;
 	*out = conn;
 	return 0;
 }
 
 static void fake_conn_destroy(struct rdp_conn *conn)
 {
-	if (!conn)
+	if (conn && conn->dev->keep_conns) {
+		fake_conn_free(conn->dev->kept);
+		conn->dev->kept = conn;
 		return;
-	count(&fake_engine_cfg.conns_destroyed);
-	free(conn->buf);
-	free(conn);
+	}
+	fake_conn_free(conn);
 }
 
 static void fake_local_info(const struct rdp_conn *conn, uint32_t i,
@@ -231,6 +281,7 @@ static int fake_verify(const struct rdp_run *run, uint64_t n,
 const struct rdp_engine_ops fake_engine = {
 	.dev_open = fake_dev_open,
 	.dev_close = fake_dev_close,
+	.dev_refresh = fake_dev_refresh,
 	.conn_create = fake_conn_create,
 	.conn_local_info = fake_local_info,
 	.conn_connect = fake_conn_connect,

@@ -25,6 +25,8 @@ struct fake_engine_cfg {
 	int server_data_bad;	/* the server's verify finds a bad byte */
 	int client_data_bad;	/* the client's verify finds a bad byte */
 	int server_loop_fails;	/* the server's loop fails (its peer died) */
+	int port_down;		/* the device's port is DOWN: opening or
+				 * checking it again fails */
 	/* a live client's loop runs until its peer speaks, at most this
 	 * long (ms); 0: it returns at once */
 	int client_live_wait_ms;

@@ -129,11 +129,15 @@ t_cluster_retest_held() {
 # the retest rounds, so no flag holds there.
 # The link goes down when round 1 is in, which can be in the middle of
 # round 2's transfer: node3's peer in that round is then the server of a
-# client that vanished without a FIN, and stays busy with it (a run of -n
-# has no duration to bound its wait for DONE), so its next clients get no
-# HELLO until the link is back. Such a cell may fail only that way: with
-# "sent no HELLO", towards a node that served node3 in an earlier round
-# whose cell failed. Every other cell without node3 is ok.
+# client that vanished without a FIN, and stays busy with it until its
+# wait for DONE ends (-D 1 plus a slow step's margin), so its next
+# clients may get no HELLO in time. Such a cell may fail only that way:
+# with "sent no HELLO", towards a node that served node3 in an earlier
+# round whose cell failed. Every other cell without node3 is ok.
+# Transfers of -D 1 keep each round longer than the watcher's reaction
+# (with each rank's device and buffer kept, a round of -n 200 is over in
+# a fraction of a second, and rounds 2 and 3 could end before the link
+# went down).
 t_cluster_node_down() {
 	local pid i net rc why
 	begin "mesh: a node's netdev down mid-mesh: job completes, its cells failed, named, retest clears"
@@ -143,7 +147,7 @@ t_cluster_node_down() {
 	rm -rf "$DIR"
 	mesh_hostname
 	net=$RDP_RXE_BRPORT3
-	mesh_mpirun 4 write_bw -n 200 -s 4096 --tolerance 90 \
+	mesh_mpirun 4 write_bw -D 1 -s 4096 --tolerance 90 \
 		--connect-timeout 2 --oob-timeout 3 -d "$(devs 4)" \
 		--retest --retest-wait 3 --output-dir "$DIR" &
 	pid=$!
@@ -178,11 +182,31 @@ t_cluster_node_down() {
 	pass
 }
 
+# What each rank keeps for the job: its client side opens its device and
+# calibrates its clock once and builds its connection once (every later
+# session reuses the PD, buffer and CQs with new QPs), and so does its
+# serving side (each server's line in the rank logs). Counts, not times:
+# a loaded machine cannot make it flake.
+t_cluster_kept4() {
+	begin "mesh: 4 nodes pairwise: device, clock and buffer kept for the job on both sides"
+	cluster_run 4 kept write_bw -n 200 -s 4096 --tolerance 90 ||
+		return
+	expect_json "$DIR/mesh.json" '.cells | length == 12' \
+		'[.cells[] | .status == "ok"] | all' \
+		'[.cells[] | .result.kept | .device_opens == 1 and .clock_calibrations == 1 and .conns_built == 1] | all' \
+		'[.cells[] | .result.kept | .conns_reused == .sessions - 1] | all' \
+		'[.cells[] | .result.kept.sessions] | max == 3' \
+		'[.cells[] | .result.phases_s.loop > 0] | all' || return
+	[ "$(cat "$DIR"/rank-*.log | grep -c 'times: .*kept: 1 device open(s), 1 connection(s) built')" = 12 ] ||
+		{ fail "not 12 served sessions on one device and connection a side"; return; }
+	pass
+}
+
 main() {
 	local t
 	for t in t_cluster_pairwise4 t_cluster_bye3 t_cluster_bisection \
 		t_cluster_ringshift t_cluster_retest_held t_cluster_srun \
-		t_cluster_node_down; do
+		t_cluster_node_down t_cluster_kept4; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary
