@@ -52,6 +52,7 @@ enum rdp_mesh_status {
 	RDP_MESH_OK,
 	RDP_MESH_FAILED,  /* no figure: the test did not complete */
 	RDP_MESH_FLAGGED, /* set by rdp_mesh_analyze */
+	RDP_MESH_SKIPPED, /* not run: a node of it was pruned */
 	/* Writers name any other status by rdp_mesh_status_name() and
 	 * count it apart from these. */
 };

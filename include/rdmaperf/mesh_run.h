@@ -9,6 +9,7 @@
 #ifndef RDMAPERF_MESH_RUN_H
 #define RDMAPERF_MESH_RUN_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -19,6 +20,7 @@ struct rdp_boot;
 struct rdp_opts;
 struct rdp_engine_ops;
 struct rdp_session_results;
+struct json_t;
 
 #define RDP_MESH_DEVS_MAX 16
 
@@ -49,6 +51,12 @@ struct rdp_mesh_run_opts {
 	int retest;		    /* run flagged and failed pairs again */
 	unsigned int retest_wait_s; /* every rank, before those rounds */
 	enum rdp_mesh_scale scale;  /* of the heatmaps */
+	int resume;		    /* --resume: continue in output_dir */
+	double time_budget_s;	    /* --time-budget, 0: none */
+	int no_prune;		    /* --no-prune */
+	/* The test and its options as given (rdmaperf's part of the
+	 * command line): recorded, and checked by --resume. */
+	char test_args[1024];
 };
 
 /* A cell's figures from the last point a client session measured (NaN:
@@ -99,5 +107,218 @@ int rdp_mesh_group(const struct rdp_mesh_endpoint *eps, int n,
 int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,
 		 const struct rdp_engine_ops *eng,
 		 const struct rdp_mesh_run_opts *mo);
+
+/*
+ * --time-budget: whether one more round fits. elapsed_s: the run's time
+ * so far (bootstrap included); rounds_s: the time of the `ran` rounds
+ * this run has measured. The next round is taken to last their mean
+ * (nothing before the first); it fits when elapsed plus that mean is
+ * within budget_s. A budget of 0 always allows.
+ */
+int rdp_mesh_budget_allows(double budget_s, double elapsed_s, double rounds_s,
+			   size_t ran);
+/* A duration like 90, 90s, 30m, 2h or 1.5h into seconds; -EINVAL. */
+int rdp_mesh_parse_duration(const char *s, double *out_s);
+
+/*
+ * Pruning: a node whose cells failed against at least half of the peers
+ * it has met, and against at least RDP_MESH_PRUNE_MIN_FAILED of them, is
+ * named as the fault and left out of the later rounds. A peer counts
+ * once however many cells the two share; a failure with a node already
+ * pruned is that node's, and counts for neither side. Of several
+ * candidates, the one with the most failed peers goes first (then the
+ * higher share, then the lower number), and the others are judged again
+ * without it: a dead node's peers, each failed once against it, stay.
+ */
+#define RDP_MESH_PRUNE_MIN_FAILED 2
+
+struct rdp_mesh_prune {
+	unsigned int nodes;
+	unsigned char *pair; /* per unordered pair: PRUNE_MET, PRUNE_FAILED */
+	/* Per node: the round (0-based) after which it was pruned, -1 not;
+	 * its failed peers and peers met then. */
+	long *after;
+	unsigned int *failed, *met;
+};
+
+int rdp_mesh_prune_init(struct rdp_mesh_prune *p, unsigned int nodes);
+void rdp_mesh_prune_fini(struct rdp_mesh_prune *p);
+/* One cell between tx and rx, failed or not (out of range: ignored). */
+void rdp_mesh_prune_note(struct rdp_mesh_prune *p, unsigned int tx,
+			 unsigned int rx, int failed);
+/* The rule after round k: returns how many nodes it pruned now. */
+unsigned int rdp_mesh_prune_decide(struct rdp_mesh_prune *p, size_t k);
+/* Whether node was pruned before round k. */
+int rdp_mesh_pruned_before(const struct rdp_mesh_prune *p, unsigned int node,
+			   size_t k);
+/* A rank's record of a transfer (its "tx", "rx" and "result", null
+ * when it failed), as rdp_mesh_prune_note. */
+void rdp_mesh_prune_note_record(struct rdp_mesh_prune *p, struct json_t *rec);
+/* A line for each node pruned after round k into f, names[] its name. */
+void rdp_mesh_prune_say(const struct rdp_mesh_prune *p, size_t k,
+			const char *const *names, FILE *f);
+/* Why node was pruned, "failed against 2 of 3 peers by round 3". */
+void rdp_mesh_prune_reason(const struct rdp_mesh_prune *p, unsigned int node,
+			   char *buf, size_t len);
+
+/*
+ * --resume: the journal's finished rounds of the plan. A last line that
+ * does not end in a newline or does not parse is what a killed job left
+ * half written: dropped. So are the retest rounds (and what follows the
+ * first of them): they are chosen again once the plan is done. lines[k]
+ * is round k's object; good_bytes the length of the lines kept, where
+ * the journal is cut before it is appended to.
+ */
+struct rdp_mesh_journal {
+	struct json_t **lines;
+	size_t n;
+	long good_bytes;
+};
+
+/* 0, or -EINVAL with one line in why (a round out of order, a line that
+ * does not parse before the last, more rounds than plan_rounds). */
+int rdp_mesh_journal_read(FILE *f, size_t plan_rounds,
+			  struct rdp_mesh_journal *j, char *why, size_t len);
+void rdp_mesh_journal_free(struct rdp_mesh_journal *j);
+/*
+ * Whether the journal's rounds are those of plan over the nodes names:
+ * the same pairs in the same order, both directions alike. 0, or
+ * -EINVAL with one line in why.
+ */
+int rdp_mesh_journal_check(const struct rdp_mesh_journal *j,
+			   const struct rdp_mesh_plan *plan,
+			   const char *const *names, char *why, size_t len);
+/*
+ * A cell of the journal (as the store's journal writes it) back into c:
+ * node numbers from names (nodes of them), status OK (also for a flag,
+ * which the analysis sets again) or FAILED with its reason, figures,
+ * line rate and a reference to its result document. 0 or -EINVAL.
+ */
+int rdp_mesh_cell_from_json(struct json_t *o, const char *const *names,
+			    unsigned int nodes, struct rdp_mesh_cell *c);
+
+/*
+ * The record of a run that --resume checks: the plan's options, the
+ * nodes in order, the rails and the test as given. A new object, or
+ * NULL.
+ */
+struct json_t *rdp_mesh_run_record(const struct rdp_mesh_plan_opts *po,
+				   const char *const *names, unsigned int rails,
+				   const char *test_args);
+/* Whether rec (as read back) is the record `want` of this run: 0, or
+ * -EINVAL with the first difference in why. */
+int rdp_mesh_run_record_check(struct json_t *rec, struct json_t *want,
+			      char *why, size_t len);
+
+/* --retest's transfers and the round (0-based, past the plan's) of
+ * each, on every rank. */
+struct rdp_mesh_retests {
+	struct rdp_mesh_xfer *re;
+	unsigned int *round, rounds;
+	size_t n;
+};
+
+/*
+ * Rank 0 analyses m with l and picks the pairs of its flagged and failed
+ * cells, less those of the nodes left_out (one byte each of nodes,
+ * nonzero: pruned), each in a round; every rank gets them into rt
+ * through b. 0 or -errno (of the collective; rank 0's own failure is
+ * warned and means no retest).
+ */
+int rdp_mesh_retests_share(struct rdp_boot *b, struct rdp_mesh *m,
+			   const struct rdp_mesh_limits *l,
+			   const unsigned char *left_out, unsigned int nodes,
+			   int timeout_ms, struct rdp_mesh_retests *rt);
+void rdp_mesh_retests_free(struct rdp_mesh_retests *rt);
+
+/* The record's file in the output directory. */
+#define RDP_MESH_RUN_RECORD "mesh-run.json"
+
+/* record into dir/mesh-run.json (rank 0, a fresh run). 0 or -errno,
+ * warned. */
+int rdp_mesh_run_record_write(const char *dir, struct json_t *record);
+
+/* What the journal and the record need of this run on rank 0. */
+struct rdp_mesh_resume {
+	const char *dir;
+	struct rdp_mesh *mesh; /* created over plan, empty */
+	const struct rdp_mesh_plan *plan;
+	const struct rdp_mesh_plan_opts *po; /* of the plan, for the record */
+	const char *const *names;	     /* nodes of them */
+	unsigned int nodes, rails;
+	const char *test_args;
+	struct rdp_mesh_prune *prune; /* NULL: no pruning */
+};
+
+/*
+ * Rank 0 of --resume: the record in dir checked against this run's, the
+ * journal read and checked against the plan, its rounds' cells and
+ * times into the store (and the pruning replayed round by round), the
+ * journal cut after its last whole round and opened for appending
+ * (*journal); *from: the first round to run. 0, or -EINVAL with one
+ * line logged.
+ */
+int rdp_mesh_resume_load(const struct rdp_mesh_resume *rs, FILE **journal,
+			 size_t *from);
+/*
+ * Rank 0's journal: resume, as rdp_mesh_resume_load; else a fresh one
+ * (warned and NULL when it cannot be opened) beside the run's record,
+ * *from 0. 0 or -errno.
+ */
+int rdp_mesh_journal_open(const struct rdp_mesh_resume *rs, int resume,
+			  FILE **journal, size_t *from);
+
+/*
+ * Rank 0's start on every rank through b: its status (0, or the -errno
+ * every rank then ends with) and *from, the first round to run (rank 0's
+ * past the journal's on --resume; it says so on stdout). Returns that
+ * status, or the collective's -errno.
+ */
+int rdp_mesh_share_start(struct rdp_boot *b, int status, size_t *from,
+			 size_t rounds, int timeout_ms);
+
+/* What a mesh reached: rounds of the plan run, and node pairs with a
+ * cell (measured or failed, in either direction) of all pairs. */
+struct rdp_mesh_coverage {
+	size_t rounds_run, rounds_planned;
+	size_t pairs_measured, pairs_total;
+	int stopped; /* by the time budget */
+};
+
+/* pairs_measured and pairs_total of cov from m's cells (nodes of
+ * them). 0 or -ENOMEM. */
+int rdp_mesh_coverage_of(const struct rdp_mesh *m, unsigned int nodes,
+			 struct rdp_mesh_coverage *cov);
+
+/* What the run adds to the files the store wrote into dir. */
+struct rdp_mesh_run_files {
+	const char *dir;
+	const struct rdp_mesh *mesh;
+	const struct rdp_mesh_plan *plan;
+	unsigned int nodes, rails;
+	const struct rdp_mesh_prune *prune; /* NULL: no pruning */
+	struct rdp_mesh_coverage cov;
+	double budget_s; /* 0: none */
+};
+
+/*
+ * mesh.json gets "coverage" (rounds run of the plan, node pairs with a
+ * cell of all pairs, whether the time budget stopped it) and, with
+ * pruning, "pruned" (each node, the round after which, the reason),
+ * totals.skipped and the cells the pruned nodes left out (status
+ * "skipped", reason "pruned: ...") in cells[] (none in mesh.json's
+ * summary form), appended to cells.csv and cells.jsonl too. mesh.json is
+ * read back and replaced. *skipped: how many. 0 or -errno, logged.
+ */
+int rdp_mesh_run_files_write(const struct rdp_mesh_run_files *f,
+			     size_t *skipped);
+/* The same in words for the terminal: each pruned node, and the
+ * coverage ("coverage: 4 of 6 rounds of the plan, 5 of 6 node pairs"). */
+void rdp_mesh_reach_print(const struct rdp_mesh_run_files *f, size_t skipped,
+			  FILE *out);
+/* The three at the end of a run: f's pairs counted (cov's rounds and
+ * stop given), the files, the words into out. 0 or -errno, logged. */
+int rdp_mesh_run_files_finish(struct rdp_mesh_run_files *f, FILE *out,
+			      size_t *skipped);
 
 #endif /* RDMAPERF_MESH_RUN_H */

@@ -360,9 +360,10 @@ const char *rdp_mesh_node_name(const struct rdp_mesh *m, unsigned int node)
 
 const char *rdp_mesh_status_name(enum rdp_mesh_status s)
 {
-	static const char *const s_names[] = { "ok", "failed", "flagged" };
+	static const char *const s_names[] = { "ok", "failed", "flagged",
+					       "skipped" };
 
-	return (unsigned int)s < 3 ? s_names[s] : "?";
+	return (unsigned int)s < 4 ? s_names[s] : "?";
 }
 
 const char *rdp_mesh_class_name(enum rdp_mesh_class c)

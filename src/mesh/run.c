@@ -60,11 +60,17 @@ struct run {
 	double started; /* of the rounds, for the ETA */
 	double bootstrap_s;
 	size_t total_rounds; /* the plan's, and the retests' once known */
-	/* --retest: the transfers to run again and the round (0-based,
-	 * after the plan's) of each; every rank has them. */
-	struct rdp_mesh_xfer *re;
-	unsigned int *re_round, re_rounds;
-	size_t n_re;
+	struct rdp_mesh_retests rt; /* --retest's, on every rank */
+	/* Rank 0's verdict before each round, on every rank: [0] the time
+	 * budget stops the rounds, [1 + node] the node was pruned. */
+	unsigned char *verdict;
+	struct rdp_mesh_prune prune; /* rank 0 */
+	size_t from;		     /* the first round: past the journal's */
+	size_t plan_done;	     /* rounds of the plan run, before too */
+	double t_start;		     /* of this job, for the budget */
+	double ran_s;		     /* rank 0: this job's rounds' time */
+	size_t ran;
+	int stopped; /* by the time budget */
 };
 
 static double now_s(void)
@@ -379,9 +385,9 @@ static size_t round_xfers(const struct run *r, size_t k,
 
 	if (k < first)
 		return rdp_mesh_plan_round(r->plan, k, xs);
-	for (i = 0; i < r->n_re; i++)
-		if (r->re_round[i] == k - first)
-			xs[n++] = r->re[i];
+	for (i = 0; i < r->rt.n; i++)
+		if (r->rt.round[i] == k - first)
+			xs[n++] = r->rt.re[i];
 	return n;
 }
 
@@ -398,7 +404,8 @@ static char *my_round(struct run *r, size_t k)
 		return NULL;
 	n = round_xfers(r, k, xs);
 	for (i = 0; i < n; i++)
-		if (xs[i].tx == me)
+		if (xs[i].tx == me && !r->verdict[1 + xs[i].tx] &&
+		    !r->verdict[1 + xs[i].rx])
 			rec = run_pair(r, &xs[i], (unsigned int)k);
 	free(xs);
 	/* The document's figures as rdmaperf's own --json-file has them. */
@@ -481,6 +488,7 @@ static int collect(struct run *r, size_t k, const char *all, const size_t *lens,
 		ret = add_cell(r, rec, 0);
 		if (!ret && json_is_true(json_object_get(rec, "both")))
 			ret = add_cell(r, rec, 1);
+		rdp_mesh_prune_note_record(&r->prune, rec);
 		v = json_number_value(json_object_get(rec, "pair_s"));
 		t.pair_s = v > t.pair_s ? v : t.pair_s;
 		v = json_number_value(json_object_get(rec, "measured_s"));
@@ -490,12 +498,40 @@ static int collect(struct run *r, size_t k, const char *all, const size_t *lens,
 			return ret;
 	}
 	t.wall_s = now_s() - t0;
+	r->ran_s += t.wall_s;
+	r->ran++;
 	if (rdp_mesh_set_round_time(r->mesh, k, &t))
 		return -ENOMEM;
+	if (!r->mo->no_prune && rdp_mesh_prune_decide(&r->prune, k))
+		rdp_mesh_prune_say(&r->prune, k, r->names, stdout);
 	if (r->journal && rdp_mesh_journal_round(r->mesh, k, r->journal))
 		rdp_warn("mesh: journal: round %zu not written", k + 1);
 	progress(r, k);
 	return 0;
+}
+
+/*
+ * Before a round, rank 0's verdict on every rank: whether the time
+ * budget leaves room for it, which nodes are pruned. Sets r->stopped.
+ */
+static int share_verdict(struct run *r)
+{
+	struct rdp_boot *b = r->boot;
+	unsigned int i;
+	int ret;
+
+	if (!b->rank) {
+		r->verdict[0] = (unsigned char)!rdp_mesh_budget_allows(
+			r->mo->time_budget_s, now_s() - r->t_start, r->ran_s,
+			r->ran);
+		for (i = 0; i < r->nodes; i++)
+			r->verdict[1 + i] = r->prune.after[i] >= 0;
+	}
+	ret = b->ops->bcast(b, r->verdict, (size_t)r->nodes + 1,
+			    r->mo->round_timeout_ms);
+	if (!ret)
+		r->stopped = r->verdict[0];
+	return ret;
 }
 
 /* Rounds from..to-1: a barrier, this rank's transfer, the gather. */
@@ -513,7 +549,9 @@ static int rounds(struct run *r, size_t from, size_t to)
 	for (k = from; !ret && k < to; k++) {
 		t0 = now_s();
 		ret = b->ops->barrier(b, r->mo->round_timeout_ms);
-		if (ret)
+		if (!ret)
+			ret = share_verdict(r);
+		if (ret || r->stopped)
 			break;
 		mine = my_round(r, k);
 		ret = b->ops->gather(b, mine, mine ? strlen(mine) : 0, &all,
@@ -523,78 +561,10 @@ static int rounds(struct run *r, size_t from, size_t to)
 			ret = collect(r, k, all, lens, t0);
 		free(all);
 		all = NULL;
+		if (!ret && k < rdp_mesh_plan_rounds(r->plan))
+			r->plan_done = k + 1;
 	}
 	free(lens);
-	return ret;
-}
-
-/* Rank 0: the pairs of the flagged and failed cells, and their rounds. */
-static int pick_retests(struct run *r)
-{
-	int ret = rdp_mesh_analyze(r->mesh, &r->mo->limits);
-
-	if (ret > 0)
-		ret = rdp_mesh_retest_pairs(r->mesh, &r->re, &r->n_re);
-	if (ret < 0)
-		return ret;
-	r->re_round = calloc(r->n_re ? r->n_re : 1, sizeof(*r->re_round));
-	if (!r->re_round)
-		return -ENOMEM;
-	return rdp_mesh_retest_schedule(r->re, r->n_re, r->nodes, r->re_round,
-					&r->re_rounds);
-}
-
-/* --retest: rank 0 picks what to run again; every rank learns it as
- * (tx, rx, both, round) words. */
-static int share_retests(struct run *r)
-{
-	struct rdp_boot *b = r->boot;
-	uint32_t head[2] = { 0 }, *w = NULL;
-	size_t i;
-	int ret = 0;
-
-	if (!b->rank && (ret = pick_retests(r)) < 0) {
-		rdp_warn("mesh: no retest: %s", strerror(-ret));
-		r->n_re = r->re_rounds = 0;
-	}
-	head[0] = (uint32_t)r->n_re;
-	head[1] = r->re_rounds;
-	ret = b->ops->bcast(b, head, sizeof(head), r->mo->round_timeout_ms);
-	if (ret || !head[0])
-		return ret;
-	w = calloc((size_t)head[0] * 4, sizeof(*w));
-	if (b->rank) {
-		free(r->re);
-		free(r->re_round);
-		r->re = calloc(head[0], sizeof(*r->re));
-		r->re_round = calloc(head[0], sizeof(*r->re_round));
-	}
-	/* Out of memory on one rank: the others time out in the bcast. */
-	if (!w || !r->re || !r->re_round) {
-		free(w);
-		return -ENOMEM;
-	}
-	for (i = 0; !b->rank && i < head[0]; i++) {
-		w[4 * i] = r->re[i].tx;
-		w[4 * i + 1] = r->re[i].rx;
-		w[4 * i + 2] = (uint32_t)r->re[i].both;
-		w[4 * i + 3] = r->re_round[i];
-	}
-	ret = b->ops->bcast(b, w, (size_t)head[0] * 4 * sizeof(*w),
-			    r->mo->round_timeout_ms);
-	for (i = 0; !ret && b->rank && i < head[0]; i++) {
-		r->re[i] = (struct rdp_mesh_xfer){ .tx = w[4 * i],
-						   .rx = w[4 * i + 1],
-						   .both = (int)w[4 * i + 2] };
-		r->re_round[i] = w[4 * i + 3];
-	}
-	free(w);
-	r->n_re = head[0];
-	r->re_rounds = head[1];
-	r->total_rounds += r->re_rounds;
-	if (!ret && !b->rank)
-		printf("mesh: %zu pair(s) run again in %u round(s)\n", r->n_re,
-		       r->re_rounds);
 	return ret;
 }
 
@@ -606,13 +576,17 @@ static int all_rounds(struct run *r)
 
 	r->started = now_s();
 	r->total_rounds = first;
-	ret = rounds(r, 0, first);
-	if (!ret && r->mo->retest)
-		ret = share_retests(r);
-	if (!ret && r->n_re && r->mo->retest_wait_s)
+	r->plan_done = r->from;
+	ret = rounds(r, r->from, first);
+	if (!ret && r->mo->retest && !r->stopped)
+		ret = rdp_mesh_retests_share(r->boot, r->mesh, &r->mo->limits,
+					     r->verdict + 1, r->nodes,
+					     r->mo->round_timeout_ms, &r->rt);
+	r->total_rounds += r->rt.rounds;
+	if (!ret && r->rt.n && r->mo->retest_wait_s)
 		sleep(r->mo->retest_wait_s); /* every rank, the same */
-	if (!ret && r->n_re)
-		ret = rounds(r, first, first + r->re_rounds);
+	if (!ret && r->rt.n)
+		ret = rounds(r, first, first + r->rt.rounds);
 	return ret;
 }
 
@@ -636,7 +610,20 @@ static void times_text(const struct run *r, FILE *out)
 static int finish(struct run *r)
 {
 	FILE *out = r->mo->out ? r->mo->out : stderr;
+	struct rdp_mesh_run_files f = {
+		.dir = r->mo->output_dir,
+		.mesh = r->mesh,
+		.plan = r->plan,
+		.nodes = r->nodes,
+		.rails = r->rails,
+		.prune = r->mo->no_prune ? NULL : &r->prune,
+		.cov = { .rounds_run = r->plan_done,
+			 .rounds_planned = rdp_mesh_plan_rounds(r->plan),
+			 .stopped = r->stopped },
+		.budget_s = r->mo->time_budget_s,
+	};
 	unsigned int rail;
+	size_t skipped = 0;
 	int bad, ret;
 
 	bad = rdp_mesh_analyze(r->mesh, &r->mo->limits);
@@ -647,6 +634,8 @@ static int finish(struct run *r)
 	ret = rdp_mesh_write_dir(r->mesh, r->mo->output_dir);
 	if (ret && ret != -ENOENT)
 		return RDP_EXIT_FAIL;
+	if (rdp_mesh_run_files_finish(&f, out, &skipped))
+		return RDP_EXIT_FAIL;
 	for (rail = 0; rail < r->rails; rail++) {
 		fprintf(out, "rail %u: sender rows, receiver columns\n", rail);
 		rdp_mesh_write_matrix(r->mesh, rail, out);
@@ -654,28 +643,38 @@ static int finish(struct run *r)
 	if (bad)
 		rdp_mesh_write_outliers(r->mesh, out);
 	times_text(r, out);
-	fprintf(out, "%zu cells, %d flagged or failed; files in %s\n",
-		rdp_mesh_n_cells(r->mesh), bad, r->mo->output_dir);
+	fprintf(out, "%zu cells, %d flagged or failed",
+		rdp_mesh_n_cells(r->mesh), bad);
+	if (skipped)
+		fprintf(out, ", %zu skipped", skipped);
+	fprintf(out, "; files in %s\n", r->mo->output_dir);
 	fflush(out);
 	return bad ? RDP_EXIT_FAIL : RDP_EXIT_OK;
 }
 
-/* Rank 0: the store over the plan, and a fresh journal. */
-static int open_store(struct run *r)
+/* Rank 0: the store over the plan, and a fresh journal and record, or
+ * (--resume) those of the run it continues, checked and loaded. */
+static int open_store(struct run *r, const struct rdp_mesh_plan_opts *po)
 {
-	char path[4096];
-	int ret;
+	struct rdp_mesh_resume rs = {
+		.dir = r->mo->output_dir,
+		.plan = r->plan,
+		.po = po,
+		.names = r->names,
+		.nodes = r->nodes,
+		.rails = r->rails,
+		.test_args = r->mo->test_args,
+		.prune = r->mo->no_prune ? NULL : &r->prune,
+	};
+	int ret = rdp_mesh_create(r->plan, r->rails, r->names, &r->mesh);
 
-	ret = rdp_mesh_create(r->plan, r->rails, r->names, &r->mesh);
+	if (!ret)
+		ret = rdp_mesh_prune_init(&r->prune, r->nodes);
 	if (ret)
 		return ret;
 	rdp_mesh_set_scale(r->mesh, r->mo->scale);
-	snprintf(path, sizeof(path), "%s/rounds.jsonl", r->mo->output_dir);
-	r->journal = fopen(path, "w");
-	if (!r->journal)
-		rdp_warn("mesh: open the journal %s: %s", path,
-			 strerror(errno));
-	return 0;
+	rs.mesh = r->mesh;
+	return rdp_mesh_journal_open(&rs, r->mo->resume, &r->journal, &r->from);
 }
 
 /* This rank's text output (reports, server lines) into its log. */
@@ -690,7 +689,8 @@ static int to_log(const struct run *r)
 	}
 	snprintf(path, sizeof(path), "%s/rank-%d.log", r->mo->output_dir,
 		 r->boot->rank);
-	if (!freopen(path, "w", stdout)) {
+	/* --resume keeps the log of the job that died. */
+	if (!freopen(path, r->mo->resume ? "a" : "w", stdout)) {
 		rdp_err("mesh: open %s: %s", path, strerror(errno));
 		return -EIO;
 	}
@@ -725,9 +725,14 @@ static int prepare(struct run *r)
 	if (!r->boot->rank) {
 		printf("mesh: %u nodes x %u rail(s), %zu rounds\n", r->nodes,
 		       r->rails, rdp_mesh_plan_rounds(r->plan));
-		ret = open_store(r);
+		ret = open_store(r, &po);
 	}
-	return ret;
+	r->verdict = calloc((size_t)r->nodes + 1, 1);
+	if (!r->verdict)
+		return -ENOMEM; /* the others time out in their bcast */
+	return rdp_mesh_share_start(r->boot, ret, &r->from,
+				    rdp_mesh_plan_rounds(r->plan),
+				    r->mo->round_timeout_ms);
 }
 
 static void cleanup(struct run *r)
@@ -741,8 +746,9 @@ static void cleanup(struct run *r)
 	free(r->node_of);
 	free(r->rail_of);
 	free(r->names);
-	free(r->re);
-	free(r->re_round);
+	rdp_mesh_retests_free(&r->rt);
+	free(r->verdict);
+	rdp_mesh_prune_fini(&r->prune);
 }
 
 int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,
@@ -753,6 +759,7 @@ int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,
 	double t0 = now_s();
 	int ret, rc = RDP_EXIT_FAIL;
 
+	r.t_start = t0;
 	r.srv.lfd = -1;
 	signal(SIGPIPE, SIG_IGN); /* a peer that vanishes mid-write */
 	ret = prepare(&r);

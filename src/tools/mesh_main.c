@@ -15,6 +15,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/boot.h>
 #include <rdmaperf/engine_ops.h>
+#include <rdmaperf/limits.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mesh_run.h>
 #include <rdmaperf/opts.h>
@@ -28,12 +29,15 @@ struct mesh_args {
 	const char *output_dir;
 	double tolerance_pct;
 	const char *min_bw;
-	double max_lat_us;
+	const char *max_lat;
 	unsigned int round_timeout_s;
 	const char *devs;
 	const char *scale;
 	int retest;
 	unsigned int retest_wait_s;
+	const char *resume;
+	const char *time_budget;
+	int no_prune;
 };
 
 #define UINT(m, lo, hi, d)                                                     \
@@ -61,8 +65,9 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "flag cells this far from the rail's median (default 10)" },
 	{ "min-bw", 0, "GBPS|PCT%", T, TEXT(min_bw),
 	  .help = "flag cells below it (PCT% of the line rate)" },
-	{ "max-lat", 0, "US", T, REAL(max_lat_us, "microseconds like 5.5"),
-	  .help = "flag cells whose median latency is above it" },
+	{ "max-lat", 0, "TIME", T, TEXT(max_lat),
+	  .help = "flag cells whose median latency is above it: 5us, "
+		  "800ns, 0.1ms (a plain number is us)" },
 	{ "heatmap-scale", 0, "median|line", T, TEXT(scale),
 	  .help = "colour cells in % of the rail's median (default) or of "
 		  "the line rate" },
@@ -74,6 +79,16 @@ static const struct rdp_cli_opt rows[] = {
 		  "come back" },
 	{ "round-timeout", 0, "SEC", T, UINT(round_timeout_s, 10, 86400, 600),
 	  .help = "the longest a round may take before the job ends" },
+	{ "resume", 0, "DIR", T, TEXT(resume),
+	  .help = "continue the mesh of DIR whose job died, at its first "
+		  "unfinished round (the same options and nodes)" },
+	{ "time-budget", 0, "DURATION", T, TEXT(time_budget),
+	  .help = "start no round the mean round time says would end past "
+		  "it: 90s, 30m, 2h" },
+	{ "no-prune", 0, NULL, T, .type = RDP_CLI_ON,
+	  .off = offsetof(struct mesh_args, no_prune), .width = sizeof(int),
+	  .help = "keep running the cells of a node that fails against half "
+		  "of its peers (default: it is left out)" },
 	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
 };
 /* clang-format on */
@@ -170,13 +185,40 @@ static int set_devs(const char *list, struct rdp_mesh_run_opts *mo)
 	return 0;
 }
 
+/*
+ * --max-lat in rdmaperf's own latency units (its --max-lat parser): 5us,
+ * 800ns, 0.1ms, a plain number in us, or p50=5us; the mesh judges the
+ * median, so no other figure.
+ */
+static int set_max_lat(const char *arg, struct rdp_mesh_limits *l)
+{
+	struct rdp_limits lim = { 0 };
+	char item[64];
+
+	if (strchr(arg, '='))
+		snprintf(item, sizeof(item), "%s", arg);
+	else
+		snprintf(item, sizeof(item), "p50=%s", arg);
+	if (strlen(arg) >= sizeof(item) - 4 ||
+	    rdp_limits_parse_lat(item, &lim) || lim.n_lat != 1 ||
+	    lim.lat[0].stat != RDP_LAT_P50 || !(lim.lat[0].max_ns > 0)) {
+		rdp_err("--max-lat needs the median's limit like 5us, 800ns, "
+			"0.1ms or 5.5 (us), not '%s'",
+			arg);
+		return -EINVAL;
+	}
+	l->max_lat_us = lim.lat[0].max_ns / 1e3;
+	return 0;
+}
+
 static int set_limits(const struct mesh_args *a, struct rdp_mesh_limits *l)
 {
 	char *end;
 	double v;
 
 	l->tol = a->tolerance_pct / 100.0;
-	l->max_lat_us = a->max_lat_us;
+	if (a->max_lat && set_max_lat(a->max_lat, l))
+		return -EINVAL;
 	if (l->tol >= 1) {
 		rdp_err("--tolerance needs a percentage below 100");
 		return -EINVAL;
@@ -221,7 +263,24 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 			o->conn.host);
 		return -EINVAL;
 	}
-	mo->output_dir = a->output_dir ? a->output_dir : "mesh";
+	if (a->resume && a->output_dir && strcmp(a->resume, a->output_dir)) {
+		rdp_err("--resume DIR continues in DIR: give no other "
+			"--output-dir ('%s')",
+			a->output_dir);
+		return -EINVAL;
+	}
+	mo->resume = !!a->resume;
+	mo->output_dir = a->resume	 ? a->resume
+			 : a->output_dir ? a->output_dir
+					 : "mesh";
+	if (a->time_budget &&
+	    rdp_mesh_parse_duration(a->time_budget, &mo->time_budget_s)) {
+		rdp_err("--time-budget needs a duration like 90s, 30m or 2h, "
+			"not '%s'",
+			a->time_budget);
+		return -EINVAL;
+	}
+	mo->no_prune = a->no_prune;
 	mo->round_timeout_ms = (int)a->round_timeout_s * 1000;
 	mo->retest = a->retest;
 	mo->retest_wait_s = a->retest_wait_s;
@@ -250,6 +309,19 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 	return set_limits(a, &mo->limits);
 }
 
+/* rdmaperf's part of the command line as one string, for the record
+ * --resume checks. */
+static void test_args(int n, char **v, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 1; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i > 1 ? " " : "", v[i]);
+}
+
 /* 0 to run, RDP_PARSE_EXIT after --help, -EINVAL (logged). */
 static int parse(int argc, char **argv, struct rdp_opts *o,
 		 struct rdp_mesh_run_opts *mo)
@@ -263,6 +335,8 @@ static int parse(int argc, char **argv, struct rdp_opts *o,
 	ret = mv && tv ? 0 : -ENOMEM;
 	if (!ret) {
 		split(argc, argv, mv, &nm, tv, &nt);
+		/* As given: the parsers may reorder tv. */
+		test_args(nt, tv, mo->test_args, sizeof(mo->test_args));
 		rdp_cli_defaults(&mesh_table, &a);
 		a.tolerance_pct = RDP_MESH_TOLERANCE * 100;
 		ret = rdp_cli_parse(&mesh_table, nm, mv, &a, err, sizeof(err));
