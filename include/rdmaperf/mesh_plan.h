@@ -22,8 +22,10 @@
  * in node x node matrices. */
 #define RDP_MESH_MAX_NODES	  4096
 #define RDP_MESH_MAX_PERMUTATIONS 1024
-/* An estimate's default per-round overhead: measured set-up + teardown +
- * barrier per round, in seconds. */
+/* An estimate's default per-round overhead: set-up, teardown and barriers,
+ * in seconds. The 4-device Soft-RoCE bed measured 0.13-0.17 s with kept
+ * resources and -Q 1, 0.6-1.1 s at the default -Q (emulated rates make
+ * the loop's tail long): bench-results/mesh-round-overhead.md. */
 #define RDP_MESH_ROUND_OVERHEAD_S 0.5
 
 enum rdp_mesh_pattern {

@@ -102,8 +102,8 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "estimate: the test's time a round (default 2)" },
 	{ "round-overhead", 0, "SEC", T,
 	  REAL(fit.overhead_s, "seconds like 0.5"),
-	  .help = "estimate: measured set-up + teardown + barrier per round "
-		  "(default 0.5)" },
+	  .help = "estimate: set-up, teardown and barriers a round "
+		  "(default 0.5; a mesh's own is in its mesh.json timing)" },
 	{ "rails", 0, "R", T, UINT(fit.rails, 1, RDP_MESH_MAX_RAILS, 1),
 	  .set = set_fit, .help = "estimate: ranks (rails) a node" },
 	{ "time-budget", 0, "DURATION", T, .type = RDP_CLI_CUSTOM,
@@ -116,9 +116,12 @@ static const struct rdp_cli_opt rows[] = {
 
 static void more_help(FILE *f)
 {
-	fprintf(f, "\nA mesh is measured by rdmaperf-mesh, built by configure "
-		   "--with-mpi\n(Debian: libopenmpi-dev) and run under mpirun "
-		   "or srun.\n");
+	fputs("\nA mesh is measured by rdmaperf-mesh, built by configure "
+	      "--with-mpi\n(Debian: libopenmpi-dev) and run under mpirun or "
+	      "srun.\nrdmaperf mesh --simulate N --inject SPEC runs the "
+	      "analysis on made-up\ncells with faults put in (rdmaperf mesh "
+	      "--simulate 2 --help).\n",
+	      f);
 }
 
 static const struct rdp_cli_table mesh_table = {
@@ -253,8 +256,8 @@ static void print_estimate(const struct rdp_mesh_plan *p,
 	fprintf(f, " (one a direction of each transfer)\npairs met: ");
 	say_pairs(f, &e->all);
 	fprintf(f,
-		"\nround time: %g s (-D %g s + %g s measured set-up + teardown "
-		"+ barrier)\nwall time: ",
+		"\nround time: %g s (-D %g s + %g s of set-up, teardown and "
+		"barriers)\nwall time: ",
 		e->round_s, o->round_s, o->overhead_s);
 	say_time(f, e->wall_s);
 	fputc('\n', f);
