@@ -173,7 +173,7 @@ count_check() {
 		echo "== $label: cluster tier: not in this build (--without-mpi)"
 	else
 		count_softroce "$dir" "$label" cluster \
-			"cluster tier (rdmaperf-mesh on four Soft-RoCE devices, needs root and MPI)"
+			"cluster tier (rdmaperf-mesh on six Soft-RoCE devices on three leaves, needs root and MPI)"
 	fi
 	if [[ $rc -ne 0 && $fail -eq $before ]]; then
 		echo "make check failed without a failing case: see $dir/test-suite.log"
