@@ -35,9 +35,13 @@ struct rdp_mesh;
  * as a fraction). 2: "tool", "version", "schema_version",
  * "tolerance_pct" (as --tolerance takes it) in place of "tolerance",
  * "cells_file"; past json_cells_max cells the summary form (no cells[],
- * rounds without their pairs).
+ * rounds without their pairs). 3: "totals" always has "skipped"; the
+ * cells a pruned node left out are in cells[] (and cells.jsonl,
+ * cells.csv) with status "skipped" and their reason, written with the
+ * rest; "pruned" (with pruning on) and "coverage" (when the run set it)
+ * come from the store (rdp_mesh_set_pruned, rdp_mesh_set_coverage).
  */
-#define RDP_MESH_JSON_SCHEMA_VERSION 2
+#define RDP_MESH_JSON_SCHEMA_VERSION 3
 /* mesh.json lists its cells up to this many by default. */
 #define RDP_MESH_JSON_MAX_CELLS 65536
 /* Heatmaps draw one box a node up to this many nodes, blocks above. */
@@ -52,7 +56,8 @@ enum rdp_mesh_status {
 	RDP_MESH_OK,
 	RDP_MESH_FAILED,  /* no figure: the test did not complete */
 	RDP_MESH_FLAGGED, /* set by rdp_mesh_analyze */
-	RDP_MESH_SKIPPED, /* not run: a node of it was pruned */
+	RDP_MESH_SKIPPED, /* not run (a node of it was pruned): neither
+			   * measured nor bad; the analysis passes it by */
 	/* Writers name any other status by rdp_mesh_status_name() and
 	 * count it apart from these. */
 };
@@ -71,10 +76,11 @@ struct rdp_mesh_cell {
 	unsigned int tx, rx; /* node numbers of the plan */
 	unsigned int rail;
 	unsigned int round;	     /* 0-based; files write it 1-based */
-	enum rdp_mesh_status status; /* OK or FAILED when added */
-	/* FAILED: why (one copy of each text, kept by the store); FLAGGED:
-	 * the thresholds broken, written by the analysis; NULL otherwise.
-	 * Valid until the next analysis (FLAGGED) or rdp_mesh_free(). */
+	enum rdp_mesh_status status; /* OK, FAILED or SKIPPED when added */
+	/* FAILED, SKIPPED: why (one copy of each text, kept by the store);
+	 * FLAGGED: the thresholds broken, written by the analysis; NULL
+	 * otherwise. Valid until the next analysis (FLAGGED) or
+	 * rdp_mesh_free(). */
 	const char *reason;
 	double bw_gbps;	       /* NAN when the test measures none */
 	double lat_us;	       /* median latency, NAN when none */
@@ -109,11 +115,48 @@ void rdp_mesh_free(struct rdp_mesh *m);
 /*
  * Add a copy of c; the store takes c->result (one reference) in every
  * case, also on error. -EINVAL: a node, rail or round out of range,
- * tx == rx, a status other than OK or FAILED; -ENOMEM; -E2BIG past 2^31
- * cells. A cell added twice (the same tx, rx and rail) is kept twice;
- * the matrices show the later one.
+ * tx == rx, a status other than OK, FAILED or SKIPPED; -ENOMEM; -E2BIG
+ * past 2^31 cells. A cell added twice (the same tx, rx and rail) is kept
+ * twice; the matrices show the later one, a measured or failed cell
+ * before a skipped one. A SKIPPED cell (no figures, no result; its
+ * reason like "pruned: node3 failed against 2 of 3 peers by round 1")
+ * is written by every writer but never in a median, flagged, counted
+ * against a node's row or column, or run again.
  */
 int rdp_mesh_add(struct rdp_mesh *m, const struct rdp_mesh_cell *c);
+
+/* A node the run left out of its later rounds: failed against
+ * failed_peers of the peers it had met by round after_round (0-based). */
+struct rdp_mesh_pruned {
+	unsigned int node;
+	unsigned int failed_peers, peers;
+	size_t after_round;
+};
+
+/* The pruned nodes (n of them, copied; n 0: pruning on, none pruned),
+ * for mesh.json's "pruned" and outliers.txt. Without a call the files
+ * name no pruning. -EINVAL (a node out of range), -ENOMEM. */
+int rdp_mesh_set_pruned(struct rdp_mesh *m, const struct rdp_mesh_pruned *p,
+			size_t n);
+/* Why node p was pruned: "failed against 2 of 3 peers by round 3". */
+void rdp_mesh_pruned_reason(const struct rdp_mesh_pruned *p, char *buf,
+			    size_t len);
+
+/* What a mesh reached: rounds of the plan run, and node pairs with a
+ * measured or failed cell (either direction) of all pairs. */
+struct rdp_mesh_coverage {
+	size_t rounds_run, rounds_planned;
+	size_t pairs_measured, pairs_total;
+	int stopped;	 /* by the time budget */
+	double budget_s; /* --time-budget, 0: none */
+};
+
+/* The coverage for mesh.json's "coverage" and outliers.txt (copied);
+ * without a call the files have none. */
+void rdp_mesh_set_coverage(struct rdp_mesh *m,
+			   const struct rdp_mesh_coverage *c);
+/* How many cells are SKIPPED. */
+size_t rdp_mesh_n_skipped(const struct rdp_mesh *m);
 
 /*
  * The node pairs to run again after an analysis: each sender and receiver
@@ -200,7 +243,11 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
  * bye), retest_rounds[] when there were any, medians per rail,
  * cells_file ("cells.jsonl", which rdp_mesh_write_dir writes beside it),
  * cells[] with their result objects (and "retest" where run again),
- * totals. Past json_cells_max cells (rdp_mesh_set_json_cells_max) the
+ * totals (cells, ok, flagged, failed, skipped, retested, held), pruned[]
+ * (rdp_mesh_set_pruned: node, after_round, failed_peers, peers, reason)
+ * and coverage (rdp_mesh_set_coverage: rounds_run, rounds_planned,
+ * pairs_measured, pairs_total, pairs_pct, stopped_by_time_budget,
+ * time_budget_s) when set. Past json_cells_max cells (rdp_mesh_set_json_cells_max) the
  * summary form: no cells[] (cells.jsonl holds them) and each round
  * {"round", "transfers", "timing"} without its pairs (the plan gives
  * them again from the pattern and seed).
@@ -231,6 +278,11 @@ int rdp_mesh_write_cells(const struct rdp_mesh *m, FILE *f);
  * behind it (the cell, the rail's median, the row and column medians),
  * and whether its flag held when run again. */
 int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f);
+/* The pruned nodes, one line each ("pruned: node3, the likely fault:
+ * failed against 2 of 3 peers by round 1"), then the coverage when set
+ * ("coverage: 4 of 6 rounds of the plan, 5 of 6 node pairs (83%); 2
+ * cells skipped after pruning; stopped by --time-budget 60 s"). */
+int rdp_mesh_write_reach(const struct rdp_mesh *m, FILE *f);
 /*
  * The journal: one JSON object on one line for the finished round k
  * (0-based): {"round", "pairs", "cells"} ("retest": true, and the

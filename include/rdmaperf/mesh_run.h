@@ -277,48 +277,29 @@ int rdp_mesh_journal_open(const struct rdp_mesh_resume *rs, int resume,
 int rdp_mesh_share_start(struct rdp_boot *b, int status, size_t *from,
 			 size_t rounds, int timeout_ms);
 
-/* What a mesh reached: rounds of the plan run, and node pairs with a
- * cell (measured or failed, in either direction) of all pairs. */
-struct rdp_mesh_coverage {
-	size_t rounds_run, rounds_planned;
-	size_t pairs_measured, pairs_total;
-	int stopped; /* by the time budget */
-};
-
-/* pairs_measured and pairs_total of cov from m's cells (nodes of
- * them). 0 or -ENOMEM. */
+/* pairs_measured and pairs_total of cov from m's measured and failed
+ * cells (nodes of them; skipped cells do not count). 0 or -ENOMEM. */
 int rdp_mesh_coverage_of(const struct rdp_mesh *m, unsigned int nodes,
 			 struct rdp_mesh_coverage *cov);
 
-/* What the run adds to the files the store wrote into dir. */
-struct rdp_mesh_run_files {
-	const char *dir;
-	const struct rdp_mesh *mesh;
+/* What the end of a run sets on its store. */
+struct rdp_mesh_reach {
+	struct rdp_mesh *mesh;
 	const struct rdp_mesh_plan *plan;
 	unsigned int nodes, rails;
 	const struct rdp_mesh_prune *prune; /* NULL: no pruning */
+	/* rounds_run, rounds_planned, stopped and budget_s given; the pairs
+	 * counted here. */
 	struct rdp_mesh_coverage cov;
-	double budget_s; /* 0: none */
 };
 
 /*
- * mesh.json gets "coverage" (rounds run of the plan, node pairs with a
- * cell of all pairs, whether the time budget stopped it) and, with
- * pruning, "pruned" (each node, the round after which, the reason),
- * totals.skipped and the cells the pruned nodes left out (status
- * "skipped", reason "pruned: ...") in cells[] (none in mesh.json's
- * summary form), appended to cells.csv and cells.jsonl too. mesh.json is
- * read back and replaced. *skipped: how many. 0 or -errno, logged.
+ * Onto the store, before its analysis: the coverage (its pairs counted),
+ * and with pruning the pruned nodes and the cells they left out of the
+ * rounds run (status SKIPPED, reason "pruned: node3 failed against 2 of
+ * 3 peers by round 1", every rail, both directions of a bidirectional
+ * transfer). *skipped: how many cells. 0 or -errno, logged.
  */
-int rdp_mesh_run_files_write(const struct rdp_mesh_run_files *f,
-			     size_t *skipped);
-/* The same in words for the terminal: each pruned node, and the
- * coverage ("coverage: 4 of 6 rounds of the plan, 5 of 6 node pairs"). */
-void rdp_mesh_reach_print(const struct rdp_mesh_run_files *f, size_t skipped,
-			  FILE *out);
-/* The three at the end of a run: f's pairs counted (cov's rounds and
- * stop given), the files, the words into out. 0 or -errno, logged. */
-int rdp_mesh_run_files_finish(struct rdp_mesh_run_files *f, FILE *out,
-			      size_t *skipped);
+int rdp_mesh_reach_store(struct rdp_mesh_reach *f, size_t *skipped);
 
 #endif /* RDMAPERF_MESH_RUN_H */

@@ -386,15 +386,18 @@ static int work_alloc(const struct rdp_mesh *m, struct work *w)
 	w->n_bad = malloc(m->nodes * sizeof(*w->n_bad));
 	if (!w->idx || !w->first || !w->start || !w->pos || !w->n_bad)
 		return -ENOMEM;
+	/* Skipped cells are neither measured nor bad: left out. */
 	for (i = 0; i < m->n; i++)
-		w->first[m->cells[i].rail + 1]++;
+		if (m->cells[i].status != RDP_MESH_SKIPPED)
+			w->first[m->cells[i].rail + 1]++;
 	for (r = 0; r < m->rails; r++) {
 		if (w->first[r + 1] > most)
 			most = w->first[r + 1];
 		w->first[r + 1] += w->first[r];
 	}
 	for (i = 0; i < m->n; i++)
-		w->idx[w->first[m->cells[i].rail]++] = (uint32_t)i;
+		if (m->cells[i].status != RDP_MESH_SKIPPED)
+			w->idx[w->first[m->cells[i].rail]++] = (uint32_t)i;
 	/* Each first[r] now points where rail r + 1 starts: shift back. */
 	for (r = m->rails; r > 0; r--)
 		w->first[r] = w->first[r - 1];
@@ -432,6 +435,11 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l)
 	work_free(&w);
 	if (ret)
 		return ret;
+	/* The skipped cells show in the matrices where nothing else does. */
+	for (i = 0; i < m->n; i++)
+		if (m->cells[i].status == RDP_MESH_SKIPPED)
+			rdp_mesh_grid_put(m, m->stats[m->cells[i].rail].grid,
+					  i);
 	for (i = 0; i < m->n; i++) {
 		if (!bad(&m->cells[i]))
 			continue;

@@ -96,6 +96,7 @@ void rdp_mesh_free(struct rdp_mesh *m)
 	rdp_mesh_str_free(&m->flags);
 	free_groups(m);
 	free(m->times);
+	free(m->pruned);
 	for (i = 0; m->names && i < m->nodes; i++)
 		free(m->names[i]);
 	free(m->names);
@@ -131,7 +132,8 @@ static int add_to(struct rdp_mesh *m, struct rdp_mesh_cell **v, size_t *n,
 
 	if (c->tx >= m->nodes || c->rx >= m->nodes || c->tx == c->rx ||
 	    c->rail >= m->rails ||
-	    (c->status != RDP_MESH_OK && c->status != RDP_MESH_FAILED))
+	    (c->status != RDP_MESH_OK && c->status != RDP_MESH_FAILED &&
+	     c->status != RDP_MESH_SKIPPED))
 		return -EINVAL;
 	if (c->status != RDP_MESH_OK) {
 		why = rdp_mesh_str_intern(&m->reasons,
@@ -228,7 +230,9 @@ static int was_bad(const struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 
 int rdp_mesh_add_retest(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 {
-	int ret = was_bad(m, c) ? 0 : -ENOENT;
+	int ret = c->status == RDP_MESH_SKIPPED ? -EINVAL
+		  : was_bad(m, c)		? 0
+						: -ENOENT;
 
 	if (!ret)
 		ret = add_to(m, &m->retests, &m->n_re, &m->cap_re, c);
@@ -416,8 +420,7 @@ int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail)
 		g[i] = -1;
 	for (i = 0; i < m->n; i++)
 		if (m->cells[i].rail == rail)
-			g[(size_t)m->cells[i].tx * m->nodes + m->cells[i].rx] =
-				(int32_t)i;
+			rdp_mesh_grid_put(m, g, i);
 	return g;
 }
 
@@ -478,4 +481,57 @@ int rdp_mesh_set_groups(struct rdp_mesh *m, const unsigned int *group_of,
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+void rdp_mesh_grid_put(const struct rdp_mesh *m, int32_t *g, size_t i)
+{
+	const struct rdp_mesh_cell *c = &m->cells[i];
+	int32_t *at = &g[rdp_mesh_pair_bit(m, c->tx, c->rx)];
+
+	if (c->status != RDP_MESH_SKIPPED || *at < 0 ||
+	    m->cells[*at].status == RDP_MESH_SKIPPED)
+		*at = (int32_t)i;
+}
+
+int rdp_mesh_set_pruned(struct rdp_mesh *m, const struct rdp_mesh_pruned *p,
+			size_t n)
+{
+	struct rdp_mesh_pruned *v = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i].node >= m->nodes)
+			return -EINVAL;
+	if (n && !(v = malloc(n * sizeof(*v))))
+		return -ENOMEM;
+	if (n)
+		memcpy(v, p, n * sizeof(*v));
+	free(m->pruned);
+	m->pruned = v;
+	m->n_pruned = n;
+	m->pruning = 1;
+	return 0;
+}
+
+void rdp_mesh_pruned_reason(const struct rdp_mesh_pruned *p, char *buf,
+			    size_t len)
+{
+	snprintf(buf, len, "failed against %u of %u peers by round %zu",
+		 p->failed_peers, p->peers, p->after_round + 1);
+}
+
+void rdp_mesh_set_coverage(struct rdp_mesh *m,
+			   const struct rdp_mesh_coverage *c)
+{
+	m->coverage = *c;
+	m->has_coverage = 1;
+}
+
+size_t rdp_mesh_n_skipped(const struct rdp_mesh *m)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < m->n; i++)
+		n += m->cells[i].status == RDP_MESH_SKIPPED;
+	return n;
 }

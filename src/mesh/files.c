@@ -34,8 +34,10 @@ static int jsonl_file(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 
 static int outliers_file(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 {
+	int ret = rdp_mesh_write_outliers(m, f);
+
 	(void)rail;
-	return rdp_mesh_write_outliers(m, f);
+	return ret ? ret : rdp_mesh_write_reach(m, f);
 }
 
 static int write_one(const struct rdp_mesh *m, unsigned int rail,

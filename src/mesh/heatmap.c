@@ -161,7 +161,8 @@ static void fill_boxes(const struct rdp_mesh *m, const int32_t *g,
 	for (tx = 0; tx < m->nodes; tx++)
 		for (rx = 0; rx < m->nodes; rx++) {
 			k = box_of(m, g, ax, tx, rx, &c);
-			if (!c)
+			/* A skipped cell is blank, as an untested one. */
+			if (!c || c->status == RDP_MESH_SKIPPED)
 				continue;
 			b[k].vals += !isnan(pct_of(m, c, fig, med));
 			b[k].failed += c->status == RDP_MESH_FAILED;

@@ -205,17 +205,58 @@ static json_t *totals_json(const struct rdp_mesh *m)
 		again++;
 		held += (size_t)rdp_mesh_bad(&m->retests[m->cells[i].again]);
 	}
-	o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "cells",
+	o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "cells",
 		      (json_int_t)m->n, "ok", (json_int_t)n[RDP_MESH_OK],
 		      "flagged", (json_int_t)n[RDP_MESH_FLAGGED], "failed",
-		      (json_int_t)n[RDP_MESH_FAILED], "retested",
+		      (json_int_t)n[RDP_MESH_FAILED], "skipped",
+		      (json_int_t)n[RDP_MESH_SKIPPED], "retested",
 		      (json_int_t)again, "held", (json_int_t)held);
 	ok = o != NULL;
-	for (s = RDP_MESH_FLAGGED + 1; ok && s < N_STATUS; s++)
+	for (s = RDP_MESH_SKIPPED + 1; ok && s < N_STATUS; s++)
 		if (n[s])
 			put(o, rdp_mesh_status_name((enum rdp_mesh_status)s),
 			    json_integer((json_int_t)n[s]), &ok);
 	return checked(o, ok);
+}
+
+/* The pruned nodes: {"node", "after_round" (1-based), "failed_peers",
+ * "peers", "reason"} each. */
+static json_t *pruned_json(const struct rdp_mesh *m)
+{
+	const struct rdp_mesh_pruned *p;
+	json_t *a = json_array();
+	char why[96];
+	size_t i;
+	int ok = a != NULL;
+
+	for (i = 0; ok && i < m->n_pruned; i++) {
+		p = &m->pruned[i];
+		rdp_mesh_pruned_reason(p, why, sizeof(why));
+		ok = !json_array_append_new(
+			a, json_pack("{s:s, s:I, s:i, s:i, s:s}", "node",
+				     m->names[p->node], "after_round",
+				     (json_int_t)p->after_round + 1,
+				     "failed_peers", (int)p->failed_peers,
+				     "peers", (int)p->peers, "reason", why));
+	}
+	return checked(a, ok);
+}
+
+/* What the run reached of its plan, and the budget it had. */
+static json_t *coverage_json(const struct rdp_mesh *m)
+{
+	const struct rdp_mesh_coverage *c = &m->coverage;
+
+	return json_pack("{s:I, s:I, s:I, s:I, s:f, s:b, s:f}", "rounds_run",
+			 (json_int_t)c->rounds_run, "rounds_planned",
+			 (json_int_t)c->rounds_planned, "pairs_measured",
+			 (json_int_t)c->pairs_measured, "pairs_total",
+			 (json_int_t)c->pairs_total, "pairs_pct",
+			 c->pairs_total ? 100.0 * (double)c->pairs_measured /
+						  (double)c->pairs_total
+					: 0.0,
+			 "stopped_by_time_budget", c->stopped, "time_budget_s",
+			 c->budget_s);
 }
 
 /* The pair of pairs whose sender is r's receiver and back, or NULL. */
@@ -356,6 +397,10 @@ static json_t *mesh_json(const struct rdp_mesh *m)
 		else
 			json_decref(cells);
 		put(doc, "totals", totals_json(m), &ok);
+		if (m->pruning)
+			put(doc, "pruned", pruned_json(m), &ok);
+		if (m->has_coverage)
+			put(doc, "coverage", coverage_json(m), &ok);
 		if (m->faults)
 			put(doc, "faults", rdp_mesh_faults_json(m), &ok);
 		if (m->n_times)

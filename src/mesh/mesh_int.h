@@ -71,6 +71,11 @@ struct rdp_mesh {
 	unsigned int *group_of, n_groups;
 	char **group_names;
 	const struct rdp_mesh_faults *faults; /* rdp_mesh_set_faults */
+	struct rdp_mesh_pruned *pruned;	      /* rdp_mesh_set_pruned */
+	size_t n_pruned;
+	int pruning;			   /* set_pruned called */
+	struct rdp_mesh_coverage coverage; /* rdp_mesh_set_coverage */
+	int has_coverage;
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -86,6 +91,9 @@ int rdp_mesh_rail_fig(const struct rdp_mesh *m, unsigned int rail);
  * when out of memory. The caller frees it.
  */
 int32_t *rdp_mesh_grid(const struct rdp_mesh *m, unsigned int rail);
+/* Cell i into its pair's place in grid g, unless it is SKIPPED and a
+ * measured or failed cell holds the place. */
+void rdp_mesh_grid_put(const struct rdp_mesh *m, int32_t *g, size_t i);
 
 /* v as printf's "%.3f" writes it, into buf (at least 32 bytes); returns
  * the length. */
@@ -111,10 +119,10 @@ static inline size_t rdp_mesh_pair_bit(const struct rdp_mesh *m,
 /* mesh.json's faults[] (locate.c), or NULL out of memory. */
 struct json_t *rdp_mesh_faults_json(const struct rdp_mesh *m);
 
-/* A cell flagged or failed. */
+/* A cell flagged or failed (not OK, not SKIPPED). */
 static inline int rdp_mesh_bad(const struct rdp_mesh_cell *c)
 {
-	return c->status != RDP_MESH_OK;
+	return c->status == RDP_MESH_FAILED || c->status == RDP_MESH_FLAGGED;
 }
 
 #endif /* RDMAPERF_MESH_INT_H */

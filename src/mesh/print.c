@@ -31,7 +31,7 @@ static unsigned int longest_name(const struct rdp_mesh *m)
 }
 
 /* One cell, right-aligned in w: the figure ("*" when flagged), "failed",
- * "-" untested, "?" for a status without a figure. */
+ * "skipped", "-" untested, "?" for a status without a figure. */
 static void cell_text(FILE *f, const struct rdp_mesh_cell *c, int fig, int w)
 {
 	char buf[32];
@@ -41,6 +41,8 @@ static void cell_text(FILE *f, const struct rdp_mesh_cell *c, int fig, int w)
 		snprintf(buf, sizeof(buf), "-");
 	else if (c->status == RDP_MESH_FAILED)
 		snprintf(buf, sizeof(buf), "failed");
+	else if (c->status == RDP_MESH_SKIPPED)
+		snprintf(buf, sizeof(buf), "skipped");
 	else if (isfinite(v))
 		snprintf(buf, sizeof(buf), "%.2f%s", v,
 			 c->status == RDP_MESH_FLAGGED ? "*" : "");
@@ -122,7 +124,7 @@ static void worst_lines(const struct rdp_mesh *m, unsigned int rail, int fig,
 static void summary_text(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 {
 	int fig = rdp_mesh_rail_fig(m, rail);
-	size_t n = 0, flagged = 0, failed = 0, i;
+	size_t n = 0, flagged = 0, failed = 0, skipped = 0, i;
 
 	for (i = 0; i < m->n; i++) {
 		if (m->cells[i].rail != rail)
@@ -130,12 +132,15 @@ static void summary_text(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 		n++;
 		flagged += m->cells[i].status == RDP_MESH_FLAGGED;
 		failed += m->cells[i].status == RDP_MESH_FAILED;
+		skipped += m->cells[i].status == RDP_MESH_SKIPPED;
 	}
 	fprintf(f, "rail %u: %zu cells of %u nodes, %s", rail, n, m->nodes,
 		fig >= 0 ? unit[fig] : "no figures");
 	if (m->analyzed && fig >= 0)
 		fprintf(f, ": median %.2f", m->stats[rail].med[fig]);
 	fprintf(f, ", %zu flagged, %zu failed", flagged, failed);
+	if (skipped)
+		fprintf(f, ", %zu skipped", skipped);
 	if (m->analyzed && fig >= 0)
 		worst_lines(m, rail, fig, f);
 	fprintf(f, "; the matrix: matrix-rail%u.csv\n", rail);

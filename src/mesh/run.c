@@ -606,12 +606,12 @@ static void times_text(const struct run *r, FILE *out)
 		t.pair_s - t.measured_s, t.wall_s - t.pair_s, r->bootstrap_s);
 }
 
-/* Rank 0: flags, files, the matrix and the outliers. */
+/* Rank 0: what the run reached onto the store, flags, files, the
+ * matrices and the outliers. */
 static int finish(struct run *r)
 {
 	FILE *out = r->mo->out ? r->mo->out : stderr;
-	struct rdp_mesh_run_files f = {
-		.dir = r->mo->output_dir,
+	struct rdp_mesh_reach f = {
 		.mesh = r->mesh,
 		.plan = r->plan,
 		.nodes = r->nodes,
@@ -619,13 +619,14 @@ static int finish(struct run *r)
 		.prune = r->mo->no_prune ? NULL : &r->prune,
 		.cov = { .rounds_run = r->plan_done,
 			 .rounds_planned = rdp_mesh_plan_rounds(r->plan),
-			 .stopped = r->stopped },
-		.budget_s = r->mo->time_budget_s,
+			 .stopped = r->stopped,
+			 .budget_s = r->mo->time_budget_s },
 	};
-	unsigned int rail;
 	size_t skipped = 0;
 	int bad, ret;
 
+	if (rdp_mesh_reach_store(&f, &skipped))
+		return RDP_EXIT_FAIL;
 	bad = rdp_mesh_analyze(r->mesh, &r->mo->limits);
 	if (bad < 0) {
 		rdp_err("mesh: analysis: %s", strerror(-bad));
@@ -634,17 +635,13 @@ static int finish(struct run *r)
 	ret = rdp_mesh_write_dir(r->mesh, r->mo->output_dir);
 	if (ret && ret != -ENOENT)
 		return RDP_EXIT_FAIL;
-	if (rdp_mesh_run_files_finish(&f, out, &skipped))
-		return RDP_EXIT_FAIL;
-	for (rail = 0; rail < r->rails; rail++) {
-		fprintf(out, "rail %u: sender rows, receiver columns\n", rail);
-		rdp_mesh_write_matrix(r->mesh, rail, out);
-	}
+	rdp_mesh_write_reach(r->mesh, out);
+	rdp_mesh_print_matrices(r->mesh, out);
 	if (bad)
 		rdp_mesh_write_outliers(r->mesh, out);
 	times_text(r, out);
 	fprintf(out, "%zu cells, %d flagged or failed",
-		rdp_mesh_n_cells(r->mesh), bad);
+		rdp_mesh_n_cells(r->mesh) - skipped, bad);
 	if (skipped)
 		fprintf(out, ", %zu skipped", skipped);
 	fprintf(out, "; files in %s\n", r->mo->output_dir);

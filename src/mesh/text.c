@@ -67,6 +67,9 @@ int rdp_mesh_write_matrix(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 			if (cell >= 0 &&
 			    m->cells[cell].status == RDP_MESH_FAILED)
 				fputs(",failed", f);
+			else if (cell >= 0 &&
+				 m->cells[cell].status == RDP_MESH_SKIPPED)
+				fputs(",skipped", f);
 			else if (cell >= 0 && fig >= 0)
 				csv_number(f,
 					   rdp_mesh_fig(&m->cells[cell], fig));
@@ -250,25 +253,26 @@ static int suspects(FILE *f, const struct rdp_mesh *m, size_t n_bad)
 int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 {
 	const struct rdp_mesh_cell *c;
-	size_t n[3] = { 0 }, again = 0, held = 0, i;
+	size_t n[4] = { 0 }, again = 0, held = 0, i, measured;
 	int ret;
 
 	if (!m->analyzed)
 		return -EINVAL;
 	for (i = 0; i < m->n; i++)
-		if ((unsigned int)m->cells[i].status < 3)
+		if ((unsigned int)m->cells[i].status < 4)
 			n[m->cells[i].status]++;
+	measured = m->n - n[RDP_MESH_SKIPPED];
 	if (!n[RDP_MESH_FLAGGED] && !n[RDP_MESH_FAILED]) {
 		fprintf(f,
 			"no outliers: %zu cells within %.4g%% of their "
 			"rail's median\n",
-			m->n, 100 * m->limits.tol);
+			measured, 100 * m->limits.tol);
 		return done(f);
 	}
 	fprintf(f,
 		"%zu of %zu cells are outliers (%zu flagged, %zu failed); "
 		"tolerance %.4g%%\n",
-		n[RDP_MESH_FLAGGED] + n[RDP_MESH_FAILED], m->n,
+		n[RDP_MESH_FLAGGED] + n[RDP_MESH_FAILED], measured,
 		n[RDP_MESH_FLAGGED], n[RDP_MESH_FAILED], 100 * m->limits.tol);
 	for (i = 0; i < m->n; i++)
 		if (m->cells[i].again >= 0) {
@@ -286,7 +290,7 @@ int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 		return ret;
 	for (i = 0; i < m->n; i++) {
 		c = &m->cells[i];
-		if (c->status == RDP_MESH_OK)
+		if (!rdp_mesh_bad(c))
 			continue;
 		fprintf(f, "%s: rail %u round %u %s->%s: ",
 			rdp_mesh_status_name(c->status), c->rail, c->round + 1,
@@ -298,5 +302,34 @@ int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 			again_text(f, &m->retests[c->again]);
 		fputc('\n', f);
 	}
+	return done(f);
+}
+
+int rdp_mesh_write_reach(const struct rdp_mesh *m, FILE *f)
+{
+	const struct rdp_mesh_coverage *c = &m->coverage;
+	size_t skipped = rdp_mesh_n_skipped(m), i;
+	char why[96];
+
+	for (i = 0; i < m->n_pruned; i++) {
+		rdp_mesh_pruned_reason(&m->pruned[i], why, sizeof(why));
+		fprintf(f, "pruned: %s, the likely fault: %s\n",
+			m->names[m->pruned[i].node], why);
+	}
+	if (!m->has_coverage)
+		return done(f);
+	fprintf(f,
+		"coverage: %zu of %zu rounds of the plan, %zu of %zu node "
+		"pairs (%.0f%%)",
+		c->rounds_run, c->rounds_planned, c->pairs_measured,
+		c->pairs_total,
+		c->pairs_total ? 100.0 * (double)c->pairs_measured /
+					 (double)c->pairs_total
+			       : 0.0);
+	if (skipped)
+		fprintf(f, "; %zu cells skipped after pruning", skipped);
+	if (c->stopped)
+		fprintf(f, "; stopped by --time-budget %.0f s", c->budget_s);
+	fputc('\n', f);
 	return done(f);
 }

@@ -344,7 +344,7 @@ static void test_unknown_status(void **state)
 	mesh_of(&fx, 4, 99, 99, 0, NULL);
 	assert_int_equal(rdp_mesh_analyze(fx.m, &tol10), 0);
 	c = (struct rdp_mesh_cell *)rdp_mesh_cell_at(fx.m, 0);
-	c->status = (enum rdp_mesh_status)(RDP_MESH_FLAGGED + 1);
+	c->status = (enum rdp_mesh_status)(RDP_MESH_SKIPPED + 1);
 	c->bw_gbps = NAN;
 	doc = json_of(fx.m);
 	assert_int_equal(json_integer_value(json_object_get(
@@ -362,6 +362,185 @@ static void test_unknown_status(void **state)
 	free(t);
 	c->status = RDP_MESH_OK;
 	fixture_free(&fx);
+}
+
+/* A skipped cell in the store: in no median, not flagged, not a failure
+ * of its node's row or column, never run again, and written by every
+ * writer as "skipped" with its reason. */
+static void test_skipped_cells(void **state)
+{
+	struct rdp_mesh_cell c = {
+		.tx = 1,
+		.rx = 0,
+		.rail = 0,
+		.round = 0,
+		.status = RDP_MESH_SKIPPED,
+		.reason = "pruned: node1 failed against 2 of 3 "
+			  "peers by round 1",
+		.bw_gbps = NAN,
+		.lat_us = NAN
+	};
+	const struct rdp_mesh_cell *d;
+	struct rdp_mesh_xfer *x = NULL;
+	struct rdp_mesh_pruned p = { .node = 1, .failed_peers = 2, .peers = 3 };
+	struct rdp_mesh_coverage cov = { .rounds_run = 1,
+					 .rounds_planned = 3,
+					 .pairs_measured = 5,
+					 .pairs_total = 6 };
+	struct fixture fx;
+	json_t *doc, *o;
+	size_t n = 0, i, bad = 0;
+	char *t;
+
+	(void)state;
+	/* Node 3 sends at 50 Gb/s: 3 bad cells of 12, its TX row low. */
+	mesh_of(&fx, 4, 3, 99, 0, NULL);
+	assert_int_equal(rdp_mesh_analyze(fx.m, &tol10), 3);
+	/* Six skipped cells of node 1 would make its row and column "low"
+	 * if they counted as bad; two skipped with the same text share it. */
+	for (i = 0; i < 3; i++) {
+		c.tx = 1;
+		c.rx = (unsigned int)(i == 1 ? 2 : i == 2 ? 3 : 0);
+		assert_int_equal(rdp_mesh_add(fx.m, &c), 0);
+		c.tx = c.rx;
+		c.rx = 1;
+		assert_int_equal(rdp_mesh_add(fx.m, &c), 0);
+	}
+	assert_int_equal(rdp_mesh_n_skipped(fx.m), 6);
+	assert_ptr_equal(rdp_mesh_cell_at(fx.m, 12)->reason,
+			 rdp_mesh_cell_at(fx.m, 13)->reason);
+	assert_true(rdp_mesh_cell_at(fx.m, 12)->reason != c.reason);
+	/* A retest is never a skipped cell. */
+	assert_int_equal(rdp_mesh_add_retest(fx.m, &c), -EINVAL);
+	assert_int_equal(rdp_mesh_analyze(fx.m, &tol10), 3);
+	for (i = 0; (d = rdp_mesh_cell_at(fx.m, i)); i++) {
+		if (d->status == RDP_MESH_SKIPPED)
+			assert_int_equal(d->cls, RDP_MESH_CLASS_NONE);
+		else if (d->status != RDP_MESH_OK)
+			bad++;
+		if (d->status != RDP_MESH_OK && d->status != RDP_MESH_SKIPPED)
+			assert_int_equal(d->cls, RDP_MESH_CLASS_TX);
+	}
+	assert_int_equal(bad, 3);
+	/* The measured cells replace none: the matrices keep their figures. */
+	assert_int_equal(rdp_mesh_retest_pairs(fx.m, &x, &n), 0);
+	assert_int_equal(n, 3);
+	for (i = 0; i < n; i++)
+		assert_int_equal(x[i].tx, 3);
+	free(x);
+	assert_int_equal(rdp_mesh_set_pruned(fx.m, &p, 1), 0);
+	p.node = 4;
+	assert_int_equal(rdp_mesh_set_pruned(fx.m, &p, 1), -EINVAL);
+	rdp_mesh_set_coverage(fx.m, &cov);
+	doc = json_of(fx.m);
+	assert_int_equal(
+		json_integer_value(json_object_get(doc, "schema_version")), 3);
+	o = json_object_get(doc, "totals");
+	assert_int_equal(json_integer_value(json_object_get(o, "skipped")), 6);
+	assert_int_equal(json_integer_value(json_object_get(o, "flagged")), 3);
+	assert_int_equal(json_integer_value(json_object_get(o, "cells")), 18);
+	o = json_array_get(json_object_get(doc, "cells"), 12);
+	assert_string_equal(json_string_value(json_object_get(o, "status")),
+			    "skipped");
+	assert_string_equal(json_string_value(json_object_get(o, "reason")),
+			    c.reason);
+	assert_true(json_is_null(json_object_get(o, "bw_gbps")));
+	o = json_array_get(json_object_get(doc, "pruned"), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "node")),
+			    "node1");
+	assert_int_equal(json_integer_value(json_object_get(o, "after_round")),
+			 1);
+	o = json_object_get(doc, "coverage");
+	assert_int_equal(json_integer_value(json_object_get(o, "rounds_run")),
+			 1);
+	assert_true(
+		json_is_false(json_object_get(o, "stopped_by_time_budget")));
+	json_decref(doc);
+	t = written(fx.m, rdp_mesh_write_cells_jsonl);
+	expect_in(t, "\"status\":\"skipped\",\"reason\":\"pruned: node1");
+	free(t);
+	t = written(fx.m, rdp_mesh_write_cells);
+	expect_in(t, "node1,node0,0,1,skipped,,,,,,,,pruned: node1");
+	free(t);
+	/* outliers.txt lists the bad cells only. */
+	t = written(fx.m, rdp_mesh_write_outliers);
+	expect_in(t, "3 of 12 cells are outliers");
+	assert_null(strstr(t, "skipped"));
+	free(t);
+	t = written(fx.m, rdp_mesh_write_reach);
+	assert_string_equal(t, "pruned: node1, the likely fault: failed "
+			       "against 2 of 3 peers by round 1\n"
+			       "coverage: 1 of 3 rounds of the plan, 5 of 6 "
+			       "node pairs (83%); 6 cells skipped after "
+			       "pruning\n");
+	free(t);
+	/* The matrices: the later skipped cell does not hide a figure. */
+	t = written(fx.m, rdp_mesh_print_matrices);
+	assert_null(strstr(t, "skipped"));
+	free(t);
+	t = written(fx.m, heatmap0);
+	free(t);
+	fixture_free(&fx);
+}
+
+/* A pair with a skipped cell only: "skipped" in the matrices, blank in
+ * the heatmap, in the journal of its round. */
+static void test_skipped_only(void **state)
+{
+	static const unsigned int nodes = 3;
+	struct rdp_mesh_plan_opts o = { .pattern = RDP_MESH_PAIRWISE,
+					.nodes = nodes };
+	struct rdp_mesh_cell c = { .status = RDP_MESH_OK,
+				   .bw_gbps = 100,
+				   .lat_us = NAN };
+	struct rdp_mesh_plan *plan = NULL;
+	struct rdp_mesh *m = NULL;
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(rdp_mesh_plan_create(&o, &plan), 0);
+	assert_int_equal(rdp_mesh_create(plan, 1, NULL, &m), 0);
+	c.tx = 0;
+	c.rx = 1;
+	assert_int_equal(rdp_mesh_add(m, &c), 0);
+	c.tx = 1;
+	c.rx = 0;
+	c.bw_gbps = 99;
+	assert_int_equal(rdp_mesh_add(m, &c), 0);
+	c = (struct rdp_mesh_cell){ .tx = 2,
+				    .rx = 0,
+				    .round = 1,
+				    .status = RDP_MESH_SKIPPED,
+				    .reason = "pruned: node2",
+				    .bw_gbps = NAN,
+				    .lat_us = NAN };
+	assert_int_equal(rdp_mesh_add(m, &c), 0);
+	assert_int_equal(rdp_mesh_analyze(m, &tol10), 0);
+	t = written(m, rdp_mesh_print_matrices);
+	expect_in(t, "skipped");
+	free(t);
+	f = open_memstream(&t, &len);
+	assert_non_null(f);
+	assert_int_equal(rdp_mesh_write_matrix(m, 0, f), 0);
+	fclose(f);
+	expect_in(t, "node2,skipped,,\n");
+	free(t);
+	t = written(m, heatmap0);
+	assert_null(strstr(t, "\n0 2 "));
+	free(t);
+	t = written(m, rdp_mesh_write_outliers);
+	expect_in(t, "no outliers: 2 cells");
+	free(t);
+	f = open_memstream(&t, &len);
+	assert_non_null(f);
+	assert_int_equal(rdp_mesh_journal_round(m, 1, f), 0);
+	fclose(f);
+	expect_in(t, "\"status\":\"skipped\"");
+	free(t);
+	rdp_mesh_free(m);
+	rdp_mesh_plan_free(plan);
 }
 
 /* A journal line holds its round's cells in the order they were added,
@@ -501,6 +680,8 @@ int main(void)
 		cmocka_unit_test(test_unknown_status),
 		cmocka_unit_test(test_number_text),
 		cmocka_unit_test(test_journal_order),
+		cmocka_unit_test(test_skipped_cells),
+		cmocka_unit_test(test_skipped_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

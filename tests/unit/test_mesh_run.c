@@ -500,15 +500,32 @@ static int last_line_has(const char *path, const char *text)
 	return strstr(last, text) != NULL;
 }
 
-/* The coverage and the pruning, added to the files the store wrote: node
- * d pruned after round 1 leaves d->a of round 2 out. */
-static void test_run_files(void **state)
+/* Whether the file name of dir holds text. */
+static int file_has(const char *dir, const char *name, const char *text)
+{
+	char path[512], buf[8192];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, text) != NULL;
+}
+
+/* The coverage and the pruning, set on the store at the end of a run:
+ * node d pruned after round 1 leaves d->a of round 2 out; every file
+ * has it from the store. */
+static void test_reach_store(void **state)
 {
 	static const char *const names[] = { "a", "b", "c", "d" };
 	static const char *const files[] = {
-		"mesh.json",	 "cells.csv",	     "cells.jsonl",
-		"outliers.txt",	 "matrix-rail0.csv", "heatmap-rail0.svg",
-		"mesh.json.new",
+		"mesh.json",	"cells.csv",	    "cells.jsonl",
+		"outliers.txt", "matrix-rail0.csv", "heatmap-rail0.svg",
 	};
 	struct rdp_mesh_plan *plan = pairwise4();
 	struct rdp_mesh_limits lim = { .tol = 0.1 };
@@ -516,18 +533,23 @@ static void test_run_files(void **state)
 				   .bw_gbps = 10,
 				   .lat_us = NAN };
 	struct rdp_mesh_prune p;
-	struct rdp_mesh_run_files f = {
+	struct rdp_mesh_reach f = {
 		.plan = plan,
 		.nodes = 4,
 		.rails = 1,
 		.prune = &p,
-		.cov = { .rounds_run = 2, .rounds_planned = 6 },
+		.cov = { .rounds_run = 2,
+			 .rounds_planned = 6,
+			 .stopped = 1,
+			 .budget_s = 60 },
 	};
 	struct rdp_mesh *m = NULL;
-	char dir[] = "/tmp/test_mesh_run.XXXXXX", path[64];
-	json_t *doc, *sk;
+	struct rdp_mesh_xfer *x = NULL;
+	char dir[] = "/tmp/test_mesh_run.XXXXXX", path[64], *text = NULL;
+	json_t *doc, *sk, *cov;
 	json_error_t err;
-	size_t skipped = 0, i;
+	size_t skipped = 0, i, n = 0, len = 0;
+	FILE *mem;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -547,28 +569,49 @@ static void test_run_files(void **state)
 				    .bw_gbps = NAN,
 				    .lat_us = NAN };
 	assert_int_equal(rdp_mesh_add(m, &c), 0);
-	assert_int_equal(rdp_mesh_coverage_of(m, 4, &f.cov), 0);
-	assert_true(f.cov.pairs_measured == 2 && f.cov.pairs_total == 6);
 	assert_int_equal(rdp_mesh_prune_init(&p, 4), 0);
 	p.after[3] = 0; /* as the rule would with more cells */
 	p.failed[3] = p.met[3] = 2;
-	assert_true(rdp_mesh_analyze(m, &lim) >= 0);
+	f.mesh = m;
+	assert_int_equal(rdp_mesh_reach_store(&f, &skipped), 0);
+	assert_int_equal(skipped, 1);
+	assert_int_equal(rdp_mesh_n_skipped(m), 1);
+	assert_int_equal(rdp_mesh_n_cells(m), 4);
+	/* The skipped cell is no pair measured. */
+	assert_true(f.cov.pairs_measured == 2 && f.cov.pairs_total == 6);
+	assert_int_equal(rdp_mesh_coverage_of(m, 4, &f.cov), 0);
+	assert_int_equal(f.cov.pairs_measured, 2);
+	/* Only a->d is bad: the skipped d->a is neither flagged nor run
+	 * again. */
+	assert_int_equal(rdp_mesh_analyze(m, &lim), 1);
+	assert_int_equal(rdp_mesh_cell_at(m, 3)->status, RDP_MESH_SKIPPED);
+	assert_int_equal(rdp_mesh_cell_at(m, 3)->cls, RDP_MESH_CLASS_NONE);
+	assert_int_equal(rdp_mesh_retest_pairs(m, &x, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(x[0].tx == 0 && x[0].rx == 3);
+	free(x);
 	i = (size_t)rdp_mesh_write_dir(m, dir); /* -ENOENT: no gnuplot */
 	assert_true(i == 0 || (int)i == -ENOENT);
-	f.dir = dir;
-	f.mesh = m;
-	assert_int_equal(rdp_mesh_run_files_write(&f, &skipped), 0);
-	assert_int_equal(skipped, 1);
 	snprintf(path, sizeof(path), "%s/mesh.json", dir);
 	doc = json_load_file(path, 0, &err);
 	assert_non_null(doc);
+	assert_int_equal(
+		json_integer_value(json_object_get(doc, "schema_version")), 3);
 	assert_int_equal(json_integer_value(json_object_get(
 				 json_object_get(doc, "totals"), "skipped")),
 			 1);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(doc, "totals"), "failed")),
+			 1);
+	cov = json_object_get(doc, "coverage");
 	assert_int_equal(
-		json_integer_value(json_object_get(
-			json_object_get(doc, "coverage"), "pairs_measured")),
-		2);
+		json_integer_value(json_object_get(cov, "pairs_measured")), 2);
+	assert_int_equal(
+		json_integer_value(json_object_get(cov, "rounds_planned")), 6);
+	assert_true(
+		json_is_true(json_object_get(cov, "stopped_by_time_budget")));
+	assert_true(json_real_value(json_object_get(cov, "time_budget_s")) ==
+		    60);
 	sk = json_array_get(json_object_get(doc, "cells"), 3);
 	assert_string_equal(json_string_value(json_object_get(sk, "status")),
 			    "skipped");
@@ -576,15 +619,40 @@ static void test_run_files(void **state)
 	assert_int_equal(json_integer_value(json_object_get(sk, "round")), 2);
 	assert_string_equal(json_string_value(json_object_get(sk, "reason")),
 			    "pruned: d failed against 2 of 2 peers by round 1");
-	assert_string_equal(
-		json_string_value(json_object_get(
-			json_array_get(json_object_get(doc, "pruned"), 0),
-			"node")),
-		"d");
+	assert_null(json_object_get(sk, "class"));
+	sk = json_array_get(json_object_get(doc, "pruned"), 0);
+	assert_string_equal(json_string_value(json_object_get(sk, "node")),
+			    "d");
+	assert_int_equal(json_integer_value(json_object_get(sk, "after_round")),
+			 1);
+	assert_int_equal(
+		json_integer_value(json_object_get(sk, "failed_peers")), 2);
+	assert_int_equal(json_integer_value(json_object_get(sk, "peers")), 2);
+	assert_string_equal(json_string_value(json_object_get(sk, "reason")),
+			    "failed against 2 of 2 peers by round 1");
 	json_decref(doc);
-	/* The streamable file has it too, on its last line. */
+	/* The streamable files have it too, on their last line. */
 	snprintf(path, sizeof(path), "%s/cells.jsonl", dir);
 	assert_true(last_line_has(path, "\"status\":\"skipped\""));
+	snprintf(path, sizeof(path), "%s/cells.csv", dir);
+	assert_true(last_line_has(path, "d,a,0,2,skipped,,,,,,,,pruned: d"));
+	assert_true(file_has(dir, "matrix-rail0.csv", "d,skipped,"));
+	assert_true(file_has(dir, "outliers.txt",
+			     "\npruned: d, the likely fault: failed against 2 "
+			     "of 2 peers by round 1\ncoverage: 2 of 6 rounds"));
+	assert_false(file_has(dir, "outliers.txt", "skipped: rail"));
+	/* The terminal's words, from the store. */
+	mem = open_memstream(&text, &len);
+	assert_non_null(mem);
+	assert_int_equal(rdp_mesh_write_reach(m, mem), 0);
+	fclose(mem);
+	assert_string_equal(text,
+			    "pruned: d, the likely fault: failed against 2 of "
+			    "2 peers by round 1\n"
+			    "coverage: 2 of 6 rounds of the plan, 2 of 6 node "
+			    "pairs (33%); 1 cells skipped after pruning; "
+			    "stopped by --time-budget 60 s\n");
+	free(text);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		rm_in(dir, files[i]);
 	assert_int_equal(rmdir(dir), 0);
@@ -608,7 +676,7 @@ int main(void)
 		cmocka_unit_test(test_journal_refused),
 		cmocka_unit_test(test_journal_round_trip),
 		cmocka_unit_test(test_run_record),
-		cmocka_unit_test(test_run_files),
+		cmocka_unit_test(test_reach_store),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
