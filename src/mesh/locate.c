@@ -535,8 +535,10 @@ static int loc_init(struct loc *L, const struct rdp_mesh *m,
 		const struct rdp_mesh_cell *c = rdp_mesh_cell_at(m, i);
 
 		L->state[i] = state_of(m, c);
-		/* A cell of a rail the binding lacks is not placed. */
-		L->active[i] = c->rail < L->rails;
+		/* A cell of a rail the binding lacks is not placed; a
+		 * skipped cell (its node pruned) is evidence of nothing. */
+		L->active[i] = c->rail < L->rails &&
+			       c->status != RDP_MESH_SKIPPED;
 	}
 	return 0;
 }
