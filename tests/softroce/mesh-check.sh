@@ -29,14 +29,15 @@ packets() { cat "/sys/class/net/$1/statistics/$2_packets"; }
 # One write_bw run from device $1 to device $2's address; prints the pair's
 # line and returns 1 when it failed.
 check_pair() {
-	local i=$1 j=$2 dev addr gid ndev_i ndev_j tx rx t0 rc bw why=''
-	dev=RDP_RXE_DEV$i addr=RDP_RXE_ADDR$j gid=RDP_RXE_GID_INDEX$i
+	local i=$1 j=$2 dev addr src ndev_i ndev_j tx rx t0 rc bw why=''
+	dev=RDP_RXE_DEV$i addr=RDP_RXE_ADDR$j src=RDP_RXE_ADDR$i
 	ndev_i=RDP_RXE_NETDEV$i ndev_j=RDP_RXE_NETDEV$j
 	tx=$(packets "${!ndev_i}" tx)
 	rx=$(packets "${!ndev_j}" rx)
 	t0=${EPOCHREALTIME/./}
 	timeout "$LIMIT_S" "$BUILD/rdmaperf" write_bw -d "${!dev}" \
-		-x "${!gid}" -n "$ITERS" -s "$SIZE" --report_gbits -p "$PORT" \
+		--bind_source_ip="${!src}" -n "$ITERS" -s "$SIZE" \
+		--report_gbits -p "$PORT" \
 		"${!addr}" >"$WORK/out" 2>&1
 	rc=$?
 	t0=$(((${EPOCHREALTIME/./} - t0) / 1000))
