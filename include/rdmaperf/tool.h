@@ -50,7 +50,13 @@ struct json_t *rdp_tool_load_results(const char *tool, const char *path);
 	{ "seed", 0, "S", RDP_CLI_TOOL, .type = RDP_CLI_UINT,                  \
 	  .off = offsetof(args, seed), .width = sizeof(((args *)0)->seed),     \
 	  .min = 0, .max = UINT32_MAX, .def = 1,                               \
-	  .help = "of the random matchings" }
+	  .help = "of the random matchings" },                                  \
+	{ "group-size", 0, "G", RDP_CLI_TOOL, .type = RDP_CLI_UINT,            \
+	  .off = offsetof(args, group_size),                                   \
+	  .width = sizeof(((args *)0)->group_size), .min = 1,                  \
+	  .max = RDP_MESH_PLAN_MAX_NODES, .def = 0,                            \
+	  .help = "grouped: G nodes a group, pairwise inside, groups joined "   \
+		  "node to node" }
 /* clang-format on */
 
 #endif /* RDMAPERF_TOOL_H */

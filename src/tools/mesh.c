@@ -88,10 +88,6 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "pairwise (default), bisection, ring-shift, grouped or "
 		  "quick" },
 	RDP_MESH_PLAN_ROWS(struct mesh_args),
-	{ "group-size", 0, "G", T,
-	  UINT(group_size, 1, RDP_MESH_PLAN_MAX_NODES, 0),
-	  .help = "grouped: G nodes a group, pairwise inside, groups joined "
-		  "node to node" },
 	{ "bidirectional", 'b', NULL, T, .type = RDP_CLI_ON,
 	  .off = offsetof(struct mesh_args, bidir), .width = sizeof(int),
 	  .help = "both directions of a pair in one round" },

@@ -25,6 +25,7 @@
 struct mesh_args {
 	const char *pattern;
 	unsigned int permutations;
+	unsigned int group_size;
 	uint64_t seed;
 	const char *output_dir;
 	double tolerance_pct;
@@ -57,7 +58,8 @@ static const struct rdp_cli_opt rows[] = {
 	{ "ib-dev", 'd', "DEV0,DEV1,...", T, TEXT(devs),
 	  .help = "one device a rail: the node-local rank picks its own" },
 	{ "pattern", 0, "P", T, TEXT(pattern),
-	  .help = "pairwise (default), bisection or ring-shift" },
+	  .help = "pairwise (default), bisection, ring-shift, grouped or "
+		  "quick" },
 	RDP_MESH_PLAN_ROWS(struct mesh_args),
 	{ "output-dir", 0, "DIR", T, TEXT(output_dir),
 	  .help = "mesh.json, matrices, outliers, logs (default mesh)" },
@@ -247,6 +249,7 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 	char why[256];
 
 	p->permutations = a->permutations;
+	p->group_size = a->group_size;
 	p->seed = a->seed;
 	p->bidir = !!(o->params.flags & RDP_PARAM_BIDIR);
 	/* The plan's rules, as `rdmaperf mesh --plan` says them; the node

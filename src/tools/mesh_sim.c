@@ -30,7 +30,7 @@
 struct sim_args {
 	unsigned int simulate, rails, leaves, spines;
 	const char *topology, *inject, *pattern, *output_dir;
-	unsigned int permutations;
+	unsigned int permutations, group_size;
 	uint64_t seed;
 	int bidir;
 	double noise_pct, tolerance_pct, nominal_gbps;
@@ -72,7 +72,8 @@ static const struct rdp_cli_opt rows[] = {
 	{ "tolerance", 0, "PCT", T, REAL(tolerance_pct, "a percentage like 10"),
 	  .help = "flag cells this far below the rail's median (default 10)" },
 	{ "pattern", 0, "P", T, TEXT(pattern),
-	  .help = "pairwise (default), bisection or ring-shift" },
+	  .help = "pairwise (default), bisection, ring-shift, grouped or "
+		  "quick" },
 	RDP_MESH_PLAN_ROWS(struct sim_args),
 	{ "bidirectional", 'b', NULL, T, .type = RDP_CLI_ON,
 	  .off = offsetof(struct sim_args, bidir), .width = sizeof(int),
@@ -237,6 +238,7 @@ static int make_plan(const struct sim_args *a, struct sim_run *r)
 {
 	struct rdp_mesh_plan_opts o = { .nodes = a->simulate,
 					.permutations = a->permutations,
+					.group_size = a->group_size,
 					.seed = a->seed,
 					.bidir = a->bidir };
 	char why[256];
