@@ -302,12 +302,174 @@ t_cluster_kept4() {
 	pass
 }
 
+# ---- a leaf-spine fabric (rxe-run --leaves L) -------------------------------
+
+# The rate a shaped cable carries each way, in Mbit/s: well under the
+# speed of an emulated cell while the mesh's pairs share the cores.
+LEAF_RATE_MBIT=10
+
+# A jq prelude for mesh.json: leaf(NAME) is a node's leaf; a cell crosses
+# when its ends sit on different leaves and one of them is $1, the leaf
+# whose cable is shaped.
+leaf_jq() {
+	local i map="" leaf
+	for ((i = 0; i < $2; i++)); do
+		eval "leaf=\$RDP_RXE_LEAF$i"
+		map="$map${map:+,}\"node$i\":\"$leaf\""
+	done
+	echo "def leaf(n): {$map}[n];" \
+		"def crosses: leaf(.tx) != leaf(.rx) and" \
+		"(leaf(.tx) == \"$1\" or leaf(.rx) == \"$1\");"
+}
+
+# The fabric's file as the run wrote it ($RDP_RXE_TOPOLOGY), read in the
+# format of the mesh's --topology: every line not a comment is "node rail
+# switch port" for one of the mesh's N nodes ($1) or "switch port switch
+# port"; each node once, on the leaf its variable names; the cable of leaf
+# $2 among the links.
+topology_parses() {
+	local n=$1 shaped=$2 a b c d rest nodes=0 links=0 cable="" leaf
+	while read -r a b c d rest; do
+		case "$a" in '' | '#'*) continue ;; esac
+		[ -n "$d" ] && [ -z "$rest" ] && [ "$b" -ge 0 ] 2>/dev/null &&
+			[ "$d" -ge 0 ] 2>/dev/null ||
+			{ fail "topology: '$a $b $c $d $rest': not 4 fields" \
+				"with numbered ports"; return 1; }
+		case "$a" in
+		node*)
+			eval "leaf=\${RDP_RXE_LEAF${a#node}:-}"
+			[ "$c" = "$leaf" ] ||
+				{ fail "topology: $a on $c, not on '$leaf'"; return 1; }
+			nodes=$((nodes + 1)) ;;
+		*)
+			links=$((links + 1))
+			[ "$a" != "$shaped" ] || cable="$a $b $c $d" ;;
+		esac
+	done <"$RDP_RXE_TOPOLOGY"
+	[ "$nodes" -eq "$n" ] && [ "$links" -eq "$RDP_RXE_LEAVES" ] &&
+		[ -n "$cable" ] ||
+		{ fail "topology: $nodes nodes, $links cables, none from $shaped"; return 1; }
+	CABLE=$cable
+}
+
+# One leaf's cable to the spine shaped to LEAF_RATE_MBIT each way (tbf on
+# both its ends) during a pairwise mesh of every device: each cell across
+# that cable is held under the rate and flagged (--min-bw twice the
+# rate), the other cells (inside a leaf, or between two other leaves) run
+# at twice the rate or more in the median, and the slowest cells are
+# exactly the ones across. The ranks sleep on
+# their completions (-e): a pair held back by the shaper must not take
+# the cores from the pairs beside it. The shaper queues a QP's packets
+# for longer than the default ACK timeout (67 ms): rxe would retransmit
+# what is only late, so the timeout is 1 s (-u 18). The topology file the
+# bed wrote parses in the format of the mesh's --topology.
+t_cluster_leaf_uplink() {
+	local n k up dn rc why jq rate topo=()
+	begin "mesh: leaf-spine bed, one uplink shaped: the cells across it are the slow ones"
+	n=$(echo "${RDP_RXE_DEVS:-}" | wc -w)
+	if [ "${RDP_RXE_LEAVES:-1}" -lt 2 ] || [ "$n" -lt 4 ]; then
+		skip "needs rxe-run --devices 4 --leaves 2 or more"
+		return
+	fi
+	why=$(mesh_missing "$n")
+	[ -z "$why" ] || { skip "$why"; return; }
+	# The last device's leaf: with three leaves or more, cells between
+	# two other leaves cross the spine without touching its cable.
+	eval "k=\$RDP_RXE_LEAF$((n - 1))"
+	eval "up=\$RDP_RXE_UPLINK${k#leaf} dn=\$RDP_RXE_DOWNLINK${k#leaf}"
+	topology_parses "$n" "$k" || return
+	topology_simulated "$n" "$k" "$CABLE" || return
+	DIR=$WORK/m$n-leaf
+	rm -rf "$DIR"
+	mesh_hostname
+	tc qdisc add dev "$up" root tbf rate "${LEAF_RATE_MBIT}mbit" \
+		burst 16kb latency 100ms &&
+		tc qdisc add dev "$dn" root tbf rate "${LEAF_RATE_MBIT}mbit" \
+			burst 16kb latency 100ms ||
+		{ fail "tc cannot shape $up and $dn"; leaf_unshape "$up" "$dn"; return; }
+	! mesh_takes_topology || topo=(--topology "$RDP_RXE_TOPOLOGY")
+	mesh_mpirun "$n" write_bw -e -u 18 -n 200 -s 4096 --tolerance 90 \
+		--min-bw "$(awk -v r="$LEAF_RATE_MBIT" 'BEGIN { print r * 2 / 1000 }')" \
+		-d "$(devs "$n")" --output-dir "$DIR" "${topo[@]}"
+	rc=$?
+	leaf_unshape "$up" "$dn"
+	# The cells under --min-bw (twice the rate) are flagged: exit 1.
+	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
+	jq=$(leaf_jq "$k" "$n")
+	rate=$(awk -v r="$LEAF_RATE_MBIT" 'BEGIN { print r * 1.3 / 1000 }')
+	expect_json "$DIR/mesh.json" ".cells | length == $((n * (n - 1)))" \
+		'[.cells[] | .status != "failed"] | all' \
+		"$jq [.cells[] | select(crosses)] | length > 0" \
+		"$jq [.cells[] | select(crosses) | .bw_gbps < $rate] | all" \
+		"$jq [.cells[] | select(crosses) | .status == \"flagged\"] | all" \
+		"$jq [.cells[] | select(crosses | not) | .bw_gbps] | sort | .[length / 2 | floor] > $rate * 2" \
+		"$jq ([.cells[] | select(crosses) | .bw_gbps] | max) < ([.cells[] | select(crosses | not) | .bw_gbps] | min)" ||
+		{ leaf_cells; return; }
+	leaf_cells
+	fault_on_cable "$k" "$CABLE" || return
+	pass
+}
+
+# rdmaperf-mesh lists --topology among its options.
+mesh_takes_topology() {
+	"$BUILD/rdmaperf-mesh" --help 2>&1 | grep -qE '^ +--topology[= ]'
+}
+
+# Where the mesh takes --topology (the run's file): the first fault it
+# names is the uplink of leaf $1, on the ports of its line in the file
+# ($2, "leafK PORT spine PORT"), and no node or node cable on that leaf
+# is named. Until then the file's format is all there is to check.
+fault_on_cable() {
+	mesh_takes_topology || return 0
+	expect_json "$DIR/mesh.json" '.faults | length >= 1' \
+		"$(first_fault_is "$2")" \
+		"$jq [.faults[] | select(.part == \"node\" or .part == \"cable\") | leaf(.node) == \"$1\"] | any | not"
+}
+
+# A jq filter: mesh.json's first fault is the cable $1 ("SWITCH PORT
+# SWITCH PORT" as the topology file has it), either way round.
+first_fault_is() {
+	local sw port peer peer_port
+	read -r sw port peer peer_port <<EOF
+$1
+EOF
+	echo ".faults[0].part == \"uplink\" and ([.faults[0] |" \
+		"[.switch, .port], [.peer_switch, .peer_port]] | sort ==" \
+		"([[\"$sw\", $port], [\"$peer\", $peer_port]] | sort))"
+}
+
+# Where rdmaperf's mesh simulator reads --topology: it takes the run's file
+# for $1 nodes, and with leaf $2's cable to the spine ($3) injected down,
+# names that cable and nothing else.
+topology_simulated() {
+	local n=$1 k=$2
+	"$BUILD/rdmaperf" mesh --simulate 2 --help 2>&1 |
+		grep -qE '^ +--topology[= ]' || return 0
+	run_limited 60 "$BUILD/rdmaperf" mesh --simulate "$n" \
+		--topology "$RDP_RXE_TOPOLOGY" --inject "uplink:$k:spine=down" \
+		--output-dir "$WORK/sim" >"$WORK/out" 2>&1 ||
+		{ fail "rdmaperf mesh --simulate on $RDP_RXE_TOPOLOGY: exit $?"; return 1; }
+	expect_json "$WORK/sim/mesh.json" '.faults | length == 1' \
+		"$(first_fault_is "$3")"
+}
+
+# What the case saw: each cell's figure, the crossing ones marked.
+leaf_cells() {
+	jq -r "$jq"' .cells[] | "  \(.tx)>\(.rx) \(.bw_gbps) Gb/s \(.status)\(if crosses then " across" else "" end)"' \
+		"$DIR/mesh.json" 2>/dev/null
+}
+
+leaf_unshape() {
+	tc qdisc del dev "$1" root 2>/dev/null
+	tc qdisc del dev "$2" root 2>/dev/null
+}
+
 main() {
 	local t
 	for t in t_cluster_pairwise4 t_cluster_bye3 t_cluster_bisection \
 		t_cluster_ringshift t_cluster_retest_held t_cluster_srun \
 		t_cluster_node_down t_cluster_kept4 t_cluster_resume \
-		t_cluster_budget; do
+		t_cluster_budget t_cluster_leaf_uplink; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary
