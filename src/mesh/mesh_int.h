@@ -71,6 +71,8 @@ struct rdp_mesh {
 	unsigned int *group_of, n_groups;
 	char **group_names;
 	const struct rdp_mesh_faults *faults; /* rdp_mesh_set_faults */
+	/* --topology: the cells' paths in the files; NULL: none. */
+	const struct rdp_mesh_place *place;
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -108,6 +110,9 @@ static inline size_t rdp_mesh_pair_bit(const struct rdp_mesh *m,
 {
 	return (size_t)tx * m->nodes + rx;
 }
+/* A cell's "path" (run_topo.c; m->place set), or NULL out of memory. */
+struct json_t *rdp_mesh_cell_path_json(const struct rdp_mesh *m,
+				       const struct rdp_mesh_cell *c);
 /* mesh.json's faults[] (locate.c), or NULL out of memory. */
 struct json_t *rdp_mesh_faults_json(const struct rdp_mesh *m);
 
