@@ -354,9 +354,10 @@ topology_parses() {
 
 # One leaf's cable to the spine shaped to LEAF_RATE_MBIT each way (tbf on
 # both its ends) during a pairwise mesh of every device: each cell across
-# that cable is held under the rate and flagged (--min-bw twice the
-# rate), the other cells (inside a leaf, or between two other leaves) run
-# at twice the rate or more in the median, and the slowest cells are
+# that cable is held near the rate (under 1.6 times it: the shaper's
+# burst lets a short cell past it, 1.4 times seen) and flagged (--min-bw
+# twice the rate), the other cells (inside a leaf, or between two other
+# leaves) run at 2.6 times the rate or more in the median, and the slowest cells are
 # exactly the ones across. The ranks sleep on
 # their completions (-e): a pair held back by the shaper must not take
 # the cores from the pairs beside it. The shaper queues a QP's packets
@@ -403,13 +404,13 @@ t_cluster_leaf_uplink() {
 	# The cells under --min-bw (twice the rate) are flagged: exit 1.
 	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
 	jq=$(leaf_jq "$k" "$n")
-	rate=$(awk -v r="$LEAF_RATE_MBIT" 'BEGIN { print r * 1.3 / 1000 }')
+	rate=$(awk -v r="$LEAF_RATE_MBIT" 'BEGIN { print r / 1000 }')
 	expect_json "$DIR/mesh.json" ".cells | length == $((n * (n - 1)))" \
 		'[.cells[] | .status != "failed"] | all' \
 		"$jq [.cells[] | select(crosses)] | length > 0" \
-		"$jq [.cells[] | select(crosses) | .bw_gbps < $rate] | all" \
+		"$jq [.cells[] | select(crosses) | .bw_gbps < $rate * 1.6] | all" \
 		"$jq [.cells[] | select(crosses) | .status == \"flagged\"] | all" \
-		"$jq [.cells[] | select(crosses | not) | .bw_gbps] | sort | .[length / 2 | floor] > $rate * 2" \
+		"$jq [.cells[] | select(crosses | not) | .bw_gbps] | sort | .[length / 2 | floor] > $rate * 2.6" \
 		"$jq ([.cells[] | select(crosses) | .bw_gbps] | max) < ([.cells[] | select(crosses | not) | .bw_gbps] | min)" ||
 		{ leaf_cells; return; }
 	leaf_cells
