@@ -54,6 +54,9 @@ struct rdp_mesh_run_opts {
 	int resume;		    /* --resume: continue in output_dir */
 	double time_budget_s;	    /* --time-budget, 0: none */
 	int no_prune;		    /* --no-prune */
+	/* --topology: the fabric, loaded and checked against the nodes by
+	 * rank 0 before the rounds; NULL: none. */
+	const char *topology;
 	/* The test and its options as given (rdmaperf's part of the
 	 * command line): recorded, and checked by --resume. */
 	char test_args[1024];
@@ -301,5 +304,49 @@ struct rdp_mesh_reach {
  * transfer). *skipped: how many cells. 0 or -errno, logged.
  */
 int rdp_mesh_reach_store(struct rdp_mesh_reach *f, size_t *skipped);
+
+/*
+ * --topology on rank 0 (run_topo.c): the fabric of path loaded and the
+ * nodes (names, nodes x rails) bound to it before the rounds. NULL path:
+ * none, *out NULL. A file that does not parse, cannot be read or lacks a
+ * node: -EINVAL with one line logged (every rank exits 2), -ENOMEM.
+ */
+struct rdp_mesh_run_topo;
+struct rdp_mesh_place;
+int rdp_mesh_run_topo_load(const char *path, const char *const *names,
+			   unsigned int nodes, unsigned int rails,
+			   struct rdp_mesh_run_topo **out);
+void rdp_mesh_run_topo_free(struct rdp_mesh_run_topo *rt);
+const struct rdp_mesh_place *
+rdp_mesh_run_topo_place(const struct rdp_mesh_run_topo *rt);
+/*
+ * After the analysis (and the retests): the cells' paths into m's files,
+ * the heatmaps by leaf past RDP_MESH_HEATMAP_MAX_NODES nodes, and the
+ * faults located and set on m (mesh.json's faults[]). NULL rt: nothing.
+ * 0 or -errno, warned: the files are written without them.
+ */
+int rdp_mesh_run_topo_locate(struct rdp_mesh_run_topo *rt, struct rdp_mesh *m);
+/* The faults one line each ("fault 1 [uplink]: ..."); NULL rt: nothing. */
+void rdp_mesh_run_topo_print(const struct rdp_mesh_run_topo *rt, FILE *out);
+/* Each node's group, its rail 0's leaf: group_of[node], names[group]
+ * (the leaves' names, in order of their first node; room for every
+ * switch of the fabric), *groups. */
+void rdp_mesh_leaf_groups(const struct rdp_mesh_place *p,
+			  unsigned int *group_of, const char **names,
+			  unsigned int *groups);
+/*
+ * A cell's path, tx -> rx on rail (mesh numbers), as mesh.json's "path",
+ * one string a part in the order crossed, each switch named with its
+ * port: the sender's cable, the uplink of its leaf, the uplink of the
+ * receiver's leaf, the receiver's cable:
+ *   ["cable leaf0:1", "uplink leaf0:3-spine0:1", "uplink leaf1:3-spine0:2",
+ *    "cable leaf1:2"]
+ * Inside one leaf the two cables alone; across S > 1 spines, which one
+ * ECMP takes being unknown, "uplink leaf0 (one of S)" for each uplink.
+ * JSON null when the leaves share no spine; NULL out of memory.
+ */
+struct json_t *rdp_mesh_path_json(const struct rdp_mesh_place *p,
+				  unsigned int tx, unsigned int rx,
+				  unsigned int rail);
 
 #endif /* RDMAPERF_MESH_RUN_H */

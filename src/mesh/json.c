@@ -74,6 +74,8 @@ json_t *rdp_mesh_cell_json(const struct rdp_mesh *m,
 	put(o, "lat_us", number(c->lat_us), &ok);
 	if (c->line_gbps > 0)
 		put(o, "line_rate_gbps", json_real(c->line_gbps), &ok);
+	if (m->place)
+		put(o, "path", rdp_mesh_cell_path_json(m, c), &ok);
 	put(o, "result", c->result ? json_incref(c->result) : json_null(), &ok);
 	if (c->again >= 0)
 		put(o, "retest", again_json(&m->retests[c->again]), &ok);

@@ -76,6 +76,8 @@ struct rdp_mesh {
 	int pruning;			   /* set_pruned called */
 	struct rdp_mesh_coverage coverage; /* rdp_mesh_set_coverage */
 	int has_coverage;
+	/* --topology: the cells' paths in the files; NULL: none. */
+	const struct rdp_mesh_place *place;
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -116,6 +118,9 @@ static inline size_t rdp_mesh_pair_bit(const struct rdp_mesh *m,
 {
 	return (size_t)tx * m->nodes + rx;
 }
+/* A cell's "path" (run_topo.c; m->place set), or NULL out of memory. */
+struct json_t *rdp_mesh_cell_path_json(const struct rdp_mesh *m,
+				       const struct rdp_mesh_cell *c);
 /* mesh.json's faults[] (locate.c), or NULL out of memory. */
 struct json_t *rdp_mesh_faults_json(const struct rdp_mesh *m);
 

@@ -71,6 +71,8 @@ struct run {
 	double ran_s;		     /* rank 0: this job's rounds' time */
 	size_t ran;
 	int stopped; /* by the time budget */
+	/* Rank 0: --topology's fabric, the nodes on it, the faults. */
+	struct rdp_mesh_run_topo *topo;
 };
 
 static double now_s(void)
@@ -632,6 +634,7 @@ static int finish(struct run *r)
 		rdp_err("mesh: analysis: %s", strerror(-bad));
 		return RDP_EXIT_FAIL;
 	}
+	rdp_mesh_run_topo_locate(r->topo, r->mesh);
 	ret = rdp_mesh_write_dir(r->mesh, r->mo->output_dir);
 	if (ret && ret != -ENOENT)
 		return RDP_EXIT_FAIL;
@@ -639,6 +642,7 @@ static int finish(struct run *r)
 	rdp_mesh_print_matrices(r->mesh, out);
 	if (bad)
 		rdp_mesh_write_outliers(r->mesh, out);
+	rdp_mesh_run_topo_print(r->topo, out);
 	times_text(r, out);
 	fprintf(out, "%zu cells, %d flagged or failed",
 		rdp_mesh_n_cells(r->mesh) - skipped, bad);
@@ -722,7 +726,10 @@ static int prepare(struct run *r)
 	if (!r->boot->rank) {
 		printf("mesh: %u nodes x %u rail(s), %zu rounds\n", r->nodes,
 		       r->rails, rdp_mesh_plan_rounds(r->plan));
-		ret = open_store(r, &po);
+		ret = rdp_mesh_run_topo_load(r->mo->topology, r->names,
+					     r->nodes, r->rails, &r->topo);
+		if (!ret)
+			ret = open_store(r, &po);
 	}
 	r->verdict = calloc((size_t)r->nodes + 1, 1);
 	if (!r->verdict)
@@ -746,6 +753,7 @@ static void cleanup(struct run *r)
 	rdp_mesh_retests_free(&r->rt);
 	free(r->verdict);
 	rdp_mesh_prune_fini(&r->prune);
+	rdp_mesh_run_topo_free(r->topo);
 }
 
 int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,

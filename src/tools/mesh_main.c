@@ -39,6 +39,7 @@ struct mesh_args {
 	const char *resume;
 	const char *time_budget;
 	int no_prune;
+	const char *topology;
 };
 
 #define UINT(m, lo, hi, d)                                                     \
@@ -91,6 +92,9 @@ static const struct rdp_cli_opt rows[] = {
 	  .off = offsetof(struct mesh_args, no_prune), .width = sizeof(int),
 	  .help = "keep running the cells of a node that fails against half "
 		  "of its peers (default: it is left out)" },
+	{ "topology", 0, "FILE", T, TEXT(topology),
+	  .help = "the fabric (ibnetdiscover's output or NODE RAIL SWITCH "
+		  "PORT lines): name the parts behind the bad cells" },
 	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
 };
 /* clang-format on */
@@ -284,6 +288,7 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 		return -EINVAL;
 	}
 	mo->no_prune = a->no_prune;
+	mo->topology = a->topology;
 	mo->round_timeout_ms = (int)a->round_timeout_s * 1000;
 	mo->retest = a->retest;
 	mo->retest_wait_s = a->retest_wait_s;
