@@ -621,12 +621,7 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 	if (conn->keepable && conn->dev->keep_conns && rdp_conn_park(conn))
 		return;
 	rdp_cm_close(conn->cm, conn); /* its QPs go with its ids */
-	for (i = 0; conn->ahs && i < conn->num_qps; i++)
-		if (conn->ahs[i])
-			ibv_destroy_ah(conn->ahs[i]);
-	for (i = 0; conn->qps && i < conn->num_qps; i++)
-		if (conn->qps[i])
-			ibv_destroy_qp(conn->qps[i]);
+	rdp_conn_drop_qps(conn);
 	if (conn->srq)
 		ibv_destroy_srq(conn->srq);
 	for (i = 0; i < conn->num_cqs; i++)

@@ -92,20 +92,26 @@ static int any_failed(const struct rdp_conn *conn)
 	return 0;
 }
 
-int rdp_conn_park(struct rdp_conn *conn)
+void rdp_conn_drop_qps(struct rdp_conn *conn)
 {
-	struct rdp_dev *dev = conn->dev;
 	uint32_t i;
 
-	conn->keepable = 0; /* until taken again */
-	if (any_failed(conn))
-		return 0;
 	for (i = 0; conn->ahs && i < conn->num_qps; i++)
 		if (conn->ahs[i])
 			ibv_destroy_ah(conn->ahs[i]);
 	for (i = 0; conn->qps && i < conn->num_qps; i++)
 		if (conn->qps[i])
 			ibv_destroy_qp(conn->qps[i]);
+}
+
+int rdp_conn_park(struct rdp_conn *conn)
+{
+	struct rdp_dev *dev = conn->dev;
+
+	conn->keepable = 0; /* until taken again */
+	if (any_failed(conn))
+		return 0;
+	rdp_conn_drop_qps(conn);
 	free(conn->ahs);
 	free(conn->qps);
 	free(conn->psns);

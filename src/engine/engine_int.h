@@ -38,6 +38,9 @@ struct rdp_conn *rdp_conn_take_kept(struct rdp_dev *dev,
 /* Destroy conn's QPs and keep the rest on its device: 1, or 0 when it
  * cannot be kept (the caller frees what is left). */
 int rdp_conn_park(struct rdp_conn *conn);
+/* Destroy the address handles and QPs a connection still holds (the
+ * arrays stay: the caller frees or reuses them). */
+void rdp_conn_drop_qps(struct rdp_conn *conn);
 /* Free dev's kept connection, if any. */
 void rdp_dev_drop_kept(struct rdp_dev *dev);
 

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "unit.h"
+#include "tool_out.h"
 
 #include <rdmaperf/mesh.h>
 #include <rdmaperf/mesh_plan.h>
@@ -1228,31 +1229,7 @@ static void test_write_dir(void **state)
 	small_free(&s);
 }
 
-/* rdmaperf mesh ARGS with stdout in a file: the exit code, and what it
- * printed into out (a static buffer). */
-static int mesh_cmd(int argc, char **argv, char *out, size_t cap)
-{
-	char path[] = "/tmp/rdp_mesh_outXXXXXX";
-	int fd = mkstemp(path), saved, rc;
-	ssize_t got;
-
-	assert_true(fd >= 0);
-	fflush(stdout);
-	saved = dup(1);
-	assert_true(saved >= 0 && dup2(fd, 1) == 1);
-	rc = rdp_tool_find("mesh")->main(argc, argv);
-	fflush(stdout);
-	assert_int_equal(dup2(saved, 1), 1);
-	close(saved);
-	got = pread(fd, out, cap - 1, 0);
-	out[got > 0 ? got : 0] = '\0';
-	close(fd);
-	unlink(path);
-	return rc;
-}
-
-#define MESH(out, ...)                                                         \
-	mesh_cmd(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), out, sizeof(out))
+#define MESH(out, ...) TOOL_OUT("mesh", out, __VA_ARGS__)
 
 static void test_mesh_command(void **state)
 {
@@ -1279,7 +1256,7 @@ static void test_mesh_command(void **state)
 	assert_int_equal(
 		MESH(out, "--plan", "4", "--pattern", "ring-shift", "-b"), 2);
 	assert_int_equal(MESH(out, "--plan", "4", "write_bw"), 2);
-	assert_int_equal(mesh_cmd(1, ARGV(NULL), out, sizeof(out)), 2);
+	assert_int_equal(tool_out("mesh", 1, ARGV(NULL), out, sizeof(out)), 2);
 	assert_int_equal(MESH(out, "write_bw", "-d", "mlx5_0"), 2);
 	assert_string_equal(out, "");
 	assert_int_equal(MESH(out, "--help"), 0);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "tool_out.h"
 
 #include <rdmaperf/mesh_plan.h>
 #include <rdmaperf/tool.h>
@@ -577,31 +578,7 @@ static void test_quick_retest(void **state)
 	assert_int_equal(rdp_mesh_quick_suspects(bad, 1, 4, st), -EINVAL);
 }
 
-/* rdmaperf mesh ARGS with stdout in a file: the exit code, and what it
- * printed into out. */
-static int mesh_cmd(int argc, char **argv, char *out, size_t cap)
-{
-	char path[] = "/tmp/rdp_mesh_planXXXXXX";
-	int fd = mkstemp(path), saved, rc;
-	ssize_t got;
-
-	assert_true(fd >= 0);
-	fflush(stdout);
-	saved = dup(1);
-	assert_true(saved >= 0 && dup2(fd, 1) == 1);
-	rc = rdp_tool_find("mesh")->main(argc, argv);
-	fflush(stdout);
-	assert_int_equal(dup2(saved, 1), 1);
-	close(saved);
-	got = pread(fd, out, cap - 1, 0);
-	out[got > 0 ? got : 0] = '\0';
-	close(fd);
-	unlink(path);
-	return rc;
-}
-
-#define MESH(out, ...)                                                         \
-	mesh_cmd(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), out, sizeof(out))
+#define MESH(out, ...) TOOL_OUT("mesh", out, __VA_ARGS__)
 
 static void test_estimate_command(void **state)
 {
