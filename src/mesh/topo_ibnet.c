@@ -218,7 +218,7 @@ static int headers(struct ibnet *b, char *text)
 		else if (!strcmp(kind, "Ca"))
 			ret = add_ca(b, id, desc);
 	}
-	if (!ret)
+	if (!ret && b->n_ca) /* no CA: no array to sort */
 		qsort(b->ca, b->n_ca, sizeof(*b->ca), ca_cmp);
 	return ret;
 }
