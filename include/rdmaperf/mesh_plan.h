@@ -58,6 +58,14 @@ enum rdp_mesh_pattern {
 	/* A quick pass: the rounds of bisection with `permutations`;
 	 * its bad cells are retested by rdp_mesh_quick_round(). */
 	RDP_MESH_QUICK,
+	/*
+	 * Every node cable and every leaf's uplinks loaded, in few rounds
+	 * (plan_cover.c): nodes in leaf groups (cover_group), each group
+	 * sending cover_quota of its nodes across the spines a pairing, in
+	 * turn, the others pairing inside their group. Needs the fabric:
+	 * rdp_mesh_cover_of() (mesh_topo.h) fills the cover fields.
+	 */
+	RDP_MESH_COVER,
 };
 
 struct rdp_mesh_plan_opts {
@@ -72,6 +80,18 @@ struct rdp_mesh_plan_opts {
 	 * since faults are often one-directional. Ring-shift refuses it.
 	 */
 	int bidir;
+	/*
+	 * Cover only, copied by the plan: per node its leaf group (0 ..
+	 * cover_groups-1), per group how many of its nodes cross the spines
+	 * in one pairing (0: none, the group pairs inside) and its leaf's
+	 * uplinks (for the head line; NULL: not said), and the load they
+	 * stand for, a percentage of the uplinks' rate (the head line).
+	 */
+	const unsigned int *cover_group;
+	const unsigned int *cover_quota;
+	const unsigned int *cover_uplinks;
+	unsigned int cover_groups;
+	unsigned int cover_load_pct;
 };
 
 /* One test of a round: tx sends to rx; both: rx sends to tx too, at the
@@ -83,7 +103,7 @@ struct rdp_mesh_xfer {
 
 struct rdp_mesh_plan;
 
-/* "pairwise", "bisection", "ring-shift", "grouped", "quick". */
+/* "pairwise", "bisection", "ring-shift", "grouped", "quick", "cover". */
 const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p);
 /* The pattern a name means; -EINVAL for any other name. */
 int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out);
@@ -95,11 +115,22 @@ int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
  * rdmaperf-mesh: --permutations on bisection and quick only, within range
  * and below the count of distinct matchings of N nodes; --group-size on
  * grouped only (which needs it), 2..N-1; -b not on ring-shift; the node
- * count when known (0: not counted yet). 0, or -EINVAL with one line in
+ * count when known (0: not counted yet); cover, once the nodes are
+ * counted, needs its groups (a group past cover_groups, a quota above
+ * its group's nodes are refused too). 0, or -EINVAL with one line in
  * why.
  */
 int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 			size_t len);
+
+/*
+ * Cover's part of a command line: --pattern cover needs --topology
+ * (topology: the file given, NULL none); --load PCT (1..100; 0: not
+ * given, 100) goes with cover alone. Sets o->cover_load_pct. 0, or
+ * -EINVAL with one line in why.
+ */
+int rdp_mesh_cover_args(struct rdp_mesh_plan_opts *o, const char *topology,
+			unsigned int load_pct, char *why, size_t len);
 
 /*
  * The plan of o; -EINVAL (whatever rdp_mesh_plan_check refuses) or
@@ -116,7 +147,8 @@ rdp_mesh_plan_opts(const struct rdp_mesh_plan *p);
 /*
  * Rounds in all, each pairing times 2 without bidir: pairwise N-1
  * pairings for even N, N for odd N; bisection and quick 1 + permutations
- * matchings; grouped (G-1 or G) + (groups-1 or groups). Ring-shift N-1.
+ * matchings; grouped (G-1 or G) + (groups-1 or groups); cover the most
+ * ceil(n_g / q_g) over its groups (plan_cover.c). Ring-shift N-1.
  */
 size_t rdp_mesh_plan_rounds(const struct rdp_mesh_plan *p);
 /* The most transfers a round holds: N/2, or N for ring-shift. */

@@ -317,6 +317,18 @@ int rdp_mesh_run_topo_load(const char *path, const char *const *names,
 			   unsigned int nodes, unsigned int rails,
 			   struct rdp_mesh_run_topo **out);
 void rdp_mesh_run_topo_free(struct rdp_mesh_run_topo *rt);
+/*
+ * Every rank's plan of po (its node count set): the check's line logged
+ * on a refusal. With --pattern cover rank 0 loads mo->topology first
+ * (into *topo; NULL otherwise) and sends its leaf groups and quotas at
+ * po->cover_load_pct to every rank (b), which all plan alike, and prints
+ * the plan's head to mo->out. 0, -EINVAL (logged; every rank alike),
+ * -ENOMEM, or the collective's -errno.
+ */
+int rdp_mesh_run_plan(struct rdp_boot *b, const struct rdp_mesh_run_opts *mo,
+		      struct rdp_mesh_plan_opts *po, const char *const *names,
+		      unsigned int rails, struct rdp_mesh_run_topo **topo,
+		      struct rdp_mesh_plan **plan);
 const struct rdp_mesh_place *
 rdp_mesh_run_topo_place(const struct rdp_mesh_run_topo *rt);
 /*

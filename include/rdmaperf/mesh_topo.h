@@ -20,6 +20,7 @@ struct rdp_mesh_plan;
 struct rdp_mesh_topo;
 struct rdp_mesh_place;
 struct rdp_mesh_faults;
+struct rdp_mesh_plan_opts;
 
 /* ---- The fabric ---- */
 
@@ -138,6 +139,56 @@ int rdp_mesh_place_path(const struct rdp_mesh_place *p, unsigned int tx,
 			unsigned int rx, unsigned int rail,
 			struct rdp_mesh_path *path, struct rdp_mesh_hop *hops,
 			size_t cap);
+
+/* ---- A plan that covers the fabric (--pattern cover) ---- */
+
+/* The groups of --pattern cover over a mesh's nodes on the fabric. */
+struct rdp_mesh_cover {
+	unsigned int *group;   /* per node: its group */
+	unsigned int *quota;   /* per group: nodes crossing the spines */
+	unsigned int *uplinks; /* per group: its rail 0 leaf's uplinks */
+	unsigned int groups;
+	unsigned int load_pct;
+};
+
+/*
+ * The groups of p's nodes: the nodes whose leaves are the same on every
+ * rail (a rail-optimised fabric: one leaf a rail for each group), in
+ * order of their first node. Group g's quota, the nodes that cross the
+ * spines in one pairing: min(n_g, max(1, ceil(load_pct / 100 x u_g))),
+ * u_g the uplinks of its rail 0 leaf, every link taken at the NIC's rate
+ * (a topology file gives no rates); 0 for a leaf with no uplink (a
+ * fabric of one leaf). load_pct 1..100. 0, -EINVAL, -ENOMEM.
+ */
+int rdp_mesh_cover_of(const struct rdp_mesh_place *p, unsigned int load_pct,
+		      struct rdp_mesh_cover *out);
+void rdp_mesh_cover_fini(struct rdp_mesh_cover *c);
+/* o's cover fields pointed at c's (c must outlive o's use). */
+void rdp_mesh_cover_plan_opts(const struct rdp_mesh_cover *c,
+			      struct rdp_mesh_plan_opts *o);
+
+/* What the cells of a mesh covered of the fabric. */
+struct rdp_mesh_cover_reach {
+	unsigned int cables, cables_all; /* node rails in a cell / all */
+	unsigned int both_ways;		 /* cables that sent and received */
+	/* Leaf-spine links of the leaves the mesh's nodes are on: those a
+	 * cell may have crossed (ECMP picks one of its candidates: each
+	 * candidate counts, "expected"), of all; those that were a cell's
+	 * only way ("sure"). */
+	unsigned int uplinks, uplinks_all, uplinks_sure;
+};
+
+/*
+ * From the paths of m's measured cells (OK or flagged; failed and
+ * skipped ones carried no traffic) placed by p. 0, -EINVAL (p's node
+ * count differs), -ENOMEM.
+ */
+int rdp_mesh_cover_reach_of(const struct rdp_mesh *m,
+			    const struct rdp_mesh_place *p,
+			    struct rdp_mesh_cover_reach *out);
+/* mesh.json's "cover" from r (copied; NULL: none, the key left out). */
+int rdp_mesh_set_cover(struct rdp_mesh *m,
+		       const struct rdp_mesh_cover_reach *r);
 
 /* ---- The faults that explain the bad cells ---- */
 

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include <rdmaperf/mesh.h>
+#include <rdmaperf/mesh_topo.h>
 
 /* The figures a cell may carry. */
 enum {
@@ -78,6 +79,8 @@ struct rdp_mesh {
 	int has_coverage;
 	/* --topology: the cells' paths in the files; NULL: none. */
 	const struct rdp_mesh_place *place;
+	struct rdp_mesh_cover_reach cover; /* rdp_mesh_set_cover */
+	int has_cover;
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -123,6 +126,11 @@ struct json_t *rdp_mesh_cell_path_json(const struct rdp_mesh *m,
 				       const struct rdp_mesh_cell *c);
 /* mesh.json's faults[] (locate.c), or NULL out of memory. */
 struct json_t *rdp_mesh_faults_json(const struct rdp_mesh *m);
+/* mesh.json's "cover" (topo_cover.c), or NULL out of memory. */
+struct json_t *rdp_mesh_cover_json(const struct rdp_mesh *m);
+/* "cover: 12 of 12 node cables carried traffic ..." */
+void rdp_mesh_cover_reach_print(const struct rdp_mesh_cover_reach *r,
+				FILE *out);
 
 /* A cell flagged or failed (not OK, not SKIPPED). */
 static inline int rdp_mesh_bad(const struct rdp_mesh_cell *c)

@@ -2,8 +2,9 @@
 /*
  * Mesh schedules: the circle method (pairwise), bisection and quick with
  * random perfect matchings (plan_match.c), ring shifts, grouped full
- * meshes (plan_grouped.c). A round is computed when asked for; only the
- * matchings of bisection and quick are stored.
+ * meshes (plan_grouped.c), a fabric's cables and uplinks covered
+ * (plan_cover.c). A round is computed when asked for; only the matchings
+ * of bisection and quick and the groups of cover are stored.
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,7 +34,7 @@ struct pattern {
 	unsigned int labels_shift : 1; /* "round K (+K)" in the plan */
 };
 
-#define N_PATTERNS 5
+#define N_PATTERNS 6
 static const struct pattern patterns[N_PATTERNS];
 
 const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p)
@@ -136,7 +137,8 @@ int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 	else if (o->permutations > RDP_MESH_MAX_PERMUTATIONS)
 		snprintf(why, len, "--permutations takes at most %d",
 			 RDP_MESH_MAX_PERMUTATIONS);
-	else if (too_many_matchings(o, why, len) || bad_groups(o, why, len))
+	else if (too_many_matchings(o, why, len) || bad_groups(o, why, len) ||
+		 rdp_mesh_cover_check(o, why, len))
 		;
 	else if (o->bidir && !patterns[o->pattern].directed)
 		snprintf(why, len,
@@ -200,6 +202,7 @@ void rdp_mesh_plan_free(struct rdp_mesh_plan *p)
 	if (!p)
 		return;
 	free(p->order);
+	rdp_mesh_cover_free(p);
 	free(p);
 }
 
@@ -365,6 +368,12 @@ static const struct pattern patterns[N_PATTERNS] = {
 			     .head = head_quick,
 			     .directed = 1,
 			     .permutations = 1 },
+	[RDP_MESH_COVER] = { .name = "cover",
+			     .size = rdp_mesh_cover_size,
+			     .round = rdp_mesh_cover_round,
+			     .width = rdp_mesh_cover_width,
+			     .head = rdp_mesh_cover_head,
+			     .directed = 1 },
 };
 
 void rdp_mesh_plan_head(const struct rdp_mesh_plan *p, FILE *f)

@@ -42,12 +42,13 @@ static int fresh_pairs(const struct rdp_mesh_plan *p, size_t r, uint64_t **out)
 	int ret;
 
 	*out = NULL;
-	if (!p->order || !m)
+	if ((!p->order && !p->cover) || !m)
 		return 0;
 	*out = calloc(m, sizeof(**out));
 	if (!*out)
 		return -ENOMEM;
-	ret = rdp_mesh_matchings_fresh(p, m, *out);
+	ret = p->cover ? rdp_mesh_cover_fresh(p, m, *out)
+		       : rdp_mesh_matchings_fresh(p, m, *out);
 	if (ret) {
 		free(*out);
 		*out = NULL;

@@ -21,6 +21,7 @@ struct rdp_mesh_plan {
 	 * pairings inside the groups, then the groups' own. */
 	unsigned int groups, last;
 	size_t inner;
+	struct cover *cover; /* cover: its groups (plan_cover.c) */
 };
 
 /* The pairings of the circle method over n places: n-1 for even n, n
@@ -85,6 +86,20 @@ size_t rdp_mesh_grouped_round(const struct rdp_mesh_plan *p, size_t r,
 /* The transfers of pairing r, counted. */
 size_t rdp_mesh_grouped_width(const struct rdp_mesh_plan *p, size_t r);
 void rdp_mesh_grouped_head(const struct rdp_mesh_plan *p, FILE *f);
+
+/* Cover: the groups copied and the pairings counted; the checks of
+ * rdp_mesh_plan_check on its groups. */
+int rdp_mesh_cover_size(struct rdp_mesh_plan *p);
+void rdp_mesh_cover_free(struct rdp_mesh_plan *p);
+int rdp_mesh_cover_check(const struct rdp_mesh_plan_opts *o, char *why,
+			 size_t len);
+size_t rdp_mesh_cover_round(const struct rdp_mesh_plan *p, size_t r,
+			    struct rdp_mesh_xfer *x);
+size_t rdp_mesh_cover_width(const struct rdp_mesh_plan *p, size_t r);
+void rdp_mesh_cover_head(const struct rdp_mesh_plan *p, FILE *f);
+/* As rdp_mesh_matchings_fresh, for the first m pairings of cover. */
+int rdp_mesh_cover_fresh(const struct rdp_mesh_plan *p, size_t m,
+			 uint64_t *fresh);
 
 /* Transfers in pairing r (ring-shift: round r) of any pattern, counted;
  * whether the pattern's pairings are split by direction. */

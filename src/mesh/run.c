@@ -701,7 +701,6 @@ static int to_log(const struct run *r)
 static int prepare(struct run *r)
 {
 	struct rdp_mesh_plan_opts po = r->mo->plan;
-	char why[160];
 	int ret;
 
 	ret = to_log(r);
@@ -712,22 +711,17 @@ static int prepare(struct run *r)
 	if (ret)
 		return ret;
 	po.nodes = r->nodes;
-	/* The check's own line, the same words --plan prints. */
-	ret = rdp_mesh_plan_check(&po, why, sizeof(why));
-	if (ret) {
-		rdp_err("mesh: %s", why);
+	ret = rdp_mesh_run_plan(r->boot, r->mo, &po, r->names, r->rails,
+				&r->topo, &r->plan);
+	if (ret)
 		return ret;
-	}
-	ret = rdp_mesh_plan_create(&po, &r->plan);
-	if (ret) {
-		rdp_err("mesh: plan of %u nodes: %s", r->nodes, strerror(-ret));
-		return ret;
-	}
 	if (!r->boot->rank) {
 		printf("mesh: %u nodes x %u rail(s), %zu rounds\n", r->nodes,
 		       r->rails, rdp_mesh_plan_rounds(r->plan));
-		ret = rdp_mesh_run_topo_load(r->mo->topology, r->names,
-					     r->nodes, r->rails, &r->topo);
+		if (!r->topo) /* cover loaded it already */
+			ret = rdp_mesh_run_topo_load(r->mo->topology, r->names,
+						     r->nodes, r->rails,
+						     &r->topo);
 		if (!ret)
 			ret = open_store(r, &po);
 	}

@@ -12,11 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/mesh.h>
 #include <rdmaperf/mesh_plan.h>
+#include <rdmaperf/mesh_topo.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
@@ -35,6 +37,17 @@ struct mesh_args {
 	int estimate;
 	struct rdp_mesh_fit_opts fit;
 	const struct rdp_cli_opt *fit_given; /* of the estimate, given */
+	const char *topology;		     /* cover's fabric */
+	unsigned int load_pct;		     /* 0: not given */
+};
+
+/* Cover's fabric: the nodes are its hosts in order, on every rail all
+ * of them have. */
+struct cover_fabric {
+	struct rdp_mesh_topo *topo;
+	struct rdp_mesh_place *place;
+	struct rdp_mesh_cover cover;
+	const char **names;
 };
 
 static int set_pattern(void *base, const struct rdp_cli_opt *d, const char *arg,
@@ -85,9 +98,17 @@ static const struct rdp_cli_opt rows[] = {
 	{ "pattern", 0, "P", T, .type = RDP_CLI_TEXT,
 	  .off = offsetof(struct mesh_args, pattern),
 	  .width = sizeof(const char *), .set = set_pattern,
-	  .help = "pairwise (default), bisection, ring-shift, grouped or "
-		  "quick" },
+	  .help = "pairwise (default), bisection, ring-shift, grouped, "
+		  "quick or cover" },
 	RDP_MESH_PLAN_ROWS(struct mesh_args),
+	{ "topology", 0, "FILE", T, .type = RDP_CLI_TEXT,
+	  .off = offsetof(struct mesh_args, topology),
+	  .width = sizeof(const char *),
+	  .help = "cover: the fabric, whose hosts are the nodes (--plan may "
+		  "be left out)" },
+	{ "load", 0, "PCT", T, UINT(load_pct, 1, 100, 0),
+	  .help = "cover: load every leaf's uplinks to PCT % of their rate, "
+		  "100 when not given" },
 	{ "bidirectional", 'b', NULL, T, .type = RDP_CLI_ON,
 	  .off = offsetof(struct mesh_args, bidir), .width = sizeof(int),
 	  .help = "both directions of a pair in one round" },
@@ -126,7 +147,9 @@ static const struct rdp_cli_table mesh_table = {
 	.side = RDP_CLI_TOOL,
 	.synopsis = "Usage: rdmaperf mesh --plan N [--pattern P] "
 		    "[--permutations K] [--group-size G]\n"
-		    "                     [--seed S] [-b] [--estimate [-D SEC] "
+		    "                     [--topology FILE [--load PCT]] "
+		    "[--seed S] [-b]\n"
+		    "                     [--estimate [-D SEC] "
 		    "[--rails R]\n"
 		    "                     [--round-overhead SEC] "
 		    "[--time-budget DURATION]]\n"
@@ -138,13 +161,14 @@ static const struct rdp_cli_table mesh_table = {
 	.more_help = more_help,
 };
 
-/* --plan (or --help) is the one use that needs no MPI. */
+/* --plan, --topology (or --help) is the one use that needs no MPI. */
 static int plan_asked(int argc, char **argv)
 {
 	int i;
 
 	for (i = 1; i < argc; i++)
 		if (!strncmp(argv[i], "--plan", 6) ||
+		    !strncmp(argv[i], "--topology", 10) ||
 		    !strncmp(argv[i], "--help", 6) || !strcmp(argv[i], "-h"))
 			return 1;
 	return 0;
@@ -161,8 +185,16 @@ static int plan_opts(const struct mesh_args *a, struct rdp_mesh_plan_opts *o)
 					  .bidir = a->bidir };
 	if (a->pattern)
 		rdp_mesh_pattern_parse(a->pattern, &o->pattern);
-	/* rdmaperf-mesh's check, in its words. */
-	if (rdp_mesh_plan_check(o, why, sizeof(why)) ||
+	if (a->topology && o->pattern != RDP_MESH_COVER) {
+		rdp_err("mesh: --topology goes with --pattern cover here (the "
+			"faults on a fabric are rdmaperf-mesh's)");
+		return -EINVAL;
+	}
+	/* rdmaperf-mesh's check, in its words; cover's groups come later. */
+	if (rdp_mesh_cover_args(o, a->topology, a->load_pct, why,
+				sizeof(why)) ||
+	    (o->pattern != RDP_MESH_COVER &&
+	     rdp_mesh_plan_check(o, why, sizeof(why))) ||
 	    (a->estimate && rdp_mesh_fit_check(&a->fit, why, sizeof(why)))) {
 		rdp_err("mesh: %s", why);
 		return -EINVAL;
@@ -284,8 +316,76 @@ static int estimate(const struct rdp_mesh_plan *p,
 	return ferror(stdout) ? -EIO : 0;
 }
 
+static void fabric_free(struct cover_fabric *c)
+{
+	rdp_mesh_cover_fini(&c->cover);
+	rdp_mesh_place_free(c->place);
+	rdp_mesh_topo_free(c->topo);
+	free(c->names);
+}
+
+/* The rail count every host of t has. */
+static unsigned int common_rails(const struct rdp_mesh_topo *t)
+{
+	unsigned int h, r, most = UINT32_MAX;
+
+	for (h = 0; h < rdp_mesh_topo_n_hosts(t); h++) {
+		r = rdp_mesh_topo_host_rails(t, h);
+		most = r < most ? r : most;
+	}
+	return most;
+}
+
+/* Cover: the fabric's hosts as the nodes, their groups into o. 0, or
+ * -EINVAL logged, -ENOMEM. */
+static int cover_fabric(const struct mesh_args *a, struct cover_fabric *c,
+			struct rdp_mesh_plan_opts *o)
+{
+	char why[512];
+	unsigned int n, i;
+	int ret;
+
+	ret = rdp_mesh_topo_load(a->topology, &c->topo, why, sizeof(why));
+	if (ret) {
+		if (ret == -EINVAL)
+			rdp_err("mesh: --topology %s", why);
+		else
+			rdp_err("mesh: --topology %s: %s", a->topology,
+				strerror(-ret));
+		return -EINVAL;
+	}
+	n = rdp_mesh_topo_n_hosts(c->topo);
+	if (a->plan && a->plan != n) {
+		rdp_err("mesh: --plan %u: %s has %u hosts, the nodes of a "
+			"cover (leave --plan out)",
+			a->plan, a->topology, n);
+		return -EINVAL;
+	}
+	c->names = calloc(n, sizeof(*c->names));
+	if (!c->names)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		c->names[i] = rdp_mesh_topo_host_name(c->topo, i);
+	ret = rdp_mesh_place_create(c->topo, c->names, n, common_rails(c->topo),
+				    &c->place, why, sizeof(why));
+	if (ret == -EINVAL)
+		rdp_err("mesh: --topology %s: %s", a->topology, why);
+	if (!ret)
+		ret = rdp_mesh_cover_of(c->place, o->cover_load_pct, &c->cover);
+	if (ret)
+		return ret;
+	o->nodes = n;
+	rdp_mesh_cover_plan_opts(&c->cover, o);
+	if (rdp_mesh_plan_check(o, why, sizeof(why))) {
+		rdp_err("mesh: %s", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int mesh_main(int argc, char **argv)
 {
+	struct cover_fabric cf = { 0 };
 	struct mesh_args a = { 0 };
 	struct rdp_mesh_plan_opts o;
 	struct rdp_mesh_plan *plan;
@@ -298,18 +398,23 @@ static int mesh_main(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
-	if (!a.plan)
+	if (!a.plan && !a.topology)
 		return needs_mpi();
 	if (plan_opts(&a, &o))
 		return RDP_EXIT_USAGE;
-	ret = rdp_mesh_plan_create(&o, &plan);
+	ret = a.topology ? cover_fabric(&a, &cf, &o) : 0;
+	if (!ret)
+		ret = rdp_mesh_plan_create(&o, &plan);
 	if (ret) {
-		rdp_err("mesh: plan: %s", strerror(-ret));
-		return RDP_EXIT_FAIL;
+		if (ret != -EINVAL)
+			rdp_err("mesh: plan: %s", strerror(-ret));
+		fabric_free(&cf);
+		return ret == -EINVAL ? RDP_EXIT_USAGE : RDP_EXIT_FAIL;
 	}
 	ret = a.estimate ? estimate(plan, &a.fit)
 			 : rdp_mesh_plan_print(plan, stdout);
 	rdp_mesh_plan_free(plan);
+	fabric_free(&cf);
 	if (!ret && fflush(stdout))
 		ret = -EIO;
 	return ret ? RDP_EXIT_FAIL : RDP_EXIT_OK;

@@ -40,6 +40,7 @@ struct mesh_args {
 	const char *time_budget;
 	int no_prune;
 	const char *topology;
+	unsigned int load_pct; /* 0: not given */
 };
 
 #define UINT(m, lo, hi, d)                                                     \
@@ -59,8 +60,8 @@ static const struct rdp_cli_opt rows[] = {
 	{ "ib-dev", 'd', "DEV0,DEV1,...", T, TEXT(devs),
 	  .help = "one device a rail: the node-local rank picks its own" },
 	{ "pattern", 0, "P", T, TEXT(pattern),
-	  .help = "pairwise (default), bisection, ring-shift, grouped or "
-		  "quick" },
+	  .help = "pairwise (default), bisection, ring-shift, grouped, "
+		  "quick or cover (with --topology)" },
 	RDP_MESH_PLAN_ROWS(struct mesh_args),
 	{ "output-dir", 0, "DIR", T, TEXT(output_dir),
 	  .help = "mesh.json, matrices, outliers, logs (default mesh)" },
@@ -95,6 +96,9 @@ static const struct rdp_cli_opt rows[] = {
 	{ "topology", 0, "FILE", T, TEXT(topology),
 	  .help = "the fabric (ibnetdiscover's output or NODE RAIL SWITCH "
 		  "PORT lines): name the parts behind the bad cells" },
+	{ "load", 0, "PCT", T, UINT(load_pct, 1, 100, 0),
+	  .help = "cover: load every leaf's uplinks to PCT % of their rate, "
+		  "100 when not given" },
 	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
 };
 /* clang-format on */
@@ -260,7 +264,9 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 	 * count is the ranks', checked when they are counted. */
 	if ((a->pattern && rdp_mesh_pattern_check(a->pattern, &p->pattern, why,
 						  sizeof(why))) ||
-	    rdp_mesh_plan_check(p, why, sizeof(why))) {
+	    rdp_mesh_plan_check(p, why, sizeof(why)) ||
+	    rdp_mesh_cover_args(p, a->topology, a->load_pct, why,
+				sizeof(why))) {
 		rdp_err("%s", why);
 		return -EINVAL;
 	}

@@ -72,8 +72,8 @@ static const struct rdp_cli_opt rows[] = {
 	{ "tolerance", 0, "PCT", T, REAL(tolerance_pct, "a percentage like 10"),
 	  .help = "flag cells this far below the rail's median (default 10)" },
 	{ "pattern", 0, "P", T, TEXT(pattern),
-	  .help = "pairwise (default), bisection, ring-shift, grouped or "
-		  "quick" },
+	  .help = "pairwise (default), bisection, ring-shift, grouped, "
+		  "quick or cover" },
 	RDP_MESH_PLAN_ROWS(struct sim_args),
 	{ "bidirectional", 'b', NULL, T, .type = RDP_CLI_ON,
 	  .off = offsetof(struct sim_args, bidir), .width = sizeof(int),
@@ -241,6 +241,7 @@ static int make_plan(const struct sim_args *a, struct sim_run *r)
 					.group_size = a->group_size,
 					.seed = a->seed,
 					.bidir = a->bidir };
+	struct rdp_mesh_cover cover = { 0 };
 	char why[256];
 	int ret;
 
@@ -249,11 +250,17 @@ static int make_plan(const struct sim_args *a, struct sim_run *r)
 		rdp_err("mesh: %s", why);
 		return -EINVAL;
 	}
+	/* cover: the groups of the simulated fabric, at full load */
+	if (o.pattern == RDP_MESH_COVER &&
+	    !rdp_mesh_cover_of(r->place, 100, &cover))
+		rdp_mesh_cover_plan_opts(&cover, &o);
 	if (rdp_mesh_plan_check(&o, why, sizeof(why))) {
+		rdp_mesh_cover_fini(&cover);
 		rdp_err("mesh: %s", why);
 		return -EINVAL;
 	}
 	ret = rdp_mesh_plan_create(&o, &r->plan);
+	rdp_mesh_cover_fini(&cover);
 	if (!ret)
 		ret = rdp_mesh_create(r->plan, a->rails, r->names, &r->mesh);
 	if (ret)
