@@ -486,12 +486,43 @@ leaf_unshape() {
 	tc qdisc del dev "$2" root 2>/dev/null
 }
 
+# --pattern cover on the leaf-spine bed (rxe-run --devices 6 --leaves 3:
+# one uplink a leaf, so one node of a leaf crosses the spine a pairing):
+# fewer rounds than pairwise, no node twice in a round, and mesh.json's
+# cover says every node cable carried traffic both ways and every uplink
+# was a crossing cell's way.
+t_cluster_cover() {
+	local n pw
+	begin "mesh: --pattern cover on the leaf-spine bed: every cable and uplink in fewer rounds than pairwise"
+	n=$(echo "${RDP_RXE_DEVS:-}" | wc -w)
+	if [ "${RDP_RXE_LEAVES:-1}" -lt 2 ] || [ -z "${RDP_RXE_TOPOLOGY:-}" ]; then
+		skip "needs rxe-run --leaves 2 or more (a topology file)"
+		return
+	fi
+	pw=$(((n % 2 ? n : n - 1) * 2))
+	cluster_run "$n" cover write_bw -D 1 -s 4096 --tolerance 90 \
+		--pattern cover --topology "$RDP_RXE_TOPOLOGY" --load 100 ||
+		return
+	expect_json "$DIR/mesh.json" '.pattern == "cover"' \
+		".rounds | length < $pw" \
+		'[.cells[] | .status == "ok"] | all' \
+		".cover.node_cables.of == $n" \
+		'.cover.node_cables.carried == .cover.node_cables.of' \
+		'.cover.node_cables.both_ways == .cover.node_cables.of' \
+		".cover.uplinks.of == $RDP_RXE_LEAVES" \
+		'.cover.uplinks.expected == .cover.uplinks.of' || return
+	rounds_disjoint || return
+	expect_out "cover: $n of $n node cables carried traffic" || return
+	expect_out "cover plan for $n nodes" || return
+	pass
+}
+
 main() {
 	local t
 	for t in t_cluster_pairwise4 t_cluster_bye3 t_cluster_bisection \
 		t_cluster_ringshift t_cluster_retest_held t_cluster_srun \
 		t_cluster_node_down t_cluster_kept4 t_cluster_resume \
-		t_cluster_budget t_cluster_leaf_uplink; do
+		t_cluster_budget t_cluster_leaf_uplink t_cluster_cover; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary
