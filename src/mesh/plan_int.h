@@ -14,8 +14,10 @@ struct rdp_mesh_plan {
 	struct rdp_mesh_plan_opts o;
 	size_t pairings; /* directed patterns: pairings before direction */
 	size_t rounds;
-	/* Bisection, quick: `pairings` node orders of N each; a matching
-	 * pairs order[2j] with order[2j+1], odd N leaves order[N-1] out. */
+	/* Bisection, quick: three numbers a matching (plan_match.c):
+	 * where its draw starts, which makes its node order again (pair j
+	 * is places 2j and 2j+1, odd N leaves place N-1 out), and the node
+	 * pairs it meets first. */
 	unsigned int *order;
 	/* Grouped: groups of G, the last of `last` nodes (1..G); `inner`
 	 * pairings inside the groups, then the groups' own. */
@@ -75,7 +77,7 @@ size_t rdp_mesh_matching_round(const struct rdp_mesh_plan *p, size_t r,
 			       struct rdp_mesh_xfer *x);
 /*
  * fresh[t] for each of the first m matchings: its node pairs that no
- * earlier matching holds. 0 or -ENOMEM (it keeps m x N/2 pair keys).
+ * earlier matching holds, as the draw counted them. 0.
  */
 int rdp_mesh_matchings_fresh(const struct rdp_mesh_plan *p, size_t m,
 			     uint64_t *fresh);
