@@ -45,79 +45,116 @@ static void set_start(struct rdp_mesh_plan *p, size_t m, uint64_t s)
 	p->order[PER_MATCHING * m + 1] = (unsigned int)(s >> 32);
 }
 
-/* Place i of a matching's node order: pair i/2's tx, then its rx (by
- * offset, not by a branch the shuffle's random places would mispredict). */
-static inline unsigned int *place(struct rdp_mesh_xfer *x, unsigned int i)
+/*
+ * A node order: place 2j and 2j+1 are pair j. The draw keeps it in a
+ * plain array; a round in the pairs it hands back, place 2j at x[j].tx
+ * and 2j+1 at x[j].rx (by offset, not by a branch the shuffle's random
+ * places would mispredict).
+ */
+static inline unsigned int *in_array(void *o, unsigned int i)
 {
+	return (unsigned int *)o + i;
+}
+
+static inline unsigned int *in_pairs(void *o, unsigned int i)
+{
+	struct rdp_mesh_xfer *x = o;
+
 	return (unsigned int *)((char *)&x[i / 2] +
 				i % 2 * offsetof(struct rdp_mesh_xfer, rx));
 }
 
 /*
- * A Fisher-Yates shuffle of the nodes 0..n-1, its order read two by two
- * into the pairs x[0..n/2-1]; the modulo bias of a 64-bit draw over at
- * most 100 000 nodes is below 2^-46. With odd n the first swap settles
- * place n-1, the resting node, which no later swap touches: it is drawn
- * first and left out of x.
+ * A Fisher-Yates shuffle of the nodes 0..n-1 into the places of o; the
+ * modulo bias of a 64-bit draw over at most 100 000 nodes is below
+ * 2^-46. With odd n the first swap settles place n-1, the resting node,
+ * which no later swap touches: it is drawn first and left out. One text
+ * for both kinds of order, made into one function each.
  */
-static void shuffle(struct rdp_mesh_xfer *x, unsigned int n, uint64_t *state)
+static inline void shuffle_in(void *o,
+			      unsigned int *(*at)(void *, unsigned int),
+			      unsigned int n, uint64_t *state)
 {
 	unsigned int i, j, t, m = n - n % 2;
 
 	for (i = 0; i < m; i++)
-		*place(x, i) = i;
-	for (j = 0; j < n / 2; j++)
-		x[j].both = 0;
+		*at(o, i) = i;
 	i = m - 1;
 	if (n % 2) {
 		j = (unsigned int)(rdp_mesh_random(state) % n);
 		if (j < m)
-			*place(x, j) = n - 1;
+			*at(o, j) = n - 1;
 	}
 	for (; i > 0; i--) {
 		j = (unsigned int)(rdp_mesh_random(state) % (i + 1));
-		t = *place(x, i);
-		*place(x, i) = *place(x, j);
-		*place(x, j) = t;
+		t = *at(o, i);
+		*at(o, i) = *at(o, j);
+		*at(o, j) = t;
 	}
 }
 
-/* Matching r of the plan into x: 0 is i <-> i+N/2, the others drawn again
- * from where their draw started. */
-static void matching_of(const struct rdp_mesh_plan *p, size_t r,
-			struct rdp_mesh_xfer *x)
+/* Matching r of the plan as a node order of 2 x N/2 places: 0 is
+ * i <-> i+N/2, the others drawn again from where their draw started. */
+static void order_of(const struct rdp_mesh_plan *p, size_t r, unsigned int *ord)
 {
 	unsigned int h = p->o.nodes / 2, j;
 	uint64_t state;
 
 	if (r) {
 		state = start_of(p, r);
-		shuffle(x, p->o.nodes, &state);
+		shuffle_in(ord, in_array, p->o.nodes, &state);
+		return;
+	}
+	for (j = 0; j < h; j++) {
+		ord[2 * j] = j;
+		ord[2 * j + 1] = j + h;
+	}
+}
+
+/* The same, as the pairs of a round. */
+static void pairs_of(const struct rdp_mesh_plan *p, size_t r,
+		     struct rdp_mesh_xfer *x)
+{
+	unsigned int h = p->o.nodes / 2, j;
+	uint64_t state;
+
+	if (r) {
+		state = start_of(p, r);
+		shuffle_in(x, in_pairs, p->o.nodes, &state);
+		for (j = 0; j < h; j++)
+			x[j].both = 0;
 		return;
 	}
 	for (j = 0; j < h; j++)
 		x[j] = (struct rdp_mesh_xfer){ j, j + h, 0 };
 }
 
-/* The lower node of a pair, without a branch: the shuffle leaves it on
- * either side at random. */
-static inline unsigned int lower(const struct rdp_mesh_xfer *x)
+/* The lower of two nodes, without a branch: the shuffle puts it on either
+ * side at random. */
+static inline unsigned int lower(unsigned int a, unsigned int b)
 {
-	unsigned int a = x->tx, b = x->rx;
-
 	return b ^ ((a ^ b) & -(unsigned int)(a < b));
 }
 
-/* One number per matching, the same whatever order its pairs are in: a
- * sum of mixed pair keys (the resting node of odd N follows from them). */
-static uint64_t matching_hash(const struct rdp_mesh_xfer *x, unsigned int n)
+/*
+ * One number per matching, the same whatever order its pairs are in: a
+ * sum of mixed keys of the pairs that hold one of the nodes 0..63 (all of
+ * them up to 64 nodes). Equal numbers are compared pair by pair, so a
+ * sum over a few pairs is enough to tell matchings apart, and skipping
+ * the others saves most of the work at 100 000 nodes.
+ */
+#define HASH_NODES 64
+
+static uint64_t matching_hash(const unsigned int *ord, unsigned int n)
 {
 	uint64_t h = 0, k;
 	unsigned int j, a, b;
 
-	for (j = 0; j < n / 2; j++) {
-		a = lower(&x[j]);
-		b = x[j].tx ^ x[j].rx ^ a;
+	for (j = 0; j + 1 < n; j += 2) {
+		if (ord[j] >= HASH_NODES && ord[j + 1] >= HASH_NODES)
+			continue;
+		a = lower(ord[j], ord[j + 1]);
+		b = ord[j] ^ ord[j + 1] ^ a;
 		k = (uint64_t)a * n + b;
 		h += rdp_mesh_random(&k);
 	}
@@ -125,16 +162,16 @@ static uint64_t matching_hash(const struct rdp_mesh_xfer *x, unsigned int n)
 }
 
 /* Each node's partner in a matching (itself when it rests). */
-static void partners(const struct rdp_mesh_xfer *x, unsigned int n,
+static void partners(const unsigned int *ord, unsigned int n,
 		     unsigned int *mate)
 {
-	unsigned int i, j;
+	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		mate[i] = i;
-	for (j = 0; j < n / 2; j++) {
-		mate[x[j].tx] = x[j].rx;
-		mate[x[j].rx] = x[j].tx;
+	for (i = 0; i + 1 < n; i += 2) {
+		mate[ord[i]] = ord[i + 1];
+		mate[ord[i + 1]] = ord[i];
 	}
 }
 
@@ -226,16 +263,16 @@ static void add_key(struct pairs *s, struct bucket *k, uint32_t key)
 	s->pool[(size_t)k->tail * CHUNK + k->fill++] = key;
 }
 
-/* The h pairs of matching t into their buckets. */
-static void add_matching(struct pairs *s, uint32_t t,
-			 const struct rdp_mesh_xfer *x, unsigned int h)
+/* The h pairs of matching t (a node order) into their buckets. */
+static void add_matching(struct pairs *s, uint32_t t, const unsigned int *ord,
+			 unsigned int h)
 {
 	unsigned int a, b, j;
 	struct bucket *k;
 
 	for (j = 0; j < h; j++) {
-		a = lower(&x[j]);
-		b = x[j].tx ^ x[j].rx ^ a;
+		a = lower(ord[2 * j], ord[2 * j + 1]);
+		b = ord[2 * j] ^ ord[2 * j + 1] ^ a;
 		k = &s->b[a >> BUCKET_SHIFT];
 		if (k->last != t) {
 			add_key(s, k, MARK | t);
@@ -303,9 +340,9 @@ static void count_bucket(const struct pairs *s, const struct bucket *k,
 /* Scratch of a draw: the matching drawn, an earlier one drawn again, and
  * both as partners. */
 struct draw {
-	uint64_t *hash; /* of each matching drawn */
-	struct rdp_mesh_xfer *x, *y;
-	unsigned int *mate; /* 2 x N */
+	uint64_t *hash;	     /* of each matching drawn */
+	unsigned int *x, *y; /* node orders, N each */
+	unsigned int *mate;  /* 2 x N */
 	struct pairs pairs;
 };
 
@@ -318,7 +355,7 @@ static int drawn_before(const struct rdp_mesh_plan *p, struct draw *d, size_t m)
 	for (t = 0; t < m; t++) {
 		if (d->hash[t] != d->hash[m])
 			continue;
-		matching_of(p, t, d->y);
+		order_of(p, t, d->y);
 		partners(d->x, n, d->mate);
 		partners(d->y, n, other);
 		if (!memcmp(d->mate, other, n * sizeof(*other)))
@@ -341,13 +378,13 @@ static void fill(struct rdp_mesh_plan *p, struct draw *d)
 	uint64_t state = p->o.seed;
 	size_t m, k;
 
-	matching_of(p, 0, d->x);
+	order_of(p, 0, d->x);
 	d->hash[0] = matching_hash(d->x, n);
 	add_matching(&d->pairs, 0, d->x, n / 2);
 	for (m = 1; m < p->pairings; m++) {
 		do {
 			set_start(p, m, state);
-			shuffle(d->x, n, &state);
+			shuffle_in(d->x, in_array, n, &state);
 			d->hash[m] = matching_hash(d->x, n);
 		} while (drawn_before(p, d, m));
 		add_matching(&d->pairs, (uint32_t)m, d->x, n / 2);
@@ -358,15 +395,14 @@ static void fill(struct rdp_mesh_plan *p, struct draw *d)
 
 int rdp_mesh_matchings_draw(struct rdp_mesh_plan *p)
 {
-	unsigned int h = p->o.nodes / 2;
 	struct draw d;
 	int ret = -ENOMEM;
 
 	p->pairings = 1 + (size_t)p->o.permutations;
 	p->order = calloc(PER_MATCHING * p->pairings, sizeof(*p->order));
 	d.hash = calloc(p->pairings, sizeof(*d.hash));
-	d.x = calloc(h, sizeof(*d.x));
-	d.y = calloc(h, sizeof(*d.y));
+	d.x = calloc(p->o.nodes, sizeof(*d.x));
+	d.y = calloc(p->o.nodes, sizeof(*d.y));
 	d.mate = malloc(2 * (size_t)p->o.nodes * sizeof(*d.mate));
 	if (p->order && d.hash && d.x && d.y && d.mate &&
 	    !pairs_init(&d.pairs, p->o.nodes, p->pairings)) {
@@ -384,7 +420,7 @@ int rdp_mesh_matchings_draw(struct rdp_mesh_plan *p)
 size_t rdp_mesh_matching_round(const struct rdp_mesh_plan *p, size_t r,
 			       struct rdp_mesh_xfer *x)
 {
-	matching_of(p, r, x);
+	pairs_of(p, r, x);
 	return p->o.nodes / 2;
 }
 
