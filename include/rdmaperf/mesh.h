@@ -247,10 +247,14 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
  * (rdp_mesh_set_pruned: node, after_round, failed_peers, peers, reason)
  * and coverage (rdp_mesh_set_coverage: rounds_run, rounds_planned,
  * pairs_measured, pairs_total, pairs_pct, stopped_by_time_budget,
- * time_budget_s) when set. Past json_cells_max cells (rdp_mesh_set_json_cells_max) the
- * summary form: no cells[] (cells.jsonl holds them) and each round
- * {"round", "transfers", "timing"} without its pairs (the plan gives
- * them again from the pattern and seed).
+ * time_budget_s) when set; faults[] (rdp_mesh_set_faults, with a
+ * topology) and cover (rdp_mesh_set_cover, --pattern cover:
+ * node_cables {carried, of, both_ways} and uplinks {expected, of, sure})
+ * when set; timing when rounds were timed. Past json_cells_max cells
+ * (rdp_mesh_set_json_cells_max) the summary form: no cells[]
+ * (cells.jsonl holds them) and each round {"round", "transfers",
+ * "timing"} without its pairs (the plan gives them again from the
+ * pattern and seed).
  */
 int rdp_mesh_write_json(const struct rdp_mesh *m, FILE *f);
 /* The cells one JSON object a line, each as mesh.json's cells[] has it;

@@ -182,12 +182,7 @@ static const struct ca *find_ca(const struct ibnet *b, const char *id)
 
 static int find_sw(const struct ibnet *b, const char *id)
 {
-	unsigned int i;
-
-	for (i = 0; i < b->t->n_sw; i++)
-		if (b->t->sw[i].id && !strcmp(b->t->sw[i].id, id))
-			return (int)i;
-	return -ENOENT;
+	return topo_switch_by_id(b->t, id);
 }
 
 /* Pass one: the blocks' headers. */

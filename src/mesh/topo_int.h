@@ -4,6 +4,8 @@
 #ifndef RDMAPERF_TOPO_INT_H
 #define RDMAPERF_TOPO_INT_H
 
+#include <stddef.h>
+
 #include <rdmaperf/mesh_topo.h>
 
 struct topo_switch {
@@ -25,6 +27,25 @@ struct topo_host {
 	unsigned int n_rails, cap;
 };
 
+/*
+ * Names to numbers (topo_index.c): keys point at the model's strings,
+ * the first number given a key stays.
+ */
+struct topo_slot;
+struct topo_index {
+	struct topo_slot *slot;
+	size_t cap, n; /* cap: 0 or a power of 2, at least 2 x n */
+};
+
+/* Room for n keys in all, so that puts up to n cannot fail: 0, -ENOMEM. */
+int topo_index_room(struct topo_index *x, size_t n);
+/* key's len bytes to val, unless key is there already; needs the room. */
+void topo_index_put(struct topo_index *x, const char *key, size_t len,
+		    unsigned int val);
+/* key's number, or -ENOENT. */
+int topo_index_get(const struct topo_index *x, const char *key, size_t len);
+void topo_index_fini(struct topo_index *x);
+
 /* A leaf's uplink: the spine and the link, sorted by spine. */
 struct topo_up {
 	unsigned int spine, link;
@@ -42,6 +63,9 @@ struct rdp_mesh_topo {
 	unsigned int n_leaves;
 	unsigned int *up_start; /* per leaf ordinal + 1 */
 	struct topo_up *up;	/* by leaf, then spine */
+	/* Lookups: switches by name and by id, hosts by name and (made
+	 * by topo_finish) by short name, up to the first '.'. */
+	struct topo_index sw_by_name, sw_by_id, host_by_name, host_by_short;
 };
 
 struct rdp_mesh_place {
@@ -57,6 +81,10 @@ int topo_new(struct rdp_mesh_topo **out);
 int topo_switch(struct rdp_mesh_topo *t, const char *name, const char *id);
 /* The host's number (added when new), or -ENOMEM. */
 int topo_host(struct rdp_mesh_topo *t, const char *name);
+/* The first switch whose id is id, or -ENOENT. */
+int topo_switch_by_id(const struct rdp_mesh_topo *t, const char *id);
+/* The first host whose short name (up to a '.') is name's, or -ENOENT. */
+int topo_host_by_short(const struct rdp_mesh_topo *t, const char *name);
 /*
  * Host h's rail `rail` (UINT_MAX: a new one at the end) on switch sw's
  * port; dev may be NULL. -EEXIST when that rail is set, -ENOMEM.

@@ -55,37 +55,41 @@ void rdp_mesh_topo_free(struct rdp_mesh_topo *t)
 	free(t->leaf_ord);
 	free(t->up_start);
 	free(t->up);
+	topo_index_fini(&t->sw_by_name);
+	topo_index_fini(&t->sw_by_id);
+	topo_index_fini(&t->host_by_name);
+	topo_index_fini(&t->host_by_short);
 	free(t);
 }
 
 int rdp_mesh_topo_find_switch(const struct rdp_mesh_topo *t, const char *name)
 {
-	unsigned int i;
-
-	for (i = 0; i < t->n_sw; i++)
-		if (!strcmp(t->sw[i].name, name))
-			return (int)i;
-	return -ENOENT;
+	return topo_index_get(&t->sw_by_name, name, strlen(name));
 }
 
 int rdp_mesh_topo_find_host(const struct rdp_mesh_topo *t, const char *name)
 {
-	unsigned int i;
-
-	for (i = 0; i < t->n_host; i++)
-		if (!strcmp(t->host[i].name, name))
-			return (int)i;
-	return -ENOENT;
+	return topo_index_get(&t->host_by_name, name, strlen(name));
 }
 
-int topo_switch(struct rdp_mesh_topo *t, const char *name, const char *id)
+int topo_switch_by_id(const struct rdp_mesh_topo *t, const char *id)
+{
+	return topo_index_get(&t->sw_by_id, id, strlen(id));
+}
+
+int topo_host_by_short(const struct rdp_mesh_topo *t, const char *name)
+{
+	return topo_index_get(&t->host_by_short, name, strcspn(name, "."));
+}
+
+/* A new switch called name (known to be new), indexed; its number. */
+static int add_switch(struct rdp_mesh_topo *t, const char *name, const char *id)
 {
 	struct topo_switch *s;
-	int i = rdp_mesh_topo_find_switch(t, name);
 
-	if (i >= 0)
-		return i;
-	if (room((void **)&t->sw, t->n_sw, &t->cap_sw, sizeof(*t->sw)))
+	if (room((void **)&t->sw, t->n_sw, &t->cap_sw, sizeof(*t->sw)) ||
+	    topo_index_room(&t->sw_by_name, t->n_sw + 1) ||
+	    (id && topo_index_room(&t->sw_by_id, t->sw_by_id.n + 1)))
 		return -ENOMEM;
 	s = &t->sw[t->n_sw];
 	*s = (struct topo_switch){ .name = strdup(name) };
@@ -96,23 +100,41 @@ int topo_switch(struct rdp_mesh_topo *t, const char *name, const char *id)
 		free(s->id);
 		return -ENOMEM;
 	}
+	topo_index_put(&t->sw_by_name, s->name, strlen(s->name), t->n_sw);
+	if (id)
+		topo_index_put(&t->sw_by_id, s->id, strlen(s->id), t->n_sw);
 	return (int)t->n_sw++;
 }
 
-int topo_host(struct rdp_mesh_topo *t, const char *name)
+int topo_switch(struct rdp_mesh_topo *t, const char *name, const char *id)
+{
+	int i = rdp_mesh_topo_find_switch(t, name);
+
+	return i >= 0 ? i : add_switch(t, name, id);
+}
+
+/* A new host called name (known to be new), indexed; its number. */
+static int add_host(struct rdp_mesh_topo *t, const char *name)
 {
 	struct topo_host *h;
-	int i = rdp_mesh_topo_find_host(t, name);
 
-	if (i >= 0)
-		return i;
-	if (room((void **)&t->host, t->n_host, &t->cap_host, sizeof(*t->host)))
+	if (room((void **)&t->host, t->n_host, &t->cap_host,
+		 sizeof(*t->host)) ||
+	    topo_index_room(&t->host_by_name, t->n_host + 1))
 		return -ENOMEM;
 	h = &t->host[t->n_host];
 	*h = (struct topo_host){ .name = strdup(name) };
 	if (!h->name)
 		return -ENOMEM;
+	topo_index_put(&t->host_by_name, h->name, strlen(h->name), t->n_host);
 	return (int)t->n_host++;
+}
+
+int topo_host(struct rdp_mesh_topo *t, const char *name)
+{
+	int i = rdp_mesh_topo_find_host(t, name);
+
+	return i >= 0 ? i : add_host(t, name);
 }
 
 int topo_rail(struct rdp_mesh_topo *t, unsigned int h, unsigned int rail,
@@ -242,8 +264,11 @@ int topo_finish(struct rdp_mesh_topo *t, const char *name, char *why,
 		return -EINVAL;
 	}
 	t->leaf_ord = malloc((t->n_sw ? t->n_sw : 1) * sizeof(*t->leaf_ord));
-	if (!t->leaf_ord)
+	if (!t->leaf_ord || topo_index_room(&t->host_by_short, t->n_host))
 		return -ENOMEM;
+	for (h = 0; h < t->n_host; h++)
+		topo_index_put(&t->host_by_short, t->host[h].name,
+			       strcspn(t->host[h].name, "."), h);
 	for (i = 0; i < t->n_sw; i++)
 		t->leaf_ord[i] = t->sw[i].leaf ? (int)t->n_leaves++ : -1;
 	return index_uplinks(t);
@@ -288,13 +313,9 @@ static int synth_hosts(struct rdp_mesh_topo *t, unsigned int nodes,
 
 	for (n = 0; n < nodes; n++) {
 		snprintf(name, sizeof(name), "node%u", n);
-		if (room((void **)&t->host, t->n_host, &t->cap_host,
-			 sizeof(*t->host)))
-			return -ENOMEM;
-		t->host[t->n_host] = (struct topo_host){ .name = strdup(name) };
-		if (!t->host[t->n_host].name)
-			return -ENOMEM;
-		h = (int)t->n_host++;
+		h = add_host(t, name);
+		if (h < 0)
+			return h;
 		for (r = 0; r < rails; r++)
 			if (topo_rail(t, (unsigned int)h, r,
 				      r * leaves + n / per, 1 + n % per, NULL,
@@ -302,15 +323,6 @@ static int synth_hosts(struct rdp_mesh_topo *t, unsigned int nodes,
 				return -ENOMEM;
 	}
 	return 0;
-}
-
-/* A new switch called name, known to be new. */
-static int synth_switch(struct rdp_mesh_topo *t, const char *name)
-{
-	if (room((void **)&t->sw, t->n_sw, &t->cap_sw, sizeof(*t->sw)))
-		return -ENOMEM;
-	t->sw[t->n_sw] = (struct topo_switch){ .name = strdup(name) };
-	return t->sw[t->n_sw++].name ? 0 : -ENOMEM;
 }
 
 int rdp_mesh_topo_synthetic(unsigned int nodes, unsigned int rails,
@@ -334,11 +346,11 @@ int rdp_mesh_topo_synthetic(unsigned int nodes, unsigned int rails,
 	ret = 0;
 	for (l = 0; !ret && l < n_leaves; l++) {
 		snprintf(name, sizeof(name), "leaf%u", l);
-		ret = synth_switch(t, name);
+		ret = add_switch(t, name, NULL) < 0 ? -ENOMEM : 0;
 	}
 	for (s = 0; !ret && s < spines; s++) {
 		snprintf(name, sizeof(name), "spine%u", s);
-		ret = synth_switch(t, name);
+		ret = add_switch(t, name, NULL) < 0 ? -ENOMEM : 0;
 	}
 	for (l = 0; !ret && l < n_leaves; l++)
 		for (s = 0; !ret && s < spines; s++)

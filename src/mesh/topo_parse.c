@@ -111,12 +111,13 @@ static int list_line(struct rdp_mesh_topo *t, char **w, const char *name,
 	unsigned int a = 0, b, pa = 0, pb = 0;
 	char msg[160];
 	int sw = rdp_mesh_topo_find_switch(t, w[2]), h, ret;
+	int first = rdp_mesh_topo_find_switch(t, w[0]);
 
 	number(w[1], 65535, &pa);
 	number(w[3], 65535, &pb);
 	b = (unsigned int)sw;
-	if (rdp_mesh_topo_find_switch(t, w[0]) >= 0) {
-		a = (unsigned int)rdp_mesh_topo_find_switch(t, w[0]);
+	if (first >= 0) {
+		a = (unsigned int)first;
 		if (a == b)
 			return bad_line(why, len, name, ln,
 					"a switch linked to itself");

@@ -7,27 +7,13 @@
 
 #include "topo_int.h"
 
-/* The length of name's short form: up to the first '.'. */
-static size_t short_len(const char *name)
-{
-	return strcspn(name, ".");
-}
-
-/* The host called name, whole or by either side's short name. */
+/* The host called name, whole or by either side's short name (up to
+ * the first '.'). */
 static int host_of(const struct rdp_mesh_topo *t, const char *name)
 {
-	size_t n = short_len(name), k;
-	unsigned int h;
 	int i = rdp_mesh_topo_find_host(t, name);
 
-	if (i >= 0)
-		return i;
-	for (h = 0; h < t->n_host; h++) {
-		k = short_len(t->host[h].name);
-		if (k == n && !strncmp(t->host[h].name, name, n))
-			return (int)h;
-	}
-	return -ENOENT;
+	return i >= 0 ? i : topo_host_by_short(t, name);
 }
 
 void rdp_mesh_place_free(struct rdp_mesh_place *p)

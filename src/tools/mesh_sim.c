@@ -30,7 +30,7 @@
 struct sim_args {
 	unsigned int simulate, rails, leaves, spines;
 	const char *topology, *inject, *pattern, *output_dir;
-	unsigned int permutations, group_size;
+	unsigned int permutations, group_size, load_pct;
 	uint64_t seed;
 	int bidir;
 	double noise_pct, tolerance_pct, nominal_gbps;
@@ -75,6 +75,9 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "pairwise (default), bisection, ring-shift, grouped, "
 		  "quick or cover" },
 	RDP_MESH_PLAN_ROWS(struct sim_args),
+	{ "load", 0, "PCT", T, UINT(load_pct, 1, 100, 0),
+	  .help = "cover: load every leaf's uplinks to PCT % of their rate, "
+		  "100 when not given" },
 	{ "bidirectional", 'b', NULL, T, .type = RDP_CLI_ON,
 	  .off = offsetof(struct sim_args, bidir), .width = sizeof(int),
 	  .help = "both directions of a pair in one round" },
@@ -250,9 +253,14 @@ static int make_plan(const struct sim_args *a, struct sim_run *r)
 		rdp_err("mesh: %s", why);
 		return -EINVAL;
 	}
-	/* cover: the groups of the simulated fabric, at full load */
+	/* cover: the groups of the simulated fabric (a file's or the
+	 * synthetic one: there is always a topology), at --load */
+	if (rdp_mesh_cover_args(&o, "fabric", a->load_pct, why, sizeof(why))) {
+		rdp_err("mesh: %s", why);
+		return -EINVAL;
+	}
 	if (o.pattern == RDP_MESH_COVER &&
-	    !rdp_mesh_cover_of(r->place, 100, &cover))
+	    !rdp_mesh_cover_of(r->place, o.cover_load_pct, &cover))
 		rdp_mesh_cover_plan_opts(&cover, &o);
 	if (rdp_mesh_plan_check(&o, why, sizeof(why))) {
 		rdp_mesh_cover_fini(&cover);

@@ -2,8 +2,9 @@
 /*
  * The simulator end to end at small N: each kind of fault injected is
  * found (and nothing else named) at 3 % noise, a clean mesh names
- * nothing, bad --inject specs are refused in one line, and `rdmaperf
- * mesh --simulate` exits 0, 1 or 2 by what it found.
+ * nothing, bad --inject specs are refused in one line, `rdmaperf
+ * mesh --simulate` exits 0, 1 or 2 by what it found, and plans cover at
+ * --load.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "tool_out.h"
 #include "unit.h"
 
 #include <rdmaperf/mesh.h>
@@ -254,6 +256,49 @@ static void test_command(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* The rounds a simulated run printed ("..., N rounds, ..."). */
+static unsigned int rounds_of(const char *out)
+{
+	const char *s = strstr(out, " rounds, noise");
+	unsigned int n = 0;
+
+	assert_non_null(s);
+	while (s > out && s[-1] >= '0' && s[-1] <= '9')
+		s--;
+	assert_int_equal(sscanf(s, "%u", &n), 1);
+	return n;
+}
+
+/* --load reaches cover's plan: 16 nodes and 4 uplinks a leaf send 4
+ * nodes a pairing across the spines at 100 %, 1 at 25 %. */
+static void test_command_load(void **state)
+{
+	static char out[16384];
+	unsigned int full, quarter;
+
+	(void)state;
+	assert_int_equal(TOOL_OUT("mesh", out, "--simulate", "48", "--rails",
+				  "2", "--pattern", "cover", "-b", "--seed",
+				  "5"),
+			 0);
+	full = rounds_of(out);
+	assert_int_equal(TOOL_OUT("mesh", out, "--simulate", "48", "--rails",
+				  "2", "--pattern", "cover", "-b", "--seed",
+				  "5", "--load", "100"),
+			 0);
+	assert_int_equal(rounds_of(out), full);
+	assert_int_equal(TOOL_OUT("mesh", out, "--simulate", "48", "--rails",
+				  "2", "--pattern", "cover", "-b", "--seed",
+				  "5", "--load", "25"),
+			 0);
+	quarter = rounds_of(out);
+	assert_true(quarter > full);
+	assert_int_equal(MESH("--simulate", "48", "--load", "50"), 2);
+	assert_int_equal(MESH("--simulate", "48", "--pattern", "cover",
+			      "--load", "0"),
+			 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_inject_refused),
 		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_command_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
