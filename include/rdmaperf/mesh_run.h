@@ -209,7 +209,9 @@ struct json_t *rdp_mesh_run_record(const struct rdp_mesh_plan_opts *po,
 				   const char *const *names, unsigned int rails,
 				   const char *test_args);
 /* Whether rec (as read back) is the record `want` of this run: 0, or
- * -EINVAL with the first difference in why. */
+ * -EINVAL with the first difference in why. A record without
+ * "topology" (written before it was recorded) is not checked for one;
+ * with it, the files' digests must match, wherever the file lies now. */
 int rdp_mesh_run_record_check(struct json_t *rec, struct json_t *want,
 			      char *why, size_t len);
 
@@ -234,6 +236,13 @@ int rdp_mesh_retests_share(struct rdp_boot *b, struct rdp_mesh *m,
 			   int timeout_ms, struct rdp_mesh_retests *rt);
 void rdp_mesh_retests_free(struct rdp_mesh_retests *rt);
 
+/*
+ * --topology in the record: {"path", "digest"} of the file at path (its
+ * content's 64-bit FNV-1a, "fnv1a64:" and 16 hex digits), JSON null for
+ * NULL path; NULL when the file cannot be read or out of memory.
+ */
+struct json_t *rdp_mesh_topology_record(const char *path);
+
 /* The record's file in the output directory. */
 #define RDP_MESH_RUN_RECORD "mesh-run.json"
 
@@ -251,6 +260,7 @@ struct rdp_mesh_resume {
 	unsigned int nodes, rails;
 	const char *test_args;
 	struct rdp_mesh_prune *prune; /* NULL: no pruning */
+	const char *topology;	      /* --topology's path, NULL: none */
 };
 
 /*

@@ -666,6 +666,7 @@ static int open_store(struct run *r, const struct rdp_mesh_plan_opts *po)
 		.rails = r->rails,
 		.test_args = r->mo->test_args,
 		.prune = r->mo->no_prune ? NULL : &r->prune,
+		.topology = r->mo->topology,
 	};
 	int ret = rdp_mesh_create(r->plan, r->rails, r->names, &r->mesh);
 
