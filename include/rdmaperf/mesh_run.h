@@ -209,30 +209,100 @@ struct json_t *rdp_mesh_run_record(const struct rdp_mesh_plan_opts *po,
 				   const char *const *names, unsigned int rails,
 				   const char *test_args);
 /* Whether rec (as read back) is the record `want` of this run: 0, or
- * -EINVAL with the first difference in why. */
+ * -EINVAL with the first difference in why. A record without
+ * "topology" (written before it was recorded) is not checked for one;
+ * with it, the files' digests must match, wherever the file lies now. */
 int rdp_mesh_run_record_check(struct json_t *rec, struct json_t *want,
 			      char *why, size_t len);
 
+/*
+ * The retest of a quick pass on rank 0 (--pattern quick --retest): each
+ * node's state after the pass (start: SUSPECT in a bad cell, FAULTY
+ * when pruned, else GOOD) and now, after the halving rounds
+ * (rdp_mesh_quick_round and _judge); SUSPECT now: not judged within
+ * max_rounds. Then the bad cells between nodes both GOOD now are run
+ * again as --retest runs them for the other patterns (confirm_rounds),
+ * so each is cleared, or held as a link's, by its own figure.
+ */
+struct rdp_mesh_quick {
+	unsigned int nodes;
+	enum rdp_mesh_quick_state *start, *now;
+	unsigned int rounds, max_rounds; /* halving rounds run, the bound */
+	unsigned int confirm_rounds;
+};
+
+/* The bound on the halving rounds of `nodes` nodes: ceil(log2) + 2. */
+unsigned int rdp_mesh_quick_max_rounds(unsigned int nodes);
+/* q's verdicts for mesh.json's "quick" and the terminal (the store
+ * borrows q, which must outlive its writers); NULL: none. */
+void rdp_mesh_set_quick(struct rdp_mesh *m, const struct rdp_mesh_quick *q);
+/* "quick retest: 3 suspects after the pass, 2 cleared in 1 round; faulty:
+ * node3" and a line for the suspects left unjudged; NULL q: nothing. */
+void rdp_mesh_quick_print(const struct rdp_mesh_quick *q,
+			  const struct rdp_mesh *m, FILE *out);
+
 /* --retest's transfers and the round (0-based, past the plan's) of
- * each, on every rank. */
+ * each, on every rank; rank 0's quick verdicts. */
 struct rdp_mesh_retests {
 	struct rdp_mesh_xfer *re;
 	unsigned int *round, rounds;
 	size_t n;
+	/* The first quick_rounds retest rounds are a quick pass's halving
+	 * rounds: each suspect against a good node, a pair the pass may
+	 * not have run, kept whatever the pass found of it. */
+	unsigned int quick_rounds;
+	size_t plan_rounds;
+	struct rdp_mesh_quick *quick; /* rank 0, quick pattern; else NULL */
+};
+
+/* What --retest needs of the run. */
+struct rdp_mesh_retest_ctx {
+	struct rdp_boot *boot;
+	struct rdp_mesh *mesh; /* rank 0's, analysed again here */
+	const struct rdp_mesh_run_opts *mo;
+	/* Per node, nonzero: pruned; rank 0's, refreshed before each
+	 * round by the run. */
+	const unsigned char *left_out;
+	unsigned int nodes;
+	size_t plan_rounds;
+	/* Runs retest rounds from..to-1 (0-based past the plan's, of rt)
+	 * on every rank: 0, 1 when the time budget stopped them, -errno. */
+	int (*run)(void *arg, unsigned int from, unsigned int to);
+	void *arg;
 };
 
 /*
- * Rank 0 analyses m with l and picks the pairs of its flagged and failed
- * cells, less those of the nodes left_out (one byte each of nodes,
- * nonzero: pruned), each in a round; every rank gets them into rt
- * through b. 0 or -errno (of the collective; rank 0's own failure is
- * warned and means no retest).
+ * --retest on every rank, after the plan's rounds. Rank 0 analyses the
+ * store and picks, every rank learns through the boot (as rank 0's
+ * rt), then the run measures. Other patterns: the pairs of the flagged
+ * and failed cells (less the pruned nodes'), each in a round
+ * (rdp_mesh_retest_schedule). --pattern quick: the halving rounds of
+ * struct rdp_mesh_quick one at a time, each judged before the next is
+ * picked, up to rdp_mesh_quick_max_rounds(); then the bad cells between
+ * nodes left GOOD run again; rt->quick set on the store. Every rank
+ * sleeps mo->retest_wait_s before the first retest round. 0 or -errno
+ * (of a collective or a round; rank 0's own failure to pick is warned
+ * and means no more retests).
  */
-int rdp_mesh_retests_share(struct rdp_boot *b, struct rdp_mesh *m,
-			   const struct rdp_mesh_limits *l,
-			   const unsigned char *left_out, unsigned int nodes,
-			   int timeout_ms, struct rdp_mesh_retests *rt);
+int rdp_mesh_retest_run(const struct rdp_mesh_retest_ctx *c,
+			struct rdp_mesh_retests *rt);
+/*
+ * A retest cell into the store (rank 0, from a record). A cell of a
+ * quick pass's halving round is kept whatever the pass found of its
+ * pair; any other as rdp_mesh_add_retest keeps it, a direction of a
+ * retested pair that was fine dropped (0). 0 or -errno; the store takes
+ * c->result in every case.
+ */
+int rdp_mesh_retests_add(const struct rdp_mesh_retests *rt, struct rdp_mesh *m,
+			 const struct rdp_mesh_cell *c);
 void rdp_mesh_retests_free(struct rdp_mesh_retests *rt);
+
+/*
+ * --topology in the record: {"path", "digest"} of the file at path (its
+ * content's 64-bit FNV-1a, "fnv1a64:" and 16 hex digits), JSON null for
+ * NULL path; NULL when the file cannot be read or out of memory.
+ */
+struct json_t *rdp_mesh_topology_record(const char *path);
 
 /* The record's file in the output directory. */
 #define RDP_MESH_RUN_RECORD "mesh-run.json"
@@ -251,6 +321,7 @@ struct rdp_mesh_resume {
 	unsigned int nodes, rails;
 	const char *test_args;
 	struct rdp_mesh_prune *prune; /* NULL: no pruning */
+	const char *topology;	      /* --topology's path, NULL: none */
 };
 
 /*

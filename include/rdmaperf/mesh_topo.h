@@ -284,8 +284,9 @@ struct rdp_mesh_sim_opts {
  * up: nominal x (1 + noise x a normal draw) x the factors of the
  * injected faults on its path (an uplink only on the cells that ECMP
  * sends across it, drawn by weight), FAILED through a part that is down
- * or by a flaky part's draw. Deterministic from o->seed. 0, -EINVAL,
- * -ENOMEM.
+ * or by a flaky part's draw. Deterministic from o->seed. m's files then
+ * give each cell's path on p, as a run with --topology writes them (p
+ * must outlive m's writers). 0, -EINVAL, -ENOMEM.
  */
 int rdp_mesh_simulate(struct rdp_mesh *m, const struct rdp_mesh_plan *plan,
 		      const struct rdp_mesh_place *p,

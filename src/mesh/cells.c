@@ -241,6 +241,17 @@ int rdp_mesh_add_retest(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
 	return ret;
 }
 
+int rdp_mesh_add_retest_new(struct rdp_mesh *m, const struct rdp_mesh_cell *c)
+{
+	int ret = c->status == RDP_MESH_SKIPPED
+			  ? -EINVAL
+			  : add_to(m, &m->retests, &m->n_re, &m->cap_re, c);
+
+	if (ret)
+		json_decref(c->result);
+	return ret;
+}
+
 /* Whether x is in the bitmap seen of pairs; puts it there. */
 static int listed(const struct rdp_mesh *m, unsigned char *seen,
 		  const struct rdp_mesh_xfer *x)

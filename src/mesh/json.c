@@ -407,6 +407,8 @@ static json_t *mesh_json(const struct rdp_mesh *m)
 			put(doc, "faults", rdp_mesh_faults_json(m), &ok);
 		if (m->has_cover)
 			put(doc, "cover", rdp_mesh_cover_json(m), &ok);
+		if (m->quick)
+			put(doc, "quick", rdp_mesh_quick_json(m), &ok);
 		if (m->n_times)
 			put(doc, "timing", timing_json(m), &ok);
 	} else {

@@ -35,9 +35,23 @@ static void number(FILE *f, double v)
 		fputs("null", f);
 }
 
+/* A cell's "path" (m->place set), as cell_json writes it. */
+static int path_of(FILE *f, const struct rdp_mesh *m,
+		   const struct rdp_mesh_cell *c)
+{
+	json_t *p = rdp_mesh_cell_path_json(m, c);
+	int ret = p ? 0 : -ENOMEM;
+
+	fputs(",\"path\":", f);
+	if (!ret && json_dumpf(p, f, JSONL_FLAGS | JSON_ENCODE_ANY))
+		ret = -EIO;
+	json_decref(p);
+	return ret;
+}
+
 /* A cell with no result document and no retest, in cell_json's order. */
-static void plain_cell(FILE *f, char *const *names,
-		       const struct rdp_mesh_cell *c)
+static int plain_cell(FILE *f, const struct rdp_mesh *m, char *const *names,
+		      const struct rdp_mesh_cell *c)
 {
 	char *why;
 
@@ -62,7 +76,10 @@ static void plain_cell(FILE *f, char *const *names,
 		fputs(",\"line_rate_gbps\":", f);
 		number(f, c->line_gbps);
 	}
+	if (m->place && path_of(f, m, c))
+		return -ENOMEM;
 	fputs(",\"result\":null}\n", f);
+	return 0;
 }
 
 /* A cell through jansson: its result and retest included. */
@@ -106,7 +123,7 @@ int rdp_mesh_write_cells_jsonl(const struct rdp_mesh *m, FILE *f)
 		if (c->result || c->again >= 0)
 			ret = full_cell(f, m, c);
 		else
-			plain_cell(f, names, c);
+			ret = plain_cell(f, m, names, c);
 	}
 	free_names(names, m->nodes);
 	if (!ret && (ferror(f) || fflush(f)))

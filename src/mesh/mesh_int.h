@@ -72,6 +72,7 @@ struct rdp_mesh {
 	unsigned int *group_of, n_groups;
 	char **group_names;
 	const struct rdp_mesh_faults *faults; /* rdp_mesh_set_faults */
+	const struct rdp_mesh_quick *quick;   /* rdp_mesh_set_quick */
 	struct rdp_mesh_pruned *pruned;	      /* rdp_mesh_set_pruned */
 	size_t n_pruned;
 	int pruning;			   /* set_pruned called */
@@ -124,6 +125,18 @@ static inline size_t rdp_mesh_pair_bit(const struct rdp_mesh *m,
 /* A cell's "path" (run_topo.c; m->place set), or NULL out of memory. */
 struct json_t *rdp_mesh_cell_path_json(const struct rdp_mesh *m,
 				       const struct rdp_mesh_cell *c);
+/* mesh.json's "quick" (quick_verdict.c; m->quick set), or NULL out of
+ * memory. */
+struct json_t *rdp_mesh_quick_json(const struct rdp_mesh *m);
+/*
+ * A retest of a pair the last analysis did not find bad (a quick pass's
+ * suspect against a good node): kept as rdp_mesh_add_retest keeps a
+ * retest, whatever that analysis found of the pair; the next analysis
+ * judges it, and links it to a first-pass cell of the pair only when
+ * that cell is bad. 0 or -errno; the store takes c->result in every
+ * case.
+ */
+int rdp_mesh_add_retest_new(struct rdp_mesh *m, const struct rdp_mesh_cell *c);
 /* mesh.json's faults[] (locate.c), or NULL out of memory. */
 struct json_t *rdp_mesh_faults_json(const struct rdp_mesh *m);
 /* mesh.json's "cover" (topo_cover.c), or NULL out of memory. */

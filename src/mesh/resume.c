@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,38 @@ static void show(json_t *v, char *buf, size_t len)
 	free(s);
 }
 
+/* --topology's path in a record, or "none". */
+static const char *topo_path(json_t *t)
+{
+	const char *p = json_string_value(json_object_get(t, "path"));
+
+	return p ? p : "none";
+}
+
+/*
+ * The topologies of two records: the same content, wherever the file
+ * lies. A record without one (from before it was recorded) has none to
+ * check.
+ */
+static int check_topology(json_t *rec, json_t *want, char *why, size_t len)
+{
+	json_t *was = json_object_get(rec, "topology");
+	json_t *now = json_object_get(want, "topology");
+	json_t *dw = json_object_get(was, "digest");
+	json_t *dn = json_object_get(now, "digest");
+
+	if (!was || !now || (!dw && !dn) || json_equal(dw, dn))
+		return 0;
+	if (dw && dn && !strcmp(topo_path(was), topo_path(now)))
+		return bad(why, len,
+			   "--topology %s has changed since (its digest was "
+			   "%s, is %s)",
+			   topo_path(now), json_string_value(dw),
+			   json_string_value(dn));
+	return bad(why, len, "--topology was %s there, is %s here",
+		   topo_path(was), topo_path(now));
+}
+
 int rdp_mesh_run_record_check(json_t *rec, json_t *want, char *why, size_t len)
 {
 	char was[160], now[160];
@@ -268,9 +301,12 @@ int rdp_mesh_run_record_check(json_t *rec, json_t *want, char *why, size_t len)
 
 	if (!json_is_object(rec))
 		return bad(why, len, "its mesh-run.json is not a run's record");
+	if (check_topology(rec, want, why, len))
+		return -EINVAL;
 	json_object_foreach(want, key, v)
 	{
-		if (json_equal(json_object_get(rec, key), v))
+		if (!strcmp(key, "topology") ||
+		    json_equal(json_object_get(rec, key), v))
 			continue;
 		show(json_object_get(rec, key), was, sizeof(was));
 		show(v, now, sizeof(now));
@@ -301,9 +337,45 @@ int rdp_mesh_run_record_write(const char *dir, json_t *record)
 	return ret;
 }
 
+json_t *rdp_mesh_topology_record(const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, 64 bits */
+	unsigned char buf[65536];
+	char digest[32];
+	size_t n, i;
+	FILE *f;
+	int err;
+
+	if (!path)
+		return json_null();
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	err = ferror(f);
+	fclose(f);
+	if (err)
+		return NULL;
+	snprintf(digest, sizeof(digest), "fnv1a64:%016llx",
+		 (unsigned long long)h);
+	return json_pack("{s:s, s:s}", "path", path, "digest", digest);
+}
+
+/* This run's record: the plan's, and its --topology. */
 static json_t *record_of(const struct rdp_mesh_resume *rs)
 {
-	return rdp_mesh_run_record(rs->po, rs->names, rs->rails, rs->test_args);
+	json_t *rec = rdp_mesh_run_record(rs->po, rs->names, rs->rails,
+					  rs->test_args);
+
+	if (rec &&
+	    json_object_set_new(rec, "topology",
+				rdp_mesh_topology_record(rs->topology))) {
+		json_decref(rec);
+		return NULL;
+	}
+	return rec;
 }
 
 /* The record in dir against this run's. */

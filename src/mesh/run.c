@@ -247,32 +247,6 @@ static int rank_of(const struct run *r, unsigned int node, unsigned int rail)
 	return -1;
 }
 
-static double finite_or_nan(double v)
-{
-	return isfinite(v) ? v : NAN;
-}
-
-void rdp_mesh_figures_of(const struct rdp_session_results *r,
-			 struct rdp_mesh_figures *f)
-{
-	const struct rdp_result *last;
-	size_t i;
-
-	f->bw_gbps = f->rx_bw_gbps = f->lat_us = NAN;
-	f->measured_s = 0;
-	for (i = 0; i < r->n; i++)
-		if (isfinite(r->points[i].elapsed_ns))
-			f->measured_s += r->points[i].elapsed_ns / 1e9;
-	if (!r->n)
-		return;
-	last = &r->points[r->n - 1];
-	f->bw_gbps = finite_or_nan(last->bw_avg_gbps);
-	if (last->bidir)
-		f->rx_bw_gbps = finite_or_nan(last->rx_bw_avg_gbps);
-	if (last->lat.n)
-		f->lat_us = finite_or_nan(last->lat.median_ns / 1e3);
-}
-
 static json_t *real_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -446,9 +420,7 @@ static int add_cell(struct run *r, json_t *rec, int reverse)
 	c.line_gbps = rank >= 0 ? r->eps[rank].line_gbps : 0;
 	if (c.round < rdp_mesh_plan_rounds(r->plan))
 		return rdp_mesh_add(r->mesh, &c);
-	/* A direction of a retested pair that was fine: -ENOENT, dropped. */
-	rank = rdp_mesh_add_retest(r->mesh, &c);
-	return rank == -ENOENT ? 0 : rank;
+	return rdp_mesh_retests_add(&r->rt, r->mesh, &c);
 }
 
 /* Rank 0: the progress line, on a terminal. */
@@ -570,10 +542,26 @@ static int rounds(struct run *r, size_t from, size_t to)
 	return ret;
 }
 
+/* Retest rounds from..to-1 past the plan's (retest_run.c's call): 1
+ * when the time budget stopped them. */
+static int retest_rounds(void *arg, unsigned int from, unsigned int to)
+{
+	struct run *r = arg;
+	size_t first = rdp_mesh_plan_rounds(r->plan);
+	int ret;
+
+	r->total_rounds = first + r->rt.rounds;
+	ret = rounds(r, first + from, first + to);
+	return ret ? ret : r->stopped;
+}
+
 /* The plan's rounds, then the retests' when asked for. */
 static int all_rounds(struct run *r)
 {
 	size_t first = rdp_mesh_plan_rounds(r->plan);
+	struct rdp_mesh_retest_ctx rc = { r->boot,	  r->mesh,  r->mo,
+					  r->verdict + 1, r->nodes, first,
+					  retest_rounds,  r };
 	int ret;
 
 	r->started = now_s();
@@ -581,14 +569,7 @@ static int all_rounds(struct run *r)
 	r->plan_done = r->from;
 	ret = rounds(r, r->from, first);
 	if (!ret && r->mo->retest && !r->stopped)
-		ret = rdp_mesh_retests_share(r->boot, r->mesh, &r->mo->limits,
-					     r->verdict + 1, r->nodes,
-					     r->mo->round_timeout_ms, &r->rt);
-	r->total_rounds += r->rt.rounds;
-	if (!ret && r->rt.n && r->mo->retest_wait_s)
-		sleep(r->mo->retest_wait_s); /* every rank, the same */
-	if (!ret && r->rt.n)
-		ret = rounds(r, first, first + r->rt.rounds);
+		ret = rdp_mesh_retest_run(&rc, &r->rt);
 	return ret;
 }
 
@@ -643,6 +624,7 @@ static int finish(struct run *r)
 	if (bad)
 		rdp_mesh_write_outliers(r->mesh, out);
 	rdp_mesh_run_topo_print(r->topo, out);
+	rdp_mesh_quick_print(r->rt.quick, r->mesh, out);
 	times_text(r, out);
 	fprintf(out, "%zu cells, %d flagged or failed",
 		rdp_mesh_n_cells(r->mesh) - skipped, bad);
@@ -666,6 +648,7 @@ static int open_store(struct run *r, const struct rdp_mesh_plan_opts *po)
 		.rails = r->rails,
 		.test_args = r->mo->test_args,
 		.prune = r->mo->no_prune ? NULL : &r->prune,
+		.topology = r->mo->topology,
 	};
 	int ret = rdp_mesh_create(r->plan, r->rails, r->names, &r->mesh);
 

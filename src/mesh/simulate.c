@@ -12,6 +12,7 @@
 
 #include <rdmaperf/mesh.h>
 
+#include "mesh_int.h"
 #include "topo_int.h"
 
 static const char *const kind_names[] = { "nic", "cable", "uplink", "flaky" };
@@ -350,6 +351,9 @@ int rdp_mesh_simulate(struct rdp_mesh *m, const struct rdp_mesh_plan *plan,
 	}
 	free(x);
 	sim_free(&s);
+	/* Each cell's path in the files, as a run with --topology has it. */
+	if (!ret)
+		m->place = p;
 	return ret;
 }
 

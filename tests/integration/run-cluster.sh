@@ -517,12 +517,62 @@ t_cluster_cover() {
 	pass
 }
 
+# The rate of a node's shaped cable, in Mbit/s: the other cells, at 30
+# Mbit/s and more on the bed, stay three times above --min-bw (twice the
+# rate) while the shaped ones, burst included, stay under it.
+NODE_RATE_MBIT=5
+
+# A quick pass (bisection and one random matching) over six nodes with
+# node5's cable shaped to NODE_RATE_MBIT each way (tbf on the veth and on
+# the bridge port facing it): its cells are flagged (--min-bw twice the
+# rate), the nodes of the flagged cells are the suspects, and --retest
+# pairs each suspect with a node of no flagged cell in halving rounds.
+# node5 is named faulty, its peers of the pass cleared, and its cells
+# keep their flags; a cell that emulation noise flagged between other
+# nodes is run again on its own once its nodes are cleared. -e and -u 18
+# as the leaf case, for the shaped cells.
+t_cluster_quick_slow() {
+	local n=6 slow=5 port rc why
+	begin "mesh: quick pass --retest, one node's cable shaped: that node alone named faulty, its peers cleared"
+	why=$(mesh_missing "$n")
+	[ -z "$why" ] || { skip "$why"; return; }
+	eval "port=\${RDP_RXE_BRPORT$slow:-}"
+	DIR=$WORK/m$n-quick
+	rm -rf "$DIR"
+	mesh_hostname
+	tc qdisc add dev "veth$slow" root tbf rate "${NODE_RATE_MBIT}mbit" \
+		burst 16kb latency 100ms &&
+		tc qdisc add dev "$port" root tbf rate "${NODE_RATE_MBIT}mbit" \
+			burst 16kb latency 100ms ||
+		{ fail "tc cannot shape veth$slow and $port"; leaf_unshape "veth$slow" "$port"; return; }
+	mesh_mpirun "$n" write_bw -e -u 18 -n 200 -s 4096 --tolerance 90 \
+		--min-bw "$(awk -v r="$NODE_RATE_MBIT" 'BEGIN { print r * 2 / 1000 }')" \
+		--pattern quick --permutations 1 --retest \
+		-d "$(devs "$n")" --output-dir "$DIR"
+	rc=$?
+	leaf_unshape "veth$slow" "$port"
+	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; cat "$WORK/out"; return; }
+	expect_json "$DIR/mesh.json" '.pattern == "quick"' \
+		".quick.faulty == [\"node$slow\"]" '.quick.unresolved == []' \
+		'.quick.rounds >= 1' '.quick.suspects >= 2' \
+		'.quick.cleared == .quick.suspects - 1' \
+		"[.cells[] | select(.tx == \"node$slow\" or .rx == \"node$slow\") | .status == \"flagged\" and (has(\"retest\") | not)] | all" \
+		"[.cells[] | select(.status != \"ok\" and .tx != \"node$slow\" and .rx != \"node$slow\") | has(\"retest\")] | all" \
+		'(.retest_rounds | length) == .quick.rounds + .quick.confirm_rounds' \
+		"[.retest_rounds[0].pairs[].tx] | index(\"node$slow\") != null" ||
+		{ cat "$WORK/out"; return; }
+	grep -q "^quick retest: faulty: node$slow\$" "$WORK/out" ||
+		{ fail "rank 0 did not name node$slow faulty"; cat "$WORK/out"; return; }
+	pass
+}
+
 main() {
 	local t
 	for t in t_cluster_pairwise4 t_cluster_bye3 t_cluster_bisection \
 		t_cluster_ringshift t_cluster_retest_held t_cluster_srun \
 		t_cluster_node_down t_cluster_kept4 t_cluster_resume \
-		t_cluster_budget t_cluster_leaf_uplink t_cluster_cover; do
+		t_cluster_budget t_cluster_leaf_uplink t_cluster_cover \
+		t_cluster_quick_slow; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary
