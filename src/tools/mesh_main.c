@@ -77,7 +77,7 @@ static const struct rdp_cli_opt rows[] = {
 		  "the line rate" },
 	{ "retest", 0, NULL, T, .type = RDP_CLI_ON,
 	  .off = offsetof(struct mesh_args, retest), .width = sizeof(int),
-	  .help = "then run the pairs of flagged and failed cells again" },
+	  .help = "then run the pairs of flagged and failed cells again (quick: halving rounds against known-good nodes)" },
 	{ "retest-wait", 0, "SEC", T, UINT(retest_wait_s, 0, 3600, 0),
 	  .help = "before the retest rounds: time for a link that flapped to "
 		  "come back" },
