@@ -27,9 +27,9 @@
  * completion falls up to a signal period (-Q 100: 50 ms) early and the
  * drain after it takes up to a window (-t 128: 64 ms). */
 #define TOL_NS 15000000.0
-/* A loaded host may see a completion late: the bound of what the loop
- * measures and of the call's return, on top of the link's. */
-#define LATE_NS 45000000.0
+/* The timing is checked only where the loop polled at least this often
+ * all through: on a host too busy to run it, no end is on time. */
+#define GAP_NS 5000000.0
 
 static struct rdp_clock clk;
 
@@ -56,6 +56,7 @@ static struct fake {
 	/* what the loop did */
 	uint64_t posted, signaled, fences, posted_after_end;
 	uint64_t last_done; /* the last message of data seen complete */
+	uint64_t last_poll, max_gap; /* the longest wait between polls */
 	uint64_t start_cycles,
 		end_cycles; /* the test's estimate of the run's */
 	int last_signaled[MAX_QPS];
@@ -123,6 +124,9 @@ static int fake_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	int i = 0, q;
 
 	(void)cq;
+	if (fk.last_poll && now - fk.last_poll > fk.max_gap)
+		fk.max_gap = now - fk.last_poll;
+	fk.last_poll = now;
 	while (i < n && (q = next_qp()) >= 0) {
 		e = &fk.sq[q][fk.sq_head[q] % RING];
 		go = e->posted_at > fk.link_free ? e->posted_at : fk.link_free;
@@ -215,6 +219,21 @@ static void run_client(struct env *e)
 	rdp_result_clear(&e->res);
 }
 
+/* Whether the loop kept polling all through (else its timing says only
+ * how busy the host was). */
+static int kept_up(void)
+{
+	double gap_ns = rdp_clock_ns(&clk, fk.max_gap);
+
+	if (gap_ns < GAP_NS)
+		return 1;
+	fprintf(stderr,
+		"# the loop was kept off the CPU for %.1f ms: its timing "
+		"is not checked\n",
+		gap_ns / 1e6);
+	return 0;
+}
+
 /* What a -D run must show: its last message completes at the deadline,
  * every message posted was counted in the measurement (nothing drained
  * after the clock stopped), no closing operation was needed (each QP's
@@ -226,19 +245,22 @@ static void check_duration_run(const struct env *e)
 	double last_ns = rdp_clock_ns(&clk, fk.last_done - fk.start_cycles);
 	uint32_t q;
 
+	assert_int_equal(e->run.posted, fk.posted);
+	assert_true(e->res.msgs > 0 && e->res.msgs <= fk.posted);
+	if (!kept_up())
+		return;
 	assert_true(last_ns > d_ns - TOL_NS);
 	assert_true(last_ns < d_ns + TOL_NS);
 	assert_int_equal(e->res.msgs, fk.posted);
-	assert_int_equal(e->run.posted, fk.posted);
 	assert_int_equal(fk.fences, 0);
 	assert_int_equal(fk.posted_after_end, 0);
 	for (q = 0; q < e->p.num_qps; q++)
 		assert_true(fk.last_signaled[q]);
 	assert_true(e->res.elapsed_ns > d_ns - TOL_NS);
-	assert_true(e->res.elapsed_ns < d_ns + LATE_NS);
-	assert_true(e->wall_ns < d_ns + LATE_NS);
+	assert_true(e->res.elapsed_ns < d_ns + TOL_NS + GAP_NS);
+	assert_true(e->wall_ns < d_ns + TOL_NS + GAP_NS);
 	/* and it kept the link busy */
-	assert_true((double)fk.posted > 0.8 * d_ns / FAKE_MSG_NS);
+	assert_true((double)fk.posted > 0.9 * d_ns / FAKE_MSG_NS);
 }
 
 /* The defaults (-t 128 -Q 100) on one QP. */
@@ -294,8 +316,10 @@ static void test_duration_no_estimate(void **state)
 	assert_int_equal(e.res.msgs, 10);
 	assert_int_equal(fk.fences, 1);
 	assert_int_equal(fk.posted_after_end, 0);
+	if (!kept_up())
+		return;
 	assert_true(e.res.elapsed_ns > 1.1e9 - TOL_NS);
-	assert_true(e.res.elapsed_ns < 1.1e9 + LATE_NS);
+	assert_true(e.res.elapsed_ns < 1.1e9 + TOL_NS + GAP_NS);
 }
 
 /* -n: the count decides, as before: every message posted, one in -Q
@@ -328,8 +352,10 @@ static void test_iterations(void **state)
 		assert_int_equal(fk.signaled, cases[i].signaled * cases[i].qps);
 		assert_int_equal(fk.fences, 0);
 		want_ns = (double)fk.posted * FAKE_MSG_NS / 10 + FAKE_LAT_NS;
+		if (!kept_up())
+			continue;
 		assert_true(e.res.elapsed_ns > want_ns - TOL_NS);
-		assert_true(e.res.elapsed_ns < want_ns + LATE_NS);
+		assert_true(e.res.elapsed_ns < want_ns + TOL_NS + GAP_NS);
 	}
 }
 
