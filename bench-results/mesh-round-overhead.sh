@@ -6,9 +6,16 @@
 # default (device, buffer, CQs and clock kept for the job); per round
 # (wall - measured) / wall from mesh.json, the client's phases from each
 # cell's document, the servers' from the rank logs.
+# With --base BASE_DIR, each pair is instead BASE_DIR's build, then
+# BUILD_DIR's, both keeping their resources: two trees compared.
 # Run under tests/softroce/rxe-run --devices 4.
-# Usage: mesh-round-overhead.sh BUILD_DIR OUT_DIR [RUNS [MESH ARGS...]]
+# Usage: mesh-round-overhead.sh [--base BASE_DIR] BUILD_DIR OUT_DIR [RUNS [MESH ARGS...]]
 set -u
+BASE=
+if [ "${1:-}" = --base ]; then
+	BASE=$(cd "${2:?base build directory}" && pwd) || exit 2
+	shift 2
+fi
 BUILD=$(cd "${1:?build directory}" && pwd)
 OUT=${2:?output directory}
 RUNS=${3:-3}
@@ -22,18 +29,20 @@ if [ "${RDP_RXE_MODE:-}" = qemu ] && [ "$(hostname)" = "(none)" ]; then
 	hostname rdp-guest
 fi
 
+# one RUN KEEP [BUILD LABEL]
 one() {
-	local run=$1 keep=$2 dir=$OUT/run$1-keep$2 rc t0 t1
+	local run=$1 keep=$2 build=${3:-$BUILD} label=${4:-keep$2}
+	local dir=$OUT/run$1-$label rc t0 t1
 	rm -rf "$dir"
 	t0=$(date +%s.%N)
 	RDP_MESH_NODE='node%r' RDP_MESH_KEEP=$keep timeout 600 \
 		mpirun --allow-run-as-root --oversubscribe -np 4 \
 		-x RDP_MESH_NODE -x RDP_MESH_KEEP --mca pml ob1 \
-		--mca btl self,vader,tcp "$BUILD/rdmaperf-mesh" "${ARGS[@]}" \
+		--mca btl self,vader,tcp "$build/rdmaperf-mesh" "${ARGS[@]}" \
 		-d "$DEVS" --output-dir "$dir" >"$dir.out" 2>&1
 	rc=$?
 	t1=$(date +%s.%N)
-	echo "== run $run, RDP_MESH_KEEP=$keep: exit $rc, mpirun wall $(echo "$t1 - $t0" | bc) s"
+	echo "== run $run, $label ($build), RDP_MESH_KEEP=$keep: exit $rc, mpirun wall $(echo "$t1 - $t0" | bc) s"
 	grep -h "^time:" "$dir.out"
 	[ -s "$dir/mesh.json" ] || { tail -5 "$dir.out"; return; }
 	echo "round wall_s pair_s measured_s overhead_pct"
@@ -49,12 +58,23 @@ one() {
 		"$dir/mesh.json"
 	jq -r '[.cells[] | .result.results[-1].elapsed_s | select(. != null)] | "cells elapsed_s: min \(min * 1000 | round) ms, mean \(add / length * 1000 | round) ms, max \(max * 1000 | round) ms"' \
 		"$dir/mesh.json"
+	jq -r '[.cells[] | .result | select(.phases_s.loop != null and
+		.results[-1].elapsed_s != null) |
+		.phases_s.loop - .results[-1].elapsed_s] |
+		if length == 0 then "loop - elapsed_s: none" else
+		"client loop phase - elapsed_s: min \(min * 1000 | round) ms, mean \(add / length * 1000 | round) ms, max \(max * 1000 | round) ms" end' \
+		"$dir/mesh.json"
 	jq -r '[.cells[] | .result.kept | select(. != null)] | "kept (client side, at each cell): " + (map("\(.sessions)/\(.device_opens)/\(.clock_calibrations)/\(.conns_built)/\(.conns_reused)") | join(" ")) + "  (sessions/device opens/clock calibrations/conns built/reused)"' \
 		"$dir/mesh.json"
 	grep -h "times:" "$dir"/rank-*.log | sed 's/^/server: /'
 }
 
 for ((i = 1; i <= RUNS; i++)); do
-	one "$i" 0
-	one "$i" 1
+	if [ -n "$BASE" ]; then
+		one "$i" 1 "$BASE" base
+		one "$i" 1 "$BUILD" new
+	else
+		one "$i" 0
+		one "$i" 1
+	fi
 done

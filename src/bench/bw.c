@@ -256,8 +256,6 @@ static HOT_INLINE int post_all(struct bw_state *st, const enum bw_variant v,
 	return 0;
 }
 
-/* The timed loop: post, poll, sample. Mode differences are data
- * (target_msgs, end_cycles, sample_step), not branches. */
 /* Whether a QP has room for another chain (posts go a chain at a time). */
 static HOT_INLINE int can_post(const struct bw_state *st)
 {
@@ -267,6 +265,63 @@ static HOT_INLINE int can_post(const struct bw_state *st)
 		if (next_chain(st, &st->qps[q]))
 			return 1;
 	return 0;
+}
+
+/*
+ * -D, at a sample point: at the rate since the first completion, how many
+ * more messages a QP completes by the deadline; its limit stops its posts
+ * there and signals the last one (post_window signals the limit), so the
+ * loop's last completion falls at the deadline with nothing in flight
+ * after it. Only QPs whose count moved since their last setting are set
+ * again: the others' counts are as old as their last signaled completion.
+ * A limit never goes below what is posted, and an unsignaled last one gets
+ * a signaled one after it.
+ */
+static void taper(struct bw_state *st, uint64_t now)
+{
+	const struct rdp_bw_sample *a = &st->samples[st->nsamples > 2 ? 1 : 0];
+	const struct rdp_bw_sample *z = &st->samples[st->nsamples - 1];
+	uint64_t target = 0, want, least;
+	double per_qp;
+	uint32_t q;
+
+	if (now >= st->end_cycles || z->cycles <= a->cycles ||
+	    z->bytes <= a->bytes)
+		return;
+	per_qp = (double)(z->bytes - a->bytes) / (double)st->msg_bytes *
+		 (double)(st->end_cycles - now) /
+		 (double)(z->cycles - a->cycles) / st->num_qps;
+	for (q = 0; q < st->num_qps; q++) {
+		struct bw_qp *b = &st->qps[q];
+
+		if (b->completed != b->tapered) {
+			b->tapered = b->completed;
+			want = b->completed + (uint64_t)per_qp;
+			least = b->posted + (b->posted != b->last_signaled);
+			b->limit = want > least ? want : least;
+		}
+		target = b->limit == UINT64_MAX || target == UINT64_MAX
+				 ? UINT64_MAX
+				 : target + b->limit;
+	}
+	st->target_msgs = target;
+}
+
+/* -D, at the deadline: nothing more is posted; the loop goes on until
+ * each QP's last signaled message completed (after a taper, each QP's
+ * last one: it completes at about the deadline); unsignaled ones after it
+ * are the drain's. */
+static void close_posting(struct bw_state *st)
+{
+	uint64_t target = 0;
+	uint32_t q;
+
+	for (q = 0; q < st->num_qps; q++) {
+		st->qps[q].limit = st->qps[q].posted;
+		target += st->qps[q].last_signaled;
+	}
+	st->target_msgs = target;
+	st->close_cycles = UINT64_MAX;
 }
 
 /* -e, with nothing to reap: arm the CQ, or sleep until it has news;
@@ -279,6 +334,9 @@ static int idle_sleep(struct rdp_run *run, struct bw_state *st, int *armed)
 	return ret == -ETIMEDOUT ? stalled(run, st) : ret;
 }
 
+/* The timed loop: post, poll, sample. Mode differences are data
+ * (target_msgs, close_cycles, sample_step, tapers), not branches on the
+ * variant. */
 static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 				 const enum bw_variant v)
 {
@@ -288,8 +346,11 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 
 	now = progress = st->samples[0].cycles;
 	st->pace_start = now;
-	while (st->done < st->target_msgs && now < st->end_cycles &&
-	       !live_stopped(run, v)) {
+	while (st->done < st->target_msgs && !live_stopped(run, v)) {
+		if (now >= st->close_cycles) {
+			close_posting(st);
+			continue;
+		}
 		ret = post_all(st, v, now);
 		if (ret)
 			return ret;
@@ -334,6 +395,8 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 				now, st->done * st->msg_bytes
 			};
 			next_sample = now + st->sample_step;
+			if (st->tapers)
+				taper(st, now);
 		}
 	}
 	return 0;
@@ -521,11 +584,14 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 	st.variant = rdp_bw_variant_of(run, verb);
 	st.stage = run->conn->stage;
 	start = st.last_cycles = rdp_cycles();
-	if (run->params->duration_s && !run->live)
+	if (run->params->duration_s && !run->live) {
 		st.end_cycles =
 			start + rdp_clock_cycles_of_ms(run->clk,
 						       run->params->duration_s *
 							       1000ull);
+		st.close_cycles = st.end_cycles;
+		st.tapers = 1;
+	}
 	st.samples[0] = (struct rdp_bw_sample){ start, 0 };
 	st.nsamples = 1;
 	ret = loops[st.variant](run, &st);

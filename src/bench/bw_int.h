@@ -42,8 +42,9 @@ struct bw_qp {
 	uint64_t posted;
 	uint64_t completed; /* up to the last signaled completion */
 	uint64_t last_signaled;
-	uint64_t limit; /* messages to post; UINT64_MAX: until time */
-	uint64_t id;	/* QP index, pre-shifted into wr_id */
+	uint64_t limit;	  /* messages to post; UINT64_MAX: until time */
+	uint64_t id;	  /* QP index, pre-shifted into wr_id */
+	uint64_t tapered; /* -D: completed when limit was last set */
 };
 
 struct bw_state {
@@ -54,8 +55,13 @@ struct bw_state {
 	unsigned int base_flags; /* IBV_SEND_INLINE when it fits */
 	uint32_t cq_mod;
 	uint64_t msg_bytes;
-	uint64_t target_msgs; /* UINT64_MAX in duration mode */
+	uint64_t target_msgs; /* -D: the QPs' limits once all are set */
 	uint64_t end_cycles;  /* UINT64_MAX in iteration mode */
+	/* -D: the loop stops posting here (the deadline, then UINT64_MAX);
+	 * before it, the sample points set each QP's limit so that its last
+	 * message, signaled, completes by end_cycles (the taper) */
+	uint64_t close_cycles;
+	int tapers;
 	uint64_t sample_step; /* cycles between samples; 0: every poll */
 	uint64_t add_base;    /* atomics: compare_add = base + (n-1)*step */
 	uint64_t add_step;

@@ -174,8 +174,10 @@ int rdp_bw_setup(const struct rdp_run *run, struct bw_state *st,
 	if (d->inline_used)
 		st->base_flags = IBV_SEND_INLINE;
 	st->msg_bytes = p->size_bytes;
+	/* -D: until the taper sets every QP's limit */
 	st->target_msgs = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
 	st->end_cycles = UINT64_MAX;
+	st->close_cycles = UINT64_MAX;
 	/* Fetch-and-add adds 1; compare-and-swap moves n-1 to n. */
 	st->add_base = p->flags & RDP_PARAM_CAS ? 0 : 1;
 	st->add_step = p->flags & RDP_PARAM_CAS ? 1 : 0;
