@@ -24,8 +24,10 @@
 #define RDP_MESH_MAX_PERMUTATIONS 1024
 /* An estimate's default per-round overhead: set-up, teardown and barriers,
  * in seconds. The 4-device Soft-RoCE bed measured 0.13-0.17 s with kept
- * resources and -Q 1, 0.6-1.1 s at the default -Q (emulated rates make
- * the loop's tail long): bench-results/mesh-round-overhead.md. */
+ * resources and -Q 1, and 0.08-0.1 s a round at the default -Q once the
+ * bandwidth loop's end was tapered to its deadline (0.6-1.1 s before):
+ * bench-results/mesh-round-overhead.md. More ranks on the bed's two
+ * emulated CPUs cost more (bench-results/mesh-estimate-vs-measured.md). */
 #define RDP_MESH_ROUND_OVERHEAD_S 0.5
 
 enum rdp_mesh_pattern {
