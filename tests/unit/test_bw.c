@@ -150,6 +150,7 @@ static int fake_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 /* A client's write_bw run on the fake link. */
 struct env {
 	struct rdp_params p;
+	struct rdp_dev dev; /* no pacing: what the loop reads of a device */
 	struct rdp_conn conn;
 	struct rdp_run run;
 	struct rdp_qp_info remote[MAX_QPS];
@@ -187,6 +188,7 @@ static void setup_env(struct env *e, uint32_t num_qps, uint32_t duration_s,
 	e->p.num_qps = num_qps;
 	e->p.tx_depth = tx_depth;
 	e->p.cq_mod = cq_mod;
+	e->conn.dev = &e->dev;
 	e->conn.buf = e->buf;
 	e->conn.buf_bytes = sizeof(e->buf);
 	e->conn.slot_bytes = SLOT;
