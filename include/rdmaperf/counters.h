@@ -42,6 +42,62 @@ void rdp_counters_delta(const struct rdp_counters *before,
  * point to loss or congestion. */
 const char *rdp_counter_warning(const char *name);
 
+/*
+ * What a rise of a counter says about the port, for verdicts: link errors
+ * (the cable, transceiver or port), transport retries (loss somewhere on
+ * the path, or a receiver not ready), congestion (ECN marks, CNPs, pause
+ * frames, credit waits). OTHER: traffic, resources, or unknown names.
+ * The names of the IB port counters, mlx5, bnxt_re, irdma and rxe
+ * hw_counters and their netdevs' `ethtool -S` statistics are mapped.
+ */
+enum rdp_ctr_kind {
+	RDP_CTR_OTHER = 0,
+	RDP_CTR_LINK,
+	RDP_CTR_RETRIES,
+	RDP_CTR_CONGESTION,
+};
+#define RDP_CTR_KINDS 4
+
+enum rdp_ctr_kind rdp_counter_kind(const char *name);
+/* "link", "retries", "congestion", "other" */
+const char *rdp_ctr_kind_name(enum rdp_ctr_kind k);
+
+/* The deltas d summed per kind. */
+struct rdp_ctr_sums {
+	uint64_t n[RDP_CTR_KINDS];
+};
+void rdp_counters_sums(const struct rdp_counters *d, struct rdp_ctr_sums *s);
+
+/*
+ * --max-errors KIND=N[,KIND=N...]: KIND a kind's name or one counter's
+ * own name, N a count or "any" (no limit). A counter's own rule replaces
+ * its kind's for that counter. The defaults: link=0, retries and
+ * congestion any.
+ */
+#define RDP_MAX_ERRORS_RULES 16
+struct rdp_max_errors_rule {
+	enum rdp_ctr_kind kind;		 /* the kind's rule, or the counter's */
+	char name[RDP_COUNTER_NAME_MAX]; /* "": the whole kind */
+	int any;			 /* no limit */
+	uint64_t max;
+};
+struct rdp_max_errors {
+	size_t n;
+	struct rdp_max_errors_rule r[RDP_MAX_ERRORS_RULES];
+};
+void rdp_max_errors_default(struct rdp_max_errors *m);
+/* Adds arg's rules over what m holds (a later rule for the same KIND
+ * replaces the earlier). 0, or -EINVAL with one line in err. */
+int rdp_max_errors_parse(struct rdp_max_errors *m, const char *arg, char *err,
+			 size_t len);
+/*
+ * The deltas d against m: 0 within, 1 over, with the first rule broken in
+ * why ("link errors +3 (symbol_error +3) over the limit of 0
+ * (--max-errors link=0)").
+ */
+int rdp_max_errors_check(const struct rdp_max_errors *m,
+			 const struct rdp_counters *d, char *why, size_t len);
+
 /* One side's deltas and the peer's, for one test point. */
 struct rdp_ctr_pair {
 	struct rdp_sysfs fs;
