@@ -9,6 +9,8 @@
 #ifndef RDMAPERF_CONVERT_H
 #define RDMAPERF_CONVERT_H
 
+#include <stdint.h>
+
 struct rdp_counters;
 struct rdp_ctr_pair;
 struct rdp_host_info;
@@ -38,5 +40,10 @@ void rdp_ctr_from_result(struct rdp_ctr_pair *p,
 /* The placement fields of a server's ACCEPT. */
 void rdp_place_to_accept(const struct rdp_placement *pl,
 			 struct rdp_msg_accept *a);
+
+/* A measured figure as a wire count: negative and not-a-number give 0,
+ * anything past the largest count gives the largest (a cast would be
+ * undefined there). */
+uint64_t rdp_wire_count(double v);
 
 #endif /* RDMAPERF_CONVERT_H */

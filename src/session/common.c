@@ -15,6 +15,7 @@
 #include <rdmaperf/json.h>
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/wire.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
@@ -335,9 +336,9 @@ void rdp_session_cpu_end(const struct rdp_cpu_snap *before,
 
 void rdp_cpu_to_result(const struct rdp_cpu_cost *c, struct rdp_msg_result *r)
 {
-	r->cpu_wall_ns = (uint64_t)(c->wall_s * 1e9);
-	r->cpu_user_ns = (uint64_t)(c->user_s * 1e9);
-	r->cpu_sys_ns = (uint64_t)(c->sys_s * 1e9);
+	r->cpu_wall_ns = rdp_wire_count(c->wall_s * 1e9);
+	r->cpu_user_ns = rdp_wire_count(c->user_s * 1e9);
+	r->cpu_sys_ns = rdp_wire_count(c->sys_s * 1e9);
 	r->host_busy_cpct = c->host_busy_pct < 0
 				    ? -1
 				    : (int32_t)(c->host_busy_pct * 100 + 0.5);

@@ -27,6 +27,16 @@ static void copy_text(char *dst, size_t dst_len, const char *src,
 
 #define COPY_TEXT(dst, src) copy_text((dst), sizeof(dst), (src), sizeof(src))
 
+uint64_t rdp_wire_count(double v)
+{
+	/* 2^64 is exact as a double; every double below it fits */
+	if (!(v > 0))
+		return 0;
+	if (v >= 18446744073709551616.0)
+		return UINT64_MAX;
+	return (uint64_t)v;
+}
+
 void rdp_host_from_hello(const struct rdp_msg_hello *h,
 			 struct rdp_host_info *out)
 {

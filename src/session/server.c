@@ -449,8 +449,9 @@ static int run_test(struct server *s)
 
 		msg.u.result.tx_msgs = tx;
 		msg.u.result.tx_bytes = tx * s->p.size_bytes;
-		msg.u.result.tx_elapsed_ns = (uint64_t)res.elapsed_ns;
-		msg.u.result.tx_peak_kbps = (uint64_t)(res.bw_peak_gbps * 1e6);
+		msg.u.result.tx_elapsed_ns = rdp_wire_count(res.elapsed_ns);
+		msg.u.result.tx_peak_kbps =
+			rdp_wire_count(res.bw_peak_gbps * 1e6);
 	}
 	ret = rdp_oob_send(s->oob, &msg);
 	if (!ret && msg.u.result.status) {

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,20 @@ static void test_peer_from_accept(void **state)
 	assert_string_equal(out.mem.bus_id, "0000:3b:00.0");
 }
 
+/* A figure past the wire's range saturates: a cast would be undefined
+ * there (a sanitizer stops on it). */
+static void test_wire_count_saturates(void **state)
+{
+	(void)state;
+	assert_int_equal(rdp_wire_count(0.0), 0);
+	assert_int_equal(rdp_wire_count(-5.0), 0);
+	assert_int_equal(rdp_wire_count(NAN), 0);
+	assert_int_equal(rdp_wire_count(12345.9), 12345);
+	assert_true(rdp_wire_count(1.83654e+21) == UINT64_MAX);
+	assert_true(rdp_wire_count(INFINITY) == UINT64_MAX);
+	assert_true(rdp_wire_count(9007199254740992.0) == 9007199254740992ull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_counters_count_past_array),
 		cmocka_unit_test(test_host_from_hello),
 		cmocka_unit_test(test_peer_from_accept),
+		cmocka_unit_test(test_wire_count_saturates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
