@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Port counters and hw_counters of the device port, snapshot before and
+ * Port counters and hw_counters of the device port, and the error and
+ * pause statistics of its netdev (`ethtool -S`), snapshot before and
  * after each test point; the deltas show loss and congestion the figures
  * alone hide. A counter a driver lacks is simply absent.
  * Layer: sys
@@ -16,9 +17,14 @@
 #define RDP_COUNTERS_MAX     160
 #define RDP_COUNTER_NAME_MAX 40
 
+/* Where a counter was read: struct rdp_counter's hw. */
+#define RDP_CTR_SRC_PORT    0 /* counters/ */
+#define RDP_CTR_SRC_HW	    1 /* hw_counters/ */
+#define RDP_CTR_SRC_ETHTOOL 2 /* the port's netdev, `ethtool -S` */
+
 struct rdp_counter {
 	char name[RDP_COUNTER_NAME_MAX];
-	uint8_t hw; /* from hw_counters/, else counters/ */
+	uint8_t hw; /* RDP_CTR_SRC_* */
 	uint64_t value;
 };
 
@@ -69,8 +75,9 @@ struct rdp_ctr_sums {
 void rdp_counters_sums(const struct rdp_counters *d, struct rdp_ctr_sums *s);
 
 /*
- * --max-errors KIND=N[,KIND=N...]: KIND a kind's name or one counter's
- * own name, N a count or "any" (no limit). A counter's own rule replaces
+ * --max-errors KIND=N[,KIND=N...]: KIND a kind's name or the own name of
+ * one counter of a kind (a name of no kind is refused: it would never be
+ * judged), N a count or "any" (no limit). A counter's own rule replaces
  * its kind's for that counter. The defaults: link=0, retries and
  * congestion any.
  */
@@ -97,6 +104,33 @@ int rdp_max_errors_parse(struct rdp_max_errors *m, const char *arg, char *err,
  */
 int rdp_max_errors_check(const struct rdp_max_errors *m,
 			 const struct rdp_counters *d, char *why, size_t len);
+/* The same, with the broken rule's count and limit in count and max. */
+int rdp_max_errors_over(const struct rdp_max_errors *m,
+			const struct rdp_counters *d, uint64_t *count,
+			uint64_t *max, char *why, size_t len);
+
+/*
+ * The statistics of the port's netdev, as `ethtool -S` shows them. Only
+ * the names whose kind is not OTHER go into a snapshot (hw
+ * RDP_CTR_SRC_ETHTOOL), as many as it has room for: a driver's thousands
+ * of per-queue figures would flood it (ethtool.c).
+ */
+/* The netdev under dev's port: gid_attrs/ndevs/0 of the port, else rxe's
+ * parent, else the first entry of the device's net/ folder. 0, or -ENOENT
+ * when there is none. */
+int rdp_ethtool_netdev(const struct rdp_sysfs *fs, const char *dev, int port,
+		       char *name, size_t len);
+/* From the driver (the SIOCETHTOOL ioctl): 0, or -errno with nothing
+ * added. */
+int rdp_ethtool_read(const char *ifname, struct rdp_counters *out);
+/* From the text `ethtool -S IFNAME` prints: how many statistics it holds,
+ * or -EINVAL when it is no such text. */
+int rdp_ethtool_parse(const char *text, struct rdp_counters *out);
+/* rdp_ethtool_netdev, then rdp_ethtool_read, on the live system only (fs
+ * without a root): silently nothing when the port has no netdev or the
+ * driver no statistics. */
+void rdp_ethtool_snapshot(const struct rdp_sysfs *fs, const char *dev, int port,
+			  struct rdp_counters *out);
 
 /* One side's deltas and the peer's, for one test point. */
 struct rdp_ctr_pair {

@@ -13,9 +13,15 @@ struct rdp_ctr_pair;
 struct rdp_placement;
 struct rdp_peer_info;
 
-/* {"local": {"port_counters": {...}, "hw_counters": {...}}, "peer": ...};
- * a side without a snapshot is null. NULL on allocation failure. */
+/* {"local": {"port_counters": {...}, "hw_counters": {...}[, "ethtool":
+ * {...}]}, "peer": ...}; a side without a snapshot is null. NULL on
+ * allocation failure. */
 json_t *rdp_json_counters(const struct rdp_ctr_pair *p);
+
+/* The deltas summed per kind: {"local": {"link": N, "retries": N,
+ * "congestion": N}, "peer": {...}}; a side without a snapshot is null.
+ * NULL on allocation failure. */
+json_t *rdp_json_errors(const struct rdp_ctr_pair *p);
 
 /* This side's placement; json_null() for NULL. */
 json_t *rdp_json_placement(const struct rdp_placement *pl);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The line rate of a port (speed x width) and the pass/fail thresholds a
- * run applies to every point: --min-bw, --min-msgrate, --max-lat.
+ * run applies to every point: --min-bw, --min-msgrate, --max-lat,
+ * --max-errors.
  * Layer: report
  */
 #ifndef RDMAPERF_LIMITS_H
@@ -9,6 +10,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <rdmaperf/counters.h>
 
 struct rdp_result;
 
@@ -55,6 +58,9 @@ struct rdp_limits {
 	size_t n_lat;
 	const char *bw_opt; /* option named in messages: "--min-bw", "-w" */
 	const char *msgrate_opt;
+	/* --max-errors, over each side's port counter deltas; n == 0: the
+	 * defaults (rdp_max_errors_default), which every run applies */
+	struct rdp_max_errors max_errors;
 };
 
 /* "90" (Gb/s) or "85%" (of the line rate); -EINVAL or -ERANGE. */
@@ -71,7 +77,7 @@ struct rdp_limit_fail {
 	const char *key; /* "min_bw", "min_msgrate", "max_lat_p99" ... */
 	double value;
 	double limit;
-	char text[160]; /* "0.412 Gb/s is below the limit of 1.000 Gb/s
+	char text[320]; /* "0.412 Gb/s is below the limit of 1.000 Gb/s
 			 * (--min-bw)" */
 };
 

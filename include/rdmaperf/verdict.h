@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A run's verdict: the thresholds applied to every point as it completes,
- * failing points marked in the report, the outcome in the JSON document.
+ * its port counters held to --max-errors (or the defaults: no link error)
+ * on each side, failing points marked in the report, the outcome in the
+ * JSON document.
  * Layer: report
  */
 #ifndef RDMAPERF_VERDICT_H
@@ -12,6 +14,7 @@
 
 #include <rdmaperf/limits.h>
 
+struct rdp_ctr_pair;
 struct rdp_dev;
 struct rdp_json;
 struct rdp_result;
@@ -30,12 +33,15 @@ int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_limits *lim,
 		     int is_bw, const struct rdp_dev *dev);
 
 /*
- * After one point: failures logged on stderr naming the point, marked
- * under its row in text, and the point's JSON entry (the last one, when
- * j is not NULL) given its share of the line rate and its outcome.
+ * After one point: failures logged on stderr naming the point (and for
+ * counters, which side's port), marked under its row in text, and the
+ * point's JSON entry (the last one, when j is not NULL) given its share
+ * of the line rate, its counters' sums per kind ("errors") and its
+ * outcome. ctr: the point's counter deltas, NULL none.
  */
 void rdp_verdict_point(struct rdp_verdict *v, FILE *text,
-		       const struct rdp_result *r, struct rdp_json *j);
+		       const struct rdp_result *r,
+		       const struct rdp_ctr_pair *ctr, struct rdp_json *j);
 
 /* The summary line and the document's "verdict"; returns n_failed. */
 size_t rdp_verdict_finish(const struct rdp_verdict *v, FILE *text,

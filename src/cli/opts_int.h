@@ -34,6 +34,7 @@ rdp_cli_set_fn rdp_cli_refuse;
 rdp_cli_set_fn rdp_cli_set_min_bw;
 rdp_cli_set_fn rdp_cli_set_min_msgrate;
 rdp_cli_set_fn rdp_cli_set_max_lat;
+rdp_cli_set_fn rdp_cli_set_max_errors;
 rdp_cli_set_fn rdp_cli_set_plot;
 rdp_cli_set_fn rdp_cli_set_time_per_point;
 rdp_cli_set_fn rdp_cli_set_target_error;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Thresholds a run must meet (--min-bw, --min-msgrate, --max-lat), plots
- * and adaptive sweeps. */
+/* Thresholds a run must meet (--min-bw, --min-msgrate, --max-lat,
+ * --max-errors), plots and adaptive sweeps. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/counters.h>
 #include <rdmaperf/limits.h>
 #include <rdmaperf/sweep.h>
 
@@ -75,6 +76,20 @@ int rdp_cli_set_max_lat(void *base, const struct rdp_cli_opt *d,
 	(void)d;
 	return max_lat(&((struct rdp_opts *)base)->limits.limits, arg, err,
 		       len);
+}
+
+/* Rules over the defaults (link=0, the rest any), so that retries=100
+ * alone still fails a link error. */
+int rdp_cli_set_max_errors(void *base, const struct rdp_cli_opt *d,
+			   const char *arg, char *err, size_t len)
+{
+	struct rdp_max_errors *m =
+		&((struct rdp_opts *)base)->limits.limits.max_errors;
+
+	(void)d;
+	if (!m->n)
+		rdp_max_errors_default(m);
+	return rdp_max_errors_parse(m, arg, err, len) ? -EINVAL : 0;
 }
 
 int rdp_cli_set_plot(void *base, const struct rdp_cli_opt *d, const char *arg,

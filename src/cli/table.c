@@ -188,6 +188,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "fail when a point's message rate is below MPPS" },
 	{ "max-lat", 0, "STAT=TIME", C, .set = rdp_cli_set_max_lat,
 	  .help = "fail when a latency figure is above TIME, e.g. p99=5us or p50=2us,p99.9=20us" },
+	{ "max-errors", 0, "KIND=N", C, .set = rdp_cli_set_max_errors,
+	  .help = "fail a point when a side's port counters rise: KIND link, retries, congestion or a counter's name, N a count or any, e.g. retries=100,symbol_error=0 (default link=0)" },
 	{ "plot", 0, "FILE", C, .set = rdp_cli_set_plot,
 	  .help = "also draw the results to FILE (SVG, with gnuplot)" },
 	{ "time-per-point", 0, "SEC", C, .set = rdp_cli_set_time_per_point,

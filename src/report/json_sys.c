@@ -13,24 +13,35 @@ static json_t *count(uint64_t v)
 	return json_integer((json_int_t)(v > INT64_MAX ? INT64_MAX : v));
 }
 
+/* {"port_counters": {...}, "hw_counters": {...}}, and "ethtool": {...}
+ * when the netdev's statistics were read. */
 static json_t *side_obj(const struct rdp_counters *d)
 {
-	json_t *o = json_object(), *port = json_object(), *hw = json_object();
+	json_t *o = json_object(), *src[3];
 	size_t i;
-	int err = !o || !port || !hw;
+	int err = !o;
 
+	src[RDP_CTR_SRC_PORT] = json_object();
+	src[RDP_CTR_SRC_HW] = json_object();
+	src[RDP_CTR_SRC_ETHTOOL] = json_object();
+	for (i = 0; i < 3; i++)
+		err |= !src[i];
 	for (i = 0; !err && i < d->n; i++)
-		err |= json_object_set_new(d->c[i].hw ? hw : port, d->c[i].name,
-					   count(d->c[i].value));
+		err |= json_object_set_new(
+			src[d->c[i].hw < 3 ? d->c[i].hw : RDP_CTR_SRC_HW],
+			d->c[i].name, count(d->c[i].value));
 	if (!err) {
-		err |= json_object_set_new(o, "port_counters", port);
-		err |= json_object_set_new(o, "hw_counters", hw);
-		if (!err)
-			return o;
-	} else {
-		json_decref(port);
-		json_decref(hw);
+		err |= json_object_set(o, "port_counters",
+				       src[RDP_CTR_SRC_PORT]);
+		err |= json_object_set(o, "hw_counters", src[RDP_CTR_SRC_HW]);
+		if (json_object_size(src[RDP_CTR_SRC_ETHTOOL]))
+			err |= json_object_set(o, "ethtool",
+					       src[RDP_CTR_SRC_ETHTOOL]);
 	}
+	for (i = 0; i < 3; i++)
+		json_decref(src[i]);
+	if (!err)
+		return o;
 	json_decref(o);
 	return NULL;
 }
@@ -50,6 +61,25 @@ json_t *rdp_json_counters(const struct rdp_ctr_pair *p)
 		return o;
 	json_decref(o);
 	return NULL;
+}
+
+/* {"link": N, "retries": N, "congestion": N} of one side's deltas. */
+static json_t *sums_obj(const struct rdp_counters *d)
+{
+	struct rdp_ctr_sums s;
+
+	rdp_counters_sums(d, &s);
+	return json_pack("{s:o, s:o, s:o}", "link", count(s.n[RDP_CTR_LINK]),
+			 "retries", count(s.n[RDP_CTR_RETRIES]), "congestion",
+			 count(s.n[RDP_CTR_CONGESTION]));
+}
+
+json_t *rdp_json_errors(const struct rdp_ctr_pair *p)
+{
+	return json_pack("{s:o*, s:o*}", "local",
+			 p->have_local ? sums_obj(&p->local) : json_null(),
+			 "peer",
+			 p->have_peer ? sums_obj(&p->peer) : json_null());
 }
 
 static json_t *node_or_null(int node)

@@ -152,8 +152,8 @@ static int verdict_point(struct rdp_report_sink *s,
 {
 	struct verdict_sink *v = (struct verdict_sink *)s;
 
-	(void)in;
-	rdp_verdict_point(&v->v, v->text, r, rdp_json_sink_doc(v->json));
+	rdp_verdict_point(&v->v, v->text, r, in->counters,
+			  rdp_json_sink_doc(v->json));
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The text report's lines of what sys measured: placement in the header,
- * both sides; port counters under a row. */
+ * both sides; port counters under a row, with their sums per kind. */
 #include <stdio.h>
 
 #include <rdmaperf/counters.h>
@@ -94,11 +94,58 @@ static void print_warnings(FILE *f, const char *where,
 	}
 }
 
+/* "link 0, retries +3, congestion +12"; 1 when any is not 0. */
+static int sums_text(const struct rdp_counters *d, char *buf, size_t len)
+{
+	static const enum rdp_ctr_kind kinds[] = { RDP_CTR_LINK,
+						   RDP_CTR_RETRIES,
+						   RDP_CTR_CONGESTION };
+	struct rdp_ctr_sums s;
+	size_t i, used = 0;
+	int any = 0;
+
+	rdp_counters_sums(d, &s);
+	buf[0] = '\0';
+	for (i = 0; i < 3 && used < len; i++) {
+		any |= s.n[kinds[i]] != 0;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s%llu",
+					 i ? ", " : "",
+					 rdp_ctr_kind_name(kinds[i]),
+					 s.n[kinds[i]] ? "+" : "",
+					 (unsigned long long)s.n[kinds[i]]);
+	}
+	return any;
+}
+
+/* The counters' deltas per kind, when any kind rose on either side. */
+static void print_errors(FILE *f, const struct rdp_ctr_pair *p, int one)
+{
+	char here[96] = "", peer[96] = "";
+	int any = 0;
+
+	if (p->have_local)
+		any |= sums_text(&p->local, here, sizeof(here));
+	if (p->have_peer && !one)
+		any |= sums_text(&p->peer, peer, sizeof(peer));
+	if (!any)
+		return;
+	if (one)
+		fprintf(f, " %-16s: %s (one port, both ends)\n", "Port errors",
+			here);
+	else if (here[0] && peer[0])
+		fprintf(f, " %-16s: here %s; peer %s\n", "Port errors", here,
+			peer);
+	else
+		fprintf(f, " %-16s: %s %s\n", "Port errors",
+			here[0] ? "here" : "peer", here[0] ? here : peer);
+}
+
 void rdp_report_counters(FILE *f, const struct rdp_ctr_pair *p)
 {
 	/* One port seen from both ends holds the same numbers twice. */
 	if (p->same_port && p->have_local && p->have_peer) {
 		print_side(f, "Counters", &p->local);
+		print_errors(f, p, 1);
 		print_warnings(f, "on this port (both ends)", &p->local);
 		return;
 	}
@@ -106,6 +153,7 @@ void rdp_report_counters(FILE *f, const struct rdp_ctr_pair *p)
 		print_side(f, "Counters here", &p->local);
 	if (p->have_peer)
 		print_side(f, "Counters peer", &p->peer);
+	print_errors(f, p, 0);
 	if (p->have_local)
 		print_warnings(f, "here", &p->local);
 	if (p->have_peer)

@@ -2,15 +2,20 @@
 /*
  * Thresholds applied as each point completes, so a failing point is
  * marked where it is printed; the run's outcome goes to the JSON document.
+ * Each side's port counters are held to --max-errors there too.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <jansson.h>
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/counters.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/json.h>
+#include <rdmaperf/json_sys.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/verdict.h>
 
@@ -62,8 +67,73 @@ static json_t *fails_arr(const struct rdp_limit_fail *f, size_t n)
 	return a;
 }
 
+/* Limits the run was given; the default --max-errors is not one. */
+static int limits_given(const struct rdp_verdict *v)
+{
+	return rdp_limits_any(&v->lim) || v->lim.max_errors.n;
+}
+
+static const struct rdp_max_errors *rules_of(const struct rdp_verdict *v,
+					     struct rdp_max_errors *def)
+{
+	if (v->lim.max_errors.n)
+		return &v->lim.max_errors;
+	rdp_max_errors_default(def);
+	return def;
+}
+
+/* One side's deltas against the rules: 1 and f filled when over. */
+static int side_over(const struct rdp_max_errors *m,
+		     const struct rdp_counters *d, const char *key,
+		     const char *where, struct rdp_limit_fail *f)
+{
+	uint64_t count, max;
+	char why[256];
+
+	if (!rdp_max_errors_over(m, d, &count, &max, why, sizeof(why)))
+		return 0;
+	f->key = key;
+	f->value = (double)count;
+	f->limit = (double)max;
+	snprintf(f->text, sizeof(f->text), "%s: %s", where, why);
+	return 1;
+}
+
+/* Both sides' counters; one port seen from both ends is judged once. */
+static size_t errors_eval(const struct rdp_verdict *v,
+			  const struct rdp_ctr_pair *p,
+			  struct rdp_limit_fail *f, size_t cap)
+{
+	const struct rdp_max_errors *m;
+	struct rdp_max_errors def;
+	int one = p && p->same_port && p->have_local && p->have_peer;
+	char here[128];
+	size_t n = 0;
+
+	if (!p || !cap)
+		return 0;
+	m = rules_of(v, &def);
+	snprintf(here, sizeof(here), "%s port", one ? "the" : "this side's");
+	if (p->dev[0])
+		snprintf(here + strlen(here), sizeof(here) - strlen(here),
+			 " (%s port %d%s)", p->dev, p->port,
+			 one ? ", both ends" : "");
+	else if (one)
+		snprintf(here + strlen(here), sizeof(here) - strlen(here),
+			 " (both ends)");
+	if (p->have_local)
+		n += (size_t)side_over(m, &p->local,
+				       one ? "max_errors" : "max_errors_local",
+				       here, &f[n]);
+	if (p->have_peer && !one && n < cap)
+		n += (size_t)side_over(m, &p->peer, "max_errors_peer",
+				       "the peer's port", &f[n]);
+	return n;
+}
+
 static void point_json(const struct rdp_verdict *v, struct rdp_json *j,
 		       const struct rdp_result *r,
+		       const struct rdp_ctr_pair *ctr,
 		       const struct rdp_limit_fail *f, size_t n)
 {
 	json_t *e = rdp_json_last(j), *t;
@@ -74,7 +144,9 @@ static void point_json(const struct rdp_verdict *v, struct rdp_json *j,
 		json_object_set_new(
 			e, "line_rate_pct",
 			real_or_null(100 * r->bw_avg_gbps / v->line_gbps));
-	if (!rdp_limits_any(&v->lim))
+	if (ctr && (ctr->have_local || ctr->have_peer))
+		json_object_set_new(e, "errors", rdp_json_errors(ctr));
+	if (!limits_given(v) && !n)
 		return;
 	t = json_pack("{s:b, s:o*}", "pass", n == 0, "failed",
 		      fails_arr(f, n < MAX_FAILS ? n : MAX_FAILS));
@@ -82,12 +154,15 @@ static void point_json(const struct rdp_verdict *v, struct rdp_json *j,
 }
 
 void rdp_verdict_point(struct rdp_verdict *v, FILE *text,
-		       const struct rdp_result *r, struct rdp_json *j)
+		       const struct rdp_result *r,
+		       const struct rdp_ctr_pair *ctr, struct rdp_json *j)
 {
 	struct rdp_limit_fail f[MAX_FAILS];
-	size_t i, n;
+	size_t i, k, n;
 
 	n = rdp_limits_eval(&v->lim, r, v->is_bw, v->line_gbps, f, MAX_FAILS);
+	k = n < MAX_FAILS ? n : MAX_FAILS;
+	n += errors_eval(v, ctr, f + k, MAX_FAILS - k);
 	v->n_points++;
 	v->n_failed += n > 0;
 	if (n)
@@ -99,7 +174,30 @@ void rdp_verdict_point(struct rdp_verdict *v, FILE *text,
 		fprintf(text, "   ^ FAIL %s\n", f[i].text);
 	}
 	if (j)
-		point_json(v, j, r, f, n);
+		point_json(v, j, r, ctr, f, n);
+}
+
+/* {"link": 0, "retries": "any", "symbol_error": 5, ...} */
+static json_t *max_errors_obj(const struct rdp_max_errors *m)
+{
+	const struct rdp_max_errors_rule *r;
+	json_t *o = json_object();
+	size_t i;
+	int err = !o;
+
+	for (i = 0; !err && i < m->n; i++) {
+		r = &m->r[i];
+		err |= json_object_set_new(
+			o, r->name[0] ? r->name : rdp_ctr_kind_name(r->kind),
+			r->any ? json_string("any")
+			       : json_integer((json_int_t)(r->max > INT64_MAX
+								   ? INT64_MAX
+								   : r->max)));
+	}
+	if (!err)
+		return o;
+	json_decref(o);
+	return NULL;
 }
 
 static json_t *limits_obj(const struct rdp_verdict *v)
@@ -124,6 +222,9 @@ static json_t *limits_obj(const struct rdp_verdict *v)
 					   json_real(l->lat[i].max_ns / 1e3));
 	if (!err && l->n_lat)
 		err |= json_object_set(o, "max_lat_us", lat);
+	if (!err && l->max_errors.n)
+		err |= json_object_set_new(o, "max_errors",
+					   max_errors_obj(&l->max_errors));
 	json_decref(lat);
 	if (err) {
 		json_decref(o);
@@ -148,7 +249,7 @@ static void verdict_json(const struct rdp_verdict *v, struct rdp_json *j)
 size_t rdp_verdict_finish(const struct rdp_verdict *v, FILE *text,
 			  struct rdp_json *j)
 {
-	if (rdp_limits_any(&v->lim))
+	if (limits_given(v) || v->n_failed)
 		fprintf(text,
 			" Limits          : %s (%zu of %zu points fail)\n",
 			v->n_failed ? "FAIL" : "pass", v->n_failed,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Port counters and hw_counters before and after each test point, their
- * deltas, and what a rise of each means; the report words them.
+ * Port counters and hw_counters (and the netdev's error and pause
+ * statistics, ethtool.c) before and after each test point, their deltas,
+ * and what a rise of each means; the report words them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,7 +31,7 @@ static void read_dir(const struct rdp_sysfs *fs, const char *dev, int port,
 			continue;
 		c = &out->c[out->n++];
 		memcpy(c->name, names[i], strlen(names[i]) + 1);
-		c->hw = sub[0] == 'h';
+		c->hw = sub[0] == 'h' ? RDP_CTR_SRC_HW : RDP_CTR_SRC_PORT;
 		c->value = v;
 	}
 }
@@ -123,7 +124,19 @@ const char *rdp_counter_warning(const char *name)
 	for (i = 0; i < sizeof(warn_table) / sizeof(warn_table[0]); i++)
 		if (!strcmp(warn_table[i].name, name))
 			return warn_table[i].why;
-	return NULL;
+	/* The other names of each kind (other drivers, `ethtool -S`). */
+	switch (rdp_counter_kind(name)) {
+	case RDP_CTR_LINK:
+		return "link errors: check the cable, transceiver and port";
+	case RDP_CTR_RETRIES:
+		return "retransmissions: loss on the path or a receiver not "
+		       "ready";
+	case RDP_CTR_CONGESTION:
+		return "pause frames, ECN marks or drops for want of buffers: "
+		       "congestion";
+	default:
+		return NULL;
+	}
 }
 
 void rdp_ctr_begin(struct rdp_ctr_pair *p, const char *dev, int port)
@@ -134,11 +147,13 @@ void rdp_ctr_begin(struct rdp_ctr_pair *p, const char *dev, int port)
 	p->have_local = p->have_peer = 0;
 	p->local.n = p->peer.n = 0;
 	rdp_counters_snapshot(&p->fs, p->dev, p->port, &p->before);
+	rdp_ethtool_snapshot(&p->fs, p->dev, p->port, &p->before);
 }
 
 void rdp_ctr_end(struct rdp_ctr_pair *p)
 {
 	rdp_counters_snapshot(&p->fs, p->dev, p->port, &p->after);
+	rdp_ethtool_snapshot(&p->fs, p->dev, p->port, &p->after);
 	rdp_counters_delta(&p->before, &p->after, &p->local);
 	p->have_local = 1;
 }

@@ -1267,6 +1267,7 @@ t_one_shot() {
 . "$HERE/auth.sh"
 . "$HERE/service.sh"
 . "$HERE/threads.sh"
+. "$HERE/health_counters.sh"
 
 # The cases that go from one device to the other (rails, the mesh, -R
 # from the second device) come
@@ -1284,7 +1285,7 @@ main() {
 		t_mr_per_qp t_odp t_live t_srq t_threads \
 		t_perftest_names t_perftest_peers \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
-		t_limits_sweep t_certify_record t_limits_rails t_mesh \
+		t_limits_sweep t_certify_record t_limits_rails t_health_counters t_mesh \
 		t_cm_other_device t_service \
 		t_auth t_exposure t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
 		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo \

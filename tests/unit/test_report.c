@@ -463,7 +463,7 @@ static void print_lat(FILE *f, struct ctx *c)
 	rdp_report_table_head(f, &c->info);
 	rdp_report_row(f, &c->info, &r);
 	rdp_report_histogram(f, &c->info, &r);
-	rdp_verdict_point(&v, f, &r, NULL);
+	rdp_verdict_point(&v, f, &r, NULL, NULL);
 	rdp_report_footer(f, &c->info);
 	rdp_verdict_finish(&v, f, NULL);
 }
