@@ -19,8 +19,10 @@
 #define RDMAPERF_MESH_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include <rdmaperf/counters.h>
 #include <rdmaperf/mesh_plan.h>
 
 struct json_t;
@@ -72,11 +74,40 @@ enum rdp_mesh_class {
 	RDP_MESH_CLASS_LINK, /* neither: this link or path alone */
 };
 
+/* A counter that rose on a cell's port, by how much over its points. */
+struct rdp_mesh_ctr {
+	const char *name;
+	uint64_t delta;
+};
+
+/*
+ * One port's error counters over a cell's points: their rises summed by
+ * kind (rdp_counter_kind; traffic, RDP_CTR_OTHER, is not carried) and
+ * the counters behind them, in the order the port lists them.
+ */
+struct rdp_mesh_port_errors {
+	struct rdp_ctr_sums sums;
+	unsigned int n;
+	const struct rdp_mesh_ctr *ctr; /* n of them */
+};
+
+/* The error counters of both ports of a cell. */
+struct rdp_mesh_errors {
+	struct rdp_mesh_port_errors tx; /* the sender's port */
+	struct rdp_mesh_port_errors rx; /* the receiver's port */
+};
+
+/* Which ports of a cell broke --max-errors (rdp_mesh_cell.errs_over). */
+#define RDP_MESH_ERRS_TX 1u
+#define RDP_MESH_ERRS_RX 2u
+
 struct rdp_mesh_cell {
 	unsigned int tx, rx; /* node numbers of the plan */
 	unsigned int rail;
 	unsigned int round;	     /* 0-based; files write it 1-based */
 	enum rdp_mesh_status status; /* OK, FAILED or SKIPPED when added */
+	/* Written by rdp_mesh_analyze: RDP_MESH_ERRS_TX, _RX. */
+	unsigned char errs_over;
 	/* FAILED, SKIPPED: why (one copy of each text, kept by the store);
 	 * FLAGGED: the thresholds broken, written by the analysis; NULL
 	 * otherwise. Valid until the next analysis (FLAGGED) or
@@ -92,6 +123,9 @@ struct rdp_mesh_cell {
 	/* Written by rdp_mesh_analyze on a flagged or failed cell that was
 	 * run again: its retest, rdp_mesh_retest_at(); -1 none. */
 	long again;
+	/* The ports' error counters; NULL: none rose (or none were read).
+	 * rdp_mesh_add copies them into the store. */
+	const struct rdp_mesh_errors *errors;
 };
 
 struct rdp_mesh_limits {
@@ -100,7 +134,21 @@ struct rdp_mesh_limits {
 	double min_bw_gbps; /* absolute floors, 0: none */
 	double min_bw_pct;  /* % of the cell's line rate, 0: none */
 	double max_lat_us;  /* 0: none */
+	/* --max-errors: a cell whose sender's or receiver's port broke a
+	 * rule is flagged whatever its figures; no rules (n 0): none.
+	 * rdp_mesh_max_errors_parse() sets the defaults and the rules. */
+	struct rdp_max_errors max_errors;
 };
+
+/*
+ * rdmaperf-mesh's --max-errors arg (NULL: the defaults alone) into
+ * l->max_errors: rdp_max_errors_default() and rdp_max_errors_parse()'s
+ * rules, where a counter named must be a link, retry or congestion
+ * counter (the cells carry no other). 0, or -EINVAL with one line in
+ * why.
+ */
+int rdp_mesh_max_errors_parse(struct rdp_mesh_limits *l, const char *arg,
+			      char *why, size_t len);
 
 /*
  * A store for the cells of plan (which must outlive it) over `rails`
@@ -213,7 +261,12 @@ const char *rdp_mesh_class_name(enum rdp_mesh_class c);	  /* "node" ... */
 /*
  * Flag and classify, each rail on its own. A measured cell is FLAGGED
  * below (1 - tol) x the median bandwidth of the rail's measured cells,
- * above (1 + tol) x their median latency, or past an absolute limit.
+ * above (1 + tol) x their median latency, past an absolute limit, or
+ * when a port's error counters broke l->max_errors (its reason says
+ * "sender's port: ..." or "receiver's port: ...", errs_over which).
+ * A node whose port broke max_errors in more than half of the cells it
+ * sent or received is named by the errors (outliers.txt's "errors:"
+ * line, mesh.json's node_errors), whatever the figures.
  * A node's TX row (RX column) is low when its median cell is bad: more
  * than half of its cells are flagged or failed, failed cells counting
  * as 0 Gb/s. Every flagged or failed cell is then classified: the
@@ -250,7 +303,12 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l);
  * time_budget_s) when set; faults[] (rdp_mesh_set_faults, with a
  * topology) and cover (rdp_mesh_set_cover, --pattern cover:
  * node_cables {carried, of, both_ways} and uplinks {expected, of, sure})
- * when set; timing when rounds were timed. Past json_cells_max cells
+ * when set; timing when rounds were timed; node_errors (each node and
+ * rail whose port's counters rose: node, rail, total, link, retries,
+ * congestion, sent and received {cells, with_errors, over}, suspect)
+ * when a cell carries errors, each such cell its "errors" ({"tx": {link,
+ * retries, congestion, counters {NAME: N}}, "rx": {...}}). Past
+ * json_cells_max cells
  * (rdp_mesh_set_json_cells_max) the summary form: no cells[]
  * (cells.jsonl holds them) and each round {"round", "transfers",
  * "timing"} without its pairs (the plan gives them again from the

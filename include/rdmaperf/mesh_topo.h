@@ -248,6 +248,7 @@ enum rdp_mesh_inject_kind {
 	RDP_MESH_INJECT_CABLE,	/* a node's rail cable: down or slow */
 	RDP_MESH_INJECT_UPLINK, /* every link between a leaf and a spine */
 	RDP_MESH_INJECT_FLAKY,	/* a share of the cells through it fail */
+	RDP_MESH_INJECT_ERRORS, /* its port's link error counter rises */
 	RDP_MESH_N_INJECT
 };
 
@@ -257,6 +258,7 @@ struct rdp_mesh_inject {
 	int leaf, spine;   /* UPLINK: switch numbers; -1 otherwise */
 	double factor;	   /* bandwidth x factor; 0: down */
 	double fail_share; /* FLAKY: (0, 1] */
+	uint64_t errors;   /* ERRORS: symbol errors a cell, per port */
 	char spec[128];	   /* as written */
 };
 
@@ -267,8 +269,10 @@ struct rdp_mesh_inject {
  *   cable:NODE:RAIL=down  (or =PCT%)
  *   uplink:LEAF:SPINE=PCT%  (or =down): every link between them
  *   flaky:NODE:RAIL=PCT%  PCT % of the cells through it fail
- * PCT in [0, 100) for a slow part, (0, 100] for flaky. -EINVAL with one
- * line in why.
+ *   errors:NODE[:RAIL]=N  its port's symbol_error rises by N in every
+ *                         cell it sends or receives, bandwidth unchanged
+ * PCT in [0, 100) for a slow part, (0, 100] for flaky; N from 1. -EINVAL
+ * with one line in why.
  */
 int rdp_mesh_inject_parse(const char *spec, const struct rdp_mesh_place *p,
 			  struct rdp_mesh_inject *out, char *why, size_t len);
@@ -284,7 +288,8 @@ struct rdp_mesh_sim_opts {
  * up: nominal x (1 + noise x a normal draw) x the factors of the
  * injected faults on its path (an uplink only on the cells that ECMP
  * sends across it, drawn by weight), FAILED through a part that is down
- * or by a flaky part's draw. Deterministic from o->seed. m's files then
+ * or by a flaky part's draw; the error counters of an errors port on
+ * its side of the cell. Deterministic from o->seed. m's files then
  * give each cell's path on p, as a run with --topology writes them (p
  * must outlive m's writers). 0, -EINVAL, -ENOMEM.
  */

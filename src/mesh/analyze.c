@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Outliers of a mesh: cells off the median of their rail or past an
- * absolute limit, and what each bad cell points at from the medians of
- * its sender's row and its receiver's column.
+ * Outliers of a mesh: cells off the median of their rail, past an
+ * absolute limit or whose ports' error counters broke --max-errors, and
+ * what each bad cell points at from the medians of its sender's row and
+ * its receiver's column.
  */
 #include <errno.h>
 #include <math.h>
@@ -80,6 +81,7 @@ static void unflag(struct rdp_mesh_cell *v, size_t n)
 		c->cls = RDP_MESH_CLASS_NONE;
 		c->suspect = c->tx;
 		c->again = -1;
+		c->errs_over = 0;
 	}
 }
 
@@ -178,17 +180,22 @@ static void judge_lat(const struct rdp_mesh_cell *c, double med,
 		    l->max_lat_us);
 }
 
-/* Flag c when it breaks a limit: its reason kept in the store. */
+/* Flag c when it breaks a limit, its figures or its ports' error
+ * counters: its reason kept in the store. */
 static int judge(struct rdp_mesh *m, struct rdp_mesh_cell *c,
 		 const struct rail_stats *s, const struct rdp_mesh_limits *l)
 {
-	char why[512];
+	char why[1024];
+	int ret;
 
 	why[0] = '\0';
 	if (isfinite(c->bw_gbps))
 		judge_bw(c, s->med[FIG_BW], l, why, sizeof(why));
 	if (isfinite(c->lat_us))
 		judge_lat(c, s->med[FIG_LAT], l, why, sizeof(why));
+	ret = rdp_mesh_errors_judge(&l->max_errors, c, why, sizeof(why));
+	if (ret)
+		return ret;
 	if (!why[0])
 		return 0;
 	c->reason = rdp_mesh_str_add(&m->flags, why);
@@ -348,7 +355,8 @@ static int limits_ok(const struct rdp_mesh_limits *l)
 	return l->tol >= 0 && l->tol < 1 && l->min_bw_gbps >= 0 &&
 	       l->min_bw_pct >= 0 && l->min_bw_pct <= 100 &&
 	       l->max_lat_us >= 0 && isfinite(l->min_bw_gbps) &&
-	       isfinite(l->max_lat_us);
+	       isfinite(l->max_lat_us) &&
+	       l->max_errors.n <= RDP_MAX_ERRORS_RULES;
 }
 
 static int analyze_rail(struct rdp_mesh *m, unsigned int rail, struct work *w,
@@ -447,6 +455,10 @@ int rdp_mesh_analyze(struct rdp_mesh *m, const struct rdp_mesh_limits *l)
 		n_bad++;
 	}
 	link_retests(m);
+	/* Which nodes' ports the error counters point at. */
+	ret = rdp_mesh_errors_tally(m);
+	if (ret)
+		return ret;
 	m->limits = *l;
 	m->analyzed = 1;
 	return n_bad;

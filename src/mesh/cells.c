@@ -94,6 +94,8 @@ void rdp_mesh_free(struct rdp_mesh *m)
 	free(m->next);
 	rdp_mesh_str_free(&m->reasons);
 	rdp_mesh_str_free(&m->flags);
+	rdp_mesh_str_free(&m->errs);
+	free(m->nerr);
 	free_groups(m);
 	free(m->times);
 	free(m->pruned);
@@ -123,10 +125,11 @@ static int grow(struct rdp_mesh_cell **v, size_t n, size_t *cap)
 }
 
 /* A copy of c at the end of *v, the reason of a cell that is not OK
- * interned in the store. */
+ * interned in the store, its error counters kept there. */
 static int add_to(struct rdp_mesh *m, struct rdp_mesh_cell **v, size_t *n,
 		  size_t *cap, const struct rdp_mesh_cell *c)
 {
+	const struct rdp_mesh_errors *errs = NULL;
 	struct rdp_mesh_cell *d;
 	const char *why = NULL;
 
@@ -143,11 +146,16 @@ static int add_to(struct rdp_mesh *m, struct rdp_mesh_cell **v, size_t *n,
 		if (!why)
 			return -ENOMEM;
 	}
+	if (c->status != RDP_MESH_SKIPPED &&
+	    rdp_mesh_errors_keep(m, c->errors, &errs))
+		return -ENOMEM;
 	if (grow(v, *n, cap))
 		return -ENOMEM;
 	d = &(*v)[(*n)++];
 	*d = *c;
 	d->reason = why;
+	d->errors = errs;
+	d->errs_over = 0;
 	d->cls = RDP_MESH_CLASS_NONE;
 	d->suspect = c->tx;
 	d->again = -1;

@@ -47,6 +47,8 @@ static json_t *again_json(const struct rdp_mesh_cell *r)
 		put(o, "reason", json_string(r->reason), &ok);
 	put(o, "bw_gbps", number(r->bw_gbps), &ok);
 	put(o, "lat_us", number(r->lat_us), &ok);
+	if (r->errors)
+		put(o, "errors", rdp_mesh_errors_json(r->errors), &ok);
 	put(o, "result", r->result ? json_incref(r->result) : json_null(), &ok);
 	return checked(o, ok);
 }
@@ -76,6 +78,8 @@ json_t *rdp_mesh_cell_json(const struct rdp_mesh *m,
 		put(o, "line_rate_gbps", json_real(c->line_gbps), &ok);
 	if (m->place)
 		put(o, "path", rdp_mesh_cell_path_json(m, c), &ok);
+	if (c->errors)
+		put(o, "errors", rdp_mesh_errors_json(c->errors), &ok);
 	put(o, "result", c->result ? json_incref(c->result) : json_null(), &ok);
 	if (c->again >= 0)
 		put(o, "retest", again_json(&m->retests[c->again]), &ok);
@@ -411,6 +415,9 @@ static json_t *mesh_json(const struct rdp_mesh *m)
 			put(doc, "quick", rdp_mesh_quick_json(m), &ok);
 		if (m->n_times)
 			put(doc, "timing", timing_json(m), &ok);
+		if (m->analyzed && rdp_mesh_errors_any(m))
+			put(doc, "node_errors", rdp_mesh_node_errors_json(m),
+			    &ok);
 	} else {
 		json_decref(cells);
 	}

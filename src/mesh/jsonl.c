@@ -49,7 +49,8 @@ static int path_of(FILE *f, const struct rdp_mesh *m,
 	return ret;
 }
 
-/* A cell with no result document and no retest, in cell_json's order. */
+/* A cell with no result document, retest or errors, in cell_json's
+ * order. */
 static int plain_cell(FILE *f, const struct rdp_mesh *m, char *const *names,
 		      const struct rdp_mesh_cell *c)
 {
@@ -82,7 +83,7 @@ static int plain_cell(FILE *f, const struct rdp_mesh *m, char *const *names,
 	return 0;
 }
 
-/* A cell through jansson: its result and retest included. */
+/* A cell through jansson: its result, retest and errors included. */
 static int full_cell(FILE *f, const struct rdp_mesh *m,
 		     const struct rdp_mesh_cell *c)
 {
@@ -120,7 +121,7 @@ int rdp_mesh_write_cells_jsonl(const struct rdp_mesh *m, FILE *f)
 			ret = -ENOMEM;
 	for (k = 0; !ret && k < m->n; k++) {
 		c = &m->cells[k];
-		if (c->result || c->again >= 0)
+		if (c->result || c->again >= 0 || c->errors)
 			ret = full_cell(f, m, c);
 		else
 			ret = plain_cell(f, m, names, c);

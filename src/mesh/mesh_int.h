@@ -30,6 +30,19 @@ const char *rdp_mesh_str_add(struct str_pool *p, const char *s);
 const char *rdp_mesh_str_intern(struct str_pool *p, const char *s);
 /* Every text of p freed; p is empty again. */
 void rdp_mesh_str_free(struct str_pool *p);
+/* len bytes of p, aligned for any field, uninitialised; NULL when out of
+ * memory. Freed with p. */
+void *rdp_mesh_pool_alloc(struct str_pool *p, size_t len);
+
+/* One node's port on one rail over its cells, for the evidence: [0] as
+ * sender, [1] as receiver. */
+struct rdp_mesh_node_errs {
+	struct rdp_ctr_sums sums; /* both ways */
+	unsigned int cells[2];	  /* measured or failed */
+	unsigned int with[2];	  /* its port's counters rose */
+	unsigned int over[2];	  /* its port broke --max-errors */
+	int suspect; /* over in more than half of its cells of a way */
+};
 
 /* One rail, as rdp_mesh_analyze left it. */
 struct rail_stats {
@@ -82,6 +95,10 @@ struct rdp_mesh {
 	const struct rdp_mesh_place *place;
 	struct rdp_mesh_cover_reach cover; /* rdp_mesh_set_cover */
 	int has_cover;
+	/* The cells' error counters and their names. */
+	struct str_pool errs;
+	/* Per node x rails + rail, by the last analysis; NULL before. */
+	struct rdp_mesh_node_errs *nerr;
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -150,5 +167,57 @@ static inline int rdp_mesh_bad(const struct rdp_mesh_cell *c)
 {
 	return c->status == RDP_MESH_FAILED || c->status == RDP_MESH_FLAGGED;
 }
+
+/* ---- Error counters (errors.c) ---- */
+
+/* Counters a port of a cell read from JSON holds at most. */
+#define RDP_MESH_ERR_CTRS 32
+/* Room for the errors of one cell read from JSON. */
+struct rdp_mesh_errors_buf {
+	struct rdp_mesh_errors e;
+	struct rdp_mesh_ctr ctr[2][RDP_MESH_ERR_CTRS];
+};
+
+/* A copy of e in m's pool (NULL in *out when nothing rose). 0, -ENOMEM. */
+int rdp_mesh_errors_keep(struct rdp_mesh *m, const struct rdp_mesh_errors *e,
+			 const struct rdp_mesh_errors **out);
+/* c's ports against me: c->errs_over set, each port broken appended to
+ * why ("sender's port: ..."). 0, -ENOMEM. */
+int rdp_mesh_errors_judge(const struct rdp_max_errors *me,
+			  struct rdp_mesh_cell *c, char *why, size_t len);
+/* m->nerr from the cells and their errs_over. 0, -ENOMEM. */
+int rdp_mesh_errors_tally(struct rdp_mesh *m);
+/* A cell's "errors": {"tx": {"link", "retries", "congestion",
+ * "counters": {NAME: N}}, "rx": {...}}, or NULL out of memory. */
+json_t *rdp_mesh_errors_json(const struct rdp_mesh_errors *e);
+/* The same back, into b (names borrowed from o); NULL when o is no
+ * object or nothing rose. */
+const struct rdp_mesh_errors *
+rdp_mesh_errors_from_json(json_t *o, struct rdp_mesh_errors_buf *b);
+/* mesh.json's "node_errors": each node and rail whose port rose. */
+json_t *rdp_mesh_node_errors_json(const struct rdp_mesh *m);
+/* Whether a cell carries errors. */
+int rdp_mesh_errors_any(const struct rdp_mesh *m);
+/* outliers.txt's "errors:" line of each node the errors name. */
+void rdp_mesh_errors_text(const struct rdp_mesh *m, FILE *f);
+
+/* ---- A rank's sessions' counters (errors_run.c) ---- */
+
+struct rdp_report_sink;
+struct rdp_mesh_err_sink;
+/* A sink summing the counters of a session's points (NULL out of
+ * memory), as the extra sink rdp_session_client_kept takes (its base;
+ * NULL for NULL). */
+struct rdp_mesh_err_sink *rdp_mesh_err_sink_create(void);
+struct rdp_report_sink *rdp_mesh_err_sink_base(struct rdp_mesh_err_sink *e);
+/* The sums as the record's "errors" (sender: this side), when any
+ * counter rose. 0, -ENOMEM. */
+int rdp_mesh_err_sink_put(const struct rdp_mesh_err_sink *e, json_t *rec);
+void rdp_mesh_err_sink_free(struct rdp_mesh_err_sink *e);
+/* A record's "errors" into b, the ports swapped for its reverse cell
+ * (-b); NULL when none rose. */
+const struct rdp_mesh_errors *
+rdp_mesh_errors_of_record(json_t *rec, int reverse,
+			  struct rdp_mesh_errors_buf *b);
 
 #endif /* RDMAPERF_MESH_INT_H */

@@ -19,6 +19,8 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/mesh_run.h>
 
+#include "mesh_int.h"
+
 static int bad(char *why, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -407,6 +409,7 @@ static int check_record(const struct rdp_mesh_resume *rs, char *why, size_t len)
 static int load_round(const struct rdp_mesh_resume *rs, json_t *line, size_t k)
 {
 	struct rdp_mesh_round_time t = { 0 };
+	struct rdp_mesh_errors_buf eb;
 	struct rdp_mesh_cell c;
 	json_t *cell, *timing = json_object_get(line, "timing");
 	size_t i;
@@ -420,6 +423,8 @@ static int load_round(const struct rdp_mesh_resume *rs, json_t *line, size_t k)
 		if (rs->prune)
 			rdp_mesh_prune_note(rs->prune, c.tx, c.rx,
 					    c.status == RDP_MESH_FAILED);
+		c.errors = rdp_mesh_errors_from_json(
+			json_object_get(cell, "errors"), &eb);
 		ret = rdp_mesh_add(rs->mesh, &c); /* takes c.result */
 		if (ret)
 			return ret;

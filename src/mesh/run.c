@@ -29,6 +29,8 @@
 #include <rdmaperf/run_opts.h>
 #include <rdmaperf/session.h>
 
+#include "mesh_int.h"
+
 #define ACCEPT_POLL_MS	   200
 #define DEFAULT_MAX_MEMORY (4ull << 30)
 
@@ -293,6 +295,7 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 	const struct rdp_mesh_endpoint *peer;
 	struct rdp_session_results *res = NULL;
 	struct rdp_mesh_figures fig = { NAN, NAN, NAN, 0 };
+	struct rdp_mesh_err_sink *errs = rdp_mesh_err_sink_create();
 	struct rdp_opts *c;
 	json_t *rec, *doc = NULL;
 	char why[512] = "";
@@ -301,8 +304,10 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 
 	peer = &r->eps[rank_of(r, x->rx, r->rail_of[r->boot->rank])];
 	c = malloc(sizeof(*c));
-	if (!c)
+	if (!c) {
+		rdp_mesh_err_sink_free(errs);
 		return NULL;
+	}
 	*c = *r->o;
 	snprintf(c->conn.host, sizeof(c->conn.host), "%s", peer->addr);
 	c->conn.tcp_port = peer->port;
@@ -322,8 +327,8 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 	       r->me.node, peer->node, peer->addr, peer->port, r->me.dev);
 	fflush(stdout);
 	t0 = now_s();
-	rc = rdp_session_client_kept(c, r->eng, NULL, r->srv.client_keep, NULL,
-				     &res);
+	rc = rdp_session_client_kept(c, r->eng, NULL, r->srv.client_keep,
+				     rdp_mesh_err_sink_base(errs), &res);
 	t0 = now_s() - t0;
 	free(c);
 	if (rc)
@@ -349,6 +354,10 @@ static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
 			real_or_null(fig.rx_bw_gbps), "lat_us",
 			real_or_null(fig.lat_us), "measured_s", fig.measured_s,
 			"result", doc ? doc : json_null());
+	/* The ports' error counters travel with the figures. */
+	if (rec && !rc && rdp_mesh_err_sink_put(errs, rec))
+		rdp_warn("mesh: the cell's error counters were not kept");
+	rdp_mesh_err_sink_free(errs);
 	return rec;
 }
 
@@ -393,6 +402,7 @@ static char *my_round(struct run *r, size_t k)
 
 static int add_cell(struct run *r, json_t *rec, int reverse)
 {
+	struct rdp_mesh_errors_buf eb;
 	json_t *doc = json_object_get(rec, "result");
 	struct rdp_mesh_cell c = {
 		.tx = (unsigned int)json_integer_value(
@@ -408,6 +418,7 @@ static int add_cell(struct run *r, json_t *rec, int reverse)
 		.bw_gbps = NAN,
 		.lat_us = NAN,
 		.result = json_is_object(doc) ? json_incref(doc) : NULL,
+		.errors = rdp_mesh_errors_of_record(rec, reverse, &eb),
 	};
 	int rank = rank_of(r, c.tx, c.rail);
 

@@ -15,7 +15,8 @@
 #include "mesh_int.h"
 #include "topo_int.h"
 
-static const char *const kind_names[] = { "nic", "cable", "uplink", "flaky" };
+static const char *const kind_names[] = { "nic", "cable", "uplink", "flaky",
+					  "errors" };
 
 const char *rdp_mesh_inject_name(enum rdp_mesh_inject_kind k)
 {
@@ -125,6 +126,29 @@ static int check_value(struct rdp_mesh_inject *o, double pct, int down,
 	return 0;
 }
 
+/* errors:NODE[:RAIL]=N: a count of symbol errors from 1. */
+static int errors_of(const struct rdp_mesh_place *p, char **w, const char *v,
+		     struct rdp_mesh_inject *o, struct rdp_mesh_inject *out,
+		     char *why, size_t len)
+{
+	unsigned long long n;
+	char *end;
+	int ret;
+
+	ret = node_rail(p, w[1], w[2], o, why, len);
+	if (ret)
+		return ret;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || end == v || *end || !n || *v == '-' || *v == '+')
+		return bad_spec(why, len, o->spec,
+				"errors takes a count of symbol errors a "
+				"cell, from 1");
+	o->errors = n;
+	*out = *o;
+	return 0;
+}
+
 int rdp_mesh_inject_parse(const char *spec, const struct rdp_mesh_place *p,
 			  struct rdp_mesh_inject *out, char *why, size_t len)
 {
@@ -144,12 +168,17 @@ int rdp_mesh_inject_parse(const char *spec, const struct rdp_mesh_place *p,
 	for (w[0] = strtok_r(buf, ":", &save); w[n] && n < 3;)
 		w[++n] = strtok_r(NULL, ":", &save);
 	k = n ? kind_of(w[0]) : -EINVAL;
+	if (k == RDP_MESH_INJECT_ERRORS && n >= 2 && !w[3]) {
+		o.kind = RDP_MESH_INJECT_ERRORS;
+		return errors_of(p, w, eq + 1, &o, out, why, len);
+	}
 	if (k < 0 || n < 2 || w[3] || value(eq + 1, &pct, &down))
 		return bad_spec(why, len, spec,
 				"want nic:NODE[:RAIL]=PCT%, "
 				"cable:NODE:RAIL=down|PCT%, "
-				"uplink:LEAF:SPINE=down|PCT% or "
-				"flaky:NODE[:RAIL]=PCT%");
+				"uplink:LEAF:SPINE=down|PCT%, "
+				"flaky:NODE[:RAIL]=PCT% or "
+				"errors:NODE[:RAIL]=N");
 	o.kind = (enum rdp_mesh_inject_kind)k;
 	if (o.kind == RDP_MESH_INJECT_CABLE && !w[2])
 		return bad_spec(why, len, spec, "a cable is NODE:RAIL");
@@ -191,6 +220,7 @@ struct sim {
 	const struct rdp_mesh_place *p;
 	const struct rdp_mesh_sim_opts *o;
 	double *cab_f, *cab_fail; /* bandwidth factor, failing share */
+	uint64_t *cab_errs;	  /* symbol errors a cell */
 	double *link_f;
 	unsigned char *leaf_hit; /* per switch: an injected uplink */
 	struct rdp_mesh_hop *hops;
@@ -219,6 +249,8 @@ static void inject_one(struct sim *s, const struct rdp_mesh_inject *j)
 		if (j->kind == RDP_MESH_INJECT_FLAKY)
 			s->cab_fail[cab] = 1 - (1 - s->cab_fail[cab]) *
 						       (1 - j->fail_share);
+		else if (j->kind == RDP_MESH_INJECT_ERRORS)
+			s->cab_errs[cab] += j->errors;
 		else
 			s->cab_f[cab] *= j->factor;
 	}
@@ -228,6 +260,7 @@ static void sim_free(struct sim *s)
 {
 	free(s->cab_f);
 	free(s->cab_fail);
+	free(s->cab_errs);
 	free(s->link_f);
 	free(s->leaf_hit);
 	free(s->hops);
@@ -242,11 +275,13 @@ static int sim_init(struct sim *s, const struct rdp_mesh_place *p,
 	*s = (struct sim){ .p = p, .o = o, .rng = o->seed };
 	s->cab_f = malloc(nc * sizeof(*s->cab_f));
 	s->cab_fail = calloc(nc, sizeof(*s->cab_fail));
+	s->cab_errs = calloc(nc, sizeof(*s->cab_errs));
 	s->link_f = malloc((p->t->n_link + 1) * sizeof(*s->link_f));
 	s->leaf_hit = calloc(p->t->n_sw + 1, 1);
 	s->cap_hops = 64;
 	s->hops = calloc(s->cap_hops, sizeof(*s->hops));
-	if (!s->cab_f || !s->cab_fail || !s->link_f || !s->leaf_hit || !s->hops)
+	if (!s->cab_f || !s->cab_fail || !s->cab_errs || !s->link_f ||
+	    !s->leaf_hit || !s->hops)
 		return -ENOMEM;
 	for (i = 0; i < nc; i++)
 		s->cab_f[i] = 1;
@@ -291,6 +326,30 @@ static int spine_factor(struct sim *s, unsigned int tx, unsigned int rx,
 	return 0;
 }
 
+/* An errors port's symbol errors on its side of a cell, into e. */
+static const struct rdp_mesh_errors *errors_of_cell(const struct sim *s,
+						    size_t ct, size_t cr,
+						    struct rdp_mesh_errors *e,
+						    struct rdp_mesh_ctr ctr[2])
+{
+	struct rdp_mesh_port_errors *side[2] = { &e->tx, &e->rx };
+	uint64_t n[2] = { s->cab_errs[ct], s->cab_errs[cr] };
+	int k;
+
+	if (!n[0] && !n[1])
+		return NULL;
+	memset(e, 0, sizeof(*e));
+	for (k = 0; k < 2; k++) {
+		if (!n[k])
+			continue;
+		ctr[k] = (struct rdp_mesh_ctr){ "symbol_error", n[k] };
+		side[k]->sums.n[RDP_CTR_LINK] = n[k];
+		side[k]->n = 1;
+		side[k]->ctr = &ctr[k];
+	}
+	return e;
+}
+
 static int sim_cell(struct sim *s, struct rdp_mesh *m, unsigned int tx,
 		    unsigned int rx, unsigned int rail, unsigned int round)
 {
@@ -300,6 +359,8 @@ static int sim_cell(struct sim *s, struct rdp_mesh *m, unsigned int tx,
 	struct rdp_mesh_cell c = {
 		.tx = tx, .rx = rx, .rail = rail, .round = round, .lat_us = NAN
 	};
+	struct rdp_mesh_errors errs;
+	struct rdp_mesh_ctr ctr[2];
 	int ret = 0;
 
 	noise = gauss(&s->rng);
@@ -320,6 +381,8 @@ static int sim_cell(struct sim *s, struct rdp_mesh *m, unsigned int tx,
 	}
 	if (c.status == RDP_MESH_FAILED)
 		c.bw_gbps = NAN;
+	else
+		c.errors = errors_of_cell(s, ct, cr, &errs, ctr);
 	return rdp_mesh_add(m, &c);
 }
 

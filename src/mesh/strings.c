@@ -2,7 +2,8 @@
 /*
  * The texts a mesh store owns, in large chunks rather than one allocation
  * a cell: the reasons of failed cells kept once each (a cable down fails
- * thousands of cells with one text), and the analysis's flag reasons.
+ * thousands of cells with one text), and the analysis's flag reasons;
+ * the cells' error counters too.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -41,6 +42,28 @@ static char *put_copy(struct str_pool *p, const char *s, size_t len)
 	d[len] = '\0';
 	c->used += len + 1;
 	return d;
+}
+
+void *rdp_mesh_pool_alloc(struct str_pool *p, size_t len)
+{
+	struct str_chunk *c = p->head;
+	size_t pad, cap;
+
+	/* The text starts 8-aligned (three size_t words before it). */
+	pad = c ? (8 - c->used % 8) % 8 : 0;
+	if (!c || c->cap - c->used < pad + len) {
+		cap = len > CHUNK_BYTES ? len : CHUNK_BYTES;
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->next = p->head;
+		c->used = 0;
+		c->cap = cap;
+		p->head = c;
+		pad = 0;
+	}
+	c->used += pad + len;
+	return c->text + c->used - len;
 }
 
 const char *rdp_mesh_str_add(struct str_pool *p, const char *s)

@@ -288,6 +288,7 @@ int rdp_mesh_write_outliers(const struct rdp_mesh *m, FILE *f)
 	ret = suspects(f, m, n[RDP_MESH_FLAGGED] + n[RDP_MESH_FAILED]);
 	if (ret)
 		return ret;
+	rdp_mesh_errors_text(m, f);
 	for (i = 0; i < m->n; i++) {
 		c = &m->cells[i];
 		if (!rdp_mesh_bad(c))

@@ -41,6 +41,7 @@ struct mesh_args {
 	int no_prune;
 	const char *topology;
 	unsigned int load_pct; /* 0: not given */
+	const char *max_errors;
 };
 
 #define UINT(m, lo, hi, d)                                                     \
@@ -72,6 +73,10 @@ static const struct rdp_cli_opt rows[] = {
 	{ "max-lat", 0, "TIME", T, TEXT(max_lat),
 	  .help = "flag cells whose median latency is above it: 5us, "
 		  "800ns, 0.1ms (a plain number is us)" },
+	{ "max-errors", 0, "KIND=N,...", T, TEXT(max_errors),
+	  .help = "flag cells whose sender's or receiver's port counters "
+		  "rose past it: KIND link, retries, congestion or a "
+		  "counter's name, N a count or any (default link=0)" },
 	{ "heatmap-scale", 0, "median|line", T, TEXT(scale),
 	  .help = "colour cells in % of the rail's median (default) or of "
 		  "the line rate" },
@@ -223,10 +228,14 @@ static int set_max_lat(const char *arg, struct rdp_mesh_limits *l)
 
 static int set_limits(const struct mesh_args *a, struct rdp_mesh_limits *l)
 {
-	char *end;
+	char *end, why[256];
 	double v;
 
 	l->tol = a->tolerance_pct / 100.0;
+	if (rdp_mesh_max_errors_parse(l, a->max_errors, why, sizeof(why))) {
+		rdp_err("%s", why);
+		return -EINVAL;
+	}
 	if (a->max_lat && set_max_lat(a->max_lat, l))
 		return -EINVAL;
 	if (l->tol >= 1) {

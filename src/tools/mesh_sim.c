@@ -29,7 +29,7 @@
 
 struct sim_args {
 	unsigned int simulate, rails, leaves, spines;
-	const char *topology, *inject, *pattern, *output_dir;
+	const char *topology, *inject, *pattern, *output_dir, *max_errors;
 	unsigned int permutations, group_size, load_pct;
 	uint64_t seed;
 	int bidir;
@@ -64,7 +64,11 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "without --topology: spines, each joined to every leaf" },
 	{ "inject", 0, "SPEC,...", T, TEXT(inject),
 	  .help = "faults: nic:NODE[:RAIL]=PCT%, cable:NODE:RAIL=down|PCT%, "
-		  "uplink:LEAF:SPINE=down|PCT%, flaky:NODE[:RAIL]=PCT%" },
+		  "uplink:LEAF:SPINE=down|PCT%, flaky:NODE[:RAIL]=PCT%, "
+		  "errors:NODE[:RAIL]=N" },
+	{ "max-errors", 0, "KIND=N,...", T, TEXT(max_errors),
+	  .help = "flag cells whose ports' error counters rose past it "
+		  "(default link=0)" },
 	{ "noise", 0, "PCT", T, REAL(noise_pct, "a percentage like 3"),
 	  .help = "the cells' spread, one standard deviation (default 3)" },
 	{ "nominal", 0, "GBPS", T, REAL(nominal_gbps, "Gb/s like 100"),
@@ -153,6 +157,13 @@ static void run_free(struct sim_run *r)
 
 static int args_check(struct sim_args *a)
 {
+	struct rdp_mesh_limits l;
+	char why[256];
+
+	if (rdp_mesh_max_errors_parse(&l, a->max_errors, why, sizeof(why))) {
+		rdp_err("mesh: %s", why);
+		return -EINVAL;
+	}
 	if (a->noise_pct < 0 || a->noise_pct > 50) {
 		rdp_err("mesh: --noise is a percentage from 0 to 50");
 		return -EINVAL;
@@ -346,8 +357,14 @@ static int simulate(const struct sim_args *a, struct sim_run *r,
 				       .seed = a->seed };
 	struct rdp_mesh_limits l = { .tol = a->tolerance_pct / 100 };
 	double t0 = now_s(), t1, t2, t3, t4;
-	int ret = rdp_mesh_simulate(r->mesh, r->plan, r->place, r->inj,
-				    r->n_inj, &o);
+	char why[256];
+	int ret;
+
+	/* Checked by args_check already. */
+	if (rdp_mesh_max_errors_parse(&l, a->max_errors, why, sizeof(why)))
+		return -EINVAL;
+	ret = rdp_mesh_simulate(r->mesh, r->plan, r->place, r->inj, r->n_inj,
+				&o);
 
 	t1 = now_s();
 	if (ret >= 0)
