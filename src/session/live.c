@@ -21,11 +21,11 @@
 /* The run a signal ends: one live run per process at a time; and the
  * signal that ended it (--soak's exit status says which). */
 static struct rdp_live *signalled;
-static volatile sig_atomic_t caught;
+static int caught;
 
 static void on_signal(int sig)
 {
-	caught = sig;
+	__atomic_store_n(&caught, sig, __ATOMIC_RELAXED);
 	if (signalled)
 		__atomic_store_n(&signalled->stop, 1, __ATOMIC_RELAXED);
 }
@@ -93,7 +93,7 @@ int rdp_live_start(struct rdp_live_reporter *r)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	signalled = r->live;
-	caught = 0;
+	__atomic_store_n(&caught, 0, __ATOMIC_RELAXED);
 	if (sigaction(SIGINT, &sa, &r->old_int) ||
 	    sigaction(SIGTERM, &sa, &r->old_term)) {
 		rdp_err("install the SIGINT/SIGTERM handler of the live run: "
@@ -121,7 +121,7 @@ void rdp_live_stop(struct rdp_live_reporter *r)
 	sigaction(SIGINT, &r->old_int, NULL);
 	sigaction(SIGTERM, &r->old_term, NULL);
 	signalled = NULL;
-	r->signo = caught;
+	r->signo = __atomic_load_n(&caught, __ATOMIC_RELAXED);
 }
 
 int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
