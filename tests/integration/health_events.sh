@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The link's health: a port that goes down and comes back during a run
 # fails it, with the event and its time, though the run completed; a soak
-# names the bad interval and goes on to its end. Sourced by run.sh.
+# names the bad interval and goes on to its end, and SIGINT ends one with
+# the summary so far and exit 130. Sourced by run.sh.
 
 # health_port STATE: until port 1 of DEV is in STATE, 10 s at most.
 health_port() {
@@ -73,5 +74,15 @@ t_health_events() {
 		'.verdict.pass == false' \
 		'.results[0].events | map(.type) | index("PORT_ERR") != null' ||
 		return
+	pass
+
+	begin "--soak 600 ended by SIGINT: the summary so far, exit 130"
+	signal_after_lines INT 2 '^ +\[ *[0-9.]+- *[0-9.]+ s\] ' "$WORK/out" \
+		"$WORK/err" "$BUILD/rdmaperf" write_bw --soak 600 --interval 1 \
+		-d "$DEV" -p "$PORT" "$ADDR"
+	rc=$?
+	[ "$rc" -eq 130 ] || { cat "$WORK/err" >>"$WORK/out"; fail "client exit $rc, wanted 130"; return; }
+	expect_out "^ Soak            : pass, 0 of [0-9]+ interval\(s\) bad over [0-9.]+ s \(ended early by SIGINT; asked for 600 s\)$" \
+		"^ Data check      : ok" || return
 	pass
 }
