@@ -14,6 +14,7 @@
 #include <rdmaperf/stats.h>
 
 struct rdp_conn;
+struct rdp_event;
 struct rdp_clock;
 
 /* What a data check found. */
@@ -209,6 +210,11 @@ struct rdp_result {
 	struct rdp_decisions dec;     /* what the loop did */
 	struct rdp_cpu_cost cpu;      /* this side */
 	struct rdp_cpu_cost peer_cpu; /* the server's, from its RESULT */
+	/* The device's events that fell in this point (events.h), times
+	 * from the run's start; owned like interval_bytes */
+	struct rdp_event *events;
+	size_t n_events;
+	uint64_t events_dropped; /* the log no longer held them */
 };
 
 void rdp_result_clear(struct rdp_result *res);

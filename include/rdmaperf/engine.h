@@ -19,6 +19,7 @@
 
 struct rdp_sysfs;
 struct rdp_cm;
+struct rdp_events;
 struct rdp_stage;
 struct rdp_mem_buf;
 
@@ -59,6 +60,9 @@ struct rdp_dev {
 	 * kept connection's */
 	uint32_t conns_built;
 	uint32_t conns_reused;
+	/* Its asynchronous events (events.h), watched while it is open by
+	 * its owner; NULL: not watched. */
+	struct rdp_events *events;
 };
 
 /*

@@ -125,6 +125,10 @@ void rdp_result_clear(struct rdp_result *res)
 	free(res->threads);
 	res->threads = NULL;
 	res->n_threads = 0;
+	free(res->events);
+	res->events = NULL;
+	res->n_events = 0;
+	res->events_dropped = 0;
 }
 
 static const char *verb_name(enum rdp_verb verb)

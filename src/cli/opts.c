@@ -436,7 +436,7 @@ static int check_report(const struct rdp_opts *o, char *err, size_t len)
  * rules every point must pass on both sides (rules.h). */
 static int validate_client(struct rdp_opts *o, char *err, size_t len)
 {
-	if (rdp_cli_check_live(o, err, len))
+	if (rdp_cli_check_soak(o, err, len) || rdp_cli_check_live(o, err, len))
 		return -EINVAL;
 	client_defaults(o);
 	if (check_report(o, err, len))

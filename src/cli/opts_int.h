@@ -47,6 +47,10 @@ rdp_cli_set_fn rdp_cli_set_mem_type;
 /* --run_infinitely (opts_rate.c). */
 rdp_cli_set_fn rdp_cli_set_live;
 int rdp_cli_check_live(struct rdp_opts *o, char *err, size_t len);
+/* --soak (opts_soak.c): its length; then the options it combines with,
+ * making the run a live one. */
+rdp_cli_set_fn rdp_cli_set_soak;
+int rdp_cli_check_soak(struct rdp_opts *o, char *err, size_t len);
 /* --rate_limit, --rate_units, --rate_limit_type (opts_rate.c). */
 rdp_cli_set_fn rdp_cli_set_rate_limit;
 rdp_cli_set_fn rdp_cli_set_rate_units;

@@ -257,6 +257,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "refused, with the reason" },
 	{ "run_infinitely", 0, NULL, C | S, .set = rdp_cli_set_live,
 	  .help = "bandwidth tests: run until SIGINT or SIGTERM, a report every --interval (or -D) seconds, then the summary" },
+	{ "soak", 0, "TIME", C, .set = rdp_cli_set_soak,
+	  .help = "bandwidth tests: one run of TIME (600, 30m, 12h) judged every --interval (default 5 s): an interval below --min-bw, with link errors or a port event is bad; the bad ones listed at the end, exit 1 if any" },
 	{ "help", 'h', NULL, C | S | DOC, .type = RDP_CLI_HELP,
 	  .help = "show this help" },
 	{ "version", 'V', NULL, C | S, .type = RDP_CLI_VERSION,
@@ -276,6 +278,16 @@ static const struct rdp_cli_pair excludes[] = {
 	{ "iters", "run_infinitely",
 	  "-n and --run_infinitely exclude each other: a live run has no "
 	  "count" },
+	{ "soak", "duration",
+	  "--soak gives the run's length; -D does not apply (--interval "
+	  "sets the reports)" },
+	{ "soak", "iters", "-n and --soak exclude each other" },
+	{ "soak", "run_infinitely",
+	  "--soak and --run_infinitely exclude each other: a soak ends at "
+	  "its length" },
+	{ "soak", "perftest",
+	  "--soak and --perftest exclude each other: a soak runs against "
+	  "rdmaperf's server" },
 	{ "auth-file", "perftest",
 	  "--auth-file and --perftest exclude each other: perftest's programs "
 	  "cannot authenticate" },

@@ -20,6 +20,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
 #include <rdmaperf/convert.h>
+#include <rdmaperf/health.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/placement.h>
@@ -297,8 +298,9 @@ static int run_test(struct client *c, struct rdp_result *res)
 	if (!ret && c->barrier_fd >= 0)
 		ret = start_together(c);
 	if (!ret) {
-		ret = rdp_session_loop(c->s.eng, &run, res, &c->s.sinks,
-				       &c->s.info, c->s.o->report.interval_s);
+		ret = rdp_session_loop_soak(c->s.eng, &run, res, &c->s.sinks,
+					    &c->s.info,
+					    c->s.o->report.interval_s, c->soak);
 		if (ret)
 			c->s.proto->loop_failed(&c->s);
 	}
@@ -400,6 +402,7 @@ static int run_point(struct client *c, int first, int group,
 	lap(c, &c->ph.report_s);
 	if (!ret)
 		ret = measure(c, res);
+	rdp_session_point_events(&c->s, res, ret);
 	if (!ret && o->report.no_peak)
 		res->bw_peak_gbps = res->rx_bw_peak_gbps = 0;
 	c->s.ctr.same_port = same_port(c);
@@ -506,6 +509,7 @@ static int run_size(struct client *c, uint64_t size, struct rdp_result *res)
 	}
 	if (!ret)
 		ret = s->proto->done(s, &s->run, res);
+	rdp_session_point_events(s, res, ret);
 	if (!ret)
 		ret = rdp_sinks_point(&s->sinks, &s->info, res);
 	fflush(s->text);
@@ -629,6 +633,7 @@ static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 		.keep = keep,
 		.mark_ns = rdp_clock_mono_ns(),
 	};
+	uint64_t t0_ns = c.mark_ns;
 	int rc, ret;
 
 	if (oob)
@@ -639,12 +644,16 @@ static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 	if (rc == RDP_EXIT_OK && extra && c.s.sinks.n < RDP_REPORT_SINKS_MAX)
 		rdp_sinks_add(&c.s.sinks, extra);
 	if (rc == RDP_EXIT_OK) {
+		rdp_session_events_begin(&c.s, t0_ns);
 		rdp_clear_error();
 		ret = session(&c);
 		if (ret && proto->abort)
 			proto->abort(&c.s, ret);
 		rc = rdp_exit_code(ret);
 	}
+	/* A soak a signal ended says so in its status, as a shell would. */
+	if (c.soak && rdp_soak_record(c.soak)->signo && rc <= RDP_EXIT_FAIL)
+		rc = 128 + rdp_soak_record(c.soak)->signo;
 	eng->conn_destroy(c.s.conn);
 	rdp_oob_close(&c.s.oob);
 	rdp_session_keep_release(keep, eng, c.s.dev);
@@ -653,6 +662,7 @@ static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 	if (extra && c.s.sinks.n && c.s.sinks.v[c.s.sinks.n - 1] == extra)
 		c.s.sinks.n--; /* the caller's */
 	rdp_sinks_free(&c.s.sinks);
+	rdp_soak_free(c.soak);
 	if (c.s.text != stdout)
 		fclose(c.s.text);
 	if (rc == RDP_EXIT_OK && out)

@@ -31,6 +31,7 @@ struct client {
 	struct rdp_session_keep *keep; /* the caller's, NULL: none */
 	struct rdp_session_phases ph;  /* where this session's time went */
 	uint64_t mark_ns;	       /* rdp_clock_mono_ns() at the last lap */
+	struct rdp_soak *soak;	       /* --soak's record, NULL none */
 };
 
 static inline struct client *client_of(struct rdp_session_base *s)

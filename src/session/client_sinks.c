@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "client_int.h"
+#include <rdmaperf/health.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/report.h>
@@ -50,6 +51,29 @@ static int add_adapt_sink(struct client *c)
 	a->base.ops = &adapt_ops;
 	a->c = c;
 	return rdp_sinks_add(&c->s.sinks, &a->base);
+}
+
+/* The link's health after the thresholds (it adds to their count), with
+ * --soak's record when the run is one. */
+static int add_health_sink(struct client *c)
+{
+	struct rdp_health_sink_cfg cfg = {
+		.text = c->s.text,
+		.json = c->json,
+	};
+	struct rdp_report_sink *s;
+	int ret = 0;
+
+	if (c->s.o->report.soak_s > 0)
+		ret = rdp_soak_create(c->s.o, &c->verdict, c->s.dev, c->s.text,
+				      &c->soak);
+	if (!ret && c->soak)
+		cfg.soak = rdp_soak_record(c->soak);
+	if (!ret)
+		ret = rdp_health_sink_create(&cfg, &s);
+	if (!ret)
+		ret = rdp_sinks_add(&c->s.sinks, s);
+	return ret;
 }
 
 static const enum rdp_figure figure_of[] = {
@@ -98,6 +122,8 @@ int rdp_client_sinks(struct client *c)
 					      &s);
 	if (!ret)
 		ret = rdp_sinks_add(&c->s.sinks, s);
+	if (!ret)
+		ret = add_health_sink(c);
 	if (!ret)
 		ret = add_adapt_sink(c);
 	if (ret)

@@ -1,9 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The real engine behind a session: verbs devices and connections, the
  * test loops of bench/, GPU and staged memory. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "session_int.h"
 #include <rdmaperf/devbuf.h>
+#include <rdmaperf/events.h>
 #include <rdmaperf/stage.h>
+
+/* RDMAPERF_NO_WATCH=1 leaves the device's events unwatched (to measure
+ * what watching costs). */
+static int watching(void)
+{
+	const char *v = getenv("RDMAPERF_NO_WATCH");
+
+	return !v || !*v || !strcmp(v, "0");
+}
 
 static int verbs_dev_open(const char *name, int port, int cm,
 			  const struct rdp_mem_opts *mo, struct rdp_dev **out)
@@ -18,9 +31,20 @@ static int verbs_dev_open(const char *name, int port, int cm,
 	/* On failure this closes the device and clears dev. */
 	if (!ret)
 		ret = rdp_session_use_mem(&dev, mo);
-	if (!ret)
-		*out = dev;
-	return ret;
+	if (ret)
+		return ret;
+	/* Not watched is only a warning: the run's figures still hold. */
+	if (watching())
+		rdp_events_start(dev->ctx, &dev->events);
+	*out = dev;
+	return 0;
+}
+
+static void verbs_dev_close(struct rdp_dev *dev)
+{
+	if (dev)
+		rdp_events_stop(dev->events);
+	rdp_dev_close(dev);
 }
 
 static int verbs_prepare(struct rdp_run *run)
@@ -47,7 +71,7 @@ static int verbs_loop(struct rdp_run *run, struct rdp_result *res)
 
 const struct rdp_engine_ops rdp_engine_verbs = {
 	.dev_open = verbs_dev_open,
-	.dev_close = rdp_dev_close,
+	.dev_close = verbs_dev_close,
 	.dev_refresh = rdp_dev_refresh,
 	.conn_create = rdp_session_conn_create,
 	.conn_local_info = rdp_conn_local_info,

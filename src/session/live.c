@@ -18,12 +18,14 @@
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 
-/* The run a signal ends: one live run per process at a time. */
+/* The run a signal ends: one live run per process at a time; and the
+ * signal that ended it (--soak's exit status says which). */
 static struct rdp_live *signalled;
+static int caught;
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	__atomic_store_n(&caught, sig, __ATOMIC_RELAXED);
 	if (signalled)
 		__atomic_store_n(&signalled->stop, 1, __ATOMIC_RELAXED);
 }
@@ -69,6 +71,12 @@ static void *report_main(void *arg)
 			pt.msg_rate_mpps = (double)pt.msgs * 1e3 / span_ns;
 		}
 		rdp_sinks_live(r->sinks, r->info, &pt);
+		/* A soak ends at its length: the loop stops, and so do the
+		 * reports (an interval after it would hold only the drain). */
+		if (r->soak && rdp_soak_tick(r->soak, &pt)) {
+			__atomic_store_n(&r->live->stop, 1, __ATOMIC_RELAXED);
+			break;
+		}
 		prev_done = done;
 		prev_cycles = cycles;
 		t += r->interval_s;
@@ -85,6 +93,7 @@ int rdp_live_start(struct rdp_live_reporter *r)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	signalled = r->live;
+	__atomic_store_n(&caught, 0, __ATOMIC_RELAXED);
 	if (sigaction(SIGINT, &sa, &r->old_int) ||
 	    sigaction(SIGTERM, &sa, &r->old_term)) {
 		rdp_err("install the SIGINT/SIGTERM handler of the live run: "
@@ -112,12 +121,23 @@ void rdp_live_stop(struct rdp_live_reporter *r)
 	sigaction(SIGINT, &r->old_int, NULL);
 	sigaction(SIGTERM, &r->old_term, NULL);
 	signalled = NULL;
+	r->signo = __atomic_load_n(&caught, __ATOMIC_RELAXED);
 }
 
 int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
 		     struct rdp_result *res,
 		     const struct rdp_report_sinks *sinks,
 		     const struct rdp_report_info *in, double interval_s)
+{
+	return rdp_session_loop_soak(eng, run, res, sinks, in, interval_s,
+				     NULL);
+}
+
+int rdp_session_loop_soak(const struct rdp_engine_ops *eng, struct rdp_run *run,
+			  struct rdp_result *res,
+			  const struct rdp_report_sinks *sinks,
+			  const struct rdp_report_info *in, double interval_s,
+			  struct rdp_soak *soak)
 {
 	struct rdp_live live = { 0 };
 	struct rdp_live_reporter rep = {
@@ -127,6 +147,7 @@ int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
 		.clk = run->clk,
 		.interval_s = interval_s,
 		.msg_bytes = run->params->size_bytes,
+		.soak = soak,
 	};
 	struct rdp_cpu_snap cpu;
 	int ret = 0;
@@ -136,6 +157,8 @@ int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
 	    run->side == RDP_SIDE_CLIENT) {
 		run->live = &live;
 		run->interval_cycles = 0; /* the reporter prints them */
+		if (soak)
+			rdp_soak_arm(soak);
 		ret = rdp_live_start(&rep);
 	}
 	if (!ret) {
@@ -146,6 +169,8 @@ int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
 	if (run->live) {
 		rdp_live_stop(&rep);
 		run->live = NULL;
+		if (soak)
+			rdp_soak_ended(soak, rep.signo);
 	}
 	return ret;
 }

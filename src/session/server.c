@@ -19,6 +19,7 @@
 #include <rdmaperf/cm.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/counters.h>
+#include <rdmaperf/events.h>
 #include <rdmaperf/convert.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/perftest_wire.h>
@@ -44,6 +45,8 @@ struct server {
 	 * connection to ACCEPT, QP_INFO to RTS, the run, the teardown */
 	double t[5];
 	uint64_t mark_ns;
+	uint64_t ev_t0_ns; /* the connection's start: event times from it */
+	uint64_t ev_seq;   /* the next of dev's events to say */
 };
 
 enum {
@@ -253,6 +256,8 @@ static int open_device(struct server *s)
 	s->dev = NULL;
 	ret = rdp_session_keep_dev(s->keep, s->eng, s->o->conn.dev,
 				   s->o->conn.ib_port, cm, &s->o->mem, &s->dev);
+	if (!ret)
+		s->ev_seq = rdp_event_log_seq(rdp_events_log(s->dev->events));
 	if (!ret)
 		ret = rdp_session_keep_place(s->keep, &s->o->place, s->dev,
 					     &s->place);
@@ -481,6 +486,8 @@ static int serve_point(struct server *s, const struct rdp_params *p)
 	if (!ret)
 		ret = run_test(s);
 	lap(s, T_RUN);
+	rdp_session_server_events(s->dev, &s->ev_seq, s->ev_t0_ns,
+				  s->oob->peer);
 	if (s->conn)
 		access = s->conn->mr_access & RDP_ACCESS_REMOTE;
 	s->eng->conn_destroy(s->conn);
@@ -579,6 +586,7 @@ static int serve_handoff(const struct rdp_opts *o,
 	if (ret)
 		return ret;
 	s.end_ms = w.end_ms;
+	s.ev_t0_ns = s.mark_ns;
 	rdp_clear_error();
 	if (h->perftest)
 		ret = rdp_session_perftest_serve(o, eng, &h->oob);

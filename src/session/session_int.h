@@ -124,7 +124,40 @@ struct rdp_session_base {
 	struct rdp_report_sinks sinks;
 	struct rdp_report_info info;
 	struct rdp_ctr_pair ctr; /* port counters of the current point */
+	uint64_t ev_t0_ns; /* the run's start: event times count from it */
+	uint64_t ev_seq;   /* the next of dev's events a point takes */
 };
+
+/*
+ * The link's health (health.c). A session's events count from t0_ns and
+ * start with the next its device logs.
+ */
+void rdp_session_events_begin(struct rdp_session_base *s, uint64_t t0_ns);
+/* The device's events since the last point into res (failed: the point
+ * is not reported, so they are printed on stderr instead). */
+void rdp_session_point_events(struct rdp_session_base *s,
+			      struct rdp_result *res, int failed);
+/* The server's: dev's events since *cursor, a line each on stdout. */
+void rdp_session_server_events(struct rdp_dev *dev, uint64_t *cursor,
+			       uint64_t t0_ns, const char *peer);
+/* --soak: its rules from o and the verdict v (--min-bw, the line rate),
+ * dev's port counters and events, bad intervals said on text. */
+struct rdp_soak;
+struct rdp_soak_log;
+struct rdp_verdict;
+struct rdp_live_point;
+int rdp_soak_create(const struct rdp_opts *o, const struct rdp_verdict *v,
+		    const struct rdp_dev *dev, FILE *text,
+		    struct rdp_soak **out);
+void rdp_soak_free(struct rdp_soak *s); /* accepts NULL */
+const struct rdp_soak_log *rdp_soak_record(const struct rdp_soak *s);
+/* The timed run starts: the first interval's counters and events. */
+void rdp_soak_arm(struct rdp_soak *s);
+/* An interval ended (the reporter's thread): judged, recorded, said when
+ * bad; 1 when the soak has run its length. */
+int rdp_soak_tick(struct rdp_soak *s, const struct rdp_live_point *pt);
+/* The run ended, by signo (0: it ran its length). */
+void rdp_soak_ended(struct rdp_soak *s, int signo);
 
 /*
  * A client's out-of-band dialogue, step by step, behind one interface:
@@ -319,10 +352,12 @@ struct rdp_live_reporter {
 	const struct rdp_clock *clk;
 	double interval_s;
 	uint64_t msg_bytes;
+	struct rdp_soak *soak; /* --soak: each interval to it; NULL none */
 	/* the reporter's own */
 	uint64_t start_cycles;
 	pthread_t tid;
 	int running, quit;
+	int signo; /* the signal that ended the run, 0 none */
 	struct sigaction old_int, old_term;
 };
 int rdp_live_start(struct rdp_live_reporter *r);
@@ -334,6 +369,13 @@ int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,
 		     struct rdp_result *res,
 		     const struct rdp_report_sinks *sinks,
 		     const struct rdp_report_info *in, double interval_s);
+/* The same, a --soak run (soak NULL: none) judged interval by interval
+ * and ended at its length. */
+int rdp_session_loop_soak(const struct rdp_engine_ops *eng, struct rdp_run *run,
+			  struct rdp_result *res,
+			  const struct rdp_report_sinks *sinks,
+			  const struct rdp_report_info *in, double interval_s,
+			  struct rdp_soak *soak);
 
 /* The server's memory, for the client's report. */
 void rdp_session_mem_to_accept(const struct rdp_conn *conn,
