@@ -3,8 +3,8 @@
  * The congestion patterns: incast (every node receives once a sweep from
  * K distinct senders, none its own, each node sending K times; a sample
  * of R receivers; the victim beside the load) and alltoall (every
- * ordered pair in one round), their counts and estimates, and the option
- * refusals.
+ * ordered pair in one round), their counts and estimates, the option
+ * refusals, the impact factor and how mesh.json and the text say it.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,11 @@
 #include "unit.h"
 #include "tool_out.h"
 
+#include <jansson.h>
+
+#include <rdmaperf/mesh.h>
 #include <rdmaperf/mesh_plan.h>
+#include <rdmaperf/mesh_run.h>
 
 #define MAX_N 16
 
@@ -265,6 +269,106 @@ static void test_refusals(void **state)
 	assert_int_equal(o.pattern, RDP_MESH_INCAST);
 }
 
+static void test_impact(void **state)
+{
+	struct rdp_mesh_victim_fig alone = { 2, 3, 40 }, loaded = { 8, 15, 10 };
+	struct rdp_mesh_victim_fig none = { NAN, NAN, NAN }, zero = { 0, 0, 0 };
+	struct rdp_mesh_impact i;
+
+	(void)state;
+	rdp_mesh_impact_of(&alone, &loaded, &i);
+	assert_true(fabs(i.p50 - 4) < 1e-12);
+	assert_true(fabs(i.p99 - 5) < 1e-12);
+	assert_true(fabs(i.bw - 4) < 1e-12); /* alone / loaded */
+	/* Unloaded the same: 1. */
+	rdp_mesh_impact_of(&alone, &alone, &i);
+	assert_true(fabs(i.p50 - 1) < 1e-12 && fabs(i.bw - 1) < 1e-12);
+	/* A side not measured, or a figure of 0: no factor. */
+	rdp_mesh_impact_of(&alone, &none, &i);
+	assert_true(isnan(i.p50) && isnan(i.p99) && isnan(i.bw));
+	rdp_mesh_impact_of(&zero, &loaded, &i);
+	assert_true(isnan(i.p50) && isnan(i.p99) && isnan(i.bw));
+}
+
+/* The congestion figures of two rounds into mesh.json's "congestion"
+ * and the text, the second round's loaded side missing. */
+static void test_congestion_report(void **state)
+{
+	static const char *const names[] = { "n0", "n1", "n2", "n3", "n4" };
+	struct rdp_mesh_congestion c = { .kind = RDP_MESH_VICTIM_LAT };
+	struct rdp_mesh_victim_fig a = { 2, 4, NAN }, l = { 5, 12, NAN };
+	struct rdp_mesh_victim_round v0 = {
+		.round = 0, .tx = 4, .rx = 0, .senders = 3
+	};
+	struct rdp_mesh_victim_round v1 = {
+		.round = 1, .tx = 1, .rx = 2, .senders = 3
+	};
+	struct rdp_mesh_plan *p =
+		make(RDP_MESH_INCAST, 5, 3, 2, RDP_MESH_VICTIM_LAT);
+	struct rdp_mesh *m = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	json_error_t jerr;
+	json_t *doc, *g;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(rdp_mesh_congestion_note(&c, &v0, 1, &l), 0);
+	assert_int_equal(rdp_mesh_congestion_note(&c, &v0, 0, &a), 0);
+	assert_int_equal(rdp_mesh_congestion_note(&c, &v1, 0, &a), 0);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(rdp_mesh_create(p, 1, names, &m), 0);
+	rdp_mesh_set_congestion(m, &c);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rdp_mesh_congestion_print(&c, m, f);
+	fclose(f);
+	assert_string_equal(
+		buf, "congestion: round 1, victim n4 -> n0 under 3 senders: "
+		     "p50 2 -> 5 us (x2.5), p99 4 -> 12 us (x3)\n"
+		     "congestion: round 2, victim n1 -> n2 under 3 senders: "
+		     "p50 2 -> none us (no factor), p99 4 -> none us (no "
+		     "factor)\n");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(rdp_mesh_write_json(m, f), 0);
+	fclose(f);
+	doc = json_loads(buf, 0, &jerr);
+	assert_non_null(doc);
+	g = json_object_get(doc, "congestion");
+	assert_string_equal(json_string_value(json_object_get(g, "victim")),
+			    "lat");
+	g = json_object_get(g, "rounds");
+	assert_int_equal(json_array_size(g), 2);
+	g = json_array_get(g, 0);
+	assert_int_equal(json_integer_value(json_object_get(g, "round")), 1);
+	assert_string_equal(json_string_value(json_object_get(g, "tx")), "n4");
+	assert_string_equal(json_string_value(json_object_get(g, "rx")), "n0");
+	assert_true(fabs(json_number_value(json_object_get(
+				 json_object_get(g, "impact"), "p50")) -
+			 2.5) < 1e-12);
+	assert_true(fabs(json_number_value(json_object_get(
+				 json_object_get(g, "impact"), "p99")) -
+			 3) < 1e-12);
+	g = json_array_get(json_object_get(json_object_get(doc, "congestion"),
+					   "rounds"),
+			   1);
+	assert_true(json_is_null(
+		json_object_get(json_object_get(g, "impact"), "p50")));
+	assert_true(
+		fabs(json_number_value(json_object_get(
+			     json_object_get(json_object_get(doc, "congestion"),
+					     "impact_max"),
+			     "p99")) -
+		     3) < 1e-12);
+	json_decref(doc);
+	free(buf);
+	rdp_mesh_free(m);
+	rdp_mesh_congestion_fini(&c);
+	rdp_mesh_plan_free(p);
+}
+
 #define MESH(out, ...) TOOL_OUT("mesh", out, __VA_ARGS__)
 
 static void test_plan_command(void **state)
@@ -311,6 +415,8 @@ int main(void)
 		cmocka_unit_test(test_alltoall_plan),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_impact),
+		cmocka_unit_test(test_congestion_report),
 		cmocka_unit_test(test_plan_command),
 	};
 
