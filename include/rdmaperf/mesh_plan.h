@@ -68,6 +68,31 @@ enum rdp_mesh_pattern {
 	 * rdp_mesh_cover_of() (mesh_topo.h) fills the cover fields.
 	 */
 	RDP_MESH_COVER,
+	/*
+	 * Congestion (plan_incast.c): a node in several transfers of a
+	 * round. Incast: `fan_in` (K) senders into one receiver a round;
+	 * round r's receiver is node r (with `rounds` R < N, node
+	 * floor(r x N / R): a sample spread over the nodes), its senders
+	 * the K nodes after it, v+1 .. v+K mod N, so each node sends K
+	 * times in a sweep of N rounds and never to itself. With `victim`
+	 * node v+K+1 sends to the receiver too, alone first, then under
+	 * the load (rdp_mesh_plan_victim).
+	 */
+	RDP_MESH_INCAST,
+	/* Every node to every other at once: N x (N-1) transfers in one
+	 * round, at most RDP_MESH_ALLTOALL_MAX_NODES nodes. */
+	RDP_MESH_ALLTOALL,
+};
+
+/* alltoall's bound: each rank runs N-1 sessions each way at once. */
+#define RDP_MESH_ALLTOALL_MAX_NODES 1024
+
+/* What the victim of an incast round measures: its latency (p50, p99)
+ * or its bandwidth, alone and under the load. */
+enum rdp_mesh_victim {
+	RDP_MESH_VICTIM_NONE,
+	RDP_MESH_VICTIM_LAT,
+	RDP_MESH_VICTIM_BW,
 };
 
 struct rdp_mesh_plan_opts {
@@ -94,6 +119,11 @@ struct rdp_mesh_plan_opts {
 	const unsigned int *cover_uplinks;
 	unsigned int cover_groups;
 	unsigned int cover_load_pct;
+	/* Incast only: senders into a receiver (1..N-1, needed), rounds
+	 * (1..N; 0: N, every node receives once) and the victim. */
+	unsigned int fan_in;
+	unsigned int rounds;
+	enum rdp_mesh_victim victim;
 };
 
 /* One test of a round: tx sends to rx; both: rx sends to tx too, at the
@@ -105,7 +135,8 @@ struct rdp_mesh_xfer {
 
 struct rdp_mesh_plan;
 
-/* "pairwise", "bisection", "ring-shift", "grouped", "quick", "cover". */
+/* "pairwise", "bisection", "ring-shift", "grouped", "quick", "cover",
+ * "incast", "alltoall". */
 const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p);
 /* The pattern a name means; -EINVAL for any other name. */
 int rdp_mesh_pattern_parse(const char *name, enum rdp_mesh_pattern *out);
@@ -119,8 +150,11 @@ int rdp_mesh_pattern_check(const char *name, enum rdp_mesh_pattern *out,
  * grouped only (which needs it), 2..N-1; -b not on ring-shift; the node
  * count when known (0: not counted yet); cover, once the nodes are
  * counted, needs its groups (a group past cover_groups, a quota above
- * its group's nodes are refused too). 0, or -EINVAL with one line in
- * why.
+ * its group's nodes are refused too); --fan-in on incast only (which
+ * needs it), 1..N-1; --rounds on incast only, 1..N; --victim on incast
+ * only, with a node left over (K + 2 nodes); alltoall within
+ * RDP_MESH_ALLTOALL_MAX_NODES; -b not on incast or alltoall. 0, or
+ * -EINVAL with one line in why.
  */
 int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 			size_t len);
@@ -153,8 +187,29 @@ rdp_mesh_plan_opts(const struct rdp_mesh_plan *p);
  * ceil(n_g / q_g) over its groups (plan_cover.c). Ring-shift N-1.
  */
 size_t rdp_mesh_plan_rounds(const struct rdp_mesh_plan *p);
-/* The most transfers a round holds: N/2, or N for ring-shift. */
+/* The most transfers a round holds: N/2, or N for ring-shift, K for
+ * incast, N x (N-1) for alltoall. */
 size_t rdp_mesh_plan_width(const struct rdp_mesh_plan *p);
+/*
+ * The most transfers one node receives (in) or sends (out) in a round,
+ * its victim's included: 1 for the matchings and ring-shift (a transfer
+ * both ways is one session a side), K (+1 with a victim) in for incast,
+ * N-1 each way for alltoall. A rank serves and sends that many sessions
+ * at once.
+ */
+unsigned int rdp_mesh_plan_fan(const struct rdp_mesh_plan *p, int in);
+/*
+ * The victim of round k (incast with --victim): 1 with *v, the node
+ * after the senders sending to the receiver; 0 for none.
+ */
+int rdp_mesh_plan_victim(const struct rdp_mesh_plan *p, size_t k,
+			 struct rdp_mesh_xfer *v);
+/* The measured phases of a round: 2 with a victim (alone, loaded). */
+unsigned int rdp_mesh_plan_phases(const struct rdp_mesh_plan *p);
+/* "lat", "bw" ("none"); and back: 0 or -EINVAL with one line in why. */
+const char *rdp_mesh_victim_name(enum rdp_mesh_victim v);
+int rdp_mesh_victim_parse(const char *name, enum rdp_mesh_victim *out,
+			  char *why, size_t len);
 /*
  * Round k (0-based) into x, which holds rdp_mesh_plan_width() entries;
  * returns how many it filled (0 when k is past the last round).
@@ -164,8 +219,8 @@ size_t rdp_mesh_plan_round(const struct rdp_mesh_plan *p, size_t k,
 
 /*
  * The plan as text: a line saying what it is, then one line a round,
- * "round 1: 0->3 1->2 bye 4" ("0<->3" both ways at once), written round
- * by round. 0, or -EIO when f fails, -ENOMEM.
+ * "round 1: 0->3 1->2 bye 4" ("0<->3" both ways at once; an incast
+ * victim "victim 4->0"), written round by round. 0, or -EIO when f fails, -ENOMEM.
  */
 int rdp_mesh_plan_print(const struct rdp_mesh_plan *p, FILE *f);
 /* Its first line alone: "pairwise plan for 8 nodes, 14 rounds: ...". */

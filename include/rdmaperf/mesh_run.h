@@ -60,6 +60,9 @@ struct rdp_mesh_run_opts {
 	/* The test and its options as given (rdmaperf's part of the
 	 * command line): recorded, and checked by --resume. */
 	char test_args[1024];
+	/* --victim: the victim's test and options (the test's verb as a
+	 * latency or bandwidth test, the rest as given); NULL: none. */
+	const struct rdp_opts *victim;
 };
 
 /* A cell's figures from the last point a client session measured (NaN:
@@ -240,6 +243,56 @@ void rdp_mesh_set_quick(struct rdp_mesh *m, const struct rdp_mesh_quick *q);
  * node3" and a line for the suspects left unjudged; NULL q: nothing. */
 void rdp_mesh_quick_print(const struct rdp_mesh_quick *q,
 			  const struct rdp_mesh *m, FILE *out);
+
+/*
+ * --victim (incast): per round, the victim's figures measured alone and
+ * then under the load (NaN: not measured, or its session failed), and
+ * the congestion impact factor: latency loaded / alone (p50, p99),
+ * bandwidth alone / loaded, so a congested path reads above 1 either
+ * way.
+ */
+struct rdp_mesh_victim_fig {
+	double p50_us, p99_us; /* --victim lat */
+	double bw_gbps;	       /* --victim bw */
+};
+
+struct rdp_mesh_impact {
+	double p50, p99, bw; /* NaN where a side lacks the figure or it is
+			      * not above 0 */
+};
+
+void rdp_mesh_impact_of(const struct rdp_mesh_victim_fig *alone,
+			const struct rdp_mesh_victim_fig *loaded,
+			struct rdp_mesh_impact *out);
+
+struct rdp_mesh_victim_round {
+	unsigned int round; /* 0-based */
+	unsigned int tx, rx, rail, senders;
+	struct rdp_mesh_victim_fig alone, loaded;
+};
+
+struct rdp_mesh_congestion {
+	enum rdp_mesh_victim kind;
+	struct rdp_mesh_victim_round *v; /* in the order noted */
+	size_t n, cap;
+};
+
+/* Round's victim v (tx, rx, rail, under `senders`) measured alone
+ * (loaded 0) or under the load: f into its entry, made on first note.
+ * 0 or -ENOMEM. */
+int rdp_mesh_congestion_note(struct rdp_mesh_congestion *c,
+			     const struct rdp_mesh_victim_round *v, int loaded,
+			     const struct rdp_mesh_victim_fig *f);
+void rdp_mesh_congestion_fini(struct rdp_mesh_congestion *c);
+/* c onto the store for mesh.json's "congestion" and outliers.txt (the
+ * store borrows c, which must outlive its writers); NULL: none. */
+void rdp_mesh_set_congestion(struct rdp_mesh *m,
+			     const struct rdp_mesh_congestion *c);
+/* One line a round, "congestion: round 1, victim node4 -> node0 under
+ * 3 senders: p50 2.1 -> 9.8 us (x4.67), p99 3 -> 15 us (x5)" (", rail
+ * R" after the nodes with several rails); NULL or empty c: nothing. */
+void rdp_mesh_congestion_print(const struct rdp_mesh_congestion *c,
+			       const struct rdp_mesh *m, FILE *out);
 
 /* --retest's transfers and the round (0-based, past the plan's) of
  * each, on every rank; rank 0's quick verdicts. */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <rdmaperf/log.h>
+#include <rdmaperf/mesh_run.h>
 #include <rdmaperf/plot.h>
 
 #include "mesh_int.h"
@@ -37,6 +38,8 @@ static int outliers_file(const struct rdp_mesh *m, unsigned int rail, FILE *f)
 	int ret = rdp_mesh_write_outliers(m, f);
 
 	(void)rail;
+	if (!ret)
+		rdp_mesh_congestion_print(m->congestion, m, f);
 	return ret ? ret : rdp_mesh_write_reach(m, f);
 }
 

@@ -413,6 +413,9 @@ static json_t *mesh_json(const struct rdp_mesh *m)
 			put(doc, "cover", rdp_mesh_cover_json(m), &ok);
 		if (m->quick)
 			put(doc, "quick", rdp_mesh_quick_json(m), &ok);
+		if (m->congestion)
+			put(doc, "congestion", rdp_mesh_congestion_json(m),
+			    &ok);
 		if (m->n_times)
 			put(doc, "timing", timing_json(m), &ok);
 		if (m->analyzed && rdp_mesh_errors_any(m))

@@ -99,6 +99,8 @@ struct rdp_mesh {
 	struct str_pool errs;
 	/* Per node x rails + rail, by the last analysis; NULL before. */
 	struct rdp_mesh_node_errs *nerr;
+	/* --victim's figures, rdp_mesh_set_congestion; NULL: none. */
+	const struct rdp_mesh_congestion *congestion;
 };
 
 /* The cell's value of fig: failed cells 0 Gb/s and infinite latency. */
@@ -145,6 +147,9 @@ struct json_t *rdp_mesh_cell_path_json(const struct rdp_mesh *m,
 /* mesh.json's "quick" (quick_verdict.c; m->quick set), or NULL out of
  * memory. */
 struct json_t *rdp_mesh_quick_json(const struct rdp_mesh *m);
+/* mesh.json's "congestion" (congestion.c; m->congestion set), or NULL
+ * out of memory. */
+struct json_t *rdp_mesh_congestion_json(const struct rdp_mesh *m);
 /*
  * A retest of a pair the last analysis did not find bad (a quick pass's
  * suspect against a good node): kept as rdp_mesh_add_retest keeps a

@@ -27,14 +27,18 @@ struct pattern {
 			struct rdp_mesh_xfer *x);
 	size_t (*width)(const struct rdp_mesh_plan *p, size_t r);
 	void (*head)(const struct rdp_mesh_plan *p, FILE *f);
+	/* The most transfers a node receives (in) or sends in a round;
+	 * NULL: one. */
+	unsigned int (*fan)(const struct rdp_mesh_plan *p, int in);
 	unsigned int width_all : 1;    /* all N nodes send in a round */
 	unsigned int directed : 1;     /* pairings, split by direction */
 	unsigned int permutations : 1; /* takes --permutations */
 	unsigned int groups : 1;       /* needs --group-size */
 	unsigned int labels_shift : 1; /* "round K (+K)" in the plan */
+	unsigned int width_own : 1;    /* width(p, 0) is every round's */
 };
 
-#define N_PATTERNS 6
+#define N_PATTERNS 8
 static const struct pattern patterns[N_PATTERNS];
 
 const char *rdp_mesh_pattern_name(enum rdp_mesh_pattern p)
@@ -138,12 +142,18 @@ int rdp_mesh_plan_check(const struct rdp_mesh_plan_opts *o, char *why,
 		snprintf(why, len, "--permutations takes at most %d",
 			 RDP_MESH_MAX_PERMUTATIONS);
 	else if (too_many_matchings(o, why, len) || bad_groups(o, why, len) ||
-		 rdp_mesh_cover_check(o, why, len))
+		 rdp_mesh_cover_check(o, why, len) ||
+		 rdp_mesh_incast_check(o, why, len))
 		;
-	else if (o->bidir && !patterns[o->pattern].directed)
+	else if (o->bidir && o->pattern == RDP_MESH_RING_SHIFT)
 		snprintf(why, len,
 			 "-b does not apply to ring-shift, whose nodes send "
 			 "and receive at once already");
+	else if (o->bidir && !patterns[o->pattern].directed)
+		snprintf(why, len,
+			 "-b does not apply to %s, whose transfers go one way "
+			 "to load the receivers",
+			 patterns[o->pattern].name);
 	else
 		return 0;
 	return -EINVAL;
@@ -219,7 +229,18 @@ size_t rdp_mesh_plan_rounds(const struct rdp_mesh_plan *p)
 
 size_t rdp_mesh_plan_width(const struct rdp_mesh_plan *p)
 {
-	return patterns[p->o.pattern].width_all ? p->o.nodes : p->o.nodes / 2;
+	const struct pattern *pat = &patterns[p->o.pattern];
+
+	if (pat->width_own)
+		return pat->width(p, 0);
+	return pat->width_all ? p->o.nodes : p->o.nodes / 2;
+}
+
+unsigned int rdp_mesh_plan_fan(const struct rdp_mesh_plan *p, int in)
+{
+	const struct pattern *pat = &patterns[p->o.pattern];
+
+	return pat->fan ? pat->fan(p, in) : 1;
 }
 
 int rdp_mesh_plan_directed(const struct rdp_mesh_plan *p)
@@ -374,6 +395,20 @@ static const struct pattern patterns[N_PATTERNS] = {
 			     .width = rdp_mesh_cover_width,
 			     .head = rdp_mesh_cover_head,
 			     .directed = 1 },
+	[RDP_MESH_INCAST] = { .name = "incast",
+			      .size = rdp_mesh_incast_size,
+			      .round = rdp_mesh_incast_round,
+			      .width = rdp_mesh_incast_width,
+			      .head = rdp_mesh_incast_head,
+			      .fan = rdp_mesh_incast_fan,
+			      .width_own = 1 },
+	[RDP_MESH_ALLTOALL] = { .name = "alltoall",
+				.size = rdp_mesh_alltoall_size,
+				.round = rdp_mesh_alltoall_round,
+				.width = rdp_mesh_alltoall_width,
+				.head = rdp_mesh_alltoall_head,
+				.fan = rdp_mesh_alltoall_fan,
+				.width_own = 1 },
 };
 
 void rdp_mesh_plan_head(const struct rdp_mesh_plan *p, FILE *f)
@@ -387,6 +422,7 @@ static void print_round(const struct rdp_mesh_plan *p, size_t k,
 			const struct rdp_mesh_xfer *x, size_t cnt,
 			unsigned char *busy, FILE *f)
 {
+	struct rdp_mesh_xfer v;
 	unsigned int i;
 	size_t j;
 
@@ -399,6 +435,10 @@ static void print_round(const struct rdp_mesh_plan *p, size_t k,
 		fprintf(f, " %u%s%u", x[j].tx, x[j].both ? "<->" : "->",
 			x[j].rx);
 		busy[x[j].tx] = busy[x[j].rx] = 1;
+	}
+	if (rdp_mesh_plan_victim(p, k, &v)) {
+		fprintf(f, " victim %u->%u", v.tx, v.rx);
+		busy[v.tx] = 1;
 	}
 	for (i = 0; i < p->o.nodes; i++)
 		if (!busy[i])

@@ -104,7 +104,9 @@ int rdp_mesh_plan_fit(const struct rdp_mesh_plan *p,
 	ret = fresh_pairs(p, p->rounds, &fresh);
 	if (ret)
 		return ret;
-	fit.round_s = f->round_s + f->overhead_s;
+	/* An incast victim measures alone, then under the load: two
+	 * phases a round, each with its own set-up. */
+	fit.round_s = (f->round_s + f->overhead_s) * rdp_mesh_plan_phases(p);
 	fit.wall_s = (double)p->rounds * fit.round_s;
 	count_rounds(p, p->rounds, fresh, &fit.all);
 	r = p->rounds;

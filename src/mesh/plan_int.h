@@ -103,6 +103,24 @@ void rdp_mesh_cover_head(const struct rdp_mesh_plan *p, FILE *f);
 int rdp_mesh_cover_fresh(const struct rdp_mesh_plan *p, size_t m,
 			 uint64_t *fresh);
 
+/* Incast and alltoall (plan_incast.c): their rows, and the checks of
+ * rdp_mesh_plan_check on --fan-in, --rounds, --victim and alltoall's
+ * nodes. */
+int rdp_mesh_incast_size(struct rdp_mesh_plan *p);
+size_t rdp_mesh_incast_round(const struct rdp_mesh_plan *p, size_t r,
+			     struct rdp_mesh_xfer *x);
+size_t rdp_mesh_incast_width(const struct rdp_mesh_plan *p, size_t r);
+unsigned int rdp_mesh_incast_fan(const struct rdp_mesh_plan *p, int in);
+void rdp_mesh_incast_head(const struct rdp_mesh_plan *p, FILE *f);
+int rdp_mesh_alltoall_size(struct rdp_mesh_plan *p);
+size_t rdp_mesh_alltoall_round(const struct rdp_mesh_plan *p, size_t r,
+			       struct rdp_mesh_xfer *x);
+size_t rdp_mesh_alltoall_width(const struct rdp_mesh_plan *p, size_t r);
+unsigned int rdp_mesh_alltoall_fan(const struct rdp_mesh_plan *p, int in);
+void rdp_mesh_alltoall_head(const struct rdp_mesh_plan *p, FILE *f);
+int rdp_mesh_incast_check(const struct rdp_mesh_plan_opts *o, char *why,
+			  size_t len);
+
 /* Transfers in pairing r (ring-shift: round r) of any pattern, counted;
  * whether the pattern's pairings are split by direction. */
 size_t rdp_mesh_plan_pairing_width(const struct rdp_mesh_plan *p, size_t r);

@@ -30,90 +30,14 @@
 #include <rdmaperf/session.h>
 
 #include "mesh_int.h"
+#include "run_int.h"
 
-#define ACCEPT_POLL_MS	   200
 #define DEFAULT_MAX_MEMORY (4ull << 30)
-
-/* The serving thread: one client at a time, until told to stop. */
-struct server {
-	struct rdp_opts o;
-	const struct rdp_engine_ops *eng;
-	int lfd;
-	atomic_int stop;
-	pthread_t tid;
-	/* What each side keeps from round to round (its device, buffer,
-	 * clock): the serving thread's, and run_pair's, both the job's */
-	struct rdp_session_keep *keep;
-	struct rdp_session_keep *client_keep;
-};
-
-struct run {
-	struct rdp_boot *boot;
-	const struct rdp_opts *o;
-	const struct rdp_engine_ops *eng;
-	const struct rdp_mesh_run_opts *mo;
-	struct rdp_mesh_endpoint me, *eps; /* eps: every rank's */
-	unsigned int *node_of, *rail_of, nodes, rails;
-	const char **names;
-	struct rdp_mesh_plan *plan;
-	struct rdp_mesh *mesh; /* rank 0 */
-	FILE *journal;	       /* rank 0 */
-	struct server srv;
-	double started; /* of the rounds, for the ETA */
-	double bootstrap_s;
-	size_t total_rounds; /* the plan's, and the retests' once known */
-	struct rdp_mesh_retests rt; /* --retest's, on every rank */
-	/* Rank 0's verdict before each round, on every rank: [0] the time
-	 * budget stops the rounds, [1 + node] the node was pruned. */
-	unsigned char *verdict;
-	struct rdp_mesh_prune prune; /* rank 0 */
-	size_t from;		     /* the first round: past the journal's */
-	size_t plan_done;	     /* rounds of the plan run, before too */
-	double t_start;		     /* of this job, for the budget */
-	double ran_s;		     /* rank 0: this job's rounds' time */
-	size_t ran;
-	int stopped; /* by the time budget */
-	/* Rank 0: --topology's fabric, the nodes on it, the faults. */
-	struct rdp_mesh_run_topo *topo;
-};
-
-static double now_s(void)
-{
-	return (double)rdp_clock_mono_ns() / 1e9;
-}
-
-/* RDP_MESH_KEEP=0 keeps nothing between rounds (each session opens and
- * closes everything, as a lone rdmaperf does): the figure to compare. */
-static int keep_reuse(void)
-{
-	const char *v = getenv("RDP_MESH_KEEP");
-
-	return !(v && !strcmp(v, "0"));
-}
-
-static void *serve_main(void *arg)
-{
-	struct server *s = arg;
-	struct rdp_oob oob;
-
-	/* The first client finds this side as the later ones do; a failure
-	 * is the sessions' to report. */
-	rdp_session_keep_warm(s->keep, s->eng, &s->o);
-	while (!atomic_load(&s->stop)) {
-		if (rdp_oob_accept(s->lfd, ACCEPT_POLL_MS,
-				   s->o.conn.oob_timeout_ms, &oob))
-			continue;
-		rdp_session_serve_kept(&s->o, s->eng, &oob, s->keep);
-		rdp_oob_close(&oob);
-	}
-	return NULL;
-}
 
 /* Listen on the rail's address, on a port the kernel picks. */
 static int serve_start(struct run *r)
 {
-	struct server *s = &r->srv;
-	int ret;
+	struct rdp_mesh_server *s = &r->srv;
 
 	s->o = *r->o;
 	s->eng = r->eng;
@@ -122,33 +46,41 @@ static int serve_start(struct run *r)
 	s->o.conn.gid_index = r->me.gid_index;
 	if (!s->o.conn.max_memory_bytes)
 		s->o.conn.max_memory_bytes = DEFAULT_MAX_MEMORY;
-	ret = rdp_session_keep_create(keep_reuse(), &s->keep);
-	if (!ret)
-		ret = rdp_oob_listen(r->me.addr, 0, &s->lfd);
-	if (!ret)
-		ret = rdp_oob_local_port(s->lfd, &r->me.port);
-	if (ret)
-		return ret;
-	ret = -pthread_create(&s->tid, NULL, serve_main, s);
-	if (ret) {
-		rdp_err("mesh: start the serving thread: %s", strerror(-ret));
-		close(s->lfd);
-		s->lfd = -1;
-	}
-	return ret;
+	/* --victim: the victim's test is served too, as rdmaperf-server
+	 * serves whatever test its clients ask for. */
+	if (r->mo->victim)
+		s->o.bench = NULL;
+	return rdp_mesh_serve_start(s, r->me.addr, &r->me.port);
 }
 
-static void serve_stop(struct server *s)
+static void keeps_free(struct run *r)
 {
-	if (s->lfd >= 0) {
-		atomic_store(&s->stop, 1);
-		pthread_join(s->tid, NULL);
-		close(s->lfd);
-		s->lfd = -1;
-	}
-	rdp_session_keep_free(s->keep);
-	rdp_session_keep_free(s->client_keep);
-	s->keep = s->client_keep = NULL;
+	unsigned int i;
+
+	for (i = 0; i < r->n_client_keep; i++)
+		rdp_session_keep_free(r->client_keep[i]);
+	free(r->client_keep);
+	r->client_keep = NULL;
+	r->n_client_keep = 0;
+}
+
+/* n keeps for the sessions this rank sends at once (the first made in
+ * local_setup). 0 or -ENOMEM. */
+static int keeps_widen(struct run *r, unsigned int n)
+{
+	struct rdp_session_keep **k;
+	unsigned int i;
+
+	if (n <= r->n_client_keep)
+		return 0;
+	k = realloc(r->client_keep, n * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	r->client_keep = k;
+	for (i = r->n_client_keep; i < n; i++, r->n_client_keep++)
+		if (rdp_session_keep_create(rdp_mesh_keep_reuse(), &k[i]))
+			return -ENOMEM;
+	return 0;
 }
 
 /* run_pair's side made ready on this thread, on the device its sessions
@@ -162,7 +94,7 @@ static void warm_client(struct run *r)
 		return;
 	*c = *r->o;
 	snprintf(c->conn.dev, sizeof(c->conn.dev), "%s", r->me.dev);
-	rdp_session_keep_warm(r->srv.client_keep, r->eng, c);
+	rdp_session_keep_warm(r->client_keep[0], r->eng, c);
 	free(c);
 }
 
@@ -198,8 +130,7 @@ static int local_setup(struct run *r)
 		 dev && *dev ? dev : "the first active device");
 	ret = rdp_mesh_endpoint_local(dev, r->o->conn.ib_port, &r->me);
 	if (!ret)
-		ret = rdp_session_keep_create(keep_reuse(),
-					      &r->srv.client_keep);
+		ret = keeps_widen(r, 1);
 	if (!ret)
 		ret = serve_start(r);
 	if (!ret)
@@ -236,168 +167,6 @@ static int swap_endpoints(struct run *r)
 		return r->me.status;
 	return rdp_mesh_group(r->eps, n, r->node_of, r->rail_of, r->names,
 			      &r->nodes, &r->rails);
-}
-
-/* The rank of node's rail. */
-static int rank_of(const struct run *r, unsigned int node, unsigned int rail)
-{
-	int i;
-
-	for (i = 0; i < r->boot->size; i++)
-		if (r->node_of[i] == node && r->rail_of[i] == rail)
-			return i;
-	return -1;
-}
-
-static json_t *real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static double real_of(json_t *rec, const char *key)
-{
-	json_t *v = json_object_get(rec, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* What this rank's client side kept and where its session's time went,
- * into the cell's document: "kept" (counts since the job began) and
- * "phases_s". */
-static void put_kept(json_t *doc, const struct rdp_session_keep *k)
-{
-	struct rdp_session_keep_counts n;
-	struct rdp_session_phases p;
-
-	rdp_session_keep_counts(k, &n);
-	rdp_session_keep_phases(k, &p);
-	json_object_set_new(
-		doc, "kept",
-		json_pack("{s:i, s:i, s:i, s:i, s:i}", "sessions", n.sessions,
-			  "device_opens", n.dev_opens, "clock_calibrations",
-			  n.clock_calibrations, "conns_built", n.conns_built,
-			  "conns_reused", n.conns_reused));
-	json_object_set_new(
-		doc, "phases_s",
-		json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
-			  "start", p.start_s, "dial", p.dial_s, "hello",
-			  p.hello_s, "params", p.params_s, "qps", p.qps_s,
-			  "prepare", p.prepare_s, "loop", p.loop_s, "done",
-			  p.done_s, "report", p.report_s, "teardown",
-			  p.teardown_s));
-}
-
-/* One transfer as rdmaperf's client: the record rank 0 will read, with
- * the figures of the results the session handed back. */
-static json_t *run_pair(struct run *r, const struct rdp_mesh_xfer *x,
-			unsigned int round)
-{
-	const struct rdp_mesh_endpoint *peer;
-	struct rdp_session_results *res = NULL;
-	struct rdp_mesh_figures fig = { NAN, NAN, NAN, 0 };
-	struct rdp_mesh_err_sink *errs = rdp_mesh_err_sink_create();
-	struct rdp_opts *c;
-	json_t *rec, *doc = NULL;
-	char why[512] = "";
-	double t0;
-	int rc;
-
-	peer = &r->eps[rank_of(r, x->rx, r->rail_of[r->boot->rank])];
-	c = malloc(sizeof(*c));
-	if (!c) {
-		rdp_mesh_err_sink_free(errs);
-		return NULL;
-	}
-	*c = *r->o;
-	snprintf(c->conn.host, sizeof(c->conn.host), "%s", peer->addr);
-	c->conn.tcp_port = peer->port;
-	snprintf(c->conn.dev, sizeof(c->conn.dev), "%s", r->me.dev);
-	c->conn.gid_index = r->me.gid_index;
-	/* From this rail's address, which its GID is: the server holds a
-	 * client's IP-based GID to the address it connects from. */
-	snprintf(c->conn.source_ip, sizeof(c->conn.source_ip), "%s",
-		 r->me.addr);
-	c->params.flags &= ~(uint32_t)RDP_PARAM_BIDIR;
-	if (x->both)
-		c->params.flags |= RDP_PARAM_BIDIR;
-	c->report.json = 0;
-	c->report.json_file[0] = '\0';
-	c->limits.plot_file[0] = '\0';
-	printf("== round %u: %s -> %s (%s:%u) on %s ==\n", round + 1,
-	       r->me.node, peer->node, peer->addr, peer->port, r->me.dev);
-	fflush(stdout);
-	t0 = now_s();
-	rc = rdp_session_client_kept(c, r->eng, NULL, r->srv.client_keep,
-				     rdp_mesh_err_sink_base(errs), &res);
-	t0 = now_s() - t0;
-	free(c);
-	if (rc)
-		snprintf(why, sizeof(why), "%s (%s %s to %s %s, exit %d)",
-			 rdp_last_error()[0] ? rdp_last_error()
-					     : "the test failed",
-			 r->me.node, r->me.dev, peer->node, peer->dev, rc);
-	if (!rc) {
-		rdp_mesh_figures_of(res, &fig);
-		doc = json_incref(res->doc);
-		if (doc)
-			put_kept(doc, r->srv.client_keep);
-	}
-	if (!rc && !doc)
-		snprintf(why, sizeof(why), "no results document");
-	rdp_session_results_free(res);
-	rec = json_pack("{s:i, s:i, s:i, s:i, s:b, s:s, s:f, s:o, s:o, s:o, "
-			"s:f, s:o}",
-			"tx", x->tx, "rx", x->rx, "rail",
-			r->rail_of[r->boot->rank], "round", round, "both",
-			x->both, "reason", why, "pair_s", t0, "bw_gbps",
-			real_or_null(fig.bw_gbps), "rx_bw_gbps",
-			real_or_null(fig.rx_bw_gbps), "lat_us",
-			real_or_null(fig.lat_us), "measured_s", fig.measured_s,
-			"result", doc ? doc : json_null());
-	/* The ports' error counters travel with the figures. */
-	if (rec && !rc && rdp_mesh_err_sink_put(errs, rec))
-		rdp_warn("mesh: the cell's error counters were not kept");
-	rdp_mesh_err_sink_free(errs);
-	return rec;
-}
-
-/* The transfers of round k into xs (the plan's width): the plan's, or
- * past them the retests'. */
-static size_t round_xfers(const struct run *r, size_t k,
-			  struct rdp_mesh_xfer *xs)
-{
-	size_t first = rdp_mesh_plan_rounds(r->plan), i, n = 0;
-
-	if (k < first)
-		return rdp_mesh_plan_round(r->plan, k, xs);
-	for (i = 0; i < r->rt.n; i++)
-		if (r->rt.round[i] == k - first)
-			xs[n++] = r->rt.re[i];
-	return n;
-}
-
-/* This rank's transfer of round k, if it sends in it: its record. */
-static char *my_round(struct run *r, size_t k)
-{
-	size_t i, n, w = rdp_mesh_plan_width(r->plan);
-	struct rdp_mesh_xfer *xs = calloc(w, sizeof(*xs));
-	unsigned int me = r->node_of[r->boot->rank];
-	json_t *rec = NULL;
-	char *text = NULL;
-
-	if (!xs)
-		return NULL;
-	n = round_xfers(r, k, xs);
-	for (i = 0; i < n; i++)
-		if (xs[i].tx == me && !r->verdict[1 + xs[i].tx] &&
-		    !r->verdict[1 + xs[i].rx])
-			rec = run_pair(r, &xs[i], (unsigned int)k);
-	free(xs);
-	/* The document's figures as rdmaperf's own --json-file has them. */
-	if (rec)
-		text = json_dumps(rec, JSON_COMPACT | JSON_REAL_PRECISION(15));
-	json_decref(rec);
-	return text;
 }
 
 static int add_cell(struct run *r, json_t *rec, int reverse)
@@ -449,36 +218,76 @@ static void progress(const struct run *r, size_t k)
 		fputc('\n', stderr);
 }
 
+/* Rank 0: a victim's record into the congestion figures. */
+static int note_victim(struct run *r, json_t *rec, const char *phase)
+{
+	struct rdp_mesh_victim_fig f = { real_of(rec, "lat_us"),
+					 real_of(rec, "lat_p99_us"),
+					 real_of(rec, "bw_gbps") };
+	struct rdp_mesh_victim_round v = {
+		.round = (unsigned int)json_integer_value(
+			json_object_get(rec, "round")),
+		.tx = (unsigned int)json_integer_value(
+			json_object_get(rec, "tx")),
+		.rx = (unsigned int)json_integer_value(
+			json_object_get(rec, "rx")),
+		.rail = (unsigned int)json_integer_value(
+			json_object_get(rec, "rail")),
+		.senders = rdp_mesh_plan_opts(r->plan)->fan_in,
+	};
+
+	return rdp_mesh_congestion_note(&r->cong, &v, !strcmp(phase, "loaded"),
+					&f);
+}
+
+/* Rank 0: one record of a round into its cell (both of a transfer both
+ * ways), the pruning's notes and the round's times t. */
+static int collect_one(struct run *r, json_t *rec,
+		       struct rdp_mesh_round_time *t)
+{
+	const char *victim = json_string_value(json_object_get(rec, "victim"));
+	double v;
+	int ret;
+
+	if (victim)
+		ret = note_victim(r, rec, victim);
+	else
+		ret = add_cell(r, rec, 0);
+	if (!ret && !victim && json_is_true(json_object_get(rec, "both")))
+		ret = add_cell(r, rec, 1);
+	if (!victim)
+		rdp_mesh_prune_note_record(&r->prune, rec);
+	v = json_number_value(json_object_get(rec, "pair_s"));
+	t->pair_s = v > t->pair_s ? v : t->pair_s;
+	v = json_number_value(json_object_get(rec, "measured_s"));
+	t->measured_s = v > t->measured_s ? v : t->measured_s;
+	return ret;
+}
+
 /* Rank 0: the records of round k (begun at t0) into cells and its
  * times, then the journal. */
 static int collect(struct run *r, size_t k, const char *all, const size_t *lens,
 		   double t0)
 {
 	struct rdp_mesh_round_time t = { 0 };
-	size_t off = 0;
+	size_t off = 0, j;
 	json_error_t jerr;
-	json_t *rec;
-	double v;
+	json_t *recs;
 	int i, ret = 0;
 
 	for (i = 0; i < r->boot->size; off += lens[i], i++) {
 		if (!lens[i])
 			continue;
-		rec = json_loadb(all + off, lens[i], 0, &jerr);
-		if (!rec) {
-			rdp_err("mesh: rank %d's record of round %zu: %s", i,
-				k + 1, jerr.text);
+		recs = json_loadb(all + off, lens[i], 0, &jerr);
+		if (!json_is_array(recs)) {
+			rdp_err("mesh: rank %d's records of round %zu: %s", i,
+				k + 1, recs ? "not a list" : jerr.text);
+			json_decref(recs);
 			continue;
 		}
-		ret = add_cell(r, rec, 0);
-		if (!ret && json_is_true(json_object_get(rec, "both")))
-			ret = add_cell(r, rec, 1);
-		rdp_mesh_prune_note_record(&r->prune, rec);
-		v = json_number_value(json_object_get(rec, "pair_s"));
-		t.pair_s = v > t.pair_s ? v : t.pair_s;
-		v = json_number_value(json_object_get(rec, "measured_s"));
-		t.measured_s = v > t.measured_s ? v : t.measured_s;
-		json_decref(rec);
+		for (j = 0; !ret && j < json_array_size(recs); j++)
+			ret = collect_one(r, json_array_get(recs, j), &t);
+		json_decref(recs);
 		if (ret)
 			return ret;
 	}
@@ -538,7 +347,9 @@ static int rounds(struct run *r, size_t from, size_t to)
 			ret = share_verdict(r);
 		if (ret || r->stopped)
 			break;
-		mine = my_round(r, k);
+		ret = rdp_mesh_round_of(r, k, &mine);
+		if (ret)
+			break;
 		ret = b->ops->gather(b, mine, mine ? strlen(mine) : 0, &all,
 				     lens, r->mo->round_timeout_ms);
 		free(mine);
@@ -627,6 +438,8 @@ static int finish(struct run *r)
 		return RDP_EXIT_FAIL;
 	}
 	rdp_mesh_run_topo_locate(r->topo, r->mesh);
+	if (r->cong.n)
+		rdp_mesh_set_congestion(r->mesh, &r->cong);
 	ret = rdp_mesh_write_dir(r->mesh, r->mo->output_dir);
 	if (ret && ret != -ENOENT)
 		return RDP_EXIT_FAIL;
@@ -636,6 +449,7 @@ static int finish(struct run *r)
 		rdp_mesh_write_outliers(r->mesh, out);
 	rdp_mesh_run_topo_print(r->topo, out);
 	rdp_mesh_quick_print(r->rt.quick, r->mesh, out);
+	rdp_mesh_congestion_print(&r->cong, r->mesh, out);
 	times_text(r, out);
 	fprintf(out, "%zu cells, %d flagged or failed",
 		rdp_mesh_n_cells(r->mesh) - skipped, bad);
@@ -720,8 +534,13 @@ static int prepare(struct run *r)
 			ret = open_store(r, &po);
 	}
 	r->verdict = calloc((size_t)r->nodes + 1, 1);
-	if (!r->verdict)
+	/* Incast, alltoall: as many sessions served and sent at once as
+	 * the plan puts on one node. */
+	if (!r->verdict ||
+	    rdp_mesh_serve_widen(&r->srv, rdp_mesh_plan_fan(r->plan, 1)) ||
+	    keeps_widen(r, rdp_mesh_plan_fan(r->plan, 0)))
 		return -ENOMEM; /* the others time out in their bcast */
+	r->cong.kind = po.victim;
 	return rdp_mesh_share_start(r->boot, ret, &r->from,
 				    rdp_mesh_plan_rounds(r->plan),
 				    r->mo->round_timeout_ms);
@@ -729,7 +548,8 @@ static int prepare(struct run *r)
 
 static void cleanup(struct run *r)
 {
-	serve_stop(&r->srv);
+	rdp_mesh_serve_stop(&r->srv);
+	keeps_free(r);
 	if (r->journal)
 		fclose(r->journal);
 	rdp_mesh_free(r->mesh);
@@ -742,6 +562,7 @@ static void cleanup(struct run *r)
 	free(r->verdict);
 	rdp_mesh_prune_fini(&r->prune);
 	rdp_mesh_run_topo_free(r->topo);
+	rdp_mesh_congestion_fini(&r->cong);
 }
 
 int rdp_mesh_run(struct rdp_boot *boot, const struct rdp_opts *o,

@@ -39,6 +39,8 @@ struct mesh_args {
 	const struct rdp_cli_opt *fit_given; /* of the estimate, given */
 	const char *topology;		     /* cover's fabric */
 	unsigned int load_pct;		     /* 0: not given */
+	unsigned int fan_in, rounds;	     /* incast; 0: not given */
+	const char *victim;		     /* incast: lat or bw */
 };
 
 /* Cover's fabric: the nodes are its hosts in order, on every rail all
@@ -49,6 +51,16 @@ struct cover_fabric {
 	struct rdp_mesh_cover cover;
 	const char **names;
 };
+
+static int set_victim(void *base, const struct rdp_cli_opt *d, const char *arg,
+		      char *err, size_t len)
+{
+	enum rdp_mesh_victim v;
+
+	(void)base;
+	(void)d;
+	return rdp_mesh_victim_parse(arg, &v, err, len);
+}
 
 static int set_pattern(void *base, const struct rdp_cli_opt *d, const char *arg,
 		       char *err, size_t len)
@@ -99,8 +111,17 @@ static const struct rdp_cli_opt rows[] = {
 	  .off = offsetof(struct mesh_args, pattern),
 	  .width = sizeof(const char *), .set = set_pattern,
 	  .help = "pairwise (default), bisection, ring-shift, grouped, "
-		  "quick or cover" },
+		  "quick, cover, incast or alltoall" },
 	RDP_MESH_PLAN_ROWS(struct mesh_args),
+	{ "fan-in", 0, "K", T, UINT(fan_in, 1, RDP_MESH_PLAN_MAX_NODES, 0),
+	  .help = "incast: K senders into one receiver a round" },
+	{ "rounds", 0, "R", T, UINT(rounds, 1, RDP_MESH_PLAN_MAX_NODES, 0),
+	  .help = "incast: R receivers spread over the nodes (default all)" },
+	{ "victim", 0, "lat|bw", T, .type = RDP_CLI_TEXT,
+	  .off = offsetof(struct mesh_args, victim),
+	  .width = sizeof(const char *), .set = set_victim,
+	  .help = "incast: the next node sends to the receiver, alone then "
+		  "under the load" },
 	{ "topology", 0, "FILE", T, .type = RDP_CLI_TEXT,
 	  .off = offsetof(struct mesh_args, topology),
 	  .width = sizeof(const char *),
@@ -147,6 +168,8 @@ static const struct rdp_cli_table mesh_table = {
 	.side = RDP_CLI_TOOL,
 	.synopsis = "Usage: rdmaperf mesh --plan N [--pattern P] "
 		    "[--permutations K] [--group-size G]\n"
+		    "                     [--fan-in K [--rounds R] "
+		    "[--victim lat|bw]]\n"
 		    "                     [--topology FILE [--load PCT]] "
 		    "[--seed S] [-b]\n"
 		    "                     [--estimate [-D SEC] "
@@ -182,9 +205,13 @@ static int plan_opts(const struct mesh_args *a, struct rdp_mesh_plan_opts *o)
 					  .permutations = a->permutations,
 					  .group_size = a->group_size,
 					  .seed = a->seed,
-					  .bidir = a->bidir };
+					  .bidir = a->bidir,
+					  .fan_in = a->fan_in,
+					  .rounds = a->rounds };
 	if (a->pattern)
 		rdp_mesh_pattern_parse(a->pattern, &o->pattern);
+	if (a->victim)
+		rdp_mesh_victim_parse(a->victim, &o->victim, why, sizeof(why));
 	if (a->topology && o->pattern != RDP_MESH_COVER) {
 		rdp_err("mesh: --topology goes with --pattern cover here (the "
 			"faults on a fabric are rdmaperf-mesh's)");
@@ -285,8 +312,11 @@ static void print_estimate(const struct rdp_mesh_plan *p,
 	say_pairs(f, &e->all);
 	fprintf(f,
 		"\nround time: %g s (-D %g s + %g s of set-up, teardown and "
-		"barriers)\nwall time: ",
-		e->round_s, o->round_s, o->overhead_s);
+		"barriers%s)\nwall time: ",
+		e->round_s, o->round_s, o->overhead_s,
+		rdp_mesh_plan_phases(p) > 1
+			? ", twice: the victim alone, then under the load"
+			: "");
 	say_time(f, e->wall_s);
 	fputc('\n', f);
 	if (!(o->budget_s > 0))

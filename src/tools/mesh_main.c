@@ -42,6 +42,9 @@ struct mesh_args {
 	const char *topology;
 	unsigned int load_pct; /* 0: not given */
 	const char *max_errors;
+	/* Incast: senders, rounds (0: not given), the victim's kind. */
+	unsigned int fan_in, rounds;
+	const char *victim;
 };
 
 #define UINT(m, lo, hi, d)                                                     \
@@ -62,8 +65,17 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "one device a rail: the node-local rank picks its own" },
 	{ "pattern", 0, "P", T, TEXT(pattern),
 	  .help = "pairwise (default), bisection, ring-shift, grouped, "
-		  "quick or cover (with --topology)" },
+		  "quick, cover (with --topology), incast or alltoall" },
 	RDP_MESH_PLAN_ROWS(struct mesh_args),
+	{ "fan-in", 0, "K", T, UINT(fan_in, 1, RDP_MESH_MAX_NODES, 0),
+	  .help = "incast: K senders into one receiver a round, the K nodes "
+		  "after it" },
+	{ "rounds", 0, "R", T, UINT(rounds, 1, RDP_MESH_MAX_NODES, 0),
+	  .help = "incast: R receivers spread over the nodes (default every "
+		  "node)" },
+	{ "victim", 0, "lat|bw", T, TEXT(victim),
+	  .help = "incast: the node after the senders sends to the receiver, "
+		  "alone then under the load: the congestion impact factor" },
 	{ "output-dir", 0, "DIR", T, TEXT(output_dir),
 	  .help = "mesh.json, matrices, outliers, logs (default mesh)" },
 	{ "tolerance", 0, "PCT", T, REAL(tolerance_pct, "a percentage like 10"),
@@ -269,6 +281,13 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 	p->group_size = a->group_size;
 	p->seed = a->seed;
 	p->bidir = !!(o->params.flags & RDP_PARAM_BIDIR);
+	p->fan_in = a->fan_in;
+	p->rounds = a->rounds;
+	if (a->victim &&
+	    rdp_mesh_victim_parse(a->victim, &p->victim, why, sizeof(why))) {
+		rdp_err("%s", why);
+		return -EINVAL;
+	}
 	/* The plan's rules, as `rdmaperf mesh --plan` says them; the node
 	 * count is the ranks', checked when they are counted. */
 	if ((a->pattern && rdp_mesh_pattern_check(a->pattern, &p->pattern, why,
@@ -345,13 +364,60 @@ static void test_args(int n, char **v, char *buf, size_t len)
 					 i > 1 ? " " : "", v[i]);
 }
 
+/*
+ * --victim's test: the mesh test's verb as a latency test (lat) or a
+ * bandwidth test (bw), "write_bw" -> "write_lat"; the test itself when
+ * it is of that kind already.
+ */
+static const char *victim_test(const struct rdp_opts *o, enum rdp_mesh_victim v,
+			       char *buf, size_t len)
+{
+	int lat = v == RDP_MESH_VICTIM_LAT;
+	const char *from = lat ? "_bw" : "_lat", *to = lat ? "_lat" : "_bw";
+	size_t n = strlen(o->bench->name), f = strlen(from);
+
+	if ((o->bench->kind == RDP_BENCH_LAT) == lat)
+		return o->bench->name;
+	if (n < f || strcmp(o->bench->name + n - f, from))
+		return NULL;
+	snprintf(buf, len, "%.*s%s", (int)(n - f), o->bench->name, to);
+	return rdp_bench_find(buf) ? buf : NULL;
+}
+
+/*
+ * The victim's options (--victim): rdmaperf's part of the command line
+ * parsed again, its test (tv[ti]) swapped for the victim's. 0 or -EINVAL
+ * (logged).
+ */
+static int victim_opts(int nt, char **tv, int ti, const struct rdp_opts *o,
+		       struct rdp_mesh_run_opts *mo, struct rdp_opts *vo)
+{
+	char name[64], err[256];
+	const char *test = victim_test(o, mo->plan.victim, name, sizeof(name));
+
+	if (!test) {
+		rdp_err("--victim %s: %s has no %s test to run beside the load",
+			rdp_mesh_victim_name(mo->plan.victim), o->bench->name,
+			rdp_mesh_victim_name(mo->plan.victim));
+		return -EINVAL;
+	}
+	tv[ti] = (char *)test;
+	if (rdp_opts_parse_client(nt, tv, vo, err, sizeof(err))) {
+		rdp_err("--victim %s (%s): %s",
+			rdp_mesh_victim_name(mo->plan.victim), test, err);
+		return -EINVAL;
+	}
+	mo->victim = vo;
+	return 0;
+}
+
 /* 0 to run, RDP_PARSE_EXIT after --help, -EINVAL (logged). */
 static int parse(int argc, char **argv, struct rdp_opts *o,
-		 struct rdp_mesh_run_opts *mo)
+		 struct rdp_mesh_run_opts *mo, struct rdp_opts *vo)
 {
 	char **mv, **tv, err[256];
 	struct mesh_args a;
-	int nm, nt, ret;
+	int nm, nt, ret, ti = 0;
 
 	mv = calloc((size_t)argc + 1, sizeof(*mv));
 	tv = calloc((size_t)argc + 1, sizeof(*tv));
@@ -374,9 +440,12 @@ static int parse(int argc, char **argv, struct rdp_opts *o,
 		ret = rdp_opts_parse_client(nt, tv, o, err, sizeof(err));
 		if (ret < 0)
 			rdp_err("%s", err);
+		ti = optind; /* the test's place, the options put first */
 	}
 	if (!ret)
 		ret = mesh_opts(&a, o, mo);
+	if (!ret && mo->plan.victim)
+		ret = victim_opts(nt, tv, ti, o, mo, vo);
 	free(mv);
 	free(tv);
 	return ret;
@@ -386,10 +455,10 @@ int main(int argc, char **argv)
 {
 	struct rdp_mesh_run_opts mo = { 0 };
 	struct rdp_boot *boot;
-	struct rdp_opts o;
+	struct rdp_opts o, vo;
 	int ret, rc;
 
-	ret = parse(argc, argv, &o, &mo);
+	ret = parse(argc, argv, &o, &mo, &vo);
 	if (ret)
 		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
 	if (rdp_boot_mpi_open(&argc, &argv, &boot))

@@ -12,6 +12,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/mesh.sh"
 . "$HERE/slurm.sh"
 . "$HERE/cluster_health.sh"
+. "$HERE/cluster_congestion.sh"
 
 # The first N devices of the bed, as -d takes them.
 devs() {
@@ -578,7 +579,9 @@ main() {
 		t_cluster_ringshift t_cluster_retest_held t_cluster_srun \
 		t_cluster_node_down t_cluster_kept4 t_cluster_resume \
 		t_cluster_budget t_cluster_leaf_uplink t_cluster_cover \
-		t_cluster_quick_slow t_cluster_errors_loss; do
+		t_cluster_quick_slow t_cluster_errors_loss \
+		t_cluster_incast_shaped t_cluster_incast_plain \
+		t_cluster_alltoall4; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary

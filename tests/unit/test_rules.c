@@ -386,8 +386,8 @@ static void test_rules_mesh_plan(void **state)
 	assert_int_equal(rdp_mesh_pattern_check("ring", &pat, why, sizeof(why)),
 			 -EINVAL);
 	assert_string_equal(why, "--pattern needs pairwise, bisection, "
-				 "ring-shift, grouped, quick or cover, not "
-				 "'ring'");
+				 "ring-shift, grouped, quick, cover, incast "
+				 "or alltoall, not 'ring'");
 	assert_int_equal(
 		rdp_mesh_pattern_check("bisection", &pat, why, sizeof(why)), 0);
 	assert_int_equal(pat, RDP_MESH_BISECTION);
