@@ -332,6 +332,7 @@ static void test_rails(void **state)
 /* A rank without a device: one line, left out of the comparison. */
 static void test_no_device(void **state)
 {
+	const char *text;
 	long nd;
 
 	(void)state;
@@ -347,6 +348,12 @@ static void test_no_device(void **state)
 		  "rank(s) without a device\n"
 		  "node2 (rxe2): no device: device 'mlx5_9' not found: see "
 		  "`ibv_devices`\n");
+	/* None with a device: nothing read, nothing listed as unreadable. */
+	all[0].status = all[1].status = all[3].status = -ENODEV;
+	assert_int_equal(compare(4), 0);
+	text = report(4, 0);
+	expect_in(text, "doctor: 4 node(s): no rank has a device\n");
+	assert_null(strstr(text, "unreadable"));
 }
 
 static void test_json(void **state)

@@ -219,13 +219,17 @@ void rdp_doctor_fleet_print(FILE *out, const struct rdp_doctor_facts *all,
 	fprintf(out, "doctor: %zu node(s)", nodes);
 	if (rails > 1)
 		fprintf(out, ", %u rails", rails);
+	if (nodev == n)
+		nun = 0; /* nothing was read to compare */
 	if (nd)
 		fprintf(out, ": %zu difference(s) on %zu node(s)", nd,
 			count_nodes(d, nd));
-	else
+	else if (nodev < n)
 		fprintf(out, ": all agree on the %zu facts read",
 			(size_t)RDP_FACT_N - nun);
-	if (nodev)
+	if (nodev == n)
+		fprintf(out, ": no rank has a device");
+	else if (nodev)
 		fprintf(out, "; %zu rank(s) without a device", nodev);
 	fprintf(out, "\n");
 	for (i = 0; i < n; i++) {
