@@ -11,6 +11,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/mesh.sh"
 . "$HERE/slurm.sh"
+. "$HERE/cluster_doctor.sh"
 
 # The first N devices of the bed, as -d takes them.
 devs() {
@@ -577,7 +578,7 @@ main() {
 		t_cluster_ringshift t_cluster_retest_held t_cluster_srun \
 		t_cluster_node_down t_cluster_kept4 t_cluster_resume \
 		t_cluster_budget t_cluster_leaf_uplink t_cluster_cover \
-		t_cluster_quick_slow; do
+		t_cluster_quick_slow t_cluster_doctor_agree t_cluster_doctor_mtu t_cluster_doctor6; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary
