@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rdmaperf/gid.h>
 #include <rdmaperf/log.h>
@@ -106,5 +107,130 @@ void rdp_doctor_fix(struct rdp_check *c, enum rdp_verdict when, const char *fmt,
 
 /* Counts per verdict, indexed by enum rdp_verdict. */
 void rdp_doctor_tally(const struct rdp_doctor *doc, size_t counts[4]);
+
+/*
+ * The fleet doctor (rdmaperf-mesh --doctor): what one rank's device and
+ * host are, as fixed fields swapped by the bootstrap, and which nodes
+ * differ from the most common value of each fact.
+ */
+enum rdp_fact_id {
+	RDP_FACT_PORT_STATE,
+	RDP_FACT_LINK_LAYER,
+	RDP_FACT_RATE,
+	RDP_FACT_WIDTH,
+	RDP_FACT_MTU_ACTIVE,
+	RDP_FACT_MTU_MAX,
+	RDP_FACT_NETDEV_MTU,
+	RDP_FACT_FW,
+	RDP_FACT_PCIE_SPEED,
+	RDP_FACT_PCIE_WIDTH,
+	RDP_FACT_PCIE_MAX_SPEED,
+	RDP_FACT_PCIE_MAX_WIDTH,
+	RDP_FACT_GID_TYPE,
+	RDP_FACT_GID_INDEX,
+	RDP_FACT_PKEYS,
+	RDP_FACT_ECN_NP,
+	RDP_FACT_ECN_RP,
+	RDP_FACT_PFC,
+	RDP_FACT_TRUST,
+	RDP_FACT_NUMA,
+	RDP_FACT_GOVERNOR,
+	RDP_FACT_MEMLOCK,
+	RDP_FACT_CSTATES,
+	RDP_FACT_RDMA_CM,
+	RDP_FACT_N
+};
+
+/* How a fact's values compare: as numbers (num) or as text. */
+enum rdp_fact_kind {
+	RDP_FACT_NUM,
+	RDP_FACT_TEXT
+};
+
+struct rdp_fact_def {
+	const char *id;	   /* stable key: "mtu_active" */
+	const char *title; /* "active MTU" */
+	enum rdp_fact_kind kind;
+};
+
+/* The definition of fact id; NULL out of range. */
+const struct rdp_fact_def *rdp_fact_def(enum rdp_fact_id id);
+
+struct rdp_doctor_fact {
+	int32_t readable; /* 0: unreadable here, never compared */
+	int64_t num;	  /* RDP_FACT_NUM: the value compared */
+	char text[64];	  /* what is shown (and compared for TEXT) */
+};
+
+/* One rank's facts: the same binary layout on every rank. */
+struct rdp_doctor_facts {
+	char node[64]; /* RDP_MESH_NODE, else the host name */
+	char dev[64];
+	int32_t status; /* 0, or -errno: no device (why says it) */
+	char why[160];
+	struct rdp_doctor_fact f[RDP_FACT_N];
+};
+
+/* The MTUs from ibv_query_port() of name's port; zeros when unknown. */
+void rdp_doctor_query_verbs(const char *name, int port,
+			    struct rdp_doctor_verbs *v);
+
+/*
+ * The facts of doc's device (rdp_doctor_local has run on fs) into f:
+ * node, dev and status untouched; what fs cannot tell stays unreadable.
+ */
+void rdp_doctor_facts_of(const struct rdp_sysfs *fs,
+			 const struct rdp_doctor *doc,
+			 const struct rdp_doctor_verbs *verbs,
+			 struct rdp_doctor_facts *f);
+
+/*
+ * This host's facts of dev's port (NULL or "": the doctor's pick) into f
+ * (node untouched). 0, or -ENODEV / -ENOMEM with f->status and f->why set.
+ */
+int rdp_doctor_facts_local(const char *dev, int port,
+			   struct rdp_doctor_facts *f);
+
+/*
+ * A node that differs: facts[node]'s value of fact is not the most common
+ * one among the ranks of its rail that could read it. other: a rank
+ * holding the most common value (tie: another of the tied values),
+ * other_count how many hold it, own_count how many hold node's value,
+ * readable how many could read the fact.
+ */
+struct rdp_doctor_diff {
+	size_t node;
+	enum rdp_fact_id fact;
+	size_t other;
+	size_t other_count, own_count, readable;
+	int tie; /* no single most common value */
+};
+
+/* Each rank's rail (its place among the ranks of its node name) into
+ * rail_of; returns the number of rails. */
+unsigned int rdp_doctor_rails(const struct rdp_doctor_facts *all, size_t n,
+			      unsigned int *rail_of);
+
+/*
+ * Every difference among the n ranks' facts (those with a status other
+ * than 0 left out), compared rail by rail; out has room for n *
+ * RDP_FACT_N. Returns how many, in rank order then fact order; -ENOMEM.
+ */
+long rdp_doctor_compare(const struct rdp_doctor_facts *all, size_t n,
+			struct rdp_doctor_diff *out);
+
+/* The text report: a summary line, a line per rank without a device and
+ * a line per difference ("node3 (rxe3): active MTU 1024; the majority (5
+ * of 6): 4096"). */
+void rdp_doctor_fleet_print(FILE *out, const struct rdp_doctor_facts *all,
+			    size_t n, const struct rdp_doctor_diff *d,
+			    size_t nd);
+
+struct json_t;
+/* doctor.json: every rank's facts and the differences; NULL out of
+ * memory. */
+struct json_t *rdp_doctor_fleet_json(const struct rdp_doctor_facts *all,
+				     size_t n, const struct rdp_doctor_diff *d,
+				     size_t nd, double elapsed_s);
 
 #endif /* RDMAPERF_DOCTOR_H */

@@ -22,6 +22,8 @@
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
 
+#include "mesh_doctor.h"
+
 struct mesh_args {
 	const char *pattern;
 	unsigned int permutations;
@@ -45,6 +47,7 @@ struct mesh_args {
 	/* Incast: senders, rounds (0: not given), the victim's kind. */
 	unsigned int fan_in, rounds;
 	const char *victim;
+	int doctor;
 };
 
 #define UINT(m, lo, hi, d)                                                     \
@@ -116,6 +119,10 @@ static const struct rdp_cli_opt rows[] = {
 	{ "load", 0, "PCT", T, UINT(load_pct, 1, 100, 0),
 	  .help = "cover: load every leaf's uplinks to PCT % of their rate, "
 		  "100 when not given" },
+	{ "doctor", 0, NULL, T, .type = RDP_CLI_ON,
+	  .off = offsetof(struct mesh_args, doctor), .width = sizeof(int),
+	  .help = "no test: compare every node's device and host (link, MTU, "
+		  "firmware, PCIe, GID, limits) and name the ones that differ" },
 	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
 };
 /* clang-format on */
@@ -411,9 +418,33 @@ static int victim_opts(int nt, char **tv, int ti, const struct rdp_opts *o,
 	return 0;
 }
 
+/* --doctor runs no test: the doctor's options (-i, --json), no TEST. */
+static int doctor_opts(const struct mesh_args *a, int n, char **v,
+		       struct rdp_opts *o, struct rdp_mesh_run_opts *mo)
+{
+	char err[256];
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	rdp_cli_defaults(&rdp_cli_doctor, o);
+	ret = rdp_cli_parse(&rdp_cli_doctor, n, v, o, err, sizeof(err));
+	if (ret < 0)
+		rdp_err("%s", err);
+	if (ret)
+		return ret;
+	if (optind < n) {
+		rdp_err("--doctor runs no test: unexpected argument '%s'",
+			v[optind]);
+		return -EINVAL;
+	}
+	mo->output_dir = a->output_dir; /* NULL: no files */
+	mo->round_timeout_ms = (int)a->round_timeout_s * 1000;
+	return a->devs ? set_devs(a->devs, mo) : 0;
+}
+
 /* 0 to run, RDP_PARSE_EXIT after --help, -EINVAL (logged). */
 static int parse(int argc, char **argv, struct rdp_opts *o,
-		 struct rdp_mesh_run_opts *mo, struct rdp_opts *vo)
+		 struct rdp_mesh_run_opts *mo, struct rdp_opts *vo, int *doctor)
 {
 	char **mv, **tv, err[256];
 	struct mesh_args a;
@@ -436,15 +467,18 @@ static int parse(int argc, char **argv, struct rdp_opts *o,
 		rdp_err("unexpected argument '%s'", mv[optind]);
 		ret = -EINVAL;
 	}
-	if (!ret) {
+	*doctor = !ret && a.doctor;
+	if (*doctor) {
+		ret = doctor_opts(&a, nt, tv, o, mo);
+	} else if (!ret) {
 		ret = rdp_opts_parse_client(nt, tv, o, err, sizeof(err));
 		if (ret < 0)
 			rdp_err("%s", err);
 		ti = optind; /* the test's place, the options put first */
 	}
-	if (!ret)
+	if (!ret && !*doctor)
 		ret = mesh_opts(&a, o, mo);
-	if (!ret && mo->plan.victim)
+	if (!ret && !*doctor && mo->plan.victim)
 		ret = victim_opts(nt, tv, ti, o, mo, vo);
 	free(mv);
 	free(tv);
@@ -456,9 +490,9 @@ int main(int argc, char **argv)
 	struct rdp_mesh_run_opts mo = { 0 };
 	struct rdp_boot *boot;
 	struct rdp_opts o, vo;
-	int ret, rc;
+	int ret, rc, doctor;
 
-	ret = parse(argc, argv, &o, &mo, &vo);
+	ret = parse(argc, argv, &o, &mo, &vo, &doctor);
 	if (ret)
 		return ret > 0 ? RDP_EXIT_OK : RDP_EXIT_USAGE;
 	if (rdp_boot_mpi_open(&argc, &argv, &boot))
@@ -468,7 +502,12 @@ int main(int argc, char **argv)
 		mo.out = fdopen(dup(STDOUT_FILENO), "w");
 		mo.progress = isatty(STDERR_FILENO);
 	}
-	rc = rdp_mesh_run(boot, &o, &rdp_engine_verbs, &mo);
+	if (doctor)
+		rc = rdp_mesh_doctor_run(boot, &(struct rdp_mesh_doctor_opts){
+						       &mo, o.conn.ib_port,
+						       o.report.json });
+	else
+		rc = rdp_mesh_run(boot, &o, &rdp_engine_verbs, &mo);
 	if (mo.out)
 		fclose(mo.out);
 	boot->ops->close(boot);

@@ -13,6 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/slurm.sh"
 . "$HERE/cluster_health.sh"
 . "$HERE/cluster_congestion.sh"
+. "$HERE/cluster_doctor.sh"
 
 # The first N devices of the bed, as -d takes them.
 devs() {
@@ -581,7 +582,8 @@ main() {
 		t_cluster_budget t_cluster_leaf_uplink t_cluster_cover \
 		t_cluster_quick_slow t_cluster_errors_loss \
 		t_cluster_incast_shaped t_cluster_incast_plain \
-		t_cluster_alltoall4; do
+		t_cluster_alltoall4 t_cluster_doctor_agree t_cluster_doctor_mtu \
+		t_cluster_doctor6; do
 		case "$t" in *"$FILTER"*) "$t" ;; esac
 	done
 	summary

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include <infiniband/verbs.h>
 
 #include "doctor_cmd.h"
 #include <rdmaperf/engine.h>
@@ -69,31 +68,6 @@ static int parse(int argc, char **argv, struct doctor_opts *o,
 	o->timeout_ms = all.conn.oob_timeout_ms;
 	o->json = all.report.json;
 	return 0;
-}
-
-/* The MTUs only verbs can tell; zeros when the port cannot be queried. */
-static void query_verbs(const char *name, int port, struct rdp_doctor_verbs *v)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx;
-	struct ibv_port_attr pa;
-	int n, i;
-
-	memset(v, 0, sizeof(*v));
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++) {
-		if (strcmp(ibv_get_device_name(list[i]), name))
-			continue;
-		ctx = ibv_open_device(list[i]);
-		if (ctx && !ibv_query_port(ctx, (uint8_t)port, &pa)) {
-			v->active_mtu_bytes = rdp_mtu_to_bytes(pa.active_mtu);
-			v->max_mtu_bytes = rdp_mtu_to_bytes(pa.max_mtu);
-		}
-		if (ctx)
-			ibv_close_device(ctx);
-	}
-	if (list)
-		ibv_free_device_list(list);
 }
 
 static void print_gids(const struct rdp_doctor *doc)
@@ -176,7 +150,7 @@ static int doctor_main(int argc, char **argv)
 		rdp_secret_free(secret);
 		return RDP_EXIT_UNSUPPORTED;
 	}
-	query_verbs(o.dev, o.port, &verbs);
+	rdp_doctor_query_verbs(o.dev, o.port, &verbs);
 	/* With HOST first: the GID the tests pick depends on our address. */
 	if (o.host[0])
 		rdp_doctor_probe_peer(&o, &peer);
