@@ -14,6 +14,7 @@
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/boot.h>
+#include <rdmaperf/counters.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/session.h>
 
@@ -81,6 +82,16 @@ static struct rdp_opts *pair_opts(const struct pair_job *j,
 	c->report.json = 0;
 	c->report.json_file[0] = '\0';
 	c->limits.plot_file[0] = '\0';
+	/* The cell's errors are the mesh's to judge (--max-errors of
+	 * rdmaperf-mesh): a session that failed on them would hand back
+	 * no figures. */
+	c->limits.limits.max_errors.n = 0;
+	if (rdp_max_errors_parse(&c->limits.limits.max_errors,
+				 "link=any,retries=any,congestion=any", NULL,
+				 0)) {
+		free(c);
+		return NULL;
+	}
 	return c;
 }
 

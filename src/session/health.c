@@ -92,7 +92,11 @@ int rdp_soak_create(const struct rdp_opts *o, const struct rdp_verdict *v,
 	if (pct > s->rules.min_bw_gbps)
 		s->rules.min_bw_gbps = pct;
 	s->rules.bw_opt = v->lim.bw_opt;
-	rdp_max_errors_default(&s->rules.max_errors);
+	/* --max-errors judges each interval as it judges a point */
+	if (v->lim.max_errors.n)
+		s->rules.max_errors = v->lim.max_errors;
+	else
+		rdp_max_errors_default(&s->rules.max_errors);
 	s->text = text;
 	s->events = log_of(dev);
 	snprintf(s->dev, sizeof(s->dev), "%s", dev->name);

@@ -22,35 +22,53 @@
 static const struct {
 	const char *name;
 	enum rdp_ctr_kind kind;
+	const char *why; /* NULL: the kind's */
 } kind_table[] = {
 	/* The IB port counters (counters/), every driver. */
-	{ "symbol_error", RDP_CTR_LINK },
-	{ "link_error_recovery", RDP_CTR_LINK },
-	{ "link_downed", RDP_CTR_LINK },
-	{ "port_rcv_errors", RDP_CTR_LINK },
+	{ "symbol_error", RDP_CTR_LINK,
+	  "symbol errors: a bad cable or transceiver" },
+	{ "link_error_recovery", RDP_CTR_LINK,
+	  "the link retrained during the test" },
+	{ "link_downed", RDP_CTR_LINK, "the link went down during the test" },
+	{ "port_rcv_errors", RDP_CTR_LINK,
+	  "malformed packets received: check the link" },
 	{ "port_rcv_remote_physical_errors", RDP_CTR_LINK },
-	{ "port_xmit_discards", RDP_CTR_LINK },
+	{ "port_xmit_discards", RDP_CTR_LINK,
+	  "packets discarded on send: congestion or a down link" },
 	{ "local_link_integrity_errors", RDP_CTR_LINK },
 	{ "excessive_buffer_overrun_errors", RDP_CTR_LINK },
-	{ "port_xmit_wait", RDP_CTR_CONGESTION },
+	{ "port_xmit_wait", RDP_CTR_CONGESTION,
+	  "the port waited for credits: congestion" },
 	/* mlx5 hw_counters */
-	{ "out_of_sequence", RDP_CTR_RETRIES },
-	{ "packet_seq_err", RDP_CTR_RETRIES },
-	{ "duplicate_request", RDP_CTR_RETRIES },
-	{ "local_ack_timeout_err", RDP_CTR_RETRIES },
-	{ "implied_nak_seq_err", RDP_CTR_RETRIES },
-	{ "rnr_nak_retry_err", RDP_CTR_RETRIES },
+	{ "out_of_sequence", RDP_CTR_RETRIES,
+	  "packets arrived out of order: loss on the path" },
+	{ "packet_seq_err", RDP_CTR_RETRIES,
+	  "NAKs for sequence errors: loss on the path" },
+	{ "duplicate_request", RDP_CTR_RETRIES,
+	  "retransmitted requests arrived: loss or a too-short ACK timeout (-u)" },
+	{ "local_ack_timeout_err", RDP_CTR_RETRIES,
+	  "ACKs timed out: loss, or a peer too slow to answer" },
+	{ "implied_nak_seq_err", RDP_CTR_RETRIES,
+	  "READ/atomic responses lost" },
+	{ "rnr_nak_retry_err", RDP_CTR_RETRIES,
+	  "receiver not ready: receives not posted in time" },
 	{ "out_of_buffer", RDP_CTR_RETRIES },
-	{ "req_transport_retries_exceeded", RDP_CTR_RETRIES },
+	{ "req_transport_retries_exceeded", RDP_CTR_RETRIES,
+	  "retries exhausted: the path drops packets" },
 	{ "req_rnr_retries_exceeded", RDP_CTR_RETRIES },
-	{ "roce_adp_retrans", RDP_CTR_RETRIES },
+	{ "roce_adp_retrans", RDP_CTR_RETRIES,
+	  "adaptive retransmissions: loss on the path" },
 	{ "roce_adp_retrans_to", RDP_CTR_RETRIES },
-	{ "roce_slow_restart", RDP_CTR_RETRIES },
+	{ "roce_slow_restart", RDP_CTR_RETRIES,
+	  "slow restart after retransmissions" },
 	{ "roce_slow_restart_trans", RDP_CTR_RETRIES },
 	{ "roce_slow_restart_cnps", RDP_CTR_CONGESTION },
-	{ "np_ecn_marked_roce_packets", RDP_CTR_CONGESTION },
-	{ "np_cnp_sent", RDP_CTR_CONGESTION },
-	{ "rp_cnp_handled", RDP_CTR_CONGESTION },
+	{ "np_ecn_marked_roce_packets", RDP_CTR_CONGESTION,
+	  "switches marked packets with ECN: congestion" },
+	{ "np_cnp_sent", RDP_CTR_CONGESTION,
+	  "this side saw ECN marks and asked the sender to slow down: congestion" },
+	{ "rp_cnp_handled", RDP_CTR_CONGESTION,
+	  "the peer asked this side to slow down: congestion" },
 	{ "rp_cnp_ignored", RDP_CTR_CONGESTION },
 	{ "cc_rx_ce_pkts", RDP_CTR_CONGESTION },
 	{ "cc_rx_cnp_pkts", RDP_CTR_CONGESTION },
@@ -85,13 +103,16 @@ static const struct {
 	{ "cnpSent", RDP_CTR_CONGESTION },
 	{ "RxECNMrkd", RDP_CTR_CONGESTION },
 	/* rxe hw_counters; a failed send is retried like a lost one */
-	{ "out_of_seq_request", RDP_CTR_RETRIES },
-	{ "rcvd_seq_err", RDP_CTR_RETRIES },
-	{ "retry_exceeded_err", RDP_CTR_RETRIES },
+	{ "out_of_seq_request", RDP_CTR_RETRIES,
+	  "packets arrived out of order: loss" },
+	{ "rcvd_seq_err", RDP_CTR_RETRIES, "NAKs for sequence errors: loss" },
+	{ "retry_exceeded_err", RDP_CTR_RETRIES,
+	  "retries exhausted: the path drops packets" },
 	{ "retry_rnr_exceeded_err", RDP_CTR_RETRIES },
-	{ "completer_retry_err", RDP_CTR_RETRIES },
-	{ "rcvd_rnr_err", RDP_CTR_RETRIES },
-	{ "send_rnr_err", RDP_CTR_RETRIES },
+	{ "completer_retry_err", RDP_CTR_RETRIES,
+	  "requests were retransmitted: loss" },
+	{ "rcvd_rnr_err", RDP_CTR_RETRIES, "receiver not ready NAKs received" },
+	{ "send_rnr_err", RDP_CTR_RETRIES, "receiver not ready NAKs sent" },
 	{ "send_err", RDP_CTR_RETRIES },
 	/* mlx5e `ethtool -S`: the physical port */
 	{ "rx_crc_errors_phy", RDP_CTR_LINK },
@@ -182,6 +203,31 @@ enum rdp_ctr_kind rdp_counter_kind(const char *name)
 		if (name_matches(kind_table[i].name, name))
 			return kind_table[i].kind;
 	return RDP_CTR_OTHER;
+}
+
+const char *rdp_counter_warning(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kind_table) / sizeof(kind_table[0]); i++)
+		if (name_matches(kind_table[i].name, name))
+			break;
+	if (i == sizeof(kind_table) / sizeof(kind_table[0]))
+		return NULL;
+	if (kind_table[i].why)
+		return kind_table[i].why;
+	switch (kind_table[i].kind) {
+	case RDP_CTR_LINK:
+		return "link errors: check the cable, transceiver and port";
+	case RDP_CTR_RETRIES:
+		return "retransmissions: loss on the path or a receiver not "
+		       "ready";
+	case RDP_CTR_CONGESTION:
+		return "pause frames, ECN marks or drops for want of buffers: "
+		       "congestion";
+	default:
+		return NULL;
+	}
 }
 
 const char *rdp_ctr_kind_name(enum rdp_ctr_kind k)

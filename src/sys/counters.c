@@ -78,67 +78,6 @@ void rdp_counters_delta(const struct rdp_counters *before,
 
 /* Counters that mean loss, retries or congestion, across mlx5, rxe and
  * the IB port counters, with what a rise means. */
-static const struct {
-	const char *name;
-	const char *why;
-} warn_table[] = {
-	{ "out_of_sequence", "packets arrived out of order: loss on the path" },
-	{ "packet_seq_err", "NAKs for sequence errors: loss on the path" },
-	{ "duplicate_request", "retransmitted requests arrived: loss or a "
-			       "too-short ACK timeout (-u)" },
-	{ "local_ack_timeout_err", "ACKs timed out: loss, or a peer too slow "
-				   "to answer" },
-	{ "implied_nak_seq_err", "READ/atomic responses lost" },
-	{ "req_transport_retries_exceeded", "retries exhausted: the path "
-					    "drops packets" },
-	{ "roce_adp_retrans", "adaptive retransmissions: loss on the path" },
-	{ "roce_slow_restart", "slow restart after retransmissions" },
-	{ "rnr_nak_retry_err", "receiver not ready: receives not posted in "
-			       "time" },
-	{ "np_cnp_sent", "this side saw ECN marks and asked the sender to "
-			 "slow down: congestion" },
-	{ "rp_cnp_handled", "the peer asked this side to slow down: "
-			    "congestion" },
-	{ "np_ecn_marked_roce_packets", "switches marked packets with ECN: "
-					"congestion" },
-	{ "port_xmit_wait", "the port waited for credits: congestion" },
-	{ "port_rcv_errors", "malformed packets received: check the link" },
-	{ "port_xmit_discards", "packets discarded on send: congestion or a "
-				"down link" },
-	{ "symbol_error", "symbol errors: a bad cable or transceiver" },
-	{ "link_downed", "the link went down during the test" },
-	{ "link_error_recovery", "the link retrained during the test" },
-	/* rxe */
-	{ "out_of_seq_request", "packets arrived out of order: loss" },
-	{ "rcvd_seq_err", "NAKs for sequence errors: loss" },
-	{ "retry_exceeded_err", "retries exhausted: the path drops packets" },
-	{ "completer_retry_err", "requests were retransmitted: loss" },
-	{ "rcvd_rnr_err", "receiver not ready NAKs received" },
-	{ "send_rnr_err", "receiver not ready NAKs sent" },
-};
-
-const char *rdp_counter_warning(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(warn_table) / sizeof(warn_table[0]); i++)
-		if (!strcmp(warn_table[i].name, name))
-			return warn_table[i].why;
-	/* The other names of each kind (other drivers, `ethtool -S`). */
-	switch (rdp_counter_kind(name)) {
-	case RDP_CTR_LINK:
-		return "link errors: check the cable, transceiver and port";
-	case RDP_CTR_RETRIES:
-		return "retransmissions: loss on the path or a receiver not "
-		       "ready";
-	case RDP_CTR_CONGESTION:
-		return "pause frames, ECN marks or drops for want of buffers: "
-		       "congestion";
-	default:
-		return NULL;
-	}
-}
-
 void rdp_ctr_begin(struct rdp_ctr_pair *p, const char *dev, int port)
 {
 	rdp_sysfs_init(&p->fs, NULL);

@@ -258,9 +258,8 @@ static void test_parse(void **state)
 			 0);
 	assert_int_equal(l.max_errors.n, 4);
 	expect_refused("port_xmit_data=0",
-		       "--max-errors: port_xmit_data is no link error, retry "
-		       "or congestion counter, the only ones a mesh cell "
-		       "carries");
+		       "--max-errors: \"port_xmit_data\" is no kind and no "
+		       "counter of link errors, retries or congestion");
 	expect_refused("retries", "--max-errors needs KIND=N");
 	expect_refused("retries=-1", "is no count");
 	expect_refused("", "--max-errors needs KIND=N");
