@@ -5,6 +5,7 @@
  * their distance. Nothing here reads the live system but hwloc's load.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,8 @@ static int choose_source(hwloc_topology_t hw, const char *xml, int gpu_names)
 	return ret;
 }
 
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int load(const struct rdp_sysfs *fs, const char *xml, int gpu_names,
 		struct rdp_topo **out)
 {
@@ -86,8 +89,13 @@ static int load(const struct rdp_sysfs *fs, const char *xml, int gpu_names,
 	ret = choose_source(t->hw, xml, gpu_names);
 	if (ret)
 		goto err_destroy;
-	ret = -EIO;
-	if (hwloc_topology_load(t->hw))
+	/* One load at a time in the process: the discovery's libraries
+	 * (libudev among them) keep unguarded global state, and a mesh
+	 * rank's serving workers place themselves at once. */
+	pthread_mutex_lock(&load_lock);
+	ret = hwloc_topology_load(t->hw) ? -EIO : 0;
+	pthread_mutex_unlock(&load_lock);
+	if (ret)
 		goto err_destroy;
 	*out = t;
 	return 0;
