@@ -11,7 +11,7 @@
 #include <rdmaperf/opts.h>
 
 /* Rows of one table at most (getopt's arrays are sized by it). */
-#define RDP_CLI_MAX_OPTS 128
+#define RDP_CLI_MAX_OPTS 256
 
 /* Connection, sizes and report (opts.c). */
 rdp_cli_set_fn rdp_cli_set_max_memory;
@@ -30,6 +30,8 @@ rdp_cli_set_fn rdp_cli_set_connection;
 rdp_cli_set_fn rdp_cli_set_perftest_block;
 rdp_cli_set_fn rdp_cli_set_nothing;
 rdp_cli_set_fn rdp_cli_refuse;
+/* A second name of the setter-only row named by the row's .say. */
+rdp_cli_set_fn rdp_cli_set_alias;
 /* Thresholds, plots, adaptive sweeps (opts_limits.c). */
 rdp_cli_set_fn rdp_cli_set_min_bw;
 rdp_cli_set_fn rdp_cli_set_min_msgrate;

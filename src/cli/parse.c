@@ -276,12 +276,23 @@ static void help_line(FILE *f, const struct rdp_cli_opt *d)
 
 void rdp_cli_usage(FILE *f, const struct rdp_cli_table *t)
 {
-	size_t i;
+	size_t i, refused = 0;
 
 	fprintf(f, "%s\n\nOptions:\n", t->synopsis);
-	for (i = 0; i < t->n; i++)
-		if (t->opts[i].sides & t->side)
+	for (i = 0; i < t->n; i++) {
+		if (!(t->opts[i].sides & t->side))
+			continue;
+		/* A name kept only to say why it is refused is no option */
+		if (t->opts[i].set == rdp_cli_refuse)
+			refused++;
+		else
 			help_line(f, &t->opts[i]);
+	}
+	if (refused)
+		fprintf(f,
+			"\n%zu more names, perftest's, are refused with the "
+			"reason (man rdmaperf: \"perftest's other names\").\n",
+			refused);
 	if (t->more_help)
 		t->more_help(f);
 }

@@ -87,3 +87,20 @@ int rdp_cli_refuse(void *base, const struct rdp_cli_opt *d, const char *arg,
 	(void)arg;
 	return rdp_cli_bad(err, len, "--%s: %s", d->name, d->say);
 }
+
+/* perftest's name for a row that only has a setter (--use_cuda): that row
+ * does the work, so its checks and errors are the same. */
+int rdp_cli_set_alias(void *base, const struct rdp_cli_opt *d, const char *arg,
+		      char *err, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < rdp_cli_n_opts; i++) {
+		const struct rdp_cli_opt *to = &rdp_cli_opts[i];
+
+		if (to != d && to->set && !strcmp(to->name, d->say))
+			return to->set(base, to, arg, err, len);
+	}
+	return rdp_cli_bad(err, len, "--%s: no option --%s to stand for",
+			   d->name, d->say);
+}

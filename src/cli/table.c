@@ -26,6 +26,38 @@
 #define PEER (RDP_CLI_CLIENT | RDP_CLI_PEER)
 #define DOC  RDP_CLI_DOCTOR
 
+/* perftest's names: one refused, the line says why and what to use. */
+#define REFUSED(why) .set = rdp_cli_refuse, .say = why, .help = "refused: " why
+/* One that stands for a setter-only row of rdmaperf's, named. */
+#define ALIAS(to)                                                              \
+	.set = rdp_cli_set_alias, .say = to, .help = "the same as --" to
+/* One accepted that changes nothing: why in the help. */
+#define NOTHING(why) .set = rdp_cli_set_nothing, .help = "accepted: " why
+#define RAW                                                                    \
+	"perftest's raw Ethernet tests only: Soft-RoCE and rdmaperf have no "  \
+	"raw packet QPs; run one of rdmaperf's RDMA tests"
+#define VENDOR(what) what " is a vendor-only feature, not built in: "
+#define AES	     VENDOR("AES-XTS encryption (mlx5 crypto)") "drop the option"
+#define SIG	     VENDOR("signature offload (mlx5)") "drop the option"
+#define DCI                                                                    \
+	VENDOR("the DCI stream setting of DC (a vendor transport)") "use -c RC"
+#define TPH VENDOR("TPH (PCIe processing hints)") "place the run with --cpu"
+#define OOO VENDOR("out-of-order receive") "drop the option"
+#define GPU(what)                                                              \
+	what " memory is not built in: rdmaperf has host memory and --use_cuda"
+#define PORTS                                                                  \
+	"dual-port runs are not built in: run a test per port (-i), or "       \
+	"several device pairs at once (-d DEV0,DEV1 HOST0,HOST1)"
+#define RATE_SHAPE                                                             \
+	"the device's burst and packet size for pacing are not built in: "     \
+	"--rate_limit paces to its rate only"
+#define MMAP                                                                   \
+	"buffers mapped from a file are not built in: use the default host "   \
+	"buffers or --use_hugepages"
+#define SIDE                                                                   \
+	"rdmaperf is the client with HOST and the server without: drop "       \
+	"the option"
+
 /* clang-format off */
 const struct rdp_cli_opt rdp_cli_opts[] = {
 	/* Connection */
@@ -109,7 +141,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "P_Key table entry the QPs use (both sides)" },
 	{ "flow_label", 0, "N", PEER, UINT(params.flow_label, 0, 0xfffff, 0),
 	  .help = "flow label of the GRH, 20 bits (RoCE v2: ECMP hashing)" },
-	{ "hop_limit", 0, "N", PEER, UINT(params.hop_limit, 0, 255, 64),
+	{ "hop_limit", 'L', "N", PEER, UINT(params.hop_limit, 0, 255, 64),
 	  .help = "hop limit (TTL) of the GRH" },
 	{ "retry_count", 0, "N", PEER, UINT(params.retry_count, 0, 7, 7),
 	  .help = "transport retries before a QP gives up" },
@@ -259,6 +291,139 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "bandwidth tests: run until SIGINT or SIGTERM, a report every --interval (or -D) seconds, then the summary" },
 	{ "soak", 0, "TIME", C, .set = rdp_cli_set_soak,
 	  .help = "bandwidth tests: one run of TIME (600, 30m, 12h) judged every --interval (default 5 s): an interval below --min-bw, with link errors or a port event is bad; the bad ones listed at the end, exit 1 if any" },
+	/* perftest's names, each an alias, accepted, or refused (man page:
+	 * "perftest's other names") */
+	{ "outs", 0, "N", C, UINT(params.outstanding, 1, 255, 0),
+	  .help = "the same as -o" },
+	{ "numa_node", 0, "NODE", C, UINT(place.numa_node, 0, 1023, -1),
+	  .set = rdp_cli_set_numa, .help = "the same as --numa" },
+	{ "pin_cores", 0, "LIST", C, ALIAS("cpu") },
+	{ "disable_numa", 0, NULL, C, ON(place.no_pin),
+	  .set = rdp_cli_set_no_pin, .help = "the same as --no-pin" },
+	{ "use_cuda_bus_id", 0, "BUSID", C, ALIAS("use_cuda") },
+	{ "source_ip", 'j', "ADDR", C,
+	  CHARS(conn.source_ip, "too long: an IPv4 or IPv6 address"),
+	  .help = "the same as --bind_source_ip" },
+	{ "ipv6", 0, NULL, C, NOTHING("the address family is HOST's") },
+	{ "ipv6-addr", 0, NULL, C, NOTHING("the address family is HOST's") },
+	{ "report-both", 0, NULL, C,
+	  NOTHING("-b always reports both directions") },
+	{ "use_cuda_dmabuf", 0, NULL, C,
+	  NOTHING("--use_cuda registers by DMA-BUF first") },
+	{ "aes_xts", 0, NULL, C, REFUSED(AES) },
+	{ "encrypt_on_tx", 0, NULL, C, REFUSED(AES) },
+	{ "sig_before", 0, NULL, C, REFUSED(AES) },
+	{ "aes_block_size", 0, "N", C, REFUSED(AES) },
+	{ "kek_path", 0, "FILE", C, REFUSED(AES) },
+	{ "credentials_path", 0, "FILE", C, REFUSED(AES) },
+	{ "data_enc_keys_number", 0, "N", C, REFUSED(AES) },
+	{ "data_enc_key_app_path", 0, "FILE", C, REFUSED(AES) },
+	{ "sig_offload", 0, NULL, C, REFUSED(SIG) },
+	{ "log_dci_streams", 0, "N", C, REFUSED(DCI) },
+	{ "log_active_dci_streams", 0, "N", C, REFUSED(DCI) },
+	{ "tph_mem", 0, "MEM", C, REFUSED(TPH) },
+	{ "cpu_id", 0, "CPU", C, REFUSED(TPH) },
+	{ "ph", 0, "HINT", C, REFUSED(TPH) },
+	{ "use_ooo", 0, NULL, C, REFUSED(OOO) },
+	{ "no_enhanced_reorder", 0, NULL, C, REFUSED(OOO) },
+	{ "use_data_direct", 0, NULL, C,
+	  REFUSED(VENDOR("data-direct DMA-BUF (mlx5)") "use --use_cuda") },
+	{ "unsolicited_write", 0, NULL, C,
+	  REFUSED(VENDOR("unsolicited receive (EFA)") "use --write_with_imm") },
+	{ "congest_type", 0, "TYPE", C,
+	  REFUSED(VENDOR("congestion control through hnsdv")
+		  "set it on the device") },
+	{ "no_lock", 0, NULL, C,
+	  REFUSED(VENDOR("a thread domain (lock-free verbs)") "drop the option") },
+	{ "use-null-mr", 0, NULL, C,
+	  REFUSED(VENDOR("the null MR (mlx5)") "drop the option") },
+	{ "use_musa", 0, "GPU", C, REFUSED(GPU("MUSA")) },
+	{ "use_musa_bus_id", 0, "BUSID", C, REFUSED(GPU("MUSA")) },
+	{ "use_musa_dmabuf", 0, NULL, C, REFUSED(GPU("MUSA")) },
+	{ "use_musa_pcie_mapping", 0, NULL, C, REFUSED(GPU("MUSA")) },
+	{ "use_neuron", 0, "DEV", C, REFUSED(GPU("Neuron")) },
+	{ "use_neuron_dmabuf", 0, NULL, C, REFUSED(GPU("Neuron")) },
+	{ "use_hl", 0, "DEV", C, REFUSED(GPU("Gaudi")) },
+	{ "use_mlu", 0, "DEV", C, REFUSED(GPU("MLU")) },
+	{ "use_mlu_dmabuf", 0, NULL, C, REFUSED(GPU("MLU")) },
+	{ "use_opencl", 0, "DEV", C, REFUSED(GPU("OpenCL")) },
+	{ "opencl_platform_id", 0, "N", C, REFUSED(GPU("OpenCL")) },
+	{ "use_ib_dm_dmabuf", 0, "DEV", C, REFUSED(GPU("device (ibv_alloc_dm)")) },
+	{ "use_cuda_pcie_mapping", 0, NULL, C,
+	  REFUSED("CUDA memory mapped through PCIe BAR1 is not built in: "
+		  "--use_cuda registers by DMA-BUF, else through nvidia-peermem") },
+	{ "cuda_mem_type", 0, "TYPE", C,
+	  REFUSED("managed and malloc'd CUDA memory are not built in: "
+		  "--use_cuda allocates device memory") },
+	{ "gpu_touch", 0, "MODE", C,
+	  REFUSED("touching GPU buffers during a run is not built in: "
+		  "drop the option") },
+	{ "mmap", 0, "FILE", C, REFUSED(MMAP) },
+	{ "mmap-offset", 0, "N", C, REFUSED(MMAP) },
+	{ "payload_file_path", 0, "FILE", C,
+	  REFUSED("payloads from a file are not built in: the buffers hold "
+		  "a pattern (--seed) that the data check reads back") },
+	{ "dualport", 'O', NULL, C, REFUSED(PORTS) },
+	{ "report-per-port", 0, NULL, C, REFUSED(PORTS) },
+	{ "burst_size", 0, "N", C, REFUSED(RATE_SHAPE) },
+	{ "typical_pkt_size", 0, "BYTES", C, REFUSED(RATE_SHAPE) },
+	{ "reversed", 0, NULL, C,
+	  REFUSED("reversed traffic is not built in: start the client on "
+		  "the other host, or use -b for both directions") },
+	{ "latency_gap", 0, "TIME", C,
+	  REFUSED("a gap between latency posts is not built in: latency "
+		  "tests send one message per round trip") },
+	{ "recv_post_list", 0, "N", C,
+	  REFUSED("chained receives are not built in: -l chains the sends") },
+	{ "cqe_poll", 0, "N", C,
+	  REFUSED("the completions polled per call are not a setting: drop "
+		  "the option") },
+	{ "disable_dynamic_polling", 0, NULL, C,
+	  REFUSED("adaptive polling is not built in: drop the option") },
+	{ "dlid", 0, "LID", C,
+	  REFUSED("a destination LID by hand is not built in: the sides "
+		  "exchange their LIDs") },
+	{ "wait_destroy", 0, "SEC", C,
+	  REFUSED("waiting before the teardown is not built in: drop the "
+		  "option") },
+	{ "force-link", 0, "TYPE", C,
+	  REFUSED("the link layer is the port's (InfiniBand or Ethernet): "
+		  "drop the option") },
+	{ "report-counters", 'W', "LIST", C,
+	  REFUSED("counter lists are not built in: the report reads the "
+		  "port counters, --max-errors judges them by name") },
+	{ "comm_rdma_cm", 'z', NULL, C,
+	  REFUSED("the out-of-band messages always go over TCP: use -R to "
+		  "connect the QPs through RDMA CM") },
+	{ "connectionless", 0, NULL, C,
+	  REFUSED("connectionless multicast servers are not built in: drop "
+		  "the option") },
+	{ "server", 'Z', NULL, C, REFUSED(SIDE) },
+	{ "client", 'P', NULL, C, REFUSED(SIDE) },
+	{ "source_mac", 'B', "MAC", C, REFUSED(RAW) },
+	{ "dest_mac", 'E', "MAC", C, REFUSED(RAW) },
+	{ "dest_ip", 'J', "ADDR", C, REFUSED(RAW) },
+	{ "dest_port", 'K', "PORT", C, REFUSED(RAW) },
+	{ "source_port", 'k', "PORT", C, REFUSED(RAW) },
+	{ "mac_fwd", 'v', NULL, C, REFUSED(RAW) },
+	{ "ethertype", 0, "N", C, REFUSED(RAW) },
+	{ "use_rss", 0, NULL, C, REFUSED(RAW) },
+	{ "remote_mac", 0, "MAC", C, REFUSED(RAW) },
+	{ "local_mac", 0, "MAC", C, REFUSED(RAW) },
+	{ "remote_ip", 0, "ADDR", C, REFUSED(RAW) },
+	{ "local_ip", 0, "ADDR", C, REFUSED(RAW) },
+	{ "remote_port", 0, "PORT", C, REFUSED(RAW) },
+	{ "local_port", 0, "PORT", C, REFUSED(RAW) },
+	{ "tcp", 0, NULL, C, REFUSED(RAW) },
+	{ "raw_ipv6", 0, NULL, C, REFUSED(RAW) },
+	{ "raw_mcast", 0, NULL, C, REFUSED(RAW) },
+	{ "promiscuous", 0, NULL, C, REFUSED(RAW) },
+	{ "sniffer", 0, NULL, C, REFUSED(RAW) },
+	{ "flows", 0, "N", C, REFUSED(RAW) },
+	{ "flows_burst", 0, "N", C, REFUSED(RAW) },
+	{ "reply_every", 0, "N", C, REFUSED(RAW) },
+	{ "vlan_en", 0, NULL, C, REFUSED(RAW) },
+	{ "vlan_pcp", 0, "N", C, REFUSED(RAW) },
 	{ "help", 'h', NULL, C | S | DOC, .type = RDP_CLI_HELP,
 	  .help = "show this help" },
 	{ "version", 'V', NULL, C | S, .type = RDP_CLI_VERSION,
@@ -291,6 +456,18 @@ static const struct rdp_cli_pair excludes[] = {
 	{ "auth-file", "perftest",
 	  "--auth-file and --perftest exclude each other: perftest's programs "
 	  "cannot authenticate" },
+	/* perftest's names of rdmaperf's options: one of the two */
+	{ "outstanding", "outs", "-o and --outs are one option: give one" },
+	{ "numa", "numa_node",
+	  "--numa and --numa_node are one option: give one" },
+	{ "cpu", "pin_cores",
+	  "--cpu and --pin_cores are one option: give one" },
+	{ "no-pin", "disable_numa",
+	  "--no-pin and --disable_numa are one option: give one" },
+	{ "use_cuda", "use_cuda_bus_id",
+	  "--use_cuda and --use_cuda_bus_id are one option: give one" },
+	{ "bind_source_ip", "source_ip",
+	  "--bind_source_ip and -j (--source_ip) are one option: give one" },
 };
 
 const struct rdp_cli_table rdp_cli_client = {
