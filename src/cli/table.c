@@ -26,6 +26,11 @@
 #define PEER (RDP_CLI_CLIENT | RDP_CLI_PEER)
 #define DOC  RDP_CLI_DOCTOR
 
+/* An accelerator perftest can use and this program cannot test. */
+#define NO_ACCEL(what)                                                         \
+	what " memory is not supported: no way to test it here; use "          \
+	     "--use_cuda or --use_rocm"
+
 /* clang-format off */
 const struct rdp_cli_opt rdp_cli_opts[] = {
 	/* Connection */
@@ -223,8 +228,33 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "leave CPU and memory placement to the system" },
 	{ "use_cuda", 0, "GPU", C | S, .set = rdp_cli_set_mem_type,
 	  .help = "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
+	{ "use_rocm", 0, "GPU", C | S, .set = rdp_cli_set_mem_type,
+	  .help = "buffers in AMD GPU memory (ROCm's HIP runtime): GPU number, auto or PCI bus id" },
+	{ "use_rocm_dmabuf", 0, NULL, C | S, .set = rdp_cli_set_mem_type,
+	  .help = "as --use_rocm (GPU 0 unless it names one), registered through DMA-BUF only: no peer memory fallback" },
+	/* perftest's other accelerators: refused, each with the reason */
+	{ "use_neuron", 0, "ID", C, .set = rdp_cli_refuse, .say = NO_ACCEL("Neuron"),
+	  .help = "refused: Neuron memory is not supported" },
+	{ "use_neuron_dmabuf", 0, NULL, C, .set = rdp_cli_refuse, .say = NO_ACCEL("Neuron"),
+	  .help = "refused: Neuron memory is not supported" },
+	{ "use_hl", 0, "BUS", C, .set = rdp_cli_refuse, .say = NO_ACCEL("Habana Gaudi"),
+	  .help = "refused: Habana Gaudi memory is not supported" },
+	{ "use_hl_dmabuf", 0, NULL, C, .set = rdp_cli_refuse, .say = NO_ACCEL("Habana Gaudi"),
+	  .help = "refused: Habana Gaudi memory is not supported" },
+	{ "use_mlu", 0, "ID", C, .set = rdp_cli_refuse, .say = NO_ACCEL("Cambricon MLU"),
+	  .help = "refused: Cambricon MLU memory is not supported" },
+	{ "use_mlu_dmabuf", 0, NULL, C, .set = rdp_cli_refuse, .say = NO_ACCEL("Cambricon MLU"),
+	  .help = "refused: Cambricon MLU memory is not supported" },
+	{ "use_musa", 0, "ID", C, .set = rdp_cli_refuse, .say = NO_ACCEL("MUSA"),
+	  .help = "refused: MUSA memory is not supported" },
+	{ "use_musa_dmabuf", 0, NULL, C, .set = rdp_cli_refuse, .say = NO_ACCEL("MUSA"),
+	  .help = "refused: MUSA memory is not supported" },
+	{ "use_opencl", 0, "ID", C, .set = rdp_cli_refuse, .say = NO_ACCEL("OpenCL"),
+	  .help = "refused: OpenCL memory is not supported" },
+	{ "use_opencl_dmabuf", 0, NULL, C, .set = rdp_cli_refuse, .say = NO_ACCEL("OpenCL"),
+	  .help = "refused: OpenCL memory is not supported" },
 	{ "bounce", 0, NULL, C | S, ON(mem.bounce),
-	  .help = "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
+	  .help = "with --use_cuda or --use_rocm: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
 	{ "use_hugepages", 0, NULL, C | S, ON(mem.hugepages),
 	  .help = "host buffers in 2 MiB huge pages (from vm.nr_hugepages)" },
 	{ "disable_pcie_relaxed", 0, NULL, C | S, ON(mem.no_relaxed),
