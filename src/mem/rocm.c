@@ -232,7 +232,11 @@ static int rocm_alloc(struct rdp_mem *m, size_t bytes, int numa_node,
 			m->desc, rdp_hip_strerror(st->hip, r, text, 160));
 		return rdp_hip_errno(r);
 	}
+	/* hipMemset may return before the GPU has run it: wait, so no
+	 * transfer into the buffer is overwritten by it. */
 	r = st->hip->memset(p, 0, bytes);
+	if (!r)
+		r = st->hip->synchronize();
 	if (r) {
 		rdp_err("zero %zu bytes on %s: %s", bytes, m->desc,
 			rdp_hip_strerror(st->hip, r, text, 160));

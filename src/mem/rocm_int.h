@@ -43,6 +43,7 @@ struct rdp_hip {
 	rdp_hip_result (*malloc)(void **ptr, size_t bytes);
 	rdp_hip_result (*free)(void *ptr);
 	rdp_hip_result (*memset)(void *ptr, int value, size_t bytes);
+	rdp_hip_result (*synchronize)(void);
 	rdp_hip_result (*memcpy)(void *dst, const void *src, size_t bytes,
 				 int kind);
 	const char *(*error_string)(rdp_hip_result r);

@@ -29,6 +29,7 @@ static const struct sym syms[] = {
 	SYM(malloc, "hipMalloc", 0),
 	SYM(free, "hipFree", 0),
 	SYM(memset, "hipMemset", 0),
+	SYM(synchronize, "hipDeviceSynchronize", 0),
 	SYM(memcpy, "hipMemcpy", 0),
 	SYM(error_string, "hipGetErrorString", 0),
 	SYM(error_name, "hipGetErrorName", 0),

@@ -233,6 +233,13 @@ hipError_t hipMemset(void *ptr, int v, size_t n)
 	return OK;
 }
 
+hipError_t hipDeviceSynchronize(void);
+hipError_t hipDeviceSynchronize(void)
+{
+	FAIL_IF_TOLD("hipDeviceSynchronize", E_INVALID_VALUE);
+	return current < 0 ? E_INVALID_DEVICE : OK;
+}
+
 /* Kinds: 1 host to device, 2 device to host. */
 hipError_t hipMemcpy(void *dst, const void *src, size_t n, int kind);
 hipError_t hipMemcpy(void *dst, const void *src, size_t n, int kind)

@@ -259,6 +259,9 @@ static void test_alloc_copy(void **state)
 	setenv("RDP_FAKE_HIP_FAIL", "hipMemset", 1);
 	assert_int_equal(m->ops->alloc(m, 1 << 20, -1, &p), -EINVAL);
 	expect_in(rdp_last_error(), "zero 1048576 bytes on GPU 0");
+	setenv("RDP_FAKE_HIP_FAIL", "hipDeviceSynchronize", 1);
+	assert_int_equal(m->ops->alloc(m, 1 << 20, -1, &p), -EINVAL);
+	expect_in(rdp_last_error(), "zero 1048576 bytes on GPU 0");
 	setenv("RDP_FAKE_HIP_FAIL", "hipSetDevice", 1);
 	assert_int_equal(m->ops->alloc(m, 1 << 20, -1, &p), -ENODEV);
 	expect_in(rdp_last_error(), "make GPU 0 current (hipSetDevice)");
