@@ -76,6 +76,7 @@ struct rdp_gpu_reg_ops {
 	struct ibv_mr *(*reg_dmabuf)(struct ibv_pd *pd, uint64_t offset,
 				     size_t bytes, uint64_t iova, int fd,
 				     int access);
+	/* NULL: DMA-BUF only, no peer memory fallback */
 	struct ibv_mr *(*reg_mr)(struct ibv_pd *pd, void *addr, size_t bytes,
 				 int access);
 };

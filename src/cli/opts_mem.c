@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Memory type options (--use_cuda) on client and server: each a row of
- * the memory registry, found by the option's name. */
+/* Memory type options (--use_cuda, --use_rocm) on client and server: each
+ * a row of the memory registry, found by the option's name. A flag among
+ * them (--use_rocm_dmabuf) narrows the type of the option it extends. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,33 @@
 #include <rdmaperf/mem.h>
 
 #include "opts_int.h"
+
+/* Whether narrow's option extends base's: --use_rocm_dmabuf, --use_rocm. */
+static int narrows(const struct rdp_mem_ops *narrow,
+		   const struct rdp_mem_ops *base)
+{
+	size_t n = strlen(base->option);
+
+	return narrow != base && !strncmp(narrow->option, base->option, n) &&
+	       narrow->option[n] == '_';
+}
+
+/* The flag, before or after its option: the GPU that names, else 0. */
+static int set_narrowing(struct rdp_opts *o, const struct rdp_mem_ops *type,
+			 char *err, size_t len)
+{
+	const struct rdp_mem_ops *had = o->mem.type;
+
+	if (had && had != type && !narrows(type, had))
+		return rdp_cli_bad(err, len,
+				   "%s narrows the option it extends; it "
+				   "cannot go with %s",
+				   type->option, had->option);
+	o->mem.type = type;
+	if (!had)
+		snprintf(o->mem.device, sizeof(o->mem.device), "0");
+	return 0;
+}
 
 int rdp_cli_set_mem_type(void *base, const struct rdp_cli_opt *d,
 			 const char *arg, char *err, size_t len)
@@ -18,13 +46,16 @@ int rdp_cli_set_mem_type(void *base, const struct rdp_cli_opt *d,
 	if (!type)
 		return rdp_cli_bad(err, len, "--%s: no such memory type",
 				   d->name);
+	if (!arg)
+		return set_narrowing(o, type, err, len);
 	/* Checked here so a typo is a usage error, not a driver error. */
 	if (type->check_spec && type->check_spec(arg, err, len))
 		return -EINVAL;
 	if (strlen(arg) >= sizeof(o->mem.device))
 		return rdp_cli_bad(err, len, "%s %s: the name is too long",
 				   type->option, arg);
-	o->mem.type = type;
+	if (!o->mem.type || !narrows(o->mem.type, type))
+		o->mem.type = type;
 	snprintf(o->mem.device, sizeof(o->mem.device), "%s", arg);
 	return 0;
 }

@@ -44,7 +44,8 @@
 #define TPH VENDOR("TPH (PCIe processing hints)") "place the run with --cpu"
 #define OOO VENDOR("out-of-order receive") "drop the option"
 #define GPU(what)                                                              \
-	what " memory is not built in: rdmaperf has host memory and --use_cuda"
+	what " memory is not supported: no way to test it here; use "          \
+	     "--use_cuda or --use_rocm"
 #define PORTS                                                                  \
 	"dual-port runs are not built in: run a test per port (-i), or "       \
 	"several device pairs at once (-d DEV0,DEV1 HOST0,HOST1)"
@@ -255,8 +256,12 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "leave CPU and memory placement to the system" },
 	{ "use_cuda", 0, "GPU", C | S, .set = rdp_cli_set_mem_type,
 	  .help = "buffers in GPU memory: GPU number, auto (nearest the NIC) or PCI bus id" },
+	{ "use_rocm", 0, "GPU", C | S, .set = rdp_cli_set_mem_type,
+	  .help = "buffers in AMD GPU memory (ROCm's HIP runtime): GPU number, auto or PCI bus id" },
+	{ "use_rocm_dmabuf", 0, NULL, C | S, .set = rdp_cli_set_mem_type,
+	  .help = "as --use_rocm (GPU 0 unless it names one), registered through DMA-BUF only: no peer memory fallback" },
 	{ "bounce", 0, NULL, C | S, ON(mem.bounce),
-	  .help = "with --use_cuda: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
+	  .help = "with --use_cuda or --use_rocm: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
 	{ "use_hugepages", 0, NULL, C | S, ON(mem.hugepages),
 	  .help = "host buffers in 2 MiB huge pages (from vm.nr_hugepages)" },
 	{ "disable_pcie_relaxed", 0, NULL, C | S, ON(mem.no_relaxed),
@@ -344,9 +349,11 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "use_neuron", 0, "DEV", C, REFUSED(GPU("Neuron")) },
 	{ "use_neuron_dmabuf", 0, NULL, C, REFUSED(GPU("Neuron")) },
 	{ "use_hl", 0, "DEV", C, REFUSED(GPU("Gaudi")) },
+	{ "use_hl_dmabuf", 0, NULL, C, REFUSED(GPU("Gaudi")) },
 	{ "use_mlu", 0, "DEV", C, REFUSED(GPU("MLU")) },
 	{ "use_mlu_dmabuf", 0, NULL, C, REFUSED(GPU("MLU")) },
 	{ "use_opencl", 0, "DEV", C, REFUSED(GPU("OpenCL")) },
+	{ "use_opencl_dmabuf", 0, NULL, C, REFUSED(GPU("OpenCL")) },
 	{ "opencl_platform_id", 0, "N", C, REFUSED(GPU("OpenCL")) },
 	{ "use_ib_dm_dmabuf", 0, "DEV", C, REFUSED(GPU("device (ibv_alloc_dm)")) },
 	{ "use_cuda_pcie_mapping", 0, NULL, C,

@@ -50,6 +50,9 @@ int rdp_gpu_register(const struct rdp_gpu_reg_ops *ops, struct ibv_pd *pd,
 		*path = RDP_MEM_PATH_DMABUF;
 		return 0;
 	}
+	/* DMA-BUF only: no fallback; peer_err stays "not tried". */
+	if (!ops->reg_mr)
+		return log->export_err ? log->export_err : log->dmabuf_err;
 	errno = 0;
 	m = ops->reg_mr(pd, ptr, bytes, access);
 	log->peer_err = m ? 0 : mr_errno();

@@ -1,15 +1,34 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The only list of device memory types a side may choose by option, and
- * the row that names a peer's memory. Adding a type (ROCm, say): its file
- * with a filled struct rdp_mem_ops, a line here. */
+ * the row that names a peer's memory. Adding a type: its file with a
+ * filled struct rdp_mem_ops, a line here. */
 #include <string.h>
 
 #include <rdmaperf/mem.h>
 
+#include "mem_int.h"
+
 static const struct rdp_mem_ops *const registry[] = {
 	&rdp_mem_cuda,
+	&rdp_mem_rocm,
 	NULL,
 };
+
+/* Options that narrow a row's registration (same memory, same kind):
+ * found by name, never listed as a type of their own. */
+static const struct rdp_mem_ops *const narrowed[] = {
+	&rdp_mem_rocm_dmabuf,
+	NULL,
+};
+
+static const struct rdp_mem_ops *find_in(const struct rdp_mem_ops *const *t,
+					 const char *name)
+{
+	for (; *t; t++)
+		if (!strcmp((*t)->option + 2, name))
+			return *t;
+	return NULL;
+}
 
 const struct rdp_mem_ops *const *rdp_mem_types(void)
 {
@@ -18,14 +37,14 @@ const struct rdp_mem_ops *const *rdp_mem_types(void)
 
 const struct rdp_mem_ops *rdp_mem_find(const char *name)
 {
-	const struct rdp_mem_ops *const *t;
+	const struct rdp_mem_ops *t;
 
-	if (name && !strncmp(name, "--", 2))
+	if (!name)
+		return NULL;
+	if (!strncmp(name, "--", 2))
 		name += 2;
-	for (t = registry; name && *t; t++)
-		if (!strcmp((*t)->option + 2, name))
-			return *t;
-	return NULL;
+	t = find_in(registry, name);
+	return t ? t : find_in(narrowed, name);
 }
 
 const struct rdp_mem_ops *rdp_mem_of_kind(unsigned int kind)

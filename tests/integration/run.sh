@@ -1257,6 +1257,7 @@ t_one_shot() {
 
 . "$HERE/failures.sh"
 . "$HERE/gpu.sh"
+. "$HERE/rocm.sh"
 . "$HERE/bounce.sh"
 . "$HERE/cm.sh"
 . "$HERE/limits.sh"
@@ -1290,7 +1291,7 @@ main() {
 		t_cm_other_device t_service \
 		t_auth t_exposure t_flags_change t_server_survives t_one_shot t_failures t_cm t_valgrind \
 		t_gpu_fake_loops t_gpu_fake_failures t_gpu_no_driver t_placement t_topo \
-		t_bounce_fake; do
+		t_bounce_fake t_rocm_fake; do
 		case "$t" in *"$FILTER"*)
 			# shellcheck disable=SC2086 # words, whatever spaces
 			if [ -n "${RDP_GROUPS:-}" ] &&

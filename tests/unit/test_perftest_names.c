@@ -52,17 +52,17 @@ struct pt_name {
 	"the device's burst and packet size for pacing are not built "         \
 	"in: --rate_limit paces to its rate only"
 #define MUSA                                                                   \
-	"MUSA memory is not built in: rdmaperf has host memory and "           \
-	"--use_cuda"
+	"MUSA memory is not supported: no way to test it here; use "           \
+	"--use_cuda or --use_rocm"
 #define NEURON                                                                 \
-	"Neuron memory is not built in: rdmaperf has host memory and "         \
-	"--use_cuda"
+	"Neuron memory is not supported: no way to test it here; "             \
+	"use --use_cuda or --use_rocm"
 #define MLU                                                                    \
-	"MLU memory is not built in: rdmaperf has host memory and "            \
-	"--use_cuda"
+	"MLU memory is not supported: no way to test it here; "                \
+	"use --use_cuda or --use_rocm"
 #define OPENCL                                                                 \
-	"OpenCL memory is not built in: rdmaperf has host memory and "         \
-	"--use_cuda"
+	"OpenCL memory is not supported: no way to test it here; "             \
+	"use --use_cuda or --use_rocm"
 #define MMAP                                                                   \
 	"buffers mapped from a file are not built in: use the default "        \
 	"host buffers or --use_hugepages"
@@ -198,20 +198,20 @@ static const struct pt_name names[] = {
 	{ "use_musa_bus_id", 0, 1, PT_REFUSED, NULL, MUSA },
 	{ "use_musa_dmabuf", 0, 0, PT_REFUSED, NULL, MUSA },
 	{ "use_musa_pcie_mapping", 0, 0, PT_REFUSED, NULL, MUSA },
-	{ "use_rocm", 0, 1, PT_PENDING },
-	{ "use_rocm_dmabuf", 0, 0, PT_PENDING },
+	{ "use_rocm", 0, 1, PT_OWN, "0" },
+	{ "use_rocm_dmabuf", 0, 0, PT_OWN },
 	{ "use_neuron", 0, 1, PT_REFUSED, NULL, NEURON },
 	{ "use_neuron_dmabuf", 0, 0, PT_REFUSED, NULL, NEURON },
 	{ "use_hl", 0, 1, PT_REFUSED, NULL,
-	  "Gaudi memory is not built in: rdmaperf has host memory and "
-	  "--use_cuda" },
+	  "Gaudi memory is not supported: no way to test it here; "
+	  "use --use_cuda or --use_rocm" },
 	{ "use_mlu", 0, 1, PT_REFUSED, NULL, MLU },
 	{ "use_mlu_dmabuf", 0, 0, PT_REFUSED, NULL, MLU },
 	{ "use_opencl", 0, 1, PT_REFUSED, NULL, OPENCL },
 	{ "opencl_platform_id", 0, 1, PT_REFUSED, NULL, OPENCL },
 	{ "use_ib_dm_dmabuf", 0, 1, PT_REFUSED, NULL,
-	  "device (ibv_alloc_dm) memory is not built in: rdmaperf has "
-	  "host memory and --use_cuda" },
+	  "device (ibv_alloc_dm) memory is not supported: no way to test it here; "
+	  "use --use_cuda or --use_rocm" },
 	{ "gpu_touch", 0, 1, PT_REFUSED, NULL,
 	  "touching GPU buffers during a run is not built in: drop the "
 	  "option" },

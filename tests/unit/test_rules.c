@@ -360,11 +360,13 @@ static void test_rules_mem(void **state)
 	assert_true(rdp_mem_host.host_pages);
 	side.bounce = 1;
 	assert_int_equal(rdp_rules_check_mem(&side, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "--bounce stages GPU data through host "
-				 "memory: add --use_cuda=GPU");
+	assert_string_equal(why,
+			    "--bounce stages GPU data through host "
+			    "memory: add --use_cuda=GPU or --use_rocm=GPU");
 	assert_int_equal(SERVER(&o, why, "--bounce"), -EINVAL);
-	assert_string_equal(why, "--bounce stages GPU data through host "
-				 "memory: add --use_cuda=GPU");
+	assert_string_equal(why,
+			    "--bounce stages GPU data through host "
+			    "memory: add --use_cuda=GPU or --use_rocm=GPU");
 	side.bounce = 0;
 	side.mem = &rdp_mem_cuda;
 	side.hugepages = 1;

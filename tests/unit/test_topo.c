@@ -335,6 +335,13 @@ static void test_doctor_topo_verdicts(void **state)
 	expect("gpus", RDP_PASS, "(same host bridge", NULL);
 	doctor_on("two-socket-gpu.xml", "mlx5_2");
 	expect("gpus", RDP_WARN, "(same NUMA node", "--use_cuda=0000:19:00.0");
+	/* an AMD GPU (ROCm's plugin names it): the fix names --use_rocm */
+	snprintf(rep.gpus[0].name, sizeof(rep.gpus[0].name), "rsmi0");
+	memset(&doc, 0, sizeof(doc));
+	snprintf(doc.dev, sizeof(doc.dev), "mlx5_2");
+	rdp_doctor_check_topo(&doc, &rep);
+	expect("gpus", RDP_WARN, "nearest rsmi0 0000:19:00.0",
+	       "--use_rocm=0000:19:00.0");
 	doctor_on("two-socket-gpu.xml", "mlx5_3");
 	expect("gpus", RDP_WARN, "(other NUMA node", "use a NIC on node 0");
 	assert_int_equal(rep.nic.node, 1);

@@ -79,6 +79,12 @@ static void check_path(struct rdp_doctor *doc, const struct rdp_topo_report *r)
 			       slow->bus_id);
 }
 
+/* The option that puts buffers on g: ROCm's plugin names AMD GPUs. */
+static const char *gpu_option(const struct rdp_topo_gpu *g)
+{
+	return strncmp(g->name, "rsmi", 4) ? "--use_cuda" : "--use_rocm";
+}
+
 static void gpu_fix(struct rdp_check *c, const struct rdp_topo_report *r)
 {
 	const struct rdp_topo_gpu *g = &r->gpus[0];
@@ -90,8 +96,8 @@ static void gpu_fix(struct rdp_check *c, const struct rdp_topo_report *r)
 			"the NIC: GPUDirect RDMA then crosses the CPU's "
 			"root complex, slow or refused on many CPUs; "
 			"move the NIC or GPU below one switch, or "
-			"measure with --use_cuda=%s knowing this",
-			g->bus_id);
+			"measure with %s=%s knowing this",
+			gpu_option(g), g->bus_id);
 	else
 		rdp_doctor_say(c->fix, sizeof(c->fix),
 			       "every GPU is on another NUMA node: GPU "
