@@ -253,6 +253,28 @@ static void thread_rows(FILE *f, const struct rdp_report_info *in,
 	}
 }
 
+void rdp_report_per_qp(FILE *f, const struct rdp_report_info *in,
+		       const struct rdp_result *r)
+{
+	const struct rdp_qp_result *q;
+	char name[16];
+	uint32_t i;
+
+	for (i = 0; i < r->n_per_qp; i++) {
+		q = &r->per_qp[i];
+		snprintf(name, sizeof(name), "[QP%u]", q->index);
+		fprintf(f,
+			" %-10s %-14llu %-19s %-22.2f %.6f   qp 0x%x, flow "
+			"label %u\n",
+			name, (unsigned long long)q->msgs, "-",
+			bw_unit(in, q->bw_gbps),
+			r->elapsed_ns > 0
+				? (double)q->msgs * 1e3 / r->elapsed_ns
+				: 0.0,
+			q->qp_num, q->flow_label);
+	}
+}
+
 void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 		    const struct rdp_result *r)
 {
