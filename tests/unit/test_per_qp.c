@@ -351,6 +351,46 @@ static void test_per_qp_json(void **state)
 	s->ops->destroy(s);
 }
 
+/* A list shows in the header's Path line and the JSON's parameters. */
+static void test_flow_labels_shown(void **state)
+{
+	static struct ctx c;
+	struct rdp_report_sink *s;
+	struct rdp_json *doc;
+	json_t *labels;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	ctx_init_ops(&c, &bw_ops);
+	c.params.flow_label = 1;
+	c.params.n_flow_labels = 2;
+	c.params.flow_labels[0] = 1;
+	c.params.flow_labels[1] = 2;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rdp_report_header(f, &c.info);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, ", flow labels per QP (2, first 0x1), "
+				    "hop limit 64,"));
+	free(buf);
+	entry_of(&c, 0, &doc, &s);
+	labels = json_object_get(json_object_get(rdp_json_root(doc),
+						 "parameters"),
+				 "flow_labels");
+	assert_int_equal(json_array_size(labels), 2);
+	assert_int_equal(json_integer_value(json_array_get(labels, 1)), 2);
+	s->ops->destroy(s);
+
+	c.params.n_flow_labels = 0;
+	entry_of(&c, 0, &doc, &s);
+	assert_null(json_object_get(json_object_get(rdp_json_root(doc),
+						    "parameters"),
+				    "flow_labels"));
+	s->ops->destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_flow_label_path),
 		cmocka_unit_test(test_per_qp_text),
 		cmocka_unit_test(test_per_qp_json),
+		cmocka_unit_test(test_flow_labels_shown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
