@@ -167,6 +167,17 @@ struct rdp_thread_result {
 	double bw_avg_gbps, bw_peak_gbps, msg_rate_mpps;
 };
 
+/* One QP's part of a bandwidth point: what it completed in the timed loop
+ * (all QPs' msgs make the point's, -f aside) over the point's time. */
+struct rdp_qp_result {
+	uint32_t index;	     /* the QP's number in the point, from 0 */
+	uint32_t qp_num;     /* this side's QP */
+	uint32_t flow_label; /* its GRH flow label (--flow_label) */
+	uint64_t msgs;
+	uint64_t bytes;
+	double bw_gbps; /* bytes over the loop's elapsed time */
+};
+
 struct rdp_result {
 	uint64_t size_bytes;
 	uint32_t num_qps;
@@ -215,6 +226,10 @@ struct rdp_result {
 	struct rdp_event *events;
 	size_t n_events;
 	uint64_t events_dropped; /* the log no longer held them */
+	/* bandwidth tests: each QP's part, by index (--report-per-qp
+	 * prints it); owned like interval_bytes */
+	struct rdp_qp_result *per_qp;
+	uint32_t n_per_qp;
 };
 
 void rdp_result_clear(struct rdp_result *res);

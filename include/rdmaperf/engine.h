@@ -333,7 +333,11 @@ struct rdp_path_opts {
 	uint8_t sl;
 	uint8_t timeout; /* ACK timeout exponent */
 	uint16_t pkey_index;
-	uint32_t flow_label;
+	uint32_t flow_label; /* every QP's, unless flow_labels has its own */
+	/* QP i's label where i < n_flow_labels (--flow_label's list); the
+	 * array outlives the connect */
+	const uint32_t *flow_labels;
+	uint32_t n_flow_labels;
 	uint8_t hop_limit;
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;

@@ -36,5 +36,9 @@ struct rdp_result;
  * "overlap_pct", "msgs_in_window"}. NULL on allocation failure. */
 json_t *rdp_json_threads(const struct rdp_result *r);
 json_t *rdp_json_thread_sum(const struct rdp_result *r);
+/* --report-per-qp: [{"qp", "qp_num", "flow_label", "msgs", "bytes",
+ * "bw_gbps"}], a bandwidth point's QPs by index. NULL on allocation
+ * failure. */
+json_t *rdp_json_per_qp(const struct rdp_result *r);
 
 #endif /* RDMAPERF_JSON_SYS_H */

@@ -12,6 +12,8 @@
 #include <rdmaperf/transport.h>
 
 #define RDP_TEST_NAME_MAX 32
+/* --flow_label's list: labels one PARAMS carries (1 KiB of payload) */
+#define RDP_FLOW_LABELS_MAX 256
 
 enum rdp_param_flags {
 	RDP_PARAM_GRH = 1u << 0, /* IB: route with a GRH even on one subnet */
@@ -75,7 +77,18 @@ struct rdp_params {
 	/* --threads: bandwidth loops on this many threads per side, the QPs
 	 * split among them; 1 runs the loop on the calling thread */
 	uint32_t threads;
+	/* --flow_label given as a list: QP i's label, one per QP; 0: every
+	 * QP takes flow_label (which holds the first of a list) */
+	uint32_t n_flow_labels;
+	uint32_t flow_labels[RDP_FLOW_LABELS_MAX];
 };
+
+/* The GRH flow label of QP qp. */
+static inline uint32_t rdp_params_flow_label(const struct rdp_params *p,
+					     uint32_t qp)
+{
+	return qp < p->n_flow_labels ? p->flow_labels[qp] : p->flow_label;
+}
 
 /* --rate_units: what --rate_limit counts. */
 enum rdp_rate_units {

@@ -58,6 +58,11 @@ void rdp_report_row(FILE *f, const struct rdp_report_info *info,
 		    const struct rdp_result *res);
 void rdp_report_footer(FILE *f, const struct rdp_report_info *info);
 /* --cpu_util: each side's CPU over the timed region, per message too. */
+/* --report-per-qp: a bandwidth point's QPs, a row each under its row:
+ * messages, average bandwidth and rate over the point's time, the QP's
+ * number and flow label. */
+void rdp_report_per_qp(FILE *f, const struct rdp_report_info *in,
+		       const struct rdp_result *r);
 void rdp_report_cpu(FILE *f, const struct rdp_report_info *info,
 		    const struct rdp_result *r);
 /* --interval lines, the -H histogram and the -U samples of one point

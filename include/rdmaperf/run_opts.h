@@ -79,6 +79,7 @@ struct rdp_report_opts {
 	int gbits;		   /* --report_gbits */
 	int no_freq_check;	   /* -F */
 	int cpu_util;		   /* --cpu_util: CPU lines in the text */
+	int per_qp;		   /* --report-per-qp: rows and JSON */
 	int live;		   /* --run_infinitely, or --soak */
 	double soak_s; /* --soak: the run's length, judged every interval;
 			* 0 none */

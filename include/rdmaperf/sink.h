@@ -100,6 +100,7 @@ struct rdp_text_sink_cfg {
 	int cpu_util;  /* --cpu_util: the CPU lines */
 	int histogram; /* -H: the histogram */
 	int rate;      /* --rate_limit: asked and achieved */
+	int per_qp;    /* --report-per-qp: a row per QP under the point */
 	/* The header and table head; NULL: rdmaperf's */
 	void (*head)(FILE *f, const struct rdp_report_info *in, void *arg);
 	void *head_arg;
@@ -124,6 +125,7 @@ struct rdp_json_sink_cfg {
 	int compact;
 	const char *file;
 	const char *plot_file;
+	int per_qp; /* --report-per-qp: each entry's per_qp array */
 };
 int rdp_json_sink_create(const struct rdp_json_sink_cfg *cfg,
 			 struct rdp_report_sink **out);

@@ -53,7 +53,9 @@
 /* 2: CPU time and the received count in RESULT; path, transport and
  * pacing in PARAMS. 3: AUTH, and the access the server grants in ACCEPT.
  * 4: --threads in PARAMS
- * 5: every message after AUTH sealed with a MAC */
+ * 5: every message after AUTH sealed with a MAC; a PARAMS may end with
+ * --flow_label's list (one label per QP), only when one was given, so
+ * that a message without it is unchanged (enc_params) */
 #define RDP_WIRE_VERSION	  5
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096

@@ -598,6 +598,9 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 	if (ret)
 		goto out;
 	done_at_stop = st.done;
+	ret = rdp_bw_per_qp_take(run, &st, res);
+	if (ret)
+		goto out;
 	/* The last completion always closes the series. */
 	if (st.samples[st.nsamples - 1].bytes != done_at_stop * st.msg_bytes)
 		st.samples[st.nsamples++] =
@@ -612,6 +615,7 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 	if (run->margin_cycles)
 		trim_margins(run, &st, &start, res);
 	rdp_result_bw(res, st.samples, st.nsamples, start, run->clk);
+	rdp_bw_per_qp_rates(res);
 	ret = rdp_result_intervals(res, st.samples, st.nsamples, start,
 				   run->interval_cycles, run->clk);
 	if (!ret && run->series) {

@@ -91,6 +91,12 @@ void rdp_bw_state_free(struct bw_state *st);
 /* --rate_limit as decided: the device's limit on every QP, or the
  * software loop's spacing of messages (all QPs together). */
 int rdp_bw_setup_pacing(struct rdp_run *run, struct bw_state *st);
+/* Each QP's completions as the timed loop left them, into res->per_qp
+ * (after the loop, before the drain): 0 or -ENOMEM. */
+int rdp_bw_per_qp_take(const struct rdp_run *run, const struct bw_state *st,
+		       struct rdp_result *res);
+/* Each QP's bandwidth over res->elapsed_ns, once it is known. */
+void rdp_bw_per_qp_rates(struct rdp_result *res);
 /* The loop variant run needs. */
 enum bw_variant rdp_bw_variant_of(const struct rdp_run *run,
 				  enum rdp_verb verb);

@@ -257,3 +257,36 @@ void rdp_bw_state_free(struct bw_state *st)
 	free(st->rwrs);
 	free(st->rsges);
 }
+
+int rdp_bw_per_qp_take(const struct rdp_run *run, const struct bw_state *st,
+		       struct rdp_result *res)
+{
+	struct rdp_qp_result *q;
+	uint32_t i;
+
+	q = calloc(st->num_qps, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	for (i = 0; i < st->num_qps; i++) {
+		q[i].index = i;
+		q[i].qp_num = st->qps[i].qp->qp_num;
+		q[i].flow_label = rdp_params_flow_label(run->params, i);
+		q[i].msgs = st->qps[i].completed;
+		q[i].bytes = q[i].msgs * st->msg_bytes;
+	}
+	free(res->per_qp);
+	res->per_qp = q;
+	res->n_per_qp = st->num_qps;
+	return 0;
+}
+
+void rdp_bw_per_qp_rates(struct rdp_result *res)
+{
+	uint32_t i;
+
+	for (i = 0; i < res->n_per_qp; i++)
+		res->per_qp[i].bw_gbps =
+			res->elapsed_ns > 0 ? (double)res->per_qp[i].bytes * 8 /
+						      res->elapsed_ns
+					    : 0;
+}

@@ -129,6 +129,9 @@ void rdp_result_clear(struct rdp_result *res)
 	res->events = NULL;
 	res->n_events = 0;
 	res->events_dropped = 0;
+	free(res->per_qp);
+	res->per_qp = NULL;
+	res->n_per_qp = 0;
 }
 
 static const char *verb_name(enum rdp_verb verb)

@@ -116,6 +116,28 @@ static int rules_bidir(const struct rdp_params *p,
 	return 0;
 }
 
+/* --flow_label's list: one label per QP of the point, each 20 bits (the
+ * server checks a list it was sent here too). */
+static int rules_flow_labels(const struct rdp_params *p, char *why, size_t len)
+{
+	uint32_t i;
+
+	if (!p->n_flow_labels)
+		return 0;
+	if (p->n_flow_labels != p->num_qps)
+		return refuse(why, len,
+			      "--flow_label lists %u labels for %u QPs (-q): "
+			      "give one label per QP, or one for all",
+			      p->n_flow_labels, p->num_qps);
+	for (i = 0; i < p->n_flow_labels; i++)
+		if (p->flow_labels[i] > 0xfffff)
+			return refuse(why, len,
+				      "--flow_label %u (QP %u) is out of "
+				      "range: use 0..1048575",
+				      p->flow_labels[i], i);
+	return 0;
+}
+
 /* -R: RDMA CM takes the path from the route, for RC QPs. */
 static int rules_cm(const struct rdp_params *p, char *why, size_t len)
 {
@@ -126,7 +148,8 @@ static int rules_cm(const struct rdp_params *p, char *why, size_t len)
 			      "-m does not apply with -R: RDMA CM takes the "
 			      "path MTU from the route (set the netdev's MTU "
 			      "instead)");
-	if (p->pkey_index || p->flow_label || p->hop_limit != 64)
+	if (p->pkey_index || p->flow_label || p->n_flow_labels ||
+	    p->hop_limit != 64)
 		return refuse(why, len,
 			      "--pkey_index, --flow_label and --hop_limit do "
 			      "not apply with -R: RDMA CM takes the path from "
@@ -342,6 +365,8 @@ int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
 		ret = rules_bidir(p, ops, side, why, len);
 	if (!ret)
 		ret = rules_cm(p, why, len);
+	if (!ret)
+		ret = rules_flow_labels(p, why, len);
 	if (!ret && side->perftest)
 		ret = rules_perftest(p, why, len);
 	if (!ret)

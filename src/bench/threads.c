@@ -243,6 +243,33 @@ static void sum_counts(const struct rdp_run *run, struct worker *w, uint32_t n,
 	}
 }
 
+/* The threads' QPs, numbered across the point as on the wire. */
+static int gather_per_qp(const struct rdp_run *run, const struct worker *w,
+			 uint32_t n, struct rdp_result *res)
+{
+	struct rdp_qp_result *q;
+	uint32_t i, k, total = 0;
+
+	for (i = 0; i < n; i++)
+		total += w[i].res.n_per_qp;
+	if (!total)
+		return 0;
+	q = calloc(total, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	res->per_qp = q;
+	res->n_per_qp = total;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < w[i].res.n_per_qp; k++, q++) {
+			*q = w[i].res.per_qp[k];
+			q->index = w[i].first_qp + k;
+			q->flow_label =
+				rdp_params_flow_label(run->params, q->index);
+		}
+	}
+	return 0;
+}
+
 static int gather(struct rdp_run *run, struct worker *w, uint32_t n,
 		  struct rdp_result *res)
 {
@@ -267,7 +294,7 @@ static int gather(struct rdp_run *run, struct worker *w, uint32_t n,
 		sum_counts(run, w, n, res);
 	}
 	res->msgs = total;
-	return 0;
+	return gather_per_qp(run, w, n, res);
 }
 
 /* Name each thread that failed (its loop said why, above); the first

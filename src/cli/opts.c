@@ -222,6 +222,30 @@ int rdp_cli_set_qps(void *base, const struct rdp_cli_opt *d, const char *arg,
 	return ret ? list_error(ret, d, arg, err, len) : 0;
 }
 
+/* --flow_label: one label for every QP, or a list of one per QP (its
+ * length checked against -q by the rules, on both sides). */
+int rdp_cli_set_flow_label(void *base, const struct rdp_cli_opt *d,
+			   const char *arg, char *err, size_t len)
+{
+	struct rdp_params *p = &((struct rdp_opts *)base)->params;
+	uint64_t v[RDP_FLOW_LABELS_MAX];
+	size_t i, n;
+	int ret = rdp_parse_list(arg, 0, d->min, d->max, v, RDP_FLOW_LABELS_MAX,
+				 &n);
+
+	if (ret == -E2BIG)
+		return rdp_cli_bad(err, len,
+				   "--flow_label %s: more than %d labels", arg,
+				   RDP_FLOW_LABELS_MAX);
+	if (ret)
+		return list_error(ret, d, arg, err, len);
+	p->flow_label = (uint32_t)v[0];
+	p->n_flow_labels = n > 1 ? (uint32_t)n : 0;
+	for (i = 0; i < n && n > 1; i++)
+		p->flow_labels[i] = (uint32_t)v[i];
+	return 0;
+}
+
 /* -a: every power of two from 2 B to 8 MiB. */
 int rdp_cli_set_all(void *base, const struct rdp_cli_opt *d, const char *arg,
 		    char *err, size_t len)

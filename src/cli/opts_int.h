@@ -19,6 +19,7 @@ rdp_cli_set_fn rdp_cli_set_allow;
 rdp_cli_set_fn rdp_cli_set_sizes;
 rdp_cli_set_fn rdp_cli_set_all;
 rdp_cli_set_fn rdp_cli_set_qps;
+rdp_cli_set_fn rdp_cli_set_flow_label;
 rdp_cli_set_fn rdp_cli_set_mtu;
 rdp_cli_set_fn rdp_cli_set_atomic;
 rdp_cli_set_fn rdp_cli_set_interval;

@@ -81,7 +81,8 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
 	cfg->sl = path->sl;
 	cfg->timeout = path->timeout; /* default 14: 67 ms per try */
 	cfg->pkey_index = path->pkey_index;
-	cfg->flow_label = path->flow_label;
+	cfg->flow_label = i < path->n_flow_labels ? path->flow_labels[i]
+						  : path->flow_label;
 	cfg->hop_limit = path->hop_limit;
 	cfg->retry_cnt = path->retry_cnt;
 	cfg->rnr_retry = path->rnr_retry; /* 7 = retry forever on RNR NAK */

@@ -223,6 +223,47 @@ static void dec_hello(struct rcur *c, struct rdp_msg *m)
 	h->cpus = get_u32(c);
 }
 
+/*
+ * --flow_label's list, one label per QP, follows the fields of PARAMS only
+ * when there is one (a count of 2 or more, then the labels): without it the
+ * message is what it always was, so one label for all QPs still meets any
+ * server of this version; one that predates lists refuses a list as a
+ * malformed PARAMS rather than label every QP alike.
+ */
+static void put_flow_labels(struct wcur *c, const struct rdp_params *p)
+{
+	uint32_t i;
+
+	if (!p->n_flow_labels)
+		return;
+	if (p->n_flow_labels < 2 || p->n_flow_labels > RDP_FLOW_LABELS_MAX) {
+		if (!c->err)
+			c->err = -EINVAL;
+		return;
+	}
+	put_u16(c, (uint16_t)p->n_flow_labels);
+	for (i = 0; i < p->n_flow_labels; i++)
+		put_u32(c, p->flow_labels[i]);
+}
+
+static void get_flow_labels(struct rcur *c, struct rdp_params *p)
+{
+	uint32_t i;
+
+	p->n_flow_labels = 0;
+	if (c->err || c->off == c->len)
+		return;
+	p->n_flow_labels = get_u16(c);
+	if (p->n_flow_labels < 2 || p->n_flow_labels > RDP_FLOW_LABELS_MAX) {
+		p->n_flow_labels = 0;
+		if (!c->err)
+			c->err = -EBADMSG;
+		return;
+	}
+	for (i = 0; i < p->n_flow_labels; i++)
+		p->flow_labels[i] = get_u32(c);
+}
+
 static void enc_params(struct wcur *c, const struct rdp_msg *m)
 {
 	const struct rdp_params *p = &m->u.params;
@@ -256,6 +297,7 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->rate_units);
 	put_u32(c, p->rate_type);
 	put_u32(c, p->threads);
+	put_flow_labels(c, p);
 }
 
 static void dec_params(struct rcur *c, struct rdp_msg *m)
@@ -291,6 +333,7 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->rate_units = get_u32(c);
 	p->rate_type = get_u32(c);
 	p->threads = get_u32(c);
+	get_flow_labels(c, p);
 }
 
 static void enc_accept(struct wcur *c, const struct rdp_msg *m)

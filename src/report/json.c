@@ -73,6 +73,19 @@ static json_t *uint_or_null(uint64_t v)
 	return v ? uint_val(v) : json_null();
 }
 
+static json_t *labels_arr(const struct rdp_params *p)
+{
+	json_t *a = json_array();
+	uint32_t i;
+
+	for (i = 0; a && i < p->n_flow_labels; i++)
+		if (json_array_append_new(a, uint_val(p->flow_labels[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 /* Negative means unknown (NUMA node, no GID): null. */
 static json_t *index_or_null(int64_t v)
 {
@@ -293,6 +306,8 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(o, "qp_timeout", uint_val(p->qp_timeout));
 	err |= json_object_set_new(o, "pkey_index", uint_val(p->pkey_index));
 	err |= json_object_set_new(o, "flow_label", uint_val(p->flow_label));
+	if (p->n_flow_labels) /* --flow_label's list: QP i's label */
+		err |= json_object_set_new(o, "flow_labels", labels_arr(p));
 	err |= json_object_set_new(o, "hop_limit", uint_val(p->hop_limit));
 	err |= json_object_set_new(o, "retry_count", uint_val(p->retry_count));
 	err |= json_object_set_new(o, "rnr_retry", uint_val(p->rnr_retry));

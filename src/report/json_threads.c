@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON of a run split over threads (--threads): every thread's figures
- * and how their sum was taken. */
+ * and how their sum was taken; and each QP's part (--report-per-qp). */
 #include <math.h>
 #include <jansson.h>
 
@@ -80,4 +80,36 @@ json_t *rdp_json_thread_sum(const struct rdp_result *r)
 		return o;
 	json_decref(o);
 	return NULL;
+}
+
+json_t *rdp_json_per_qp(const struct rdp_result *r)
+{
+	const struct rdp_qp_result *q;
+	json_t *a = json_array(), *o;
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; a && !err && i < r->n_per_qp; i++) {
+		q = &r->per_qp[i];
+		o = json_object();
+		if (!o)
+			break;
+		err |= json_object_set_new(o, "qp", json_integer(q->index));
+		err |= json_object_set_new(o, "qp_num",
+					   json_integer(q->qp_num));
+		err |= json_object_set_new(o, "flow_label",
+					   json_integer(q->flow_label));
+		err |= json_object_set_new(o, "msgs",
+					   json_integer((json_int_t)q->msgs));
+		err |= json_object_set_new(o, "bytes",
+					   json_integer((json_int_t)q->bytes));
+		err |= json_object_set_new(o, "bw_gbps",
+					   real_or_null(q->bw_gbps));
+		err |= json_array_append_new(a, o);
+	}
+	if (a && (err || i < r->n_per_qp)) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include <rdmaperf/json.h>
+#include <rdmaperf/json_sys.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/plot.h>
 #include <rdmaperf/report.h>
@@ -42,6 +43,10 @@ static int json_point(struct rdp_report_sink *s,
 		ret = json_start(j, in);
 	if (!ret)
 		ret = rdp_json_add(j->doc, in, r);
+	if (!ret && j->cfg.per_qp && r->n_per_qp &&
+	    json_object_set_new(rdp_json_last(j->doc), "per_qp",
+				rdp_json_per_qp(r)))
+		ret = -ENOMEM;
 	if (ret)
 		rdp_err("build the JSON document: %s", strerror(-ret));
 	return ret;

@@ -92,6 +92,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	const struct rdp_conn *c = in->conn;
 	const struct rdp_dev *d = c->dev;
 	const struct rdp_params *p = in->params;
+	char label[48];
 
 	fprintf(f, "%s\n %-52s rdmaperf %s\n", RULE, in->ops->title,
 		PACKAGE_VERSION);
@@ -120,11 +121,16 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		"peer)\n",
 		c->path_mtu_bytes, d->port.active_mtu_bytes,
 		in->peer->active_mtu_bytes);
+	if (p->n_flow_labels) /* --flow_label's list */
+		snprintf(label, sizeof(label), "s per QP (%u, first 0x%x)",
+			 p->n_flow_labels, p->flow_labels[0]);
+	else
+		snprintf(label, sizeof(label), " 0x%x", p->flow_label);
 	fprintf(f,
-		" Path            : SL %u, traffic class %u, flow label 0x%x, "
+		" Path            : SL %u, traffic class %u, flow label%s, "
 		"hop limit %u, P_Key index %u, retries %u, RNR retries %u%s, "
 		"ACK timeout %u\n",
-		p->sl, p->tclass, p->flow_label, p->hop_limit, p->pkey_index,
+		p->sl, p->tclass, label, p->hop_limit, p->pkey_index,
 		p->retry_count, p->rnr_retry,
 		p->rnr_retry == 7 ? " (forever)" : "", p->qp_timeout);
 	fprintf(f, " QPs             : %u %s%s, tx depth %u, signal 1 in %u",
@@ -250,6 +256,28 @@ static void thread_rows(FILE *f, const struct rdp_report_info *in,
 			bw_unit(in, t->bw_avg_gbps), t->msg_rate_mpps, cpu,
 			t->first_qp, t->first_qp + t->num_qps - 1, t->start_s,
 			t->end_s);
+	}
+}
+
+void rdp_report_per_qp(FILE *f, const struct rdp_report_info *in,
+		       const struct rdp_result *r)
+{
+	const struct rdp_qp_result *q;
+	char name[16];
+	uint32_t i;
+
+	for (i = 0; i < r->n_per_qp; i++) {
+		q = &r->per_qp[i];
+		snprintf(name, sizeof(name), "[QP%u]", q->index);
+		fprintf(f,
+			" %-10s %-14llu %-19s %-22.2f %.6f   qp 0x%x, flow "
+			"label %u\n",
+			name, (unsigned long long)q->msgs, "-",
+			bw_unit(in, q->bw_gbps),
+			r->elapsed_ns > 0
+				? (double)q->msgs * 1e3 / r->elapsed_ns
+				: 0.0,
+			q->qp_num, q->flow_label);
 	}
 }
 

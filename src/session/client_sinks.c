@@ -87,6 +87,7 @@ int rdp_client_sinks(struct client *c)
 	const struct rdp_opts *o = c->s.o;
 	struct rdp_text_sink_cfg text = {
 		.cpu_util = o->report.cpu_util,
+		.per_qp = o->report.per_qp,
 		.histogram = o->report.histogram,
 		.rate = 1,
 	};
@@ -95,6 +96,7 @@ int rdp_client_sinks(struct client *c)
 		.compact = o->report.live,
 		.file = o->report.json_file,
 		.plot_file = o->limits.plot_file,
+		.per_qp = o->report.per_qp,
 	};
 	struct rdp_report_sink *s;
 	int ret;

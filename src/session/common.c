@@ -91,6 +91,8 @@ void rdp_path_from_params(const struct rdp_params *p,
 	path->timeout = (uint8_t)p->qp_timeout;
 	path->pkey_index = (uint16_t)p->pkey_index;
 	path->flow_label = p->flow_label;
+	path->flow_labels = p->n_flow_labels ? p->flow_labels : NULL;
+	path->n_flow_labels = p->n_flow_labels;
 	path->hop_limit = (uint8_t)p->hop_limit;
 	path->retry_cnt = (uint8_t)p->retry_count;
 	path->rnr_retry = (uint8_t)p->rnr_retry;

@@ -47,6 +47,7 @@ int rdp_perftest_sinks(struct pt_peer *c)
 	const struct rdp_report_opts *ro = &c->s->o->report;
 	struct rdp_text_sink_cfg text = {
 		.cpu_util = ro->cpu_util,
+		.per_qp = ro->per_qp,
 		.histogram = ro->histogram &&
 			     c->s->o->bench->kind == RDP_BENCH_LAT,
 		.head = head,
@@ -56,6 +57,7 @@ int rdp_perftest_sinks(struct pt_peer *c)
 		.out = ro->json ? stdout : NULL,
 		.compact = ro->live,
 		.file = ro->json_file,
+		.per_qp = ro->per_qp,
 	};
 	struct rdp_report_sink *s;
 	int ret;

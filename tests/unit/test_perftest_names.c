@@ -173,7 +173,7 @@ static const struct pt_name names[] = {
 	{ "latency_gap", 0, 1, PT_REFUSED, NULL,
 	  "a gap between latency posts is not built in: latency tests "
 	  "send one message per round trip" },
-	{ "flow_label", 0, 1, PT_PENDING },
+	{ "flow_label", 0, 1, PT_OWN, "5" },
 	{ "retry_count", 0, 1, PT_OWN, "5" },
 	{ "dont_xchg_versions", 0, 0, PT_REFUSED, NULL,
 	  "rdmaperf always exchanges versions (its peer's version "
