@@ -377,6 +377,21 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "report-per-port", 0, NULL, C, REFUSED(PORTS) },
 	{ "burst_size", 0, "N", C, REFUSED(RATE_SHAPE) },
 	{ "typical_pkt_size", 0, "BYTES", C, REFUSED(RATE_SHAPE) },
+	{ "mcg", 'g', NULL, C,
+	  REFUSED("multicast is not built in: send to each receiver in turn "
+		  "over UD (-c UD)") },
+	{ "MGID", 'M', "GID", C,
+	  REFUSED("multicast is not built in: send to each receiver in turn "
+		  "over UD (-c UD)") },
+	{ "use_old_post_send", 0, NULL, C,
+	  REFUSED("rdmaperf posts with ibv_post_send only: drop the "
+		  "option") },
+	{ "data_validation", 0, NULL, C,
+	  REFUSED("a check of every message under load is not built in: "
+		  "every run checks its buffers after the timed loop") },
+	{ "data_validation_debug", 0, NULL, C,
+	  REFUSED("a check of every message under load is not built in: "
+		  "every run checks its buffers after the timed loop") },
 	{ "reversed", 0, NULL, C,
 	  REFUSED("reversed traffic is not built in: start the client on "
 		  "the other host, or use -b for both directions") },

@@ -30,16 +30,11 @@
 #include <rdmaperf/sysfs.h>
 
 /* unit.h's helpers, less its doctor.h, whose enum rdp_verdict takes the
- * tag of verdict.h's struct. */
+ * tag of verdict.h's struct: argv.h alone, and the fixtures' place. */
 #ifndef RDP_FIXTURES_DIR
 #define RDP_FIXTURES_DIR "tests/fixtures"
 #endif
-#define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
-#define ARGC(...)                                                              \
-	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
-#define CLIENT(o, err, ...)                                                    \
-	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
+#include "argv.h"
 
 static const char *fixtures_dir(void)
 {

@@ -24,13 +24,8 @@
 #include <rdmaperf/sink.h>
 
 /* unit.h's doctor verdict and the report's sink.h name one tag: the
- * command lines and the check are spelled out here. */
-#define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
-#define ARGC(...)                                                              \
-	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
-#define CLIENT(o, err, ...)                                                    \
-	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
+ * command lines come from argv.h alone, the check is spelled out here. */
+#include "argv.h"
 
 static void expect_in(const char *text, const char *want)
 {

@@ -23,14 +23,9 @@
 
 #define BUF_BYTES (RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD)
 
-/* A command line from its arguments, as tests/unit/unit.h types them
- * (whose doctor.h's enum rdp_verdict meets sink.h's struct here). */
-#define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
-#define ARGC(...)                                                              \
-	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
-#define CLIENT(o, err, ...)                                                    \
-	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
+/* The command lines from argv.h alone (unit.h's doctor.h's enum
+ * rdp_verdict meets sink.h's struct here). */
+#include "argv.h"
 
 /* The client refuses the line with exactly the error want. */
 static void refuse_line(const char *want, int argc, char **argv)

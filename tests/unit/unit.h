@@ -28,16 +28,7 @@
 #define RDP_FIXTURES_DIR "tests/fixtures"
 #endif
 
-/* A command line from its arguments: CLIENT(&o, err, "-s", "64", "host"). */
-#define ARGV(...) ((char **)(const char *[]){ "rdmaperf", __VA_ARGS__, NULL })
-#define ARGC(...)                                                              \
-	((int)(sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
-#define CLIENT(o, err, ...)                                                    \
-	rdp_opts_parse_client(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
-#define SERVER(o, err, ...)                                                    \
-	rdp_opts_parse_server(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), err,  \
-			      sizeof(err))
+#include "argv.h"
 
 static inline const char *fixtures_dir(void)
 {
