@@ -394,6 +394,44 @@ static void test_aliases(void **state)
 	}
 }
 
+/* rdmaperf-server OPT VALUE, into o; its status. */
+static int parse_server(struct rdp_opts *o, char *err, size_t len,
+			const char *opt, const char *value)
+{
+	const char *argv[4] = { "rdmaperf-server", opt, value };
+
+	err[0] = '\0';
+	return rdp_opts_parse_server(value ? 3 : 2, (char **)argv, o, err, len);
+}
+
+/* The placement and GPU names work on the server too, as the options
+ * they stand for do. */
+static void test_server_aliases(void **state)
+{
+	static const char *const pairs[][3] = {
+		{ "--numa_node", "--numa", "0" },
+		{ "--pin_cores", "--cpu", "0" },
+		{ "--disable_numa", "--no-pin", NULL },
+		{ "--use_cuda_bus_id", "--use_cuda", "0000:3b:00.0" },
+	};
+	static struct rdp_opts want, got;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (parse_server(&want, err, sizeof(err), pairs[i][1],
+				 pairs[i][2]))
+			fail_msg("%s: %s", pairs[i][1], err);
+		if (parse_server(&got, err, sizeof(err), pairs[i][0],
+				 pairs[i][2]))
+			fail_msg("%s: %s", pairs[i][0], err);
+		if (memcmp(&want, &got, sizeof(got)))
+			fail_msg("%s: options differ from %s", pairs[i][0],
+				 pairs[i][1]);
+	}
+}
+
 static void test_refusals(void **state)
 {
 	static struct rdp_opts o;
@@ -448,6 +486,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_none_unknown),
 		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_server_aliases),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_alias_twice),
 	};
