@@ -18,6 +18,8 @@ BUILD_PACKAGES=(
 # util-linux (setpriv, prlimit). The test bed's own packages (QEMU,
 # rdma-core, perftest) come from tests/softroce/install-deps.sh below.
 TEST_PACKAGES=(valgrind python3 iproute2 util-linux)
+# The browser tier (tests/browser/report.sh): headless Chromium.
+TEST_PACKAGES+=(chromium)
 
 # The package tier: dpkg-buildpackage (debhelper's dh, autoreconf),
 # lintian, the package's build dependencies that the list above lacks

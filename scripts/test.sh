@@ -5,9 +5,10 @@
 # then the unit tests and the Soft-RoCE groups again in an ASan+UBSan build
 # and in a ThreadSanitizer build without CUDA and MPI. Beside the device
 # tiers, at the lowest priority: those two builds, the format check, make
-# distcheck, the Debian packages (built, linted, installed, purged) and a
-# short fuzzing run. Only the Soft-RoCE and package tiers (and installing
-# packages) need root; without root they are counted skipped.
+# distcheck, the Debian packages (built, linted, installed, purged), a
+# short fuzzing run and the report pages in headless Chromium. Only the
+# Soft-RoCE and package tiers (and installing packages) need root; without
+# root they are counted skipped.
 # Ends with each tier's time, every skip's reason with its count, and one
 # line "N passed, N failed, N skipped" over individual cases.
 # RDP_QUICK=1 skips distcheck, the packages, the other builds and the
@@ -514,6 +515,24 @@ build_step() {
 	fi
 }
 
+# The report pages in headless Chromium (tests/browser/report.sh): its
+# cases counted, its skip (no browser) with the reason.
+browser_pass() {
+	local out rc p f
+	echo "== report pages in headless Chromium (tests/browser/report.sh)"
+	out=$(tests/browser/report.sh "$top" "$top/tests/browser/out" 2>&1)
+	rc=$?
+	echo "$out"
+	if [[ $rc -eq 77 ]]; then
+		add 0 0 1 "browser: $(sed -n 's/^SKIP: //p' <<<"$out" | head -n 1)"
+		return
+	fi
+	p=$(grep -c '^ok ' <<<"$out")
+	f=$(grep -c '^not ok ' <<<"$out")
+	((rc == 0 || f > 0)) || f=1
+	add "$p" "$f" 0
+}
+
 beside_chain() {
 	renice -n 19 -p "$BASHPID" >/dev/null 2>&1
 	ionice -c 3 -p "$BASHPID" >/dev/null 2>&1
@@ -523,6 +542,7 @@ beside_chain() {
 	beside_step distcheck "distcheck" distcheck_pass
 	beside_step packages "Debian packages" package_pass
 	beside_step fuzz "fuzz" fuzz_pass
+	beside_step browser "report pages in Chromium" browser_pass
 }
 
 # await_build KEY: 0 once KEY is built; 1 when its build failed or the

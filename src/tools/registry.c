@@ -11,16 +11,20 @@ extern const struct rdp_tool rdp_tool_plot;
 extern const struct rdp_tool rdp_tool_certify;
 extern const struct rdp_tool rdp_tool_completion;
 extern const struct rdp_tool rdp_tool_mesh;
+extern const struct rdp_tool rdp_tool_report;
 
+/* clang-format off */
 static const struct rdp_tool *const tools[] = {
 	&rdp_tool_doctor,
 	&rdp_tool_compare,
 	&rdp_tool_plot,
 	&rdp_tool_certify,
 	&rdp_tool_mesh,
+	&rdp_tool_report,
 	&rdp_tool_completion,
 	NULL,
 };
+/* clang-format on */
 
 const struct rdp_tool *const *rdp_tool_all(void)
 {
