@@ -7,7 +7,9 @@
 # script wrote #rdp-done (it does so only after drawing everything), no
 # #rdp-error, what its kind draws is in the DOM, and the browser logged
 # no console message ("Uncaught", a refused load); a screenshot of each
-# is kept. Not timed: scripts/bench-report-html.sh measures.
+# is kept. Then a hover and a click on the 4-node heatmap must show the
+# cell's figures and record, and a page whose script throws must be
+# caught by these checks. Not timed: scripts/bench-report-html.sh measures.
 # Usage: tests/browser/report.sh [BUILD [OUT]]
 #   BUILD: where rdmaperf is (default .); OUT: the pages, DOMs, logs and
 #   screenshots (default BUILD/tests/browser/out).
@@ -86,6 +88,61 @@ page certify 'Certification|band 90-98.75%|write_lat.json' "$fix/certify"
 page compare 'Compare|REGRESSION|MISSING|(base)' --compare \
 	"$fix/compare-base.json" "$fix/compare-new.json"
 page mesh4 '<canvas|Rail 1|Outliers|Faults located' "$fix/mesh4/mesh.json"
+# Hover and click on the 4-node page: a script added after the page's
+# moves over and clicks cell node0 -> node1 of rail 0 and leaves what the
+# tooltip and the cell's panel say in the DOM.
+interact() {
+	local name=mesh4-click why=''
+	n=$((n + 1))
+	sed 's|</body>|<script>(function () {\
+var c = document.querySelector("canvas"), r = c.getBoundingClientRect();\
+var at = { clientX: r.left + r.width * 0.375, clientY: r.top + r.height * 0.125, bubbles: true };\
+c.dispatchEvent(new MouseEvent("mousemove", at));\
+c.dispatchEvent(new MouseEvent("click", at));\
+var o = document.createElement("div"); o.id = "probe";\
+o.textContent = "TIP[" + document.querySelector(".tip").textContent + "] PANEL[" +\
+	document.querySelector(".cell").textContent + "]";\
+document.body.appendChild(o); }());</script></body>|' \
+		"$out/mesh4.html" >"$out/$name.html"
+	chrome "$name" --dump-dom | tr '\n' ' ' >"$out/$name.dom"
+	if ! grep -q 'id="probe"' "$out/$name.dom"; then
+		why="the probe did not run"
+	elif ! grep -q 'TIP\[node0 → node1, rail 0' "$out/$name.dom"; then
+		why="no tooltip for node0 -> node1"
+	elif ! grep -q 'PANEL\[node0 → node1, rail 0.*"tx": "node0"' "$out/$name.dom"; then
+		why="no record of node0 -> node1 in the cell's panel"
+	elif grep -qE 'Uncaught|CONSOLE' "$out/$name.log"; then
+		why="console: $(grep -E 'Uncaught|CONSOLE' "$out/$name.log" | head -n 2)"
+	fi
+	if [[ -z $why ]]; then
+		echo "ok $n - $name"; pass=$((pass + 1))
+	else
+		echo "not ok $n - $name: $why"; fail=$((fail + 1))
+	fi
+}
+interact
+
+# The checks catch a page whose script throws: run.html with its results
+# made a number must show #rdp-error, no #rdp-done, and "Uncaught".
+selftest() {
+	local name=selftest-throw why=''
+	n=$((n + 1))
+	sed 's/"results":\[/"results":7,"was":[/' "$out/run.html" >"$out/$name.html"
+	chrome "$name" --dump-dom >"$out/$name.dom"
+	if ! grep -q '<div id="rdp-error"' "$out/$name.dom"; then
+		why="no #rdp-error on a page that throws"
+	elif grep -q 'id="rdp-done"' "$out/$name.dom"; then
+		why="#rdp-done on a page that throws"
+	elif ! grep -q 'Uncaught' "$out/$name.log"; then
+		why="no 'Uncaught' in the browser's log"
+	fi
+	if [[ -z $why ]]; then
+		echo "ok $n - $name (a throwing page is caught)"; pass=$((pass + 1))
+	else
+		echo "not ok $n - $name: $why"; fail=$((fail + 1))
+	fi
+}
+selftest
 if [[ ${RDP_BROWSER_BIG:-1} != 0 ]]; then
 	"$tool" mesh --simulate 1024 --inject \
 		nic:node17=50%,uplink:leaf3:spine1=down,errors:node200=5 \

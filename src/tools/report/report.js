@@ -390,7 +390,9 @@ function heatmap(s, sec, g, det, tol) {
 	var cv = el('canvas', { width: size, height: size, 'data-rail': g.rail }), ov = el('canvas', { width: size, height: size, cls: 'over' });
 	var wrap = el('div', { cls: 'heat' }, [cv, ov]), tip = el('div', { cls: 'tip' }), panel = el('div', { cls: 'cell' });
 	panel.textContent = 'Click a cell for its whole record.';
-	s.appendChild(wrap); document.body.appendChild(tip); s.appendChild(panel);
+	s.appendChild(wrap); document.body.appendChild(tip);
+	if (n <= 64) s.appendChild(el('p', { cls: 'note', text: 'Rows and columns, in order: ' + names.join(', ') }));
+	s.appendChild(panel);
 	var off = document.createElement('canvas'); off.width = n; off.height = n;
 	function draw() {
 		var ctx = off.getContext('2d'), img = ctx.createImageData(n, n), d = img.data, k, c, st, v;
