@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The pages of `rdmaperf report` in a real browser: each fixture of
 # tests/fixtures/report (a run, a sweep with latency, a certify folder, a
-# compare pair, a 4-node mesh) and a 1 024-node mesh made by `rdmaperf
+# compare pair, a 4-node mesh, the same with latency, retests and timing) and a 1 024-node mesh made by `rdmaperf
 # mesh --simulate`, loaded in headless Chromium. A page passes when its
 # script wrote #rdp-done (it does so only after drawing everything), no
 # #rdp-error, what its kind draws is in the DOM, and the browser logged
@@ -88,6 +88,8 @@ page certify 'Certification|band 90-98.75%|write_lat.json' "$fix/certify"
 page compare 'Compare|REGRESSION|MISSING|(base)' --compare \
 	"$fix/compare-base.json" "$fix/compare-new.json"
 page mesh4 '<canvas|Rail 1|Outliers|Faults located' "$fix/mesh4/mesh.json"
+page mesh4-more '<canvas|latency vs median|Retests: 2|cleared|Timing|Each round|pruned' \
+	"$fix/mesh4-more/mesh.json"
 # Hover and click on the 4-node page: a script added after the page's
 # moves over and clicks cell node0 -> node1 of rail 0 and leaves what the
 # tooltip and the cell's panel say in the DOM.

@@ -210,6 +210,22 @@ static void test_mesh(void **state)
 	assert_non_null(strstr(p, "\"faults\":"));
 	/* Every cell's record, with its place in the grid. */
 	assert_int_equal(count(p, ",\"i\":"), 24);
+	assert_non_null(strstr(p, "\"lat\":null"));
+	/* With latency, a failed and a skipped cell, retests, timing. */
+	assert_int_equal(REPORT(FIX "mesh4-more/mesh.json", "--html", out), 0);
+	p = read_page();
+	check_page(p);
+	assert_non_null(strstr(p, "\"lat\":\","));
+	/* node0 -> node3 failed on rail 0, skipped on rail 1. */
+	st = strstr(p, "\"st\":\"");
+	assert_non_null(st);
+	assert_int_equal(st[6 + 3], 'x');
+	st = strstr(st + 6, "\"st\":\"");
+	assert_non_null(st);
+	assert_int_equal(st[6 + 3], 's');
+	assert_int_equal(count(p, "\"retest\":{"), 2);
+	assert_non_null(strstr(p, "\"retest_rounds\":["));
+	assert_non_null(strstr(p, "\"overhead_pct\":24.3"));
 }
 
 static void write_file(const char *name, const char *text)

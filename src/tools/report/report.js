@@ -487,7 +487,7 @@ function show(views, rail, k, marks) {
 }
 
 function outliers(s, sec, list, views) {
-	var bad = list.filter(function (c) { return c.status !== 'ok'; }), rows;
+	var bad = list.filter(function (c) { return c.status !== 'ok' && c.status !== 'skipped'; }), rows;
 	bad.sort(function (a, b) {
 		var fa = a.status === 'failed', fb = b.status === 'failed';
 		if (fa !== fb) return fa ? -1 : 1;
