@@ -58,7 +58,8 @@ early_failure() {
 	exit 1
 }
 
-# CI=true: the Soft-RoCE tiers must run; a skip of theirs is a failure.
+# CI=true: the Soft-RoCE and browser tiers must run; a skip of theirs is a
+# failure.
 ci() {
 	[[ ${CI:-} == true ]]
 }
@@ -524,7 +525,12 @@ browser_pass() {
 	rc=$?
 	echo "$out"
 	if [[ $rc -eq 77 ]]; then
-		add 0 0 1 "browser: $(sed -n 's/^SKIP: //p' <<<"$out" | head -n 1)"
+		if ci; then
+			echo "CI=true: the browser tier must run (scripts/install-deps.sh installs chromium), a skip is a failure"
+			add 0 1 0
+		else
+			add 0 0 1 "browser: $(sed -n 's/^SKIP: //p' <<<"$out" | head -n 1)"
+		fi
 		return
 	fi
 	p=$(grep -c '^ok ' <<<"$out")
