@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Subcommands of rdmaperf that are not a test (doctor, compare, plot,
- * certify): one const table each, listed in src/tools/registry.c.
+ * certify, report, mesh): one const table each, listed in src/tools/registry.c.
  * Layer: cli
  */
 #ifndef RDMAPERF_TOOL_H
