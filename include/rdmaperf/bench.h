@@ -83,6 +83,9 @@ enum rdp_bench_flags {
 	 * data. */
 	RDP_BENCH_WRITE_IMM = 1u << 13,
 	RDP_BENCH_SEND_IMM = 1u << 14,
+	/* --reversed: the server can run the client's loop, the client
+	 * the server's (RC, one way). */
+	RDP_BENCH_REVERSED = 1u << 15,
 };
 
 /* --rate_limit: who holds the sender to the rate. */
@@ -197,6 +200,8 @@ struct rdp_result {
 	/* UC/UD SEND tests: what the receiver counted of what was sent */
 	int loss_counted;
 	uint64_t sent_msgs, received_msgs;
+	/* --reversed: the server sent; msgs and the rates are its figures */
+	int reversed;
 	/* -b: the server's own figures, i.e. what this side received */
 	int bidir;
 	uint64_t rx_msgs;
@@ -298,6 +303,16 @@ int rdp_bench_validate(const struct rdp_bench_ops *ops,
  */
 int rdp_bench_access(const struct rdp_bench_ops *ops,
 		     const struct rdp_params *p, enum rdp_side side);
+/* The part side plays in the test's loop: its own, or with --reversed the
+ * other's (the server runs the client's loop and the client the
+ * server's). */
+static inline enum rdp_side rdp_bench_role(const struct rdp_params *p,
+					   enum rdp_side side)
+{
+	if (!(p->flags & RDP_PARAM_REVERSED))
+		return side;
+	return side == RDP_SIDE_CLIENT ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT;
+}
 /* The access flags rdp_bench_access() grants, each with its name
  * ("local_write", "remote_write", "remote_read", "remote_atomic"), in
  * that order; n_out gets the count. */

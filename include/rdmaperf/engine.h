@@ -257,8 +257,10 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		    struct rdp_conn **out);
 void rdp_conn_destroy(struct rdp_conn *conn);
 /* --rate_limit on the device: every QP's send rate in kbit/s
- * (ibv_modify_qp_rate_limit); a failure is logged. */
-int rdp_conn_rate_limit(struct rdp_conn *conn, uint32_t kbps);
+ * (ibv_modify_qp_rate_limit), its largest burst in bytes and the packet
+ * size it paces for (0: the device's choice); a failure is logged. */
+int rdp_conn_rate_limit(struct rdp_conn *conn, uint32_t kbps,
+			uint32_t max_burst_bytes, uint16_t typical_pkt_bytes);
 /*
  * Part `part` of conn's split as a connection of its own, for one thread's
  * loop: its CQ, its QPs (numbered from 0), their slots of the buffer and

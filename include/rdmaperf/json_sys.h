@@ -41,4 +41,10 @@ json_t *rdp_json_thread_sum(const struct rdp_result *r);
  * failure. */
 json_t *rdp_json_per_qp(const struct rdp_result *r);
 
+struct rdp_params;
+/* Into the parameters' object o, only those given: "recv_post_list",
+ * "burst_size", "typical_pkt_bytes", "latency_gap_us", "reversed" (true).
+ * 0 or non-zero on allocation failure. */
+int rdp_json_loop_shape(json_t *o, const struct rdp_params *p);
+
 #endif /* RDMAPERF_JSON_SYS_H */

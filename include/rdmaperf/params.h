@@ -35,6 +35,12 @@ enum rdp_param_flags {
 	 * its report interval */
 	RDP_PARAM_LIVE = 1u << 11,
 	RDP_PARAM_SRQ = 1u << 12, /* --use-srq: receives on one shared queue */
+	/* --reversed: the server sends, the client receives */
+	RDP_PARAM_REVERSED = 1u << 13,
+	/* On the wire only: the loop's shape (recv_post_list, burst_size,
+	 * typical_pkt_bytes, latency_gap_ns) follows the fixed fields of
+	 * PARAMS; set by the encoder when one is given, never kept. */
+	RDP_PARAM_LOOP_SHAPE = 1u << 14,
 };
 
 /* The flags a server acts on; it refuses a PARAMS with any other bit, so
@@ -43,7 +49,7 @@ enum rdp_param_flags {
 	(RDP_PARAM_GRH | RDP_PARAM_CAS | RDP_PARAM_BIDIR | RDP_PARAM_RDMA_CM | \
 	 RDP_PARAM_TOS | RDP_PARAM_EVENTS | RDP_PARAM_WRITE_IMM |              \
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
-	 RDP_PARAM_LIVE | RDP_PARAM_SRQ)
+	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_REVERSED)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */
@@ -81,7 +87,22 @@ struct rdp_params {
 	 * QP takes flow_label (which holds the first of a list) */
 	uint32_t n_flow_labels;
 	uint32_t flow_labels[RDP_FLOW_LABELS_MAX];
+	/* --recv_post_list: receives posted in chains of this many, one
+	 * post call each; 0 (not given) and 1: one at a time */
+	uint32_t recv_post_list;
+	/* --burst_size: paced messages sent back to back, then a wait that
+	 * keeps the average rate; 0: spread evenly */
+	uint32_t burst_size;
+	uint32_t typical_pkt_bytes; /* --typical_pkt_size: the device's */
+	uint64_t latency_gap_ns;    /* --latency_gap: pause between trips */
 };
+
+/* Whether the loop's shape travels in PARAMS (any of its fields given). */
+static inline int rdp_params_loop_shape(const struct rdp_params *p)
+{
+	return p->recv_post_list > 1 || p->burst_size || p->typical_pkt_bytes ||
+	       p->latency_gap_ns;
+}
 
 /* The GRH flow label of QP qp. */
 static inline uint32_t rdp_params_flow_label(const struct rdp_params *p,

@@ -97,6 +97,8 @@ void rdp_report_rate(FILE *f, const struct rdp_params *p,
 void rdp_report_loss(FILE *f, const struct rdp_result *r);
 void rdp_report_bidir(FILE *f, const struct rdp_report_info *info,
 		      const struct rdp_result *res);
+/* --reversed: who sent; the row holds the server's send figures. */
+void rdp_report_reversed(FILE *f, const struct rdp_result *res);
 /* The non-zero counter deltas of both sides (one port seen from both ends:
  * once), then a warning line per counter that points to loss or
  * congestion (text_sys.c). */

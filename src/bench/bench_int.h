@@ -9,6 +9,7 @@
 #include <infiniband/verbs.h>
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/clock.h>
 
 /* Bandwidth: window (-t, and -o with both devices for READ/atomics),
  * signalling (-Q within the window), inline for WRITE and SEND. */
@@ -58,6 +59,26 @@ struct rdp_lat_loop {
 	 * logged. */
 	int (*close)(struct rdp_run *run, void *state, uint64_t done, int ret);
 };
+
+/* --latency_gap: spin gap_cycles (the timed loops' variants with a gap);
+ * the cycles it took, which the loop leaves out of its stamps. */
+static inline __attribute__((always_inline)) uint64_t
+rdp_lat_pause(uint64_t gap_cycles)
+{
+	uint64_t t0 = rdp_cycles(), now;
+
+	do
+		now = rdp_cycles();
+	while (now - t0 < gap_cycles);
+	return now - t0;
+}
+
+/* The cycles of run's --latency_gap (0: none). */
+static inline uint64_t rdp_lat_gap_cycles(const struct rdp_run *run)
+{
+	return (uint64_t)((double)run->params->latency_gap_ns *
+			  run->clk->cycles_per_ns);
+}
 
 /* A latency client on state, set up by the test: the stamps (taken right
  * before the loop), loop, close, the statistics (warm-up excluded; each

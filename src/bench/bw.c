@@ -199,10 +199,14 @@ static int reap_untimed(struct rdp_run *run, struct bw_state *st,
 	return 0;
 }
 
-/* Paced: the messages the rate allows by now, less those posted. */
+/* Paced: the messages the rate allows by now, a whole burst at a time,
+ * less those posted. */
 static HOT_INLINE uint64_t pace_budget(const struct bw_state *st, uint64_t now)
 {
-	uint64_t due = (now - st->pace_start) * 1024 / st->pace_cycles + 1;
+	uint64_t due = ((now - st->pace_start) * 1024 / st->pace_cycles /
+				st->pace_burst +
+			1) *
+		       st->pace_burst;
 
 	return due > st->posted_all ? due - st->posted_all : 0;
 }

@@ -65,8 +65,10 @@ struct bw_state {
 	uint64_t sample_step; /* cycles between samples; 0: every poll */
 	uint64_t add_base;    /* atomics: compare_add = base + (n-1)*step */
 	uint64_t add_step;
-	/* software pacing: one message (all QPs) per pace_cycles / 1024 */
+	/* software pacing: one message (all QPs) per pace_cycles / 1024,
+	 * released pace_burst at a time (--burst_size, else 1) */
 	uint64_t pace_cycles;
+	uint64_t pace_burst;
 	uint64_t pace_start;
 	uint64_t posted_all;
 	uint32_t next_qp; /* whose turn the next message is */

@@ -203,6 +203,7 @@ int rdp_bw_setup_pacing(struct rdp_run *run, struct bw_state *st)
 {
 	const struct rdp_params *p = run->params;
 	const struct ibv_packet_pacing_caps *pc = &run->conn->dev->pacing;
+	uint64_t burst;
 	double cycles;
 
 	switch (run->dec.pacing) {
@@ -215,11 +216,16 @@ int rdp_bw_setup_pacing(struct rdp_run *run, struct bw_state *st)
 			pc->supported_qpts);
 		return -ENOSYS; /* not supported here */
 	case RDP_PACE_DEVICE:
-		return rdp_conn_rate_limit(run->conn, run->dec.pacing_qp_kbps);
+		burst = (uint64_t)p->burst_size * p->size_bytes;
+		return rdp_conn_rate_limit(run->conn, run->dec.pacing_qp_kbps,
+					   burst > UINT32_MAX ? UINT32_MAX
+							      : (uint32_t)burst,
+					   (uint16_t)p->typical_pkt_bytes);
 	case RDP_PACE_SOFTWARE:
 		cycles = run->clk->cycles_per_ns * 1e9 /
 			 rdp_rate_msgs_per_s(p) * 1024;
 		st->pace_cycles = cycles >= 1 ? (uint64_t)cycles : 1;
+		st->pace_burst = p->burst_size ? p->burst_size : 1;
 		return 0;
 	case RDP_PACE_NONE:
 		break;

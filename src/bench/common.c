@@ -39,9 +39,10 @@ static int initiates(const struct rdp_bench_ops *ops,
 int rdp_bench_access(const struct rdp_bench_ops *ops,
 		     const struct rdp_params *p, enum rdp_side side)
 {
-	enum rdp_side peer = side == RDP_SIDE_CLIENT ? RDP_SIDE_SERVER
+	enum rdp_side role = rdp_bench_role(p, side);
+	enum rdp_side peer = role == RDP_SIDE_CLIENT ? RDP_SIDE_SERVER
 						     : RDP_SIDE_CLIENT;
-	int mine = initiates(ops, p, side), theirs = initiates(ops, p, peer);
+	int mine = initiates(ops, p, role), theirs = initiates(ops, p, peer);
 	int access = 0;
 
 	switch (ops->verb) {

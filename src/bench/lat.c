@@ -160,7 +160,8 @@ struct rtt {
 	struct ibv_sge sge;
 	struct ibv_cq *cq;
 	uint64_t add_base, add_step;
-	int armed; /* -e: the CQ is armed for its next event */
+	uint64_t gap_cycles; /* --latency_gap */
+	int armed;	     /* -e: the CQ is armed for its next event */
 };
 
 void rdp_rtt_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
@@ -235,18 +236,22 @@ rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
 	return 0;
 }
 
-/* `atomic` and `ev` are constant per caller: one variant without atomic
- * stores, one without sleeping. */
+/* `atomic`, `ev` and `gap` are constant per caller: one variant without
+ * atomic stores, one without sleeping, one without pauses. With a gap the
+ * stamps run on a clock stopped during each pause. */
 static inline __attribute__((always_inline)) int
 rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps, uint64_t total,
-	 uint64_t end, uint64_t *done, const int atomic, const int ev)
+	 uint64_t end, uint64_t *done, const int atomic, const int ev,
+	 const int gap)
 {
 	struct ibv_qp *qp = run->conn->qps[0];
 	struct ibv_send_wr *bad;
-	uint64_t i;
+	uint64_t i, now, paused = 0;
 	int ret;
 
 	for (i = 0; i < total; i++) {
+		if (gap)
+			paused += rdp_lat_pause(t->gap_cycles);
 		if (atomic) {
 			t->wr.wr.atomic.compare_add =
 				t->add_base + i * t->add_step;
@@ -258,12 +263,13 @@ rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps, uint64_t total,
 			return -ret;
 		}
 		ret = rtt_wait(run, t, ev);
-		stamps[i + 1] = rdp_cycles();
+		now = rdp_cycles();
+		stamps[i + 1] = gap ? now - paused : now;
 		if (ret) {
 			*done = i + 1;
 			return ret;
 		}
-		if (stamps[i + 1] >= end) {
+		if (now >= end) {
 			i++;
 			break;
 		}
@@ -281,25 +287,40 @@ enum rtt_variant {
 	RTT_VARIANTS
 };
 
-#define RTT_TIMED(name, atomic, ev)                                            \
+#define RTT_TIMED(name, atomic, ev, gap)                                       \
 	static int name(struct rdp_run *run, void *t, uint64_t *st,            \
 			uint64_t total, uint64_t end, uint64_t *done)          \
 	{                                                                      \
-		return rtt_loop(run, t, st, total, end, done, atomic, ev);     \
+		return rtt_loop(run, t, st, total, end, done, atomic, ev,      \
+				gap);                                          \
 	}
 
-RTT_TIMED(rtt_loop_read, 0, 0)
-RTT_TIMED(rtt_loop_atomic, 1, 0)
-RTT_TIMED(rtt_loop_read_ev, 0, 1)
-RTT_TIMED(rtt_loop_atomic_ev, 1, 1)
+RTT_TIMED(rtt_loop_read, 0, 0, 0)
+RTT_TIMED(rtt_loop_atomic, 1, 0, 0)
+RTT_TIMED(rtt_loop_read_ev, 0, 1, 0)
+RTT_TIMED(rtt_loop_atomic_ev, 1, 1, 0)
+RTT_TIMED(rtt_loop_read_gap, 0, 0, 1)
+RTT_TIMED(rtt_loop_atomic_gap, 1, 0, 1)
+RTT_TIMED(rtt_loop_read_ev_gap, 0, 1, 1)
+RTT_TIMED(rtt_loop_atomic_ev_gap, 1, 1, 1)
 
-static int (*const rtt_loops[RTT_VARIANTS])(struct rdp_run *run, void *t,
-					    uint64_t *st, uint64_t total,
-					    uint64_t end, uint64_t *done) = {
-	[RTT_READ] = rtt_loop_read,
-	[RTT_ATOMIC] = rtt_loop_atomic,
-	[RTT_READ_EVENTS] = rtt_loop_read_ev,
-	[RTT_ATOMIC_EVENTS] = rtt_loop_atomic_ev,
+typedef int (*rtt_fn)(struct rdp_run *run, void *t, uint64_t *st,
+		      uint64_t total, uint64_t end, uint64_t *done);
+
+/* Without a gap, and with --latency_gap. */
+static const rtt_fn rtt_loops[2][RTT_VARIANTS] = {
+	{
+		[RTT_READ] = rtt_loop_read,
+		[RTT_ATOMIC] = rtt_loop_atomic,
+		[RTT_READ_EVENTS] = rtt_loop_read_ev,
+		[RTT_ATOMIC_EVENTS] = rtt_loop_atomic_ev,
+	},
+	{
+		[RTT_READ] = rtt_loop_read_gap,
+		[RTT_ATOMIC] = rtt_loop_atomic_gap,
+		[RTT_READ_EVENTS] = rtt_loop_read_ev_gap,
+		[RTT_ATOMIC_EVENTS] = rtt_loop_atomic_ev_gap,
+	},
 };
 
 /* The loop does not log: its failure is told here, with how far it got. */
@@ -321,9 +342,11 @@ int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res)
 	struct rtt t;
 
 	loop.timed =
-		rtt_loops[ev ? (atomic ? RTT_ATOMIC_EVENTS : RTT_READ_EVENTS)
+		rtt_loops[run->params->latency_gap_ns != 0]
+			 [ev ? (atomic ? RTT_ATOMIC_EVENTS : RTT_READ_EVENTS)
 			     : (atomic ? RTT_ATOMIC : RTT_READ)];
 	rtt_setup(run, &t, run->ops->verb);
+	t.gap_cycles = rdp_lat_gap_cycles(run);
 	return rdp_lat_client(run, res, &loop, &t);
 }
 

@@ -50,6 +50,7 @@ struct pp_state {
 	int armed;		  /* -e: the CQ is armed for its next event */
 	/* perftest's SEND peer: receives posted so far, and how many in all */
 	uint64_t rposted, rlimit;
+	uint64_t gap_cycles; /* --latency_gap, the client's */
 };
 
 static HOT_INLINE int is_write(const enum pp_variant v)
@@ -314,27 +315,33 @@ static int fail(struct rdp_run *run, const struct pp_state *st, int ret,
 			    what);
 }
 
-/* rdmaperf's client: ping, wait for the echo, stamp; nothing else. */
+/* rdmaperf's client: ping, wait for the echo, stamp; nothing else. With
+ * `gap` (--latency_gap, constant per caller) a pause before each ping, on
+ * a clock stopped during it. */
 static HOT_INLINE int ping_loop(struct rdp_run *run, struct pp_state *st,
 				uint64_t *stamps, uint64_t total, uint64_t end,
-				uint64_t *done, const enum pp_variant v)
+				uint64_t *done, const enum pp_variant v,
+				const int gap)
 {
 	uint32_t mark, got = 0;
-	uint64_t i;
+	uint64_t i, now, paused = 0;
 	int ret;
 
 	for (i = 0; i < total; i++) {
+		if (gap)
+			paused += rdp_lat_pause(st->gap_cycles);
 		mark = is_write(v) ? (uint32_t)(i % 255 + 1) : IMM_PING;
 		ret = post_msg(run, st, mark, 0, v);
 		if (ret)
 			return fail(run, st, ret, post_what(v));
 		ret = wait_msg(run, st, got, &got, v);
-		stamps[i + 1] = rdp_cycles();
+		now = rdp_cycles();
+		stamps[i + 1] = gap ? now - paused : now;
 		if (ret)
 			return fail(run, st, ret, "reply");
 		if (is_write(v) && got != mark)
 			return fail(run, st, -EPROTO, "matching reply");
-		if (stamps[i + 1] >= end) {
+		if (now >= end) {
 			i++;
 			break;
 		}
@@ -438,11 +445,23 @@ typedef int (*pp_timed_fn)(struct rdp_run *run, void *state, uint64_t *stamps,
 	{                                                                      \
 		return loop(run, state, stamps, total, end, done, variant);    \
 	}
+/* rdmaperf's ping, without a gap and with --latency_gap. */
+#define PING(name, variant, gap)                                               \
+	static int name(struct rdp_run *run, void *state, uint64_t *stamps,    \
+			uint64_t total, uint64_t end, uint64_t *done)          \
+	{                                                                      \
+		return ping_loop(run, state, stamps, total, end, done,         \
+				 variant, gap);                                \
+	}
 
-TIMED(ping_loop_write, ping_loop, PP_WRITE)
-TIMED(ping_loop_write_imm, ping_loop, PP_WRITE_IMM)
-TIMED(ping_loop_send, ping_loop, PP_SEND)
-TIMED(ping_loop_send_events, ping_loop, PP_SEND_EVENTS)
+PING(ping_loop_write, PP_WRITE, 0)
+PING(ping_loop_write_imm, PP_WRITE_IMM, 0)
+PING(ping_loop_send, PP_SEND, 0)
+PING(ping_loop_send_events, PP_SEND_EVENTS, 0)
+PING(ping_loop_write_gap, PP_WRITE, 1)
+PING(ping_loop_write_imm_gap, PP_WRITE_IMM, 1)
+PING(ping_loop_send_gap, PP_SEND, 1)
+PING(ping_loop_send_events_gap, PP_SEND_EVENTS, 1)
 TIMED(pt_first_loop_write, pt_first_loop, PP_PT_WRITE_FIRST)
 TIMED(pt_reply_loop_write, pt_reply_loop, PP_PT_WRITE_REPLY)
 TIMED(pt_first_loop_send, pt_first_loop, PP_PT_SEND_FIRST)
@@ -458,6 +477,15 @@ static const pp_timed_fn timed_loops[PP_VARIANTS] = {
 	[PP_PT_WRITE_REPLY] = pt_reply_loop_write,
 	[PP_PT_SEND_FIRST] = pt_first_loop_send,
 	[PP_PT_SEND_REPLY] = pt_reply_loop_send,
+};
+
+/* --latency_gap: rdmaperf's client pauses before each ping (perftest's
+ * sequence refuses it). */
+static const pp_timed_fn gap_loops[PP_VARIANTS] = {
+	[PP_WRITE] = ping_loop_write_gap,
+	[PP_WRITE_IMM] = ping_loop_write_imm_gap,
+	[PP_SEND] = ping_loop_send_gap,
+	[PP_SEND_EVENTS] = ping_loop_send_events_gap,
 };
 
 typedef int (*pp_echo_fn)(struct rdp_run *run, struct pp_state *st);
@@ -592,7 +620,9 @@ int rdp_pingpong(struct rdp_run *run, struct rdp_result *res)
 	pp_setup(run, &st, v);
 	if (run->side == RDP_SIDE_SERVER && !is_perftest(v))
 		return echo_loops[v](run, &st);
-	loop.timed = timed_loops[v];
+	st.gap_cycles = rdp_lat_gap_cycles(run);
+	loop.timed = st.gap_cycles && gap_loops[v] ? gap_loops[v]
+						   : timed_loops[v];
 	loop.close = is_perftest(v) ? pt_close : ping_close;
 	return rdp_lat_client(run, res, &loop, &st);
 }

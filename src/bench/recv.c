@@ -52,24 +52,48 @@ static inline int post_recv(struct rdp_run *run, uint32_t q,
 	return ret ? post_failed(run, q, ret) : 0;
 }
 
+/* --recv_post_list: receives go back in chains of this many (1: alone). */
+static uint32_t chain_of(const struct rdp_params *p)
+{
+	return p->recv_post_list > 1 ? p->recv_post_list : 1;
+}
+
+/* QP q's chain of n receives into its slot, wrs[0] its head. */
+static void recv_chain(const struct rdp_run *run, uint32_t q,
+		       struct ibv_recv_wr *wrs, struct ibv_sge *sge, uint32_t n)
+{
+	uint32_t j;
+
+	for (j = 0; j < n; j++) {
+		rdp_recv_wr(run, q, &wrs[j], sge);
+		wrs[j].next = j + 1 < n ? &wrs[j + 1] : NULL;
+	}
+}
+
 /* Round by round over the QPs' slots, so that a shared queue hands out
- * every slot before it hands out one twice. */
+ * every slot before it hands out one twice; with --recv_post_list in
+ * chains, what is left of -r one at a time. */
 int rdp_post_receives(struct rdp_run *run)
 {
-	uint32_t n = run->conn->num_qps, q, i;
-	struct ibv_recv_wr *wr = calloc(n, sizeof(*wr));
+	uint32_t n = run->conn->num_qps, chain = chain_of(run->params);
+	uint32_t depth = run->params->rx_depth, q, i;
+	struct ibv_recv_wr *wr = calloc((size_t)n * chain, sizeof(*wr));
 	struct ibv_sge *sge = calloc(n, sizeof(*sge));
 	int ret = wr && sge ? 0 : -ENOMEM;
 
 	for (q = 0; !ret && q < n; q++)
-		rdp_recv_wr(run, q, &wr[q], &sge[q]);
-	for (i = 0; !ret && i < run->params->rx_depth; i++) {
-		for (q = 0; !ret && q < n; q++) {
-			ret = rdp_conn_post_recv(run->conn, q, &wr[q]);
-			if (ret)
-				ret = post_failed(run, q, ret);
-		}
-	}
+		recv_chain(run, q, &wr[(size_t)q * chain], &sge[q], chain);
+	for (i = 0; !ret && i + chain <= depth; i += chain)
+		for (q = 0; !ret && q < n; q++)
+			ret = rdp_conn_post_recv(run->conn, q,
+						 &wr[(size_t)q * chain]);
+	for (; !ret && i < depth; i++)
+		for (q = 0; !ret && q < n; q++)
+			ret = rdp_conn_post_recv(
+				run->conn, q,
+				&wr[(size_t)q * chain + chain - 1]);
+	if (ret > 0)
+		ret = post_failed(run, q - 1, ret);
 	free(wr);
 	free(sge);
 	return ret;
@@ -84,17 +108,21 @@ static int peer_spoke(int fd)
 }
 
 struct recv_loop {
-	struct ibv_recv_wr *wrs; /* one per QP */
+	struct ibv_recv_wr *wrs; /* a chain per QP (one receive alone) */
 	struct ibv_sge *sges;
+	uint32_t chain; /* --recv_post_list, else 1 */
+	uint32_t *owed; /* chained: each QP's receives not yet back */
 	uint64_t got;
 };
 
 /* Count receives and put each buffer straight back; with --bounce
  * (`staged`, a constant in each caller) copy it to the GPU first; with
- * --use-srq (`srq`) onto the shared queue. */
+ * --use-srq (`srq`) onto the shared queue; with --recv_post_list
+ * (`chained`) a QP's receives go back a chain at a time. */
 static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
-			     const int staged, const int srq)
+			     const int staged, const int srq, const int chained)
 {
+	uint32_t q;
 	struct ibv_wc wc[POLL_BATCH];
 	int n, i, ret;
 
@@ -112,27 +140,48 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 			if (ret)
 				return ret;
 		}
-		ret = post_recv(run, (uint32_t)wc[i].wr_id,
-				&rl->wrs[wc[i].wr_id], srq);
+		q = (uint32_t)wc[i].wr_id;
+		if (chained && ++rl->owed[q] < rl->chain)
+			continue;
+		if (chained)
+			rl->owed[q] = 0;
+		ret = post_recv(run, q,
+				chained ? &rl->wrs[(size_t)q * rl->chain]
+					: &rl->wrs[q],
+				srq);
 		if (ret)
 			return ret;
 	}
 	return n < 0 ? -EIO : n;
 }
 
-static int recv_batch_plain(struct rdp_run *run, struct recv_loop *rl)
-{
-	return recv_batch(run, rl, 0, 0);
-}
+typedef int (*recv_batch_fn)(struct rdp_run *run, struct recv_loop *rl);
 
-static int recv_batch_staged(struct rdp_run *run, struct recv_loop *rl)
-{
-	return recv_batch(run, rl, 1, 0);
-}
+#define RECV_BATCH(name, staged, srq, chained)                                 \
+	static int name(struct rdp_run *run, struct recv_loop *rl)             \
+	{                                                                      \
+		return recv_batch(run, rl, staged, srq, chained);              \
+	}
 
-static int recv_batch_srq(struct rdp_run *run, struct recv_loop *rl)
+/* --use-srq refuses --bounce. */
+RECV_BATCH(recv_batch_plain, 0, 0, 0)
+RECV_BATCH(recv_batch_staged, 1, 0, 0)
+RECV_BATCH(recv_batch_srq, 0, 1, 0)
+RECV_BATCH(recv_batch_chain, 0, 0, 1)
+RECV_BATCH(recv_batch_chain_staged, 1, 0, 1)
+RECV_BATCH(recv_batch_chain_srq, 0, 1, 1)
+
+/* The batch of run's receive loop, picked once. */
+static recv_batch_fn batch_of(const struct rdp_run *run)
 {
-	return recv_batch(run, rl, 0, 1); /* --use-srq refuses --bounce */
+	static const recv_batch_fn fns[2][3] = {
+		{ recv_batch_plain, recv_batch_staged, recv_batch_srq },
+		{ recv_batch_chain, recv_batch_chain_staged,
+		  recv_batch_chain_srq },
+	};
+	int kind = run->conn->srq ? 2 : run->conn->stage ? 1 : 0;
+
+	return fns[chain_of(run->params) > 1][kind];
 }
 
 /* A lossy transport (UC, UD): the client's DONE may overtake its last
@@ -140,8 +189,7 @@ static int recv_batch_srq(struct rdp_run *run, struct recv_loop *rl)
  * link has been quiet for the row's late_quiet_ms, so that only messages
  * that never came count as lost. */
 static int drain_late(struct rdp_run *run, struct recv_loop *rl,
-		      int (*batch)(struct rdp_run *, struct recv_loop *),
-		      uint64_t *last)
+		      recv_batch_fn batch, uint64_t *last)
 {
 	uint64_t quiet =
 		rdp_clock_cycles_of_ms(run->clk, run->conn->tp->late_quiet_ms);
@@ -164,11 +212,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
 	uint64_t target = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
-	int (*batch)(struct rdp_run *, struct recv_loop *) =
-		run->conn->srq	   ? recv_batch_srq
-		: run->conn->stage ? recv_batch_staged
-				   : recv_batch_plain;
-	struct recv_loop rl = { 0 };
+	recv_batch_fn batch = batch_of(run);
+	struct recv_loop rl = { .chain = chain_of(p) };
 	uint64_t progress = rdp_cycles(), first = 0;
 	unsigned int idle = 0;
 	int ev = run->conn->channel != NULL, armed = 0;
@@ -177,14 +222,16 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	uint32_t q;
 	int n = 0;
 
-	rl.wrs = calloc(p->num_qps, sizeof(*rl.wrs));
+	rl.wrs = calloc((size_t)p->num_qps * rl.chain, sizeof(*rl.wrs));
 	rl.sges = calloc(p->num_qps, sizeof(*rl.sges));
-	if (!rl.wrs || !rl.sges) {
+	rl.owed = calloc(p->num_qps, sizeof(*rl.owed));
+	if (!rl.wrs || !rl.sges || !rl.owed) {
 		n = -ENOMEM;
 		goto out;
 	}
 	for (q = 0; q < p->num_qps; q++)
-		rdp_recv_wr(run, q, &rl.wrs[q], &rl.sges[q]);
+		recv_chain(run, q, &rl.wrs[(size_t)q * rl.chain], &rl.sges[q],
+			   rl.chain);
 	while (rl.got < target) {
 		n = batch(run, &rl);
 		if (n < 0)
@@ -228,5 +275,6 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 out:
 	free(rl.wrs);
 	free(rl.sges);
+	free(rl.owed);
 	return n < 0 ? n : 0;
 }

@@ -323,6 +323,98 @@ static int rules_rate(const struct rdp_params *p,
 	return 0;
 }
 
+/* --recv_post_list: chains of the receives a SEND bandwidth loop keeps
+ * posted, no longer than the queue. */
+static int rules_recv_list(const struct rdp_params *p,
+			   const struct rdp_bench_ops *ops, char *why,
+			   size_t len)
+{
+	char tests[TESTS_MAX];
+
+	if (p->recv_post_list <= 1)
+		return 0;
+	if (ops->kind != RDP_BENCH_BW || !(ops->flags & RDP_BENCH_RECV))
+		return refuse(why, len,
+			      "%s: --recv_post_list chains the receives of %s",
+			      ops->name,
+			      rdp_rules_tests(RDP_BENCH_BW, RDP_BENCH_RECV, 0,
+					      "", " and ", tests,
+					      sizeof(tests)));
+	if (p->recv_post_list > p->rx_depth)
+		return refuse(why, len,
+			      "--recv_post_list %u is more than the receive "
+			      "queue's depth (-r %u): give at most %u, or a "
+			      "larger -r",
+			      p->recv_post_list, p->rx_depth, p->rx_depth);
+	if (p->flags & RDP_PARAM_BIDIR)
+		return refuse(why, len,
+			      "--recv_post_list does not combine with -b: %s "
+			      "-b puts each receive back as it completes",
+			      ops->name);
+	return 0;
+}
+
+/* --latency_gap, --burst_size, --typical_pkt_size: what each shapes must
+ * be there. */
+static int rules_gaps(const struct rdp_params *p,
+		      const struct rdp_bench_ops *ops,
+		      const struct rdp_rules_side *side, char *why, size_t len)
+{
+	if (p->latency_gap_ns && ops->kind != RDP_BENCH_LAT)
+		return refuse(why, len,
+			      "%s: --latency_gap pauses between the round "
+			      "trips of the latency tests: drop it",
+			      ops->name);
+	if (p->latency_gap_ns && side->perftest)
+		return refuse(why, len,
+			      "--latency_gap with --perftest is not built in: "
+			      "perftest's sequence runs back to back; drop it");
+	if (p->burst_size && !p->rate_milli)
+		return refuse(why, len,
+			      "--burst_size shapes the pacing of --rate_limit: "
+			      "add --rate_limit");
+	if (p->typical_pkt_bytes && p->rate_type != RDP_RATE_HW)
+		return refuse(why, len,
+			      "--typical_pkt_size tunes the device's pacing: "
+			      "add --rate_limit_type HW");
+	return 0;
+}
+
+/* --reversed: the server runs the client's loop of a one-way bandwidth
+ * test on RC, rdmaperf on both sides. */
+static int rules_reversed(const struct rdp_params *p,
+			  const struct rdp_bench_ops *ops,
+			  const struct rdp_rules_side *side, char *why,
+			  size_t len)
+{
+	char tests[TESTS_MAX];
+
+	if (!(p->flags & RDP_PARAM_REVERSED))
+		return 0;
+	if (!(ops->flags & RDP_BENCH_REVERSED))
+		return refuse(why, len, "%s: --reversed applies to %s",
+			      ops->name,
+			      rdp_rules_tests(-1, RDP_BENCH_REVERSED, 0, "",
+					      " and ", tests, sizeof(tests)));
+	if (p->flags & RDP_PARAM_BIDIR)
+		return refuse(why, len,
+			      "--reversed and -b: -b already sends both ways; "
+			      "drop one of them");
+	if (side->perftest)
+		return refuse(why, len,
+			      "--reversed with --perftest is not built in: "
+			      "perftest's dialogue cannot ask its server to "
+			      "send; run rdmaperf-server there");
+	if (p->transport != RDP_TRANSPORT_RC)
+		return refuse(why, len, "--reversed runs on RC: drop -c %s",
+			      rdp_transport_name(p->transport));
+	if (p->threads > 1 || side->bounce || (p->flags & RDP_PARAM_LIVE))
+		return refuse(why, len,
+			      "--reversed does not combine with --threads, "
+			      "--bounce or --run_infinitely");
+	return 0;
+}
+
 /* Device memory: --bounce needs messages to stage, and the CPU cannot
  * poll what lives on the device. */
 static int rules_device(const struct rdp_bench_ops *ops,
@@ -377,6 +469,12 @@ int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
 		ret = rules_imm(p, ops, why, len);
 	if (!ret)
 		ret = rules_rate(p, ops, side, why, len);
+	if (!ret)
+		ret = rules_recv_list(p, ops, why, len);
+	if (!ret)
+		ret = rules_gaps(p, ops, side, why, len);
+	if (!ret)
+		ret = rules_reversed(p, ops, side, why, len);
 	if (!ret)
 		ret = rules_device(ops, side, why, len);
 	if (!ret)

@@ -58,6 +58,8 @@ int rdp_cli_check_soak(struct rdp_opts *o, char *err, size_t len);
 rdp_cli_set_fn rdp_cli_set_rate_limit;
 rdp_cli_set_fn rdp_cli_set_rate_units;
 rdp_cli_set_fn rdp_cli_set_rate_type;
+/* --latency_gap (opts_loops.c). */
+rdp_cli_set_fn rdp_cli_set_latency_gap;
 
 /* A file name into dst; an empty or too long one fails with the line what. */
 int rdp_cli_file_name(char *dst, size_t size, const char *arg, const char *what,

@@ -49,9 +49,6 @@
 #define PORTS                                                                  \
 	"dual-port runs are not built in: run a test per port (-i), or "       \
 	"several device pairs at once (-d DEV0,DEV1 HOST0,HOST1)"
-#define RATE_SHAPE                                                             \
-	"the device's burst and packet size for pacing are not built in: "     \
-	"--rate_limit paces to its rate only"
 #define MMAP                                                                   \
 	"buffers mapped from a file are not built in: use the default host "   \
 	"buffers or --use_hugepages"
@@ -196,6 +193,19 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "bidirectional", 'b', NULL, C, PARAM_FLAG(RDP_PARAM_BIDIR),
 	  .tests = RDP_BENCH_BIDIR,
 	  .help = "both sides send at once (" RDP_CLI_TESTS "); TX and RX reported" },
+	{ "reversed", 0, NULL, C, PARAM_FLAG(RDP_PARAM_REVERSED),
+	  .tests = RDP_BENCH_REVERSED,
+	  .help = RDP_CLI_TESTS ": the server sends and the client receives; the report gives the server's send figures" },
+	{ "recv_post_list", 0, "N", PEER,
+	  UINT(params.recv_post_list, 1, 65536, 0),
+	  .help = "SEND bandwidth tests: post receives in chains of N, one post call each (at most -r)" },
+	{ "burst_size", 0, "N", PEER, UINT(params.burst_size, 1, 65536, 0),
+	  .help = "with --rate_limit: send N messages back to back, then wait to keep the average rate (device pacing: its burst, N messages)" },
+	{ "typical_pkt_size", 0, "BYTES", PEER,
+	  UINT(params.typical_pkt_bytes, 1, 65535, 0),
+	  .help = "with --rate_limit_type HW: the packet size the device paces for" },
+	{ "latency_gap", 0, "TIME", C, .set = rdp_cli_set_latency_gap,
+	  .help = "latency tests: pause TIME between round trips, not counted (microseconds like perftest, or 500ns, 20us, 1ms)" },
 	/* Report */
 	{ "report_gbits", 0, NULL, C, ON(report.gbits),
 	  .help = "bandwidth in Gb/s (default MiB/s)" },
@@ -375,8 +385,6 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 		  "a pattern (--seed) that the data check reads back") },
 	{ "dualport", 'O', NULL, C, REFUSED(PORTS) },
 	{ "report-per-port", 0, NULL, C, REFUSED(PORTS) },
-	{ "burst_size", 0, "N", C, REFUSED(RATE_SHAPE) },
-	{ "typical_pkt_size", 0, "BYTES", C, REFUSED(RATE_SHAPE) },
 	{ "mcg", 'g', NULL, C,
 	  REFUSED("multicast is not built in: send to each receiver in turn "
 		  "over UD (-c UD)") },
@@ -392,14 +400,6 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "data_validation_debug", 0, NULL, C,
 	  REFUSED("a check of every message under load is not built in: "
 		  "every run checks its buffers after the timed loop") },
-	{ "reversed", 0, NULL, C,
-	  REFUSED("reversed traffic is not built in: start the client on "
-		  "the other host, or use -b for both directions") },
-	{ "latency_gap", 0, "TIME", C,
-	  REFUSED("a gap between latency posts is not built in: latency "
-		  "tests send one message per round trip") },
-	{ "recv_post_list", 0, "N", C,
-	  REFUSED("chained receives are not built in: -l chains the sends") },
 	{ "cqe_poll", 0, "N", C,
 	  REFUSED("the completions polled per call are not a setting: drop "
 		  "the option") },

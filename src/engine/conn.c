@@ -224,9 +224,14 @@ static struct ibv_qp *create_qp(struct rdp_conn *conn, uint32_t i)
 	return qp;
 }
 
-int rdp_conn_rate_limit(struct rdp_conn *conn, uint32_t kbps)
+int rdp_conn_rate_limit(struct rdp_conn *conn, uint32_t kbps,
+			uint32_t max_burst_bytes, uint16_t typical_pkt_bytes)
 {
-	struct ibv_qp_rate_limit_attr ra = { .rate_limit = kbps };
+	struct ibv_qp_rate_limit_attr ra = {
+		.rate_limit = kbps,
+		.max_burst_sz = max_burst_bytes,
+		.typical_pkt_sz = typical_pkt_bytes,
+	};
 	uint32_t i;
 	int ret;
 

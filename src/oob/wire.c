@@ -264,6 +264,37 @@ static void get_flow_labels(struct rcur *c, struct rdp_params *p)
 		p->flow_labels[i] = get_u32(c);
 }
 
+/*
+ * The loop's shape (--recv_post_list, --burst_size, --typical_pkt_size,
+ * --latency_gap) follows the fixed fields only when one is given, flagged
+ * by RDP_PARAM_LOOP_SHAPE: without them PARAMS is what it always was, and
+ * a server that predates them refuses the flag it does not know.
+ */
+static void put_loop_shape(struct wcur *c, const struct rdp_params *p)
+{
+	if (!rdp_params_loop_shape(p))
+		return;
+	put_u32(c, p->recv_post_list);
+	put_u32(c, p->burst_size);
+	put_u32(c, p->typical_pkt_bytes);
+	put_u64(c, p->latency_gap_ns);
+}
+
+static void get_loop_shape(struct rcur *c, struct rdp_params *p)
+{
+	p->recv_post_list = 0;
+	p->burst_size = 0;
+	p->typical_pkt_bytes = 0;
+	p->latency_gap_ns = 0;
+	if (!(p->flags & RDP_PARAM_LOOP_SHAPE))
+		return;
+	p->flags &= ~(uint32_t)RDP_PARAM_LOOP_SHAPE;
+	p->recv_post_list = get_u32(c);
+	p->burst_size = get_u32(c);
+	p->typical_pkt_bytes = get_u32(c);
+	p->latency_gap_ns = get_u64(c);
+}
+
 static void enc_params(struct wcur *c, const struct rdp_msg *m)
 {
 	const struct rdp_params *p = &m->u.params;
@@ -285,7 +316,8 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->mtu_bytes);
 	put_u32(c, p->tclass);
 	put_u32(c, p->seed);
-	put_u32(c, p->flags);
+	put_u32(c, p->flags | (rdp_params_loop_shape(p) ? RDP_PARAM_LOOP_SHAPE
+							: 0));
 	put_u32(c, p->pkey_index);
 	put_u32(c, p->flow_label);
 	put_u32(c, p->hop_limit);
@@ -297,6 +329,7 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->rate_units);
 	put_u32(c, p->rate_type);
 	put_u32(c, p->threads);
+	put_loop_shape(c, p);
 	put_flow_labels(c, p);
 }
 
@@ -333,6 +366,7 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->rate_units = get_u32(c);
 	p->rate_type = get_u32(c);
 	p->threads = get_u32(c);
+	get_loop_shape(c, p);
 	get_flow_labels(c, p);
 }
 

@@ -322,6 +322,7 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(o, "rate_limit", rate_limit_obj(p));
 	err |= json_object_set_new(o, "srq",
 				   json_boolean(p->flags & RDP_PARAM_SRQ));
+	err |= rdp_json_loop_shape(o, p);
 	err |= json_object_set_new(
 		o, "immediate",
 		json_boolean(p->flags &
@@ -700,6 +701,8 @@ int rdp_json_add(struct rdp_json *j, const struct rdp_report_info *info,
 		err |= json_object_set_new(e, "threads", rdp_json_threads(res));
 		err |= json_object_set_new(e, "sum", rdp_json_thread_sum(res));
 	}
+	if (res->reversed) /* the figures are the server's sending */
+		err |= json_object_set_new(e, "sender", json_string("server"));
 	if (res->bidir)
 		err |= json_object_set_new(e, "rx", rx_obj(res));
 	if (res->loss_counted)

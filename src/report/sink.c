@@ -149,6 +149,8 @@ static int text_point(struct rdp_report_sink *s,
 		rdp_report_rate(t->f, in->params, r);
 	if (r->loss_counted)
 		rdp_report_loss(t->f, r);
+	if (r->reversed)
+		rdp_report_reversed(t->f, r);
 	if (r->bidir)
 		rdp_report_bidir(t->f, in, r);
 	if (r->n_intervals)

@@ -450,13 +450,17 @@ void rdp_report_rate(FILE *f, const struct rdp_params *p,
 {
 	double asked = (double)p->rate_milli / 1000;
 	double got = rdp_report_rate_achieved(p, r);
+	char burst[48] = "";
 
+	if (p->burst_size) /* --burst_size */
+		snprintf(burst, sizeof(burst), ", in bursts of %u messages",
+			 p->burst_size);
 	fprintf(f,
 		"   Rate            : asked %.3f %s, achieved %.3f %s (%.1f "
-		"%%), paced by the %s\n",
+		"%%), paced by the %s%s\n",
 		asked, rdp_rate_units_name(p->rate_units), got,
 		rdp_rate_units_name(p->rate_units), 100 * got / asked,
-		r->dec.pacing == RDP_PACE_DEVICE ? "device" : "loop");
+		r->dec.pacing == RDP_PACE_DEVICE ? "device" : "loop", burst);
 }
 
 void rdp_report_loss(FILE *f, const struct rdp_result *r)
@@ -487,4 +491,12 @@ void rdp_report_bidir(FILE *f, const struct rdp_report_info *in,
 		in->rx_from ? in->rx_from : "the server",
 		(unsigned long long)r->rx_msgs, bw_unit(in, r->rx_bw_peak_gbps),
 		bw_unit(in, r->rx_bw_avg_gbps), unit, r->rx_msg_rate_mpps);
+}
+
+void rdp_report_reversed(FILE *f, const struct rdp_result *r)
+{
+	fprintf(f,
+		"   Direction       : the server sent, this side received "
+		"(--reversed): the row is the server's %llu messages\n",
+		(unsigned long long)r->msgs);
 }

@@ -153,6 +153,22 @@ static int connect_qps(struct rdp_session_base *s)
 	return ret;
 }
 
+/* --reversed: the point's figures are what the server sent. */
+static void take_server_tx(const struct rdp_msg_result *srv,
+			   struct rdp_result *res)
+{
+	res->reversed = 1;
+	res->msgs = srv->tx_msgs;
+	res->elapsed_ns = (double)srv->tx_elapsed_ns;
+	if (!srv->tx_elapsed_ns)
+		return;
+	res->bw_avg_gbps =
+		(double)srv->tx_bytes * 8 / (double)srv->tx_elapsed_ns;
+	res->bw_peak_gbps = (double)srv->tx_peak_kbps / 1e6;
+	res->msg_rate_mpps =
+		(double)srv->tx_msgs * 1e3 / (double)srv->tx_elapsed_ns;
+}
+
 static int check_data(struct client *c, const struct rdp_run *run,
 		      const struct rdp_msg_result *srv, struct rdp_result *res)
 {
@@ -187,6 +203,8 @@ static int check_data(struct client *c, const struct rdp_run *run,
 		res->sent_msgs = run->posted;
 		res->received_msgs = srv->rx_msgs;
 	}
+	if (c->s.p.flags & RDP_PARAM_REVERSED)
+		take_server_tx(srv, res);
 	if (c->s.p.flags & RDP_PARAM_BIDIR && srv->tx_elapsed_ns) {
 		res->bidir = 1;
 		res->rx_msgs = srv->tx_msgs;
@@ -219,6 +237,20 @@ static int ready(struct rdp_session_base *s, struct rdp_run *run)
 			rdp_slow_step_ms(c->s.o, &c->s.p), NULL);
 }
 
+/* --reversed: how long the server's loop may still run after this side's
+ * (with -D its length; with -n the stall timeout per message) */
+static int reversed_wait_ms(const struct client *c, int slow)
+{
+	const struct rdp_params *p = &c->s.p;
+	uint64_t ms = p->duration_s
+			      ? (uint64_t)p->duration_s * 1000
+			      : p->iters * p->num_qps *
+					(uint64_t)c->s.o->conn.cq_timeout_ms;
+
+	ms += (uint64_t)slow;
+	return ms > INT32_MAX ? INT32_MAX : (int)ms;
+}
+
 /* DONE with the operations posted, then the server's RESULT: its
  * counters, its CPU and its data check, then this side's. */
 static int done(struct rdp_session_base *s, struct rdp_run *run,
@@ -229,7 +261,13 @@ static int done(struct rdp_session_base *s, struct rdp_run *run,
 	struct rdp_msg msg;
 	int ret;
 
-	ret = rdp_sync(&c->s.oob, RDP_SYNC_DONE, 1, slow, &run->posted);
+	/* --reversed: the server sent, and says DONE first with its count
+	 * once its loop ends; wait as long as the server may take. */
+	if (c->s.p.flags & RDP_PARAM_REVERSED)
+		ret = rdp_sync(&c->s.oob, RDP_SYNC_DONE, 0,
+			       reversed_wait_ms(c, slow), &run->posted);
+	else
+		ret = rdp_sync(&c->s.oob, RDP_SYNC_DONE, 1, slow, &run->posted);
 	if (!ret)
 		rdp_ctr_end(&c->s.ctr);
 	if (!ret)
@@ -282,7 +320,7 @@ static int run_test(struct client *c, struct rdp_result *res)
 	int ret;
 
 	rdp_session_run_init(&run, c->s.o, p, c->s.conn, &c->s.clk,
-			     RDP_SIDE_CLIENT, c->s.oob.fd);
+			     rdp_bench_role(p, RDP_SIDE_CLIENT), c->s.oob.fd);
 	run.pin_threads = !c->s.o->place.no_pin;
 	memset(res, 0, sizeof(*res));
 	run.dec = c->dec;

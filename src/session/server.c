@@ -404,7 +404,7 @@ static int run_test(struct server *s)
 		.ops = s->ops,
 		.conn = s->conn,
 		.clk = &s->clk,
-		.side = RDP_SIDE_SERVER,
+		.side = rdp_bench_role(&s->p, RDP_SIDE_SERVER),
 		.oob_fd = s->oob->fd,
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&s->clk, (uint64_t)s->o->conn.cq_timeout_ms),
@@ -431,10 +431,16 @@ static int run_test(struct server *s)
 		ret = s->eng->loop(&run, &res);
 		rdp_result_clear(&res); /* the figures sent are scalars */
 	}
-	/* The client may take as long as it asked for, and no longer. */
-	if (!ret)
+	/* The client may take as long as it asked for, and no longer. With
+	 * --reversed this side sent: it says so first, with its count. */
+	if (!ret && (s->p.flags & RDP_PARAM_REVERSED)) {
+		count = run.posted;
+		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 1, done_wait_ms(s),
+			       &count);
+	} else if (!ret) {
 		ret = rdp_sync(s->oob, RDP_SYNC_DONE, 0, done_wait_ms(s),
 			       &count);
+	}
 	if (!ret)
 		rdp_session_cpu_end(&cpu, &res.cpu);
 	if (ret)
@@ -448,7 +454,7 @@ static int run_test(struct server *s)
 	rdp_cpu_to_result(&res.cpu, &msg.u.result);
 	if (rdp_bench_receives(s->ops, &s->p))
 		msg.u.result.rx_msgs = res.msgs;
-	if (s->p.flags & RDP_PARAM_BIDIR) {
+	if (s->p.flags & (RDP_PARAM_BIDIR | RDP_PARAM_REVERSED)) {
 		/* --threads: the rate is the window's where all ran */
 		uint64_t tx = res.window_msgs ? res.window_msgs : res.msgs;
 

@@ -45,9 +45,6 @@ struct pt_name {
 #define SIDE                                                                   \
 	"rdmaperf is the client with HOST and the server without: "            \
 	"drop the option"
-#define SHAPE                                                                  \
-	"the device's burst and packet size for pacing are not built "         \
-	"in: --rate_limit paces to its rate only"
 #define MUSA                                                                   \
 	"MUSA memory is not supported: no way to test it here; use "           \
 	"--use_cuda or --use_rocm"
@@ -157,13 +154,11 @@ static const struct pt_name names[] = {
 	  "the null MR (mlx5) is a vendor-only feature, not built in: "
 	  "drop the option" },
 	{ "report-both", 0, 0, PT_NOTHING },
-	{ "reversed", 0, 0, PT_REFUSED, NULL,
-	  "reversed traffic is not built in: start the client on the "
-	  "other host, or use -b for both directions" },
+	{ "reversed", 0, 0, PT_OWN },
 	{ "pkey_index", 0, 1, PT_OWN, "1" },
 	{ "tcp", 0, 0, PT_REFUSED, NULL, RAW },
-	{ "burst_size", 0, 1, PT_REFUSED, NULL, SHAPE },
-	{ "typical_pkt_size", 0, 1, PT_REFUSED, NULL, SHAPE },
+	{ "burst_size", 0, 1, PT_OWN, "4" },
+	{ "typical_pkt_size", 0, 1, PT_OWN, "1024" },
 	{ "rate_limit", 0, 1, PT_OWN, "5" },
 	{ "rate_limit_type", 0, 1, PT_OWN, "SW" },
 	{ "rate_units", 0, 1, PT_OWN, "Mbps" },
@@ -171,9 +166,7 @@ static const struct pt_name names[] = {
 	{ "cpu_util", 0, 0, PT_OWN },
 	{ "out_json", 0, 0, PT_OWN },
 	{ "out_json_file", 0, 1, PT_OWN, "out.json" },
-	{ "latency_gap", 0, 1, PT_REFUSED, NULL,
-	  "a gap between latency posts is not built in: latency tests "
-	  "send one message per round trip" },
+	{ "latency_gap", 0, 1, PT_OWN, "10" },
 	{ "flow_label", 0, 1, PT_OWN, "5" },
 	{ "retry_count", 0, 1, PT_OWN, "5" },
 	{ "dont_xchg_versions", 0, 0, PT_REFUSED, NULL,
@@ -242,8 +235,7 @@ static const struct pt_name names[] = {
 	{ "perform_warm_up", 0, 0, PT_OWN },
 	{ "vlan_en", 0, 0, PT_REFUSED, NULL, RAW },
 	{ "vlan_pcp", 0, 1, PT_REFUSED, NULL, RAW },
-	{ "recv_post_list", 0, 1, PT_REFUSED, NULL,
-	  "chained receives are not built in: -l chains the sends" },
+	{ "recv_post_list", 0, 1, PT_OWN, "4" },
 	{ "aes_xts", 0, 0, PT_REFUSED, NULL, AES },
 	{ "encrypt_on_tx", 0, 0, PT_REFUSED, NULL, AES },
 	{ "sig_before", 0, 0, PT_REFUSED, NULL, AES },
