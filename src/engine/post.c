@@ -63,8 +63,10 @@ static HOT_INLINE void wr_op(struct ibv_qp_ex *x, const struct ibv_send_wr *wr,
 	}
 }
 
-/* One critical section for the whole chain, one doorbell; inline data is
- * copied by its setter, so the flag itself stays out of wr_flags. */
+/* One critical section for the whole chain, one doorbell. Inline data is
+ * copied by its setter, and IBV_SEND_INLINE stays in wr_flags too: rxe's
+ * setter does not set it, and its kernel half reads the data from the
+ * work request only when the flag says so. */
 static HOT_INLINE int wr_chain(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			       struct ibv_send_wr **bad,
 			       const enum ibv_wr_opcode op, const int inl,
@@ -77,7 +79,7 @@ static HOT_INLINE int wr_chain(struct ibv_qp *qp, struct ibv_send_wr *wr,
 	ibv_wr_start(x);
 	for (; wr; wr = wr->next) {
 		x->wr_id = wr->wr_id;
-		x->wr_flags = wr->send_flags & ~(unsigned int)IBV_SEND_INLINE;
+		x->wr_flags = wr->send_flags;
 		wr_op(x, wr, op);
 		if (ud)
 			ibv_wr_set_ud_addr(x, wr->wr.ud.ah,

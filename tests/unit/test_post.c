@@ -214,14 +214,14 @@ static const struct {
 	  "start write[1,0](7,0x1000) sge(3,0x10,64) write[2,0x2](7,0x1000) "
 	  "sge(3,0x10,64) complete" },
 	{ IBV_WR_RDMA_WRITE, 1, 0,
-	  "start write[1,0](7,0x1000) inline(0x10,64) "
-	  "write[2,0x2](7,0x1000) inline(0x10,64) complete" },
+	  "start write[1,0x8](7,0x1000) inline(0x10,64) "
+	  "write[2,0xa](7,0x1000) inline(0x10,64) complete" },
 	{ IBV_WR_RDMA_WRITE_WITH_IMM, 0, 0,
 	  "start write_imm[1,0](7,0x1000,0x700) sge(3,0x10,64) "
 	  "write_imm[2,0x2](7,0x1000,0x700) sge(3,0x10,64) complete" },
 	{ IBV_WR_RDMA_WRITE_WITH_IMM, 1, 0,
-	  "start write_imm[1,0](7,0x1000,0x700) inline(0x10,64) "
-	  "write_imm[2,0x2](7,0x1000,0x700) inline(0x10,64) complete" },
+	  "start write_imm[1,0x8](7,0x1000,0x700) inline(0x10,64) "
+	  "write_imm[2,0xa](7,0x1000,0x700) inline(0x10,64) complete" },
 	{ IBV_WR_RDMA_READ, 0, 0,
 	  "start read[1,0](7,0x1000) sge(3,0x10,64) read[2,0x2](7,0x1000) "
 	  "sge(3,0x10,64) complete" },
@@ -229,26 +229,26 @@ static const struct {
 	  "start send[1,0] sge(3,0x10,64) send[2,0x2] sge(3,0x10,64) "
 	  "complete" },
 	{ IBV_WR_SEND, 1, 0,
-	  "start send[1,0] inline(0x10,64) send[2,0x2] inline(0x10,64) "
+	  "start send[1,0x8] inline(0x10,64) send[2,0xa] inline(0x10,64) "
 	  "complete" },
 	{ IBV_WR_SEND_WITH_IMM, 0, 0,
 	  "start send_imm[1,0](0x700) sge(3,0x10,64) send_imm[2,0x2](0x700) "
 	  "sge(3,0x10,64) complete" },
 	{ IBV_WR_SEND_WITH_IMM, 1, 0,
-	  "start send_imm[1,0](0x700) inline(0x10,64) "
-	  "send_imm[2,0x2](0x700) inline(0x10,64) complete" },
+	  "start send_imm[1,0x8](0x700) inline(0x10,64) "
+	  "send_imm[2,0xa](0x700) inline(0x10,64) complete" },
 	{ IBV_WR_SEND, 0, 1,
 	  "start send[1,0] ud(-,0x11,0x22) sge(3,0x10,64) send[2,0x2] "
 	  "ud(-,0x11,0x22) sge(3,0x10,64) complete" },
 	{ IBV_WR_SEND, 1, 1,
-	  "start send[1,0] ud(-,0x11,0x22) inline(0x10,64) send[2,0x2] "
+	  "start send[1,0x8] ud(-,0x11,0x22) inline(0x10,64) send[2,0xa] "
 	  "ud(-,0x11,0x22) inline(0x10,64) complete" },
 	{ IBV_WR_SEND_WITH_IMM, 0, 1,
 	  "start send_imm[1,0](0x700) ud(-,0x11,0x22) sge(3,0x10,64) "
 	  "send_imm[2,0x2](0x700) ud(-,0x11,0x22) sge(3,0x10,64) complete" },
 	{ IBV_WR_SEND_WITH_IMM, 1, 1,
-	  "start send_imm[1,0](0x700) ud(-,0x11,0x22) inline(0x10,64) "
-	  "send_imm[2,0x2](0x700) ud(-,0x11,0x22) inline(0x10,64) "
+	  "start send_imm[1,0x8](0x700) ud(-,0x11,0x22) inline(0x10,64) "
+	  "send_imm[2,0xa](0x700) ud(-,0x11,0x22) inline(0x10,64) "
 	  "complete" },
 	{ IBV_WR_ATOMIC_CMP_AND_SWP, 0, 0,
 	  "start cmp_swp[1,0](9,0x2000,0,1) sge(3,0x10,64) "
@@ -258,8 +258,9 @@ static const struct {
 	  "fetch_add[2,0x2](9,0x2000,1) sge(3,0x10,64) complete" },
 };
 
-/* One critical section and one builder per work request, the inline flag
- * never in wr_flags (its setter copies the data), UD's address on each. */
+/* One critical section and one builder per work request, the flags as
+ * the loop set them (IBV_SEND_INLINE too: rxe reads it), inline data
+ * through its setter, UD's address on each. */
 static void test_wr_posters(void **state)
 {
 	size_t i;
