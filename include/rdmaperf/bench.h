@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <rdmaperf/params.h>
+#include <rdmaperf/post.h>
 #include <rdmaperf/stats.h>
 
 struct rdp_conn;
@@ -107,6 +108,8 @@ struct rdp_decisions {
 	uint32_t inline_max_bytes; /* what the QPs take inline */
 	enum rdp_pacing pacing;	   /* --rate_limit: who paces */
 	uint32_t pacing_qp_kbps;   /* RDP_PACE_DEVICE: each QP's limit */
+	/* how the loop posts: what the connection's QPs were made for */
+	enum rdp_post_api post_api;
 };
 
 /* --run_infinitely: what the loop records after each completion batch,
@@ -313,6 +316,10 @@ static inline enum rdp_side rdp_bench_role(const struct rdp_params *p,
 		return side;
 	return side == RDP_SIDE_CLIENT ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT;
 }
+
+/* The IBV_QP_EX_WITH_* operations ops's loops post, on either side (with
+ * the immediate-data twin, both atomics), for an extended QP. */
+uint64_t rdp_bench_send_ops(const struct rdp_bench_ops *ops);
 /* The access flags rdp_bench_access() grants, each with its name
  * ("local_write", "remote_write", "remote_read", "remote_atomic"), in
  * that order; n_out gets the count. */

@@ -14,6 +14,7 @@
 
 #include <rdmaperf/gid.h>
 #include <rdmaperf/mem.h>
+#include <rdmaperf/post.h>
 #include <rdmaperf/qp_info.h>
 #include <rdmaperf/transport.h>
 
@@ -56,6 +57,9 @@ struct rdp_dev {
 	 * with fresh QPs. The kept one is freed with the device. */
 	int keep_conns;
 	struct rdp_conn *kept;
+	/* It refused an extended QP for the ibv_wr_* builders once (said
+	 * then): its later QPs are plain from the start. */
+	int wr_api_refused;
 	/* rdp_conn_create()s that built everything, and that reused a
 	 * kept connection's */
 	uint32_t conns_built;
@@ -212,6 +216,10 @@ struct rdp_conn {
 	 * it on its device (dev->keep_conns) */
 	struct rdp_conn_key key;
 	int keepable;
+	/* What its QPs were made for: RDP_POST_WR, extended QPs with the
+	 * builders of send_ops (IBV_QP_EX_WITH_*), or plain ones */
+	enum rdp_post_api post_api;
+	uint64_t send_ops;
 };
 
 struct rdp_conn_cfg {
@@ -241,6 +249,11 @@ struct rdp_conn_cfg {
 	/* --threads: the QPs split into this many parts, a CQ each; 0 or 1:
 	 * one CQ */
 	uint32_t num_cqs;
+	/* RDP_POST_WR: extended QPs for the builders of send_ops
+	 * (IBV_QP_EX_WITH_*) where the device takes them, else plain ones;
+	 * RDP_POST_SEND (--use_old_post_send): plain ones */
+	enum rdp_post_api post_api;
+	uint64_t send_ops;
 };
 
 /*

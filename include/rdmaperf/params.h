@@ -41,6 +41,9 @@ enum rdp_param_flags {
 	 * typical_pkt_bytes, latency_gap_ns) follows the fixed fields of
 	 * PARAMS; set by the encoder when one is given, never kept. */
 	RDP_PARAM_LOOP_SHAPE = 1u << 14,
+	/* --use_old_post_send: both sides post with ibv_post_send on plain
+	 * QPs, not the ibv_wr_* builders of extended ones */
+	RDP_PARAM_OLD_POST_SEND = 1u << 15,
 };
 
 /* The flags a server acts on; it refuses a PARAMS with any other bit, so
@@ -49,7 +52,8 @@ enum rdp_param_flags {
 	(RDP_PARAM_GRH | RDP_PARAM_CAS | RDP_PARAM_BIDIR | RDP_PARAM_RDMA_CM | \
 	 RDP_PARAM_TOS | RDP_PARAM_EVENTS | RDP_PARAM_WRITE_IMM |              \
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
-	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_REVERSED)
+	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_REVERSED |                 \
+	 RDP_PARAM_OLD_POST_SEND)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */

@@ -98,7 +98,7 @@ static HOT_INLINE int post_window(struct bw_state *st, struct bw_qp *b,
 		}
 	}
 	b->wr[n - 1].next = NULL;
-	ret = ibv_post_send(b->qp, b->wr, &bad);
+	ret = st->post(b->qp, b->wr, &bad);
 	b->wr[n - 1].next = n < BW_POST_BATCH ? &b->wr[n] : NULL;
 	if (ret)
 		return -ret;

@@ -9,6 +9,7 @@
 #include <infiniband/verbs.h>
 
 #include "bench_int.h"
+#include <rdmaperf/post.h>
 
 #define BW_POST_BATCH	   32
 #define BW_POLL_BATCH	   32
@@ -53,6 +54,7 @@ struct bw_state {
 	uint32_t window;	 /* work requests in flight per QP */
 	uint32_t batch;		 /* work requests chained per post (-l) */
 	unsigned int base_flags; /* IBV_SEND_INLINE when it fits */
+	rdp_post_fn post;	 /* the API the QPs were made for */
 	uint32_t cq_mod;
 	uint64_t msg_bytes;
 	uint64_t target_msgs; /* -D: the QPs' limits once all are set */

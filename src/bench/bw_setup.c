@@ -188,6 +188,8 @@ int rdp_bw_setup(const struct rdp_run *run, struct bw_state *st,
 		return -ENOMEM;
 	for (q = 0; q < p->num_qps; q++)
 		setup_qp(&st->qps[q], run, q, limit, verb);
+	st->post = rdp_post_pick(run->conn, st->qps[0].wr[0].opcode,
+				 d->inline_used);
 	if (verb == RDP_VERB_SEND && (p->flags & RDP_PARAM_BIDIR)) {
 		st->rwrs = calloc(p->num_qps, sizeof(*st->rwrs));
 		st->rsges = calloc(p->num_qps, sizeof(*st->rsges));

@@ -101,12 +101,28 @@ const char *rdp_access_str(int access, char *buf, size_t len)
 	return buf;
 }
 
+uint64_t rdp_bench_send_ops(const struct rdp_bench_ops *ops)
+{
+	static const uint64_t ops_of[] = {
+		[RDP_VERB_WRITE] = IBV_QP_EX_WITH_RDMA_WRITE |
+				   IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM,
+		[RDP_VERB_READ] = IBV_QP_EX_WITH_RDMA_READ,
+		[RDP_VERB_SEND] = IBV_QP_EX_WITH_SEND |
+				  IBV_QP_EX_WITH_SEND_WITH_IMM,
+		[RDP_VERB_ATOMIC] = IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+				    IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD,
+	};
+
+	return ops_of[ops->verb];
+}
+
 void rdp_bench_decide(const struct rdp_bench_ops *ops,
 		      const struct rdp_params *p, const struct rdp_conn *conn,
 		      struct rdp_decisions *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->inline_max_bytes = conn->max_inline_bytes;
+	d->post_api = conn->post_api;
 	if (ops->decide) {
 		ops->decide(ops, p, conn, d);
 		return;

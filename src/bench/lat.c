@@ -159,6 +159,7 @@ struct rtt {
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
 	struct ibv_cq *cq;
+	rdp_post_fn post; /* the API the QP was made for */
 	uint64_t add_base, add_step;
 	uint64_t gap_cycles; /* --latency_gap */
 	int armed;	     /* -e: the CQ is armed for its next event */
@@ -203,6 +204,7 @@ static void rtt_setup(const struct rdp_run *run, struct rtt *t,
 		t->wr.wr.rdma.remote_addr = r->addr;
 		t->wr.wr.rdma.rkey = r->rkey;
 	}
+	t->post = rdp_post_pick(conn, t->wr.opcode, 0);
 }
 
 /* Wait for the one outstanding completion, bounded by the stall time;
@@ -257,7 +259,7 @@ rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps, uint64_t total,
 				t->add_base + i * t->add_step;
 			t->wr.wr.atomic.swap = i + 1;
 		}
-		ret = ibv_post_send(qp, &t->wr, &bad);
+		ret = t->post(qp, &t->wr, &bad);
 		if (ret) {
 			*done = i;
 			return -ret;

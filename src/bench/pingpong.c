@@ -35,6 +35,7 @@ struct pp_state {
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
 	unsigned int base_flags; /* IBV_SEND_INLINE when it fits */
+	rdp_post_fn post;	 /* the API the QP was made for */
 	uint64_t sig_every, tx_depth;
 	uint64_t posted, retired;
 	uint64_t last_signaled;	  /* unsignaled sends never complete alone */
@@ -293,7 +294,7 @@ static HOT_INLINE int post_msg(struct rdp_run *run, struct pp_state *st,
 		st->wr.send_flags |= IBV_SEND_SIGNALED;
 		st->last_signaled = st->posted;
 	}
-	ret = ibv_post_send(st->qp, &st->wr, &bad);
+	ret = st->post(st->qp, &st->wr, &bad);
 	return ret ? -ret : 0;
 }
 
@@ -590,6 +591,7 @@ static void pp_setup(const struct rdp_run *run, struct pp_state *st,
 	rdp_conn_send_dest(conn, 0, &st->wr);
 	if (run->dec.inline_used)
 		st->base_flags = IBV_SEND_INLINE;
+	st->post = rdp_post_pick(conn, st->wr.opcode, run->dec.inline_used);
 	st->tx_depth = run->dec.window;
 	st->sig_every = run->dec.signal_every;
 	rdp_recv_wr(run, 0, &st->rwr, &st->rsge);

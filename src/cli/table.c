@@ -392,8 +392,10 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  REFUSED("multicast is not built in: send to each receiver in turn "
 		  "over UD (-c UD)") },
 	{ "use_old_post_send", 0, NULL, C,
-	  REFUSED("rdmaperf posts with ibv_post_send only: drop the "
-		  "option") },
+	  PARAM_FLAG(RDP_PARAM_OLD_POST_SEND),
+	  .help = "post with ibv_post_send on plain QPs, on both sides, not "
+		  "the ibv_wr_* builders of extended QPs (the default where "
+		  "the device offers them)" },
 	{ "data_validation", 0, NULL, C,
 	  REFUSED("a check of every message under load is not built in: "
 		  "every run checks its buffers after the timed loop") },

@@ -226,6 +226,13 @@ static int same_device(const struct rdp_conn *conn, const struct rdma_cm_id *id,
 	return -EXDEV;
 }
 
+static struct ibv_qp *make_cm_qp(void *id, struct ibv_qp_init_attr_ex *x)
+{
+	struct rdma_cm_id *cm_id = id;
+
+	return rdma_create_qp_ex(cm_id, x) ? NULL : cm_id->qp;
+}
+
 /* Create QP index i on id with the connection's shape, PD and CQ. */
 static int make_qp(struct rdp_conn *conn, struct rdma_cm_id *id, uint32_t i)
 {
@@ -233,11 +240,11 @@ static int make_qp(struct rdp_conn *conn, struct rdma_cm_id *id, uint32_t i)
 	int ret;
 
 	rdp_conn_qp_shape(conn, i, &ia);
-	if (rdma_create_qp(id, conn->pd, &ia)) {
+	if (!rdp_qp_make(conn, &ia, make_cm_qp, id)) {
 		/* some devices have no inline at all */
 		rdp_conn_qp_shape(conn, i, &ia);
 		ia.cap.max_inline_data = 0;
-		if (rdma_create_qp(id, conn->pd, &ia)) {
+		if (!rdp_qp_make(conn, &ia, make_cm_qp, id)) {
 			ret = errno ? -errno : -ENOMEM;
 			rdp_err("create qp %u on %s through RDMA CM: %s "
 				"(lower -q or -t)",

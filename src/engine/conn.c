@@ -207,17 +207,22 @@ void rdp_conn_view(const struct rdp_conn *conn, uint32_t part,
 	view->cm = NULL;
 }
 
+static struct ibv_qp *make_verbs_qp(void *pd, struct ibv_qp_init_attr_ex *x)
+{
+	return ibv_create_qp_ex(((struct ibv_pd *)pd)->context, x);
+}
+
 static struct ibv_qp *create_qp(struct rdp_conn *conn, uint32_t i)
 {
 	struct ibv_qp_init_attr ia;
 	struct ibv_qp *qp;
 
 	rdp_conn_qp_shape(conn, i, &ia);
-	qp = ibv_create_qp(conn->pd, &ia);
+	qp = rdp_qp_make(conn, &ia, make_verbs_qp, conn->pd);
 	if (!qp) {
 		/* Some devices have no inline support at all. */
 		ia.cap.max_inline_data = 0;
-		qp = ibv_create_qp(conn->pd, &ia);
+		qp = rdp_qp_make(conn, &ia, make_verbs_qp, conn->pd);
 	}
 	if (qp)
 		conn->max_inline_bytes = ia.cap.max_inline_data;
@@ -285,6 +290,10 @@ static int create_qps(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	if (!conn->qps || !conn->psns || !conn->remote)
 		return -ENOMEM;
 	qp_template(conn, cfg);
+	conn->post_api = cfg->post_api;
+	conn->send_ops = cfg->send_ops;
+	if (cfg->post_api == RDP_POST_WR && !cfg->send_ops)
+		conn->post_api = RDP_POST_SEND; /* nothing to build */
 	if (cfg->defer_qps)
 		return 0; /* RDMA CM creates them as it connects */
 	for (i = 0; i < cfg->num_qps; i++) {

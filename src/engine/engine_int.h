@@ -26,6 +26,17 @@ void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 void rdp_conn_qp_shape(const struct rdp_conn *conn, uint32_t i,
 		       struct ibv_qp_init_attr *ia);
 
+/* Makes one QP from x (ibv_create_qp_ex, or through RDMA CM): the QP, or
+ * NULL with errno set. */
+typedef struct ibv_qp *(*rdp_qp_maker)(void *arg,
+				       struct ibv_qp_init_attr_ex *x);
+/* QP of shape ia on conn's PD for conn->post_api: an extended QP with
+ * conn->send_ops, or, where the device refuses one but makes the plain
+ * one, that (conn->post_api becomes RDP_POST_SEND; said once per device).
+ * ia->cap is updated to what was granted. NULL with errno on failure. */
+struct ibv_qp *rdp_qp_make(struct rdp_conn *conn, struct ibv_qp_init_attr *ia,
+			   rdp_qp_maker make, void *arg);
+
 /* Kept connections (conn_keep.c, dev->keep_conns). */
 /* The key of the connection cfg builds. */
 void rdp_conn_key_of(const struct rdp_conn_cfg *cfg, struct rdp_conn_key *k);

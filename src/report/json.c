@@ -607,6 +607,8 @@ static json_t *decisions_obj(const struct rdp_decisions *d)
 	err |= json_object_set_new(o, "signal_every",
 				   uint_val(d->signal_every));
 	err |= json_object_set_new(o, "inline", json_boolean(d->inline_used));
+	err |= json_object_set_new(o, "post_api",
+				   CTEXT(rdp_post_api_name(d->post_api)));
 	err |= json_object_set_new(o, "inline_max_bytes",
 				   uint_val(d->inline_max_bytes));
 	err |= json_object_set_new(o, "pacing",

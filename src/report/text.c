@@ -87,6 +87,20 @@ static void registration_line(FILE *f, const struct rdp_mem *m,
 	fprintf(f, "\n");
 }
 
+/* Which API the loop posted with, and why not the builders. */
+static void post_line(FILE *f, const struct rdp_report_info *in)
+{
+	const char *why = in->params->flags & RDP_PARAM_OLD_POST_SEND
+				  ? "--use_old_post_send"
+				  : "the device refused extended QPs";
+
+	if (in->dec->post_api == RDP_POST_WR)
+		fprintf(f, " Posting         : ibv_wr_* builders on extended "
+			   "QPs\n");
+	else
+		fprintf(f, " Posting         : ibv_post_send (%s)\n", why);
+}
+
 void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 {
 	const struct rdp_conn *c = in->conn;
@@ -174,6 +188,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		fprintf(f, " Inline          : %s (up to %u B on this QP)\n",
 			in->dec->inline_used ? "yes" : "no",
 			in->dec->inline_max_bytes);
+	post_line(f, in);
 	rdp_report_memory(f, in);
 	if (d->mem)
 		registration_line(f, d->mem, p);

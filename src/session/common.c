@@ -134,6 +134,9 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->transport = p->transport;
 	cfg->access = rdp_bench_access(ops, p, side);
 	cfg->num_cqs = p->threads > 1 ? p->threads : 1;
+	cfg->post_api = p->flags & RDP_PARAM_OLD_POST_SEND ? RDP_POST_SEND
+							   : RDP_POST_WR;
+	cfg->send_ops = rdp_bench_send_ops(ops);
 }
 
 void rdp_session_mem_need(const struct rdp_params *p,

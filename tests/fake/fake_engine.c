@@ -134,6 +134,12 @@ static int fake_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		return -ENOMEM;
 	}
 	conn->mr_access = cfg->access;
+	/* what the real engine makes of the ask (rdp_qp_make) */
+	conn->post_api = fake_engine_cfg.no_qp_ex ? RDP_POST_SEND
+						  : cfg->post_api;
+	conn->send_ops = cfg->send_ops;
+	if (cfg->post_api == RDP_POST_SEND)
+		count(&fake_engine_cfg.post_send_asked);
 	conn->max_rd_atomic = conn->max_dest_rd_atomic = 16;
 	conn->max_inline_bytes = cfg->inline_bytes;
 	conn->path_mtu_bytes = dev->port.active_mtu_bytes;

@@ -33,11 +33,15 @@ struct fake_engine_cfg {
 	/* both sides' GID: the RoCE v2 GID of this IPv4 address (host
 	 * order); 0: none */
 	uint32_t gid_ipv4;
+	/* the device refuses extended QPs: connections post with
+	 * ibv_post_send whatever they ask for */
+	int no_qp_ex;
 	/* counted by the fake, both sides together */
 	int conns_created;
 	int conns_destroyed;
 	int devs_opened;
 	int devs_closed;
+	int post_send_asked; /* connections asked for ibv_post_send */
 };
 
 /* Tests set the switches before a run and read the counts after. */

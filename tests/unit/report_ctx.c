@@ -41,6 +41,7 @@ static void devices(struct ctx *c)
 	memcpy(c->conn.gid.entry.raw, gid, sizeof(gid));
 	c->conn.gid.reason = RDP_GID_ADDR_MATCH;
 	c->conn.path_mtu_bytes = 1024;
+	c->conn.post_api = RDP_POST_WR;
 	strcpy(c->peer.device, "rxe0");
 	c->peer.port = 1;
 	c->peer.link_layer = IBV_LINK_LAYER_ETHERNET;
@@ -73,6 +74,7 @@ void ctx_init_ops(struct ctx *c, const struct rdp_bench_ops *ops)
 		.flags = RDP_PARAM_CAS,
 	};
 	c->clk = (struct rdp_clock){ .cycles_per_ns = 2.5, .source = "tsc" };
+	c->dec.post_api = RDP_POST_WR;
 	c->info = (struct rdp_report_info){
 		.ops = ops,
 		.params = &c->params,
