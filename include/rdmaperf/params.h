@@ -35,6 +35,10 @@ enum rdp_param_flags {
 	 * its report interval */
 	RDP_PARAM_LIVE = 1u << 11,
 	RDP_PARAM_SRQ = 1u << 12, /* --use-srq: receives on one shared queue */
+	/* --data_validation: every message stamped and checked as it
+	 * completes (bench/validate.c); _DEBUG logs each check */
+	RDP_PARAM_VALIDATE = 1u << 13,
+	RDP_PARAM_VALIDATE_DEBUG = 1u << 14,
 };
 
 /* The flags a server acts on; it refuses a PARAMS with any other bit, so
@@ -43,7 +47,8 @@ enum rdp_param_flags {
 	(RDP_PARAM_GRH | RDP_PARAM_CAS | RDP_PARAM_BIDIR | RDP_PARAM_RDMA_CM | \
 	 RDP_PARAM_TOS | RDP_PARAM_EVENTS | RDP_PARAM_WRITE_IMM |              \
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
-	 RDP_PARAM_LIVE | RDP_PARAM_SRQ)
+	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_VALIDATE |                 \
+	 RDP_PARAM_VALIDATE_DEBUG)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */

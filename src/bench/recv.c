@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench_int.h"
+#include "validate_int.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
@@ -65,6 +66,8 @@ int rdp_post_receives(struct rdp_run *run)
 		rdp_recv_wr(run, q, &wr[q], &sge[q]);
 	for (i = 0; !ret && i < run->params->rx_depth; i++) {
 		for (q = 0; !ret && q < n; q++) {
+			if (run->dv.ring > 1) /* message i into its place */
+				rdp_dv_recv_place(run, q, i, &sge[q]);
 			ret = rdp_conn_post_recv(run->conn, q, &wr[q]);
 			if (ret)
 				ret = post_failed(run, q, ret);
@@ -87,13 +90,28 @@ struct recv_loop {
 	struct ibv_recv_wr *wrs; /* one per QP */
 	struct ibv_sge *sges;
 	uint64_t got;
+	uint64_t *seq; /* --data_validation: each QP's messages so far */
 };
+
+/* --data_validation: QP q's next message is in its place (RC keeps the
+ * order); check it, and let the receive going back take the message
+ * rx_depth later into that one's place. */
+static inline void check_recv(struct rdp_run *run, struct recv_loop *rl,
+			      uint32_t q)
+{
+	uint64_t s = rl->seq[q]++;
+
+	run->dv.check(run, q, s,
+		      rdp_conn_rx(run->conn, q) +
+			      (s % run->dv.ring) * run->dv.stride);
+	rdp_dv_recv_place(run, q, s + run->params->rx_depth, &rl->sges[q]);
+}
 
 /* Count receives and put each buffer straight back; with --bounce
  * (`staged`, a constant in each caller) copy it to the GPU first; with
  * --use-srq (`srq`) onto the shared queue. */
 static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
-			     const int staged, const int srq)
+			     const int staged, const int srq, const int checked)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	int n, i, ret;
@@ -106,6 +124,8 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 			continue;
 		/* An empty message is the sender's closing fence (UD). */
 		rl->got += wc[i].byte_len > run->conn->grh_bytes;
+		if (checked && wc[i].byte_len)
+			check_recv(run, rl, (uint32_t)wc[i].wr_id);
 		if (staged) {
 			ret = rdp_stage_in(run->conn->stage,
 					   (uint32_t)wc[i].wr_id, 1);
@@ -122,17 +142,23 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 
 static int recv_batch_plain(struct rdp_run *run, struct recv_loop *rl)
 {
-	return recv_batch(run, rl, 0, 0);
+	return recv_batch(run, rl, 0, 0, 0);
 }
 
 static int recv_batch_staged(struct rdp_run *run, struct recv_loop *rl)
 {
-	return recv_batch(run, rl, 1, 0);
+	return recv_batch(run, rl, 1, 0, 0);
 }
 
 static int recv_batch_srq(struct rdp_run *run, struct recv_loop *rl)
 {
-	return recv_batch(run, rl, 0, 1); /* --use-srq refuses --bounce */
+	return recv_batch(run, rl, 0, 1, 0); /* --use-srq refuses --bounce */
+}
+
+/* --data_validation refuses --bounce and --use-srq. */
+static int recv_batch_checked(struct rdp_run *run, struct recv_loop *rl)
+{
+	return recv_batch(run, rl, 0, 0, 1);
 }
 
 /* A lossy transport (UC, UD): the client's DONE may overtake its last
@@ -165,7 +191,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	const struct rdp_params *p = run->params;
 	uint64_t target = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
 	int (*batch)(struct rdp_run *, struct recv_loop *) =
-		run->conn->srq	   ? recv_batch_srq
+		run->dv.ring > 1   ? recv_batch_checked
+		: run->conn->srq   ? recv_batch_srq
 		: run->conn->stage ? recv_batch_staged
 				   : recv_batch_plain;
 	struct recv_loop rl = { 0 };
@@ -179,7 +206,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 
 	rl.wrs = calloc(p->num_qps, sizeof(*rl.wrs));
 	rl.sges = calloc(p->num_qps, sizeof(*rl.sges));
-	if (!rl.wrs || !rl.sges) {
+	rl.seq = calloc(p->num_qps, sizeof(*rl.seq));
+	if (!rl.wrs || !rl.sges || !rl.seq) {
 		n = -ENOMEM;
 		goto out;
 	}
@@ -228,5 +256,6 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 out:
 	free(rl.wrs);
 	free(rl.sges);
+	free(rl.seq);
 	return n < 0 ? n : 0;
 }
