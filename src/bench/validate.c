@@ -171,6 +171,7 @@ static void locate(struct rdp_run *run, uint32_t q, uint64_t seq,
 {
 	struct rdp_dv *dv = &run->dv;
 	uint64_t len = run->params->size_bytes, k;
+	uint32_t stamp, want_sum;
 
 	for (k = 0; k < len && msg[k] == want[k]; k++)
 		;
@@ -182,14 +183,15 @@ static void locate(struct rdp_run *run, uint32_t q, uint64_t seq,
 	dv->bad_offset = k;
 	dv->expected = want[k];
 	dv->got = msg[k];
+	memcpy(&stamp, msg + 4, 4);
+	memcpy(&want_sum, want + 4, 4);
 	rdp_err("data validation: QP %u message sequence %" PRIu64
 		" is corrupt at offset %" PRIu64 " of %" PRIu64
-		" bytes: expected 0x%02x, got 0x%02x (checksum 0x%08x, "
-		"stamped 0x%08x)",
-		q, seq, k, len, want[k], msg[k],
+		" bytes: expected 0x%02x, got 0x%02x (checksum: stamped "
+		"0x%08x, of the payload 0x%08x, expected 0x%08x)",
+		q, seq, k, len, want[k], msg[k], stamp,
 		rdp_dv_sum(msg + RDP_DV_HEAD_BYTES, len - RDP_DV_HEAD_BYTES),
-		want[4] | want[5] << 8 | want[6] << 16 |
-			(uint32_t)want[7] << 24);
+		want_sum);
 }
 
 /* The stamp (place and checksum) as this side's own image has it, and the

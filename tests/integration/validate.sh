@@ -37,11 +37,16 @@ t_validate() {
 	done
 
 	begin "send_bw --data_validation with byte 100 of QP 1's message 7 flipped: exit 1, the server names QP, sequence, offset"
-	RDP_TEST_FLIP=1:7:100 client send_bw --data_validation -s 4096 -n 500 -q 2
+	rm -f "$doc"
+	RDP_TEST_FLIP=1:7:100 client send_bw --data_validation -s 4096 -n 500 -q 2 \
+		--json-file "$doc"
 	rc=$?
 	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
 	expect_out "RDP_TEST_FLIP: byte 100 of QP 1's message 7 flipped after stamping" \
-		"data check failed on the server" || return
+		"data check failed on the server" \
+		"^ 4096 +[0-9]+ " \
+		"Data check +: FAILED at 1 of 1 point\(s\)" || return
+	expect_json "$doc" '.results[0].data_check.ok == false' || return
 	validate_server_line "$log" "data validation: QP 1 message sequence 7 is corrupt at offset 100 of 4096 bytes: expected 0x[0-9a-f]{2}, got 0x[0-9a-f]{2}" ||
 		return
 	client send_bw -n 100 || { fail "the next run: exit $?"; return; }
@@ -52,14 +57,15 @@ t_validate() {
 	wait_listening "$WORK/s71.log" "$OWN_PID" ||
 		{ fail "server did not start"; kill "$OWN_PID" 2>/dev/null; return; }
 	run_limited "$LIMIT" "$BUILD/rdmaperf" read_bw --data_validation \
-		-s 4096 -n 500 -d "$DEV" -p "$((PORT + 71))" "$ADDR" \
-		>"$WORK/out" 2>&1
+		-s 4096 -n 500 --json-file "$doc" -d "$DEV" -p "$((PORT + 71))" \
+		"$ADDR" >"$WORK/out" 2>&1
 	rc=$?
 	kill "$OWN_PID" 2>/dev/null
 	wait "$OWN_PID" 2>/dev/null
 	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
-	expect_out "data validation: QP 0 message sequence 3 is corrupt at offset 9 of 4096 bytes: expected 0x[0-9a-f]{2}, got 0x[0-9a-f]{2}" ||
-		return
+	expect_out "data validation: QP 0 message sequence 3 is corrupt at offset 9 of 4096 bytes: expected 0x[0-9a-f]{2}, got 0x[0-9a-f]{2}" \
+		"Data check +: FAILED at 1 of 1 point\(s\)" || return
+	expect_json "$doc" '.results[0].data_check.ok == false' || return
 	expect_file "$WORK/s71.log" "RDP_TEST_FLIP: byte 9 of QP 0's message 3 flipped after stamping" ||
 		return
 	pass

@@ -292,7 +292,8 @@ static void send_corrupt(void **state)
 	expect_outcome(-EILSEQ, 37,
 		       "data validation: QP 1 message sequence 19 is corrupt "
 		       "at offset 37 of 100 bytes: expected 0x91, got 0x10 "
-		       "(checksum 0x362bf8a4, stamped 0x0e8237a4)");
+		       "(checksum: stamped 0x0e8237a4, of the payload "
+		       "0x362bf8a4, expected 0x0e8237a4)");
 }
 
 /* A message that never lands leaves the place's cleared stamp. */
