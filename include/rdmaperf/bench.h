@@ -87,6 +87,9 @@ enum rdp_bench_flags {
 	/* --reversed: the server can run the client's loop, the client
 	 * the server's (RC, one way). */
 	RDP_BENCH_REVERSED = 1u << 15,
+	/* --data_validation: the receiving side (READ's reader) sees each
+	 * message complete and checks it (write_bw with --write_with_imm) */
+	RDP_BENCH_VALIDATE = 1u << 16,
 };
 
 /* --rate_limit: who holds the sender to the rate. */
@@ -129,6 +132,29 @@ struct rdp_bw_series {
 	uint64_t start_cycles; /* the loop's start */
 };
 
+/*
+ * --data_validation (bench/validate.c): each QP's slots hold a ring of
+ * messages, message s in place s % ring, each stamped at set-up with its
+ * place and a checksum of its payload; the receiving side (the reader for
+ * READ) checks every message as it completes. What the check found.
+ */
+struct rdp_run;
+struct rdp_dv {
+	uint32_t ring; /* messages a slot holds; 0 or 1: no per-message check */
+	uint64_t stride; /* bytes between two messages of a ring */
+	/* the check of one message, picked at set-up (quiet or
+	 * --data_validation_debug); seq counts QP q's messages from 0 */
+	void (*check)(struct rdp_run *run, uint32_t q, uint64_t seq,
+		      uint8_t *msg);
+	uint64_t msgs, bytes;  /* checked */
+	uint64_t check_cycles; /* spent in the checks */
+	int bad;	       /* a corrupt message was found: the first */
+	uint32_t bad_qp;
+	uint64_t bad_seq;
+	uint64_t bad_offset; /* in the message */
+	uint8_t expected, got;
+};
+
 struct rdp_run {
 	const struct rdp_params *params;
 	const struct rdp_bench_ops *ops;
@@ -149,8 +175,9 @@ struct rdp_run {
 				   * runs until live->stop, recording */
 	struct rdp_bw_series *series; /* a bandwidth loop leaves its samples
 				       * here when set (--threads) */
-	int pin_threads; /* --threads: each on a CPU of its own (not with
+	int pin_threads;  /* --threads: each on a CPU of its own (not with
 			  * --no-pin) */
+	struct rdp_dv dv; /* --data_validation, set by rdp_bench_prepare() */
 };
 
 /* What a side's process and host spent over the timed region. */
@@ -372,6 +399,13 @@ long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
 			    uint32_t qp, enum rdp_side side);
 /* Poll failures: logged with the status, its hint, and the QP. */
 int rdp_bench_wc_error(const void *wc);
+
+/* --data_validation: how many messages each QP's slot holds (1 without
+ * it), and the bytes the engine's slot must hold for them. */
+uint32_t rdp_dv_ring(const struct rdp_bench_ops *ops,
+		     const struct rdp_params *p);
+uint64_t rdp_dv_slot_msg_bytes(const struct rdp_bench_ops *ops,
+			       const struct rdp_params *p);
 
 /* verify() building blocks: the peer's pattern in our receive slots, on
  * the client only, or both. */

@@ -44,6 +44,10 @@ enum rdp_param_flags {
 	/* --use_old_post_send: both sides post with ibv_post_send on plain
 	 * QPs, not the ibv_wr_* builders of extended ones */
 	RDP_PARAM_OLD_POST_SEND = 1u << 15,
+	/* --data_validation: every message stamped and checked as it
+	 * completes (bench/validate.c); _DEBUG logs each check */
+	RDP_PARAM_VALIDATE = 1u << 16,
+	RDP_PARAM_VALIDATE_DEBUG = 1u << 17,
 };
 
 /* The flags a server acts on; it refuses a PARAMS with any other bit, so
@@ -53,7 +57,8 @@ enum rdp_param_flags {
 	 RDP_PARAM_TOS | RDP_PARAM_EVENTS | RDP_PARAM_WRITE_IMM |              \
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
 	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_REVERSED |                 \
-	 RDP_PARAM_OLD_POST_SEND)
+	 RDP_PARAM_OLD_POST_SEND | RDP_PARAM_VALIDATE |                        \
+	 RDP_PARAM_VALIDATE_DEBUG)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */

@@ -43,6 +43,12 @@ static HOT_INLINE int live_stopped(const struct rdp_run *run,
 	return live(v) && __atomic_load_n(&run->live->stop, __ATOMIC_RELAXED);
 }
 
+/* --data_validation: every message from (or into) its own place. */
+static HOT_INLINE int ringed(const enum bw_variant v)
+{
+	return v == BW_RING || v == BW_RING_READ;
+}
+
 static HOT_INLINE int paced(const enum bw_variant v)
 {
 	return v == BW_PACED || v == BW_ATOMIC_PACED;
@@ -87,6 +93,12 @@ static HOT_INLINE int post_window(struct bw_state *st, struct bw_qp *b,
 		p = b->posted + i + 1;
 		b->wr[i].wr_id = b->id | p;
 		b->wr[i].send_flags = st->base_flags;
+		if (ringed(v)) {
+			uint64_t at = ((p - 1) % st->ring) * st->stride;
+
+			b->ring_sge[i].addr = b->laddr + at;
+			b->wr[i].wr.rdma.remote_addr = b->raddr + at;
+		}
 		if (has_operands(v)) {
 			b->wr[i].wr.atomic.compare_add =
 				st->add_base + (p - 1) * st->add_step;
@@ -126,6 +138,21 @@ static HOT_INLINE int take_recv(struct rdp_run *run, struct bw_state *st,
 	return -ret;
 }
 
+/* --data_validation, READ: messages [from, to) of QP q landed in their
+ * places (a signaled completion retires those before it too). */
+static HOT_INLINE void check_reads(struct rdp_run *run,
+				   const struct bw_state *st, uint32_t q,
+				   uint64_t from, uint64_t to)
+{
+	const struct bw_qp *b = &st->qps[q];
+	uint64_t s;
+
+	for (s = from; s < to; s++)
+		run->dv.check(run, q, s,
+			      (uint8_t *)(uintptr_t)b->laddr +
+				      (s % st->ring) * st->stride);
+}
+
 /* Retire completions; returns how many, or -EIO on a failed one. */
 static HOT_INLINE int reap(struct rdp_run *run, struct bw_state *st,
 			   struct ibv_wc *wc, const enum bw_variant v)
@@ -153,6 +180,8 @@ static HOT_INLINE int reap(struct rdp_run *run, struct bw_state *st,
 			if (ret)
 				return ret;
 		}
+		if (v == BW_RING_READ)
+			check_reads(run, st, q, b->completed, c);
 		st->done += c - b->completed;
 		b->completed = c;
 	}
@@ -425,6 +454,8 @@ VARIANT(timed_loop_atomic_paced, BW_ATOMIC_PACED)
 VARIANT(timed_loop_live, BW_LIVE)
 VARIANT(timed_loop_atomic_live, BW_ATOMIC_LIVE)
 VARIANT(timed_loop_duplex, BW_DUPLEX)
+VARIANT(timed_loop_ring, BW_RING)
+VARIANT(timed_loop_ring_read, BW_RING_READ)
 
 static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_PLAIN] = timed_loop_plain,
@@ -438,6 +469,8 @@ static int (*const loops[])(struct rdp_run *, struct bw_state *) = {
 	[BW_LIVE] = timed_loop_live,
 	[BW_ATOMIC_LIVE] = timed_loop_atomic_live,
 	[BW_DUPLEX] = timed_loop_duplex,
+	[BW_RING] = timed_loop_ring,
+	[BW_RING_READ] = timed_loop_ring_read,
 };
 
 static int drain_to(struct rdp_run *run, struct bw_state *st, int all)

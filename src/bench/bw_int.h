@@ -34,6 +34,8 @@ enum bw_variant {
 	BW_LIVE,	  /* --run_infinitely: record, stop on a flag */
 	BW_ATOMIC_LIVE,	  /* both */
 	BW_DUPLEX,	  /* send_bw -b: also take the peer's SENDs */
+	BW_RING,	  /* --data_validation: each message its place */
+	BW_RING_READ,	  /* ... and each READ checked as it completes */
 };
 
 struct bw_qp {
@@ -46,6 +48,10 @@ struct bw_qp {
 	uint64_t limit;	  /* messages to post; UINT64_MAX: until time */
 	uint64_t id;	  /* QP index, pre-shifted into wr_id */
 	uint64_t tapered; /* -D: completed when limit was last set */
+	/* --data_validation: each request's own place in the ring, from
+	 * these bases (validate.c) */
+	struct ibv_sge ring_sge[BW_POST_BATCH];
+	uint64_t laddr, raddr;
 };
 
 struct bw_state {
@@ -85,6 +91,8 @@ struct bw_state {
 	uint64_t last_cycles; /* time of the last completion */
 	enum bw_variant variant;
 	const struct rdp_stage *stage; /* --bounce, else NULL */
+	uint32_t ring;		       /* --data_validation: places per QP */
+	uint64_t stride;	       /* bytes from one place to the next */
 };
 
 /* Work requests, sampling and receives for run's loop: 0 or -ENOMEM;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bw_int.h"
+#include "validate_int.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
@@ -190,6 +191,8 @@ int rdp_bw_setup(const struct rdp_run *run, struct bw_state *st,
 		setup_qp(&st->qps[q], run, q, limit, verb);
 	st->post = rdp_post_pick(run->conn, st->qps[0].wr[0].opcode,
 				 d->inline_used);
+	if (run->dv.ring > 1)
+		rdp_bw_ring_setup(run, st);
 	if (verb == RDP_VERB_SEND && (p->flags & RDP_PARAM_BIDIR)) {
 		st->rwrs = calloc(p->num_qps, sizeof(*st->rwrs));
 		st->rsges = calloc(p->num_qps, sizeof(*st->rsges));
@@ -239,6 +242,10 @@ int rdp_bw_setup_pacing(struct rdp_run *run, struct bw_state *st)
 enum bw_variant rdp_bw_variant_of(const struct rdp_run *run, enum rdp_verb verb)
 {
 	int ev = run->conn->channel != NULL;
+
+	/* --data_validation refuses the other variants' options */
+	if (run->dv.ring > 1)
+		return verb == RDP_VERB_READ ? BW_RING_READ : BW_RING;
 
 	/* --run_infinitely and --rate_limit refuse -e, --bounce and each
 	 * other */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench_int.h"
+#include "validate_int.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
@@ -83,7 +84,15 @@ int rdp_post_receives(struct rdp_run *run)
 
 	for (q = 0; !ret && q < n; q++)
 		recv_chain(run, q, &wr[(size_t)q * chain], &sge[q], chain);
-	for (i = 0; !ret && i + chain <= depth; i += chain)
+	/* --data_validation (which refuses --recv_post_list): message i
+	 * into its place */
+	for (i = 0; !ret && run->dv.ring > 1 && i < depth; i++)
+		for (q = 0; !ret && q < n; q++) {
+			rdp_dv_recv_place(run, q, i, &sge[q]);
+			ret = rdp_conn_post_recv(run->conn, q, &wr[q]);
+		}
+	for (i = run->dv.ring > 1 ? depth : 0; !ret && i + chain <= depth;
+	     i += chain)
 		for (q = 0; !ret && q < n; q++)
 			ret = rdp_conn_post_recv(run->conn, q,
 						 &wr[(size_t)q * chain]);
@@ -112,15 +121,32 @@ struct recv_loop {
 	struct ibv_sge *sges;
 	uint32_t chain; /* --recv_post_list, else 1 */
 	uint32_t *owed; /* chained: each QP's receives not yet back */
+	uint64_t *seq;	/* --data_validation: each QP's messages so far */
 	uint64_t got;
 };
+
+/* --data_validation: QP q's next message is in its place (RC keeps the
+ * order); check it, and let the receive going back take the message
+ * rx_depth later into that one's place. */
+static inline void check_recv(struct rdp_run *run, struct recv_loop *rl,
+			      uint32_t q)
+{
+	uint64_t s = rl->seq[q]++;
+
+	run->dv.check(run, q, s,
+		      rdp_conn_rx(run->conn, q) +
+			      (s % run->dv.ring) * run->dv.stride);
+	rdp_dv_recv_place(run, q, s + run->params->rx_depth, &rl->sges[q]);
+}
 
 /* Count receives and put each buffer straight back; with --bounce
  * (`staged`, a constant in each caller) copy it to the GPU first; with
  * --use-srq (`srq`) onto the shared queue; with --recv_post_list
- * (`chained`) a QP's receives go back a chain at a time. */
+ * (`chained`) a QP's receives go back a chain at a time; with
+ * --data_validation (`checked`) each message is checked first. */
 static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
-			     const int staged, const int srq, const int chained)
+			     const int staged, const int srq, const int chained,
+			     const int checked)
 {
 	uint32_t q;
 	struct ibv_wc wc[POLL_BATCH];
@@ -141,6 +167,8 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 				return ret;
 		}
 		q = (uint32_t)wc[i].wr_id;
+		if (checked && wc[i].byte_len)
+			check_recv(run, rl, q);
 		if (chained && ++rl->owed[q] < rl->chain)
 			continue;
 		if (chained)
@@ -157,19 +185,21 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 
 typedef int (*recv_batch_fn)(struct rdp_run *run, struct recv_loop *rl);
 
-#define RECV_BATCH(name, staged, srq, chained)                                 \
+#define RECV_BATCH(name, staged, srq, chained, checked)                        \
 	static int name(struct rdp_run *run, struct recv_loop *rl)             \
 	{                                                                      \
-		return recv_batch(run, rl, staged, srq, chained);              \
+		return recv_batch(run, rl, staged, srq, chained, checked);     \
 	}
 
 /* --use-srq refuses --bounce. */
-RECV_BATCH(recv_batch_plain, 0, 0, 0)
-RECV_BATCH(recv_batch_staged, 1, 0, 0)
-RECV_BATCH(recv_batch_srq, 0, 1, 0)
-RECV_BATCH(recv_batch_chain, 0, 0, 1)
-RECV_BATCH(recv_batch_chain_staged, 1, 0, 1)
-RECV_BATCH(recv_batch_chain_srq, 0, 1, 1)
+RECV_BATCH(recv_batch_plain, 0, 0, 0, 0)
+RECV_BATCH(recv_batch_staged, 1, 0, 0, 0)
+RECV_BATCH(recv_batch_srq, 0, 1, 0, 0)
+RECV_BATCH(recv_batch_chain, 0, 0, 1, 0)
+RECV_BATCH(recv_batch_chain_staged, 1, 0, 1, 0)
+RECV_BATCH(recv_batch_chain_srq, 0, 1, 1, 0)
+/* --data_validation refuses --bounce, --use-srq and --recv_post_list. */
+RECV_BATCH(recv_batch_checked, 0, 0, 0, 1)
 
 /* The batch of run's receive loop, picked once. */
 static recv_batch_fn batch_of(const struct rdp_run *run)
@@ -180,6 +210,9 @@ static recv_batch_fn batch_of(const struct rdp_run *run)
 		  recv_batch_chain_srq },
 	};
 	int kind = run->conn->srq ? 2 : run->conn->stage ? 1 : 0;
+
+	if (run->dv.ring > 1)
+		return recv_batch_checked;
 
 	return fns[chain_of(run->params) > 1][kind];
 }
@@ -225,7 +258,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	rl.wrs = calloc((size_t)p->num_qps * rl.chain, sizeof(*rl.wrs));
 	rl.sges = calloc(p->num_qps, sizeof(*rl.sges));
 	rl.owed = calloc(p->num_qps, sizeof(*rl.owed));
-	if (!rl.wrs || !rl.sges || !rl.owed) {
+	rl.seq = calloc(p->num_qps, sizeof(*rl.seq));
+	if (!rl.wrs || !rl.sges || !rl.owed || !rl.seq) {
 		n = -ENOMEM;
 		goto out;
 	}
@@ -276,5 +310,6 @@ out:
 	free(rl.wrs);
 	free(rl.sges);
 	free(rl.owed);
+	free(rl.seq);
 	return n < 0 ? n : 0;
 }

@@ -12,6 +12,7 @@
 #include <rdmaperf/params.h>
 #include <rdmaperf/rules.h>
 #include <rdmaperf/stage.h>
+#include <rdmaperf/transport.h>
 
 /* A list of tests is at most the registry's names. */
 #define TESTS_MAX 256
@@ -212,6 +213,74 @@ static int rules_side(const struct rdp_params *p,
 		return refuse(why, len,
 			      "-c UD runs on host memory: drop %s and --bounce",
 			      m->option);
+	return 0;
+}
+
+/* --data_validation: the tests whose receiving side sees each message
+ * complete (plain WRITEs complete only at the writer, so write_bw needs
+ * --write_with_imm), one reliable loop on host memory, each message big
+ * enough for its stamp, and a ring within the slot limit. */
+static int rules_validate(const struct rdp_params *p,
+			  const struct rdp_bench_ops *ops,
+			  const struct rdp_rules_side *side, char *why,
+			  size_t len)
+{
+	uint64_t ring = rdp_dv_ring(ops, p);
+	char tests[TESTS_MAX];
+
+	if (!(p->flags & RDP_PARAM_VALIDATE))
+		return 0;
+	if (!(ops->flags & RDP_BENCH_VALIDATE))
+		return refuse(why, len,
+			      "--data_validation checks each message of %s, "
+			      "not of %s (whose buffers are checked after the "
+			      "run)",
+			      rdp_rules_tests(RDP_BENCH_BW, RDP_BENCH_VALIDATE,
+					      0, "", " and ", tests,
+					      sizeof(tests)),
+			      ops->name);
+	if (ops->verb == RDP_VERB_WRITE && !(p->flags & RDP_PARAM_WRITE_IMM))
+		return refuse(why, len,
+			      "--data_validation: a plain RDMA WRITE completes "
+			      "only at the writer, so the server cannot check "
+			      "each message as it lands: add --write_with_imm "
+			      "(a receive completion per message)");
+	if (p->transport != RDP_TRANSPORT_RC)
+		return refuse(why, len,
+			      "--data_validation needs -c RC: a message lost "
+			      "on -c %s would shift every sequence after it",
+			      rdp_transport_name(p->transport));
+	if (p->size_bytes < 8)
+		return refuse(why, len,
+			      "--data_validation: -s %llu is too small: each "
+			      "message carries its sequence and checksum in "
+			      "its first 8 bytes (use -s 8 or more)",
+			      (unsigned long long)p->size_bytes);
+	if (ring * ((p->size_bytes + 63) & ~63ull) > RDP_MSG_MAX_BYTES)
+		return refuse(why, len,
+			      "--data_validation: a ring of %llu messages of "
+			      "%llu B per QP (-t + -r + 1) is over 1 GiB: "
+			      "lower -s, -t or -r",
+			      (unsigned long long)ring,
+			      (unsigned long long)p->size_bytes);
+	if (side->mem)
+		return refuse(
+			why, len,
+			"--data_validation checks each message with the "
+			"CPU as it completes: host memory only, drop %s%s",
+			side->mem->option, side->bounce ? " and --bounce" : "");
+	if (side->perftest)
+		return refuse(why, len,
+			      "--data_validation: perftest's programs do not "
+			      "stamp rdmaperf's sequence and checksum: drop "
+			      "--data_validation or --perftest");
+	if ((p->flags & (RDP_PARAM_BIDIR | RDP_PARAM_EVENTS | RDP_PARAM_LIVE |
+			 RDP_PARAM_SRQ | RDP_PARAM_REVERSED)) ||
+	    p->threads > 1 || p->rate_milli || p->recv_post_list > 1)
+		return refuse(why, len,
+			      "--data_validation runs one plain loop: drop -b, "
+			      "-e, --run_infinitely, --use-srq, --threads, "
+			      "--rate_limit, --reversed and --recv_post_list");
 	return 0;
 }
 
@@ -477,6 +546,8 @@ int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
 		ret = rules_reversed(p, ops, side, why, len);
 	if (!ret)
 		ret = rules_device(ops, side, why, len);
+	if (!ret)
+		ret = rules_validate(p, ops, side, why, len);
 	if (!ret)
 		ret = rdp_bench_validate(ops, p, why, len);
 	return ret;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bench_int.h"
+#include "validate_int.h"
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
@@ -329,8 +330,9 @@ int rdp_bench_prepare(struct rdp_run *run)
 	uint32_t i;
 	int ret = 0;
 
-	if (!run->ops->prepare)
-		return 0;
+	ret = rdp_dv_prepare(run); /* --threads refuses it */
+	if (ret || !run->ops->prepare)
+		return ret;
 	if (run->params->threads <= 1 || run->ops->kind != RDP_BENCH_BW)
 		return run->ops->prepare(run);
 	for (i = 0; !ret && i < run->conn->num_cqs; i++) {

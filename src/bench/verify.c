@@ -10,6 +10,7 @@
 #include <rdmaperf/log.h>
 
 #include "bench_int.h"
+#include "validate_int.h"
 
 /* A pattern that differs per seed, QP and side, and per byte position,
  * so data landing in the wrong slot or at the wrong offset is caught. */
@@ -198,6 +199,8 @@ int rdp_verify_data_rx(const struct rdp_run *run, uint64_t count,
 							     : RDP_SIDE_SERVER;
 	int ret;
 
+	if (run->dv.ring > 1) /* checked message by message */
+		return rdp_dv_verify(run, r);
 	if (!(run->params->flags & RDP_PARAM_BIDIR) && run->side != into)
 		return 0;
 	ret = rdp_verify_both_rx(run, count, r);

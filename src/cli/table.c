@@ -187,6 +187,13 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "write_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_WRITE_IMM),
 	  .tests = RDP_BENCH_WRITE_IMM,
 	  .help = RDP_CLI_TESTS ": RDMA WRITE with immediate data, a receive completion per message at the receiver" },
+	{ "data_validation", 0, NULL, C, PARAM_FLAG(RDP_PARAM_VALIDATE),
+	  .tests = RDP_BENCH_VALIDATE,
+	  .help = RDP_CLI_TESTS ": stamp every message with its sequence and a checksum, check each as it completes (plain WRITE needs --write_with_imm)" },
+	{ "data_validation_debug", 0, NULL, C,
+	  PARAM_FLAG(RDP_PARAM_VALIDATE | RDP_PARAM_VALIDATE_DEBUG),
+	  .tests = RDP_BENCH_VALIDATE,
+	  .help = RDP_CLI_TESTS ": --data_validation, and a line for every message checked" },
 	{ "send_with_imm", 0, NULL, C, PARAM_FLAG(RDP_PARAM_SEND_IMM),
 	  .tests = RDP_BENCH_SEND_IMM,
 	  .help = RDP_CLI_TESTS ": SEND with immediate data" },
@@ -396,12 +403,6 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "post with ibv_post_send on plain QPs, on both sides, not "
 		  "the ibv_wr_* builders of extended QPs (the default where "
 		  "the device offers them)" },
-	{ "data_validation", 0, NULL, C,
-	  REFUSED("a check of every message under load is not built in: "
-		  "every run checks its buffers after the timed loop") },
-	{ "data_validation_debug", 0, NULL, C,
-	  REFUSED("a check of every message under load is not built in: "
-		  "every run checks its buffers after the timed loop") },
 	{ "cqe_poll", 0, "N", C,
 	  REFUSED("the completions polled per call are not a setting: drop "
 		  "the option") },

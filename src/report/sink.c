@@ -174,9 +174,17 @@ static int text_end(struct rdp_report_sink *s, const struct rdp_report_info *in,
 		    struct rdp_report_summary *sum)
 {
 	struct text_sink *t = (struct text_sink *)s;
+	size_t i, bad = 0;
 
 	rdp_report_footer(t->f, in);
-	if (sum->check_unit && sum->n == 1)
+	for (i = 0; sum->check_unit && i < sum->n; i++)
+		bad += !sum->points[i].data_ok;
+	if (bad)
+		fprintf(t->f,
+			" Data check      : FAILED at %zu of %zu point(s): "
+			"the first bad byte is named above\n",
+			bad, sum->n);
+	else if (sum->check_unit && sum->n == 1)
 		fprintf(t->f, " Data check      : ok, %llu %s\n",
 			(unsigned long long)sum->data_checked, sum->check_unit);
 	else if (sum->check_unit)

@@ -444,8 +444,13 @@ static int run_point(struct client *c, int first, int group,
 	if (!ret && o->report.no_peak)
 		res->bw_peak_gbps = res->rx_bw_peak_gbps = 0;
 	c->s.ctr.same_port = same_port(c);
-	if (!ret)
-		ret = rdp_sinks_point(&c->s.sinks, &c->s.info, res);
+	/* A data error is a point too (its row; data_check.ok false in the
+	 * JSON); the run still fails. */
+	if (!ret || ret == -EILSEQ) {
+		int r = rdp_sinks_point(&c->s.sinks, &c->s.info, res);
+
+		ret = ret ? ret : r;
+	}
 	lap(c, &c->ph.report_s);
 	c->s.eng->conn_destroy(c->s.conn);
 	c->s.conn = NULL;
@@ -472,8 +477,10 @@ static int hand_over(struct client *c, struct rdp_result *res, size_t n,
 }
 
 /* The run's summary to the sinks, then their documents out. A dialogue
- * without a data check ends its report without a summary. */
-static int finish(struct client *c, struct rdp_result *res, size_t n)
+ * without a data check ends its report without a summary. After a data
+ * error (failed) nothing is handed over. */
+static int finish(struct client *c, struct rdp_result *res, size_t n,
+		  int failed)
 {
 	struct rdp_report_summary sum = { 0 };
 	size_t i;
@@ -493,7 +500,7 @@ static int finish(struct client *c, struct rdp_result *res, size_t n)
 		ret = rdp_sinks_close(&c->s.sinks, &c->s.info);
 	if (!ret && sum.n_failed)
 		ret = -ERANGE;
-	if (!ret && c->want)
+	if (!ret && !failed && c->want)
 		ret = hand_over(c, res, n, sum.data_checked);
 	return ret;
 }
@@ -515,7 +522,7 @@ static int each_point(struct client *c, struct rdp_result *res, size_t *n)
 				c->s.o->limits.time_per_point_s,
 				c->s.o->params.iters, m->sizes[i], m->qps[k]);
 			ret = run_point(c, *n == 0, i == 0, &res[*n]);
-			*n += !ret;
+			*n += !ret || ret == -EILSEQ;
 		}
 	}
 	return ret;
@@ -602,8 +609,12 @@ static int session(struct client *c)
 		ret = each_size(c, res, &n);
 	else
 		ret = each_point(c, res, &n);
-	if (!ret)
-		ret = finish(c, res, n);
+	/* after a data error the reports still close, the JSON written */
+	if (!ret || ret == -EILSEQ) {
+		int r = finish(c, res, n, ret);
+
+		ret = ret ? ret : r;
+	}
 	lap(c, &c->ph.report_s);
 	if (!ret && c->out)
 		return 0; /* res is the caller's now */

@@ -114,7 +114,8 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->num_qps = p->num_qps;
-	cfg->msg_bytes = (uint32_t)p->size_bytes;
+	/* --data_validation: a slot holds a ring of messages */
+	cfg->msg_bytes = (uint32_t)rdp_dv_slot_msg_bytes(ops, p);
 	cfg->tx_depth = p->tx_depth;
 	cfg->rx_depth = rdp_bench_receives(ops, p) ? p->rx_depth : 0;
 	cfg->gid_index = gid_index;
@@ -148,7 +149,8 @@ void rdp_session_mem_need(const struct rdp_params *p,
 	/* as the engine sizes each CQ: every QP's sends and receives */
 	uint64_t cqes = qps * (p->tx_depth + rx + 1);
 
-	need->buf_bytes = rdp_slot_bytes(p->size_bytes) * 2 * qps;
+	need->buf_bytes =
+		rdp_slot_bytes(rdp_dv_slot_msg_bytes(ops, p)) * 2 * qps;
 	need->queue_bytes =
 		qps * (p->tx_depth * (uint64_t)RDP_SEND_WQE_BYTES +
 		       (rx ? rx : 1) * (uint64_t)RDP_RECV_WQE_BYTES) +

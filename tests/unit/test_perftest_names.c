@@ -271,12 +271,8 @@ static const struct pt_name names[] = {
 	{ "sig_offload", 0, 0, PT_REFUSED, NULL,
 	  "signature offload (mlx5) is a vendor-only feature, not built "
 	  "in: drop the option" },
-	{ "data_validation", 0, 0, PT_REFUSED, NULL,
-	  "a check of every message under load is not built in: "
-	  "every run checks its buffers after the timed loop" },
-	{ "data_validation_debug", 0, 0, PT_REFUSED, NULL,
-	  "a check of every message under load is not built in: "
-	  "every run checks its buffers after the timed loop" },
+	{ "data_validation", 0, 0, PT_OWN },
+	{ "data_validation_debug", 0, 0, PT_OWN },
 	{ "pin_cores", 0, 1, PT_ALIAS, "0", "cpu" },
 	{ "numa_node", 0, 1, PT_ALIAS, "0", "numa" },
 	{ "disable_numa", 0, 0, PT_ALIAS, NULL, "no-pin" },
