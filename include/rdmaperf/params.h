@@ -35,6 +35,9 @@ enum rdp_param_flags {
 	 * its report interval */
 	RDP_PARAM_LIVE = 1u << 11,
 	RDP_PARAM_SRQ = 1u << 12, /* --use-srq: receives on one shared queue */
+	/* -g: UD SENDs go to a multicast group, which the server's QPs
+	 * join (mgid, or the default group) */
+	RDP_PARAM_MCAST = 1u << 13,
 };
 
 /* The flags a server acts on; it refuses a PARAMS with any other bit, so
@@ -43,7 +46,7 @@ enum rdp_param_flags {
 	(RDP_PARAM_GRH | RDP_PARAM_CAS | RDP_PARAM_BIDIR | RDP_PARAM_RDMA_CM | \
 	 RDP_PARAM_TOS | RDP_PARAM_EVENTS | RDP_PARAM_WRITE_IMM |              \
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
-	 RDP_PARAM_LIVE | RDP_PARAM_SRQ)
+	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_MCAST)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */
@@ -77,6 +80,8 @@ struct rdp_params {
 	/* --threads: bandwidth loops on this many threads per side, the QPs
 	 * split among them; 1 runs the loop on the calling thread */
 	uint32_t threads;
+	/* -M: the group of -g; all zero: the default of the GID's family */
+	uint8_t mgid[16];
 	/* --flow_label given as a list: QP i's label, one per QP; 0: every
 	 * QP takes flow_label (which holds the first of a list) */
 	uint32_t n_flow_labels;

@@ -11,6 +11,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/mcast.h>
 #include <rdmaperf/stage.h>
 
 #define POLL_BATCH	32
@@ -87,13 +88,15 @@ struct recv_loop {
 	struct ibv_recv_wr *wrs; /* one per QP */
 	struct ibv_sge *sges;
 	uint64_t got;
+	uint64_t *per_qp; /* -g: what each QP of the group took */
 };
 
 /* Count receives and put each buffer straight back; with --bounce
  * (`staged`, a constant in each caller) copy it to the GPU first; with
- * --use-srq (`srq`) onto the shared queue. */
+ * --use-srq (`srq`) onto the shared queue; with -g (`group`) count each
+ * QP's copies too. */
 static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
-			     const int staged, const int srq)
+			     const int staged, const int srq, const int group)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	int n, i, ret;
@@ -106,6 +109,9 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 			continue;
 		/* An empty message is the sender's closing fence (UD). */
 		rl->got += wc[i].byte_len > run->conn->grh_bytes;
+		if (group)
+			rl->per_qp[wc[i].wr_id] += wc[i].byte_len >
+						   run->conn->grh_bytes;
 		if (staged) {
 			ret = rdp_stage_in(run->conn->stage,
 					   (uint32_t)wc[i].wr_id, 1);
@@ -122,17 +128,38 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 
 static int recv_batch_plain(struct rdp_run *run, struct recv_loop *rl)
 {
-	return recv_batch(run, rl, 0, 0);
+	return recv_batch(run, rl, 0, 0, 0);
 }
 
 static int recv_batch_staged(struct rdp_run *run, struct recv_loop *rl)
 {
-	return recv_batch(run, rl, 1, 0);
+	return recv_batch(run, rl, 1, 0, 0);
 }
 
 static int recv_batch_srq(struct rdp_run *run, struct recv_loop *rl)
 {
-	return recv_batch(run, rl, 0, 1); /* --use-srq refuses --bounce */
+	return recv_batch(run, rl, 0, 1, 0); /* --use-srq refuses --bounce */
+}
+
+/* -g on the QPs' own receive queues (UD: host memory, no --bounce); with
+ * --use-srq a slot names no QP, and only the total is counted. */
+static int recv_batch_group(struct rdp_run *run, struct recv_loop *rl)
+{
+	return recv_batch(run, rl, 0, 0, 1);
+}
+
+/* -g: what each QP of the group took, one line each in the server's log
+ * (the client's report has their total against what was sent). */
+static void group_report(const struct rdp_run *run, const uint64_t *per_qp)
+{
+	char text[RDP_MGID_STR_MAX];
+	uint32_t q;
+
+	rdp_mgid_str(run->conn->mcast_gid, text, sizeof(text));
+	for (q = 0; q < run->conn->num_qps; q++)
+		rdp_info("multicast group %s: qp 0x%x received %llu messages",
+			 text, run->conn->qps[q]->qp_num,
+			 (unsigned long long)per_qp[q]);
 }
 
 /* A lossy transport (UC, UD): the client's DONE may overtake its last
@@ -163,10 +190,14 @@ static int drain_late(struct rdp_run *run, struct recv_loop *rl,
 int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
-	uint64_t target = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
+	/* -g: every QP of the group takes every QP's messages */
+	uint64_t group = run->conn->mcast ? p->num_qps : 1;
+	uint64_t target = p->duration_s ? UINT64_MAX
+					: p->iters * p->num_qps * group;
 	int (*batch)(struct rdp_run *, struct recv_loop *) =
 		run->conn->srq	   ? recv_batch_srq
 		: run->conn->stage ? recv_batch_staged
+		: run->conn->mcast ? recv_batch_group
 				   : recv_batch_plain;
 	struct recv_loop rl = { 0 };
 	uint64_t progress = rdp_cycles(), first = 0;
@@ -179,7 +210,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 
 	rl.wrs = calloc(p->num_qps, sizeof(*rl.wrs));
 	rl.sges = calloc(p->num_qps, sizeof(*rl.sges));
-	if (!rl.wrs || !rl.sges) {
+	rl.per_qp = calloc(p->num_qps, sizeof(*rl.per_qp));
+	if (!rl.wrs || !rl.sges || !rl.per_qp) {
 		n = -ENOMEM;
 		goto out;
 	}
@@ -225,8 +257,11 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 		n = drain_late(run, &rl, batch, &progress);
 	res->msgs = rl.got;
 	res->elapsed_ns = first ? rdp_clock_ns(run->clk, progress - first) : 0;
+	if (n >= 0 && batch == recv_batch_group)
+		group_report(run, rl.per_qp);
 out:
 	free(rl.wrs);
 	free(rl.sges);
+	free(rl.per_qp);
 	return n < 0 ? n : 0;
 }

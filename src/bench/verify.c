@@ -107,7 +107,8 @@ static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
 	uint64_t len = p->size_bytes - run->ops->tail_bytes;
 	uint32_t q;
 
-	if (conn->srq)
+	/* -g: every QP of the group takes every sender's messages too */
+	if (conn->srq || conn->mcast)
 		return check_rx_shared(run, len, peer, r);
 	for (q = 0; q < conn->num_qps; q++) {
 		long long bad = rdp_pattern_check(rdp_conn_rx_data(conn, q),

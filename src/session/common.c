@@ -134,6 +134,10 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->transport = p->transport;
 	cfg->access = rdp_bench_access(ops, p, side);
 	cfg->num_cqs = p->threads > 1 ? p->threads : 1;
+	/* -g: the client sends to the group its QP_INFO names; the
+	 * server's QPs receive, attached to it */
+	if ((p->flags & RDP_PARAM_MCAST) && side == RDP_SIDE_SERVER)
+		cfg->mcast_gid = p->mgid;
 }
 
 void rdp_session_mem_need(const struct rdp_params *p,
