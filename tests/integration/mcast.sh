@@ -40,6 +40,24 @@ t_mcast() {
 		"$(jq .results[0].loss.received "$doc")" ] ||
 		{ fail "the QPs' counts do not add up to loss.received"; return; }
 	pass
+	begin "send_bw -c UD -g -q 2 from the second device: the group's packets cross the bridge to both QPs"
+	if [ -z "${RDP_RXE_DEV1:-}" ]; then
+		skip "needs a second rxe device"
+	else
+		from=$(wc -l <"$log")
+		run_limited 60 "$BUILD/rdmaperf" send_bw -c UD -g -q 2 -s 1024 \
+			-n 1000 -d "$RDP_RXE_DEV1" --bind_source_ip "$RDP_RXE_ADDR1" \
+			-p "$PORT" "$ADDR" \
+			>"$WORK/out" 2>&1 || { fail "exit $?"; return; }
+		expect_out "Local device +: $RDP_RXE_DEV1 " "Data check +: ok" \
+			"Loss +: [0-9]+ of 4000 copies never arrived" || return
+		wait_in "$log" "multicast group $v4: qp 0x[0-9a-f]+ received" 5
+		rows=$(mcast_qp_lines "$log" "$from" "$v4")
+		echo "# from $RDP_RXE_DEV1, each QP of the group: $(echo "$rows" | tr "\n" " ")"
+		[ "$(echo "$rows" | awk '$2 > 0' | wc -l)" -eq 2 ] ||
+			{ fail "not 2 QPs with messages in the server's log: '$rows'"; return; }
+		pass
+	fi
 	begin "send_lat -c UD -g: round trips through a group of one QP, data checked"
 	client send_lat -c UD -g -n 300 || { fail "exit $?"; return; }
 	expect_out "Data check +: ok" "QPs +: 1 UD, " || return
