@@ -76,6 +76,7 @@ t_mcast() {
 			{ fail "no QP of ::ffff:239.1.2.3 received: '$rows'"; return; }
 		pass
 	fi
+	t_mcast_ipv6 || return
 	begin "-g on RC: one line, exit 2; an IPv6 group on IPv4 GIDs: the server's line; the server goes on"
 	client send_bw -g -n 10
 	rc=$?
@@ -89,5 +90,34 @@ t_mcast() {
 	expect_out "-M ff0e::1: the GID here \(index [0-9]+\) is an IPv4 one, and a RoCE v2 group must be of its family: give an IPv4 group as ::ffff:239.x.y.z" ||
 		return
 	client send_bw -c UD -g -n 100 || { fail "the next run: exit $?"; return; }
+	pass
+}
+
+# IPv6 GIDs: the default group is ff0e::5250, joined over IPv6.
+t_mcast_ipv6() {
+	local a6=fd78::1 gid=fd78:0000:0000:0000:0000:0000:0000:0001
+	local netdev=${RDP_RXE_NETDEV0:-} log=$WORK/server.log from rows i
+	begin "send_bw -c UD -g over an IPv6 GID: the group ff0e::5250, both QPs receive"
+	[ -n "$netdev" ] || { skip "no netdev named for $DEV"; return 0; }
+	sysctl -qw "net.ipv6.conf.$netdev.disable_ipv6=0" 2>/dev/null
+	ip -6 addr add "$a6/64" dev "$netdev" nodad 2>/dev/null
+	for i in $(seq 1 100); do
+		grep -qx "$gid" /sys/class/infiniband/"$DEV"/ports/1/gids/* \
+			2>/dev/null && break
+		sleep 0.1
+	done
+	from=$(wc -l <"$log")
+	run_limited "$LIMIT" "$BUILD/rdmaperf" send_bw -c UD -g -q 2 -s 512 \
+		-n 500 -d "$DEV" -p "$PORT" "$a6" >"$WORK/out" 2>&1
+	i=$?
+	ip -6 addr del "$a6/64" dev "$netdev" 2>/dev/null
+	[ "$i" -eq 0 ] || { fail "exit $i"; return 0; }
+	expect_out "GID +: index [0-9]+ RoCE v2 fd78::1 " "Data check +: ok" \
+		"sent to the multicast group ff0e::5250" \
+		"Loss +: [0-9]+ of 2000 copies never arrived" || return 0
+	wait_in "$log" "multicast group ff0e::5250: qp " 5
+	rows=$(mcast_qp_lines "$log" "$from" ff0e::5250)
+	[ "$(echo "$rows" | awk '$2 > 0' | wc -l)" -eq 2 ] ||
+		{ fail "not 2 QPs of ff0e::5250 with messages: '$rows'"; return 0; }
 	pass
 }
