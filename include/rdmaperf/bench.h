@@ -90,6 +90,8 @@ enum rdp_bench_flags {
 	/* --data_validation: the receiving side (READ's reader) sees each
 	 * message complete and checks it (write_bw with --write_with_imm) */
 	RDP_BENCH_VALIDATE = 1u << 16,
+	/* -g: its SENDs can go to a multicast group on UD. */
+	RDP_BENCH_MCAST = 1u << 17,
 };
 
 /* --rate_limit: who holds the sender to the rate. */
@@ -232,6 +234,9 @@ struct rdp_result {
 	uint64_t sent_msgs, received_msgs;
 	/* --reversed: the server sent; msgs and the rates are its figures */
 	int reversed;
+	/* -g: the server's QPs in the group, each of which takes every
+	 * message sent (received_msgs counts all their copies); 0: none */
+	uint32_t group_qps;
 	/* -b: the server's own figures, i.e. what this side received */
 	int bidir;
 	uint64_t rx_msgs;
@@ -269,11 +274,19 @@ struct rdp_result {
 
 void rdp_result_clear(struct rdp_result *res);
 
-/* loss_counted: the messages sent that the receiver never saw. */
+/* loss_counted: what the receiver should have seen, a copy per QP of the
+ * group with -g. */
+static inline uint64_t rdp_result_expected(const struct rdp_result *r)
+{
+	return r->sent_msgs * (r->group_qps ? r->group_qps : 1);
+}
+
+/* loss_counted: the messages (-g: copies) the receiver never saw. */
 static inline uint64_t rdp_result_lost(const struct rdp_result *r)
 {
-	return r->sent_msgs > r->received_msgs ? r->sent_msgs - r->received_msgs
-					       : 0;
+	uint64_t want = rdp_result_expected(r);
+
+	return want > r->received_msgs ? want - r->received_msgs : 0;
 }
 
 struct rdp_bench_ops {

@@ -208,6 +208,13 @@ struct rdp_conn {
 	uint32_t msg_bytes;
 	uint32_t grh_bytes;  /* tp->grh_bytes, ahead of each received message */
 	struct ibv_ah **ahs; /* tp->needs_ah: per QP, the path to its peer QP */
+	/* -g on the receiving side: its first mcast_qps QPs are attached to
+	 * the group mcast_gid, and mcast_fd (-1: none) holds the netdev's IP
+	 * membership of it; mcast 0: no group */
+	int mcast;
+	uint8_t mcast_gid[16];
+	uint32_t mcast_qps;
+	int mcast_fd;
 	struct ibv_qp_init_attr qp_init; /* the shape of every QP */
 	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
 	/* --bounce: the GPU twin of buf, made and freed above the engine */
@@ -254,6 +261,9 @@ struct rdp_conn_cfg {
 	 * RDP_POST_SEND (--use_old_post_send): plain ones */
 	enum rdp_post_api post_api;
 	uint64_t send_ops;
+	/* -g, receiving side: attach the QPs to this group (all zero: the
+	 * default of the GID's family, mcast.h); NULL: no group */
+	const uint8_t *mcast_gid;
 };
 
 /*

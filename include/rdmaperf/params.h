@@ -48,6 +48,9 @@ enum rdp_param_flags {
 	 * completes (bench/validate.c); _DEBUG logs each check */
 	RDP_PARAM_VALIDATE = 1u << 16,
 	RDP_PARAM_VALIDATE_DEBUG = 1u << 17,
+	/* -g: UD SENDs go to a multicast group, which the server's QPs
+	 * join (mgid, or the default group) */
+	RDP_PARAM_MCAST = 1u << 18,
 };
 
 /* The flags a server acts on; it refuses a PARAMS with any other bit, so
@@ -58,7 +61,7 @@ enum rdp_param_flags {
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
 	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_REVERSED |                 \
 	 RDP_PARAM_OLD_POST_SEND | RDP_PARAM_VALIDATE |                        \
-	 RDP_PARAM_VALIDATE_DEBUG)
+	 RDP_PARAM_VALIDATE_DEBUG | RDP_PARAM_MCAST)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */
@@ -92,6 +95,8 @@ struct rdp_params {
 	/* --threads: bandwidth loops on this many threads per side, the QPs
 	 * split among them; 1 runs the loop on the calling thread */
 	uint32_t threads;
+	/* -M: the group of -g; all zero: the default of the GID's family */
+	uint8_t mgid[16];
 	/* --flow_label given as a list: QP i's label, one per QP; 0: every
 	 * QP takes flow_label (which holds the first of a list) */
 	uint32_t n_flow_labels;

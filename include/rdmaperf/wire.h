@@ -55,7 +55,9 @@
  * 4: --threads in PARAMS
  * 5: every message after AUTH sealed with a MAC; a PARAMS may end with
  * --flow_label's list (one label per QP), only when one was given, so
- * that a message without it is unchanged (enc_params) */
+ * that a message without it is unchanged (enc_params); and, before that
+ * list, -g's group (16 bytes) only with RDP_PARAM_MCAST, which a server
+ * that predates it refuses as a flag it does not know */
 #define RDP_WIRE_VERSION	  5
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096

@@ -12,6 +12,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/mcast.h>
 #include <rdmaperf/stage.h>
 
 #define POLL_BATCH	32
@@ -119,9 +120,10 @@ static int peer_spoke(int fd)
 struct recv_loop {
 	struct ibv_recv_wr *wrs; /* a chain per QP (one receive alone) */
 	struct ibv_sge *sges;
-	uint32_t chain; /* --recv_post_list, else 1 */
-	uint32_t *owed; /* chained: each QP's receives not yet back */
-	uint64_t *seq;	/* --data_validation: each QP's messages so far */
+	uint32_t chain;	  /* --recv_post_list, else 1 */
+	uint32_t *owed;	  /* chained: each QP's receives not yet back */
+	uint64_t *seq;	  /* --data_validation: each QP's messages so far */
+	uint64_t *per_qp; /* -g: what each QP of the group took */
 	uint64_t got;
 };
 
@@ -143,10 +145,11 @@ static inline void check_recv(struct rdp_run *run, struct recv_loop *rl,
  * (`staged`, a constant in each caller) copy it to the GPU first; with
  * --use-srq (`srq`) onto the shared queue; with --recv_post_list
  * (`chained`) a QP's receives go back a chain at a time; with
- * --data_validation (`checked`) each message is checked first. */
+ * --data_validation (`checked`) each message is checked first; with -g (`group`) each
+ * QP's copies are counted too. */
 static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 			     const int staged, const int srq, const int chained,
-			     const int checked)
+			     const int checked, const int group)
 {
 	uint32_t q;
 	struct ibv_wc wc[POLL_BATCH];
@@ -167,6 +170,8 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 				return ret;
 		}
 		q = (uint32_t)wc[i].wr_id;
+		if (group)
+			rl->per_qp[q] += wc[i].byte_len > run->conn->grh_bytes;
 		if (checked && wc[i].byte_len)
 			check_recv(run, rl, q);
 		if (chained && ++rl->owed[q] < rl->chain)
@@ -185,21 +190,40 @@ static inline int recv_batch(struct rdp_run *run, struct recv_loop *rl,
 
 typedef int (*recv_batch_fn)(struct rdp_run *run, struct recv_loop *rl);
 
-#define RECV_BATCH(name, staged, srq, chained, checked)                        \
+#define RECV_BATCH(name, staged, srq, chained, checked, group)                 \
 	static int name(struct rdp_run *run, struct recv_loop *rl)             \
 	{                                                                      \
-		return recv_batch(run, rl, staged, srq, chained, checked);     \
+		return recv_batch(run, rl, staged, srq, chained, checked,      \
+				  group);                                      \
 	}
 
 /* --use-srq refuses --bounce. */
-RECV_BATCH(recv_batch_plain, 0, 0, 0, 0)
-RECV_BATCH(recv_batch_staged, 1, 0, 0, 0)
-RECV_BATCH(recv_batch_srq, 0, 1, 0, 0)
-RECV_BATCH(recv_batch_chain, 0, 0, 1, 0)
-RECV_BATCH(recv_batch_chain_staged, 1, 0, 1, 0)
-RECV_BATCH(recv_batch_chain_srq, 0, 1, 1, 0)
+RECV_BATCH(recv_batch_plain, 0, 0, 0, 0, 0)
+RECV_BATCH(recv_batch_staged, 1, 0, 0, 0, 0)
+RECV_BATCH(recv_batch_srq, 0, 1, 0, 0, 0)
+RECV_BATCH(recv_batch_chain, 0, 0, 1, 0, 0)
+RECV_BATCH(recv_batch_chain_staged, 1, 0, 1, 0, 0)
+RECV_BATCH(recv_batch_chain_srq, 0, 1, 1, 0, 0)
 /* --data_validation refuses --bounce, --use-srq and --recv_post_list. */
-RECV_BATCH(recv_batch_checked, 0, 0, 0, 1)
+RECV_BATCH(recv_batch_checked, 0, 0, 0, 1, 0)
+/* -g on the QPs' own receive queues (UD: host memory, no --bounce, no
+ * --recv_post_list); with --use-srq a slot names no QP, and only the total
+ * is counted. */
+RECV_BATCH(recv_batch_group, 0, 0, 0, 0, 1)
+
+/* -g: what each QP of the group took, one line each in the server's log
+ * (the client's report has their total against what was sent). */
+static void group_report(const struct rdp_run *run, const uint64_t *per_qp)
+{
+	char text[RDP_MGID_STR_MAX];
+	uint32_t q;
+
+	rdp_mgid_str(run->conn->mcast_gid, text, sizeof(text));
+	for (q = 0; q < run->conn->num_qps; q++)
+		rdp_info("multicast group %s: qp 0x%x received %llu messages",
+			 text, run->conn->qps[q]->qp_num,
+			 (unsigned long long)per_qp[q]);
+}
 
 /* The batch of run's receive loop, picked once. */
 static recv_batch_fn batch_of(const struct rdp_run *run)
@@ -213,6 +237,8 @@ static recv_batch_fn batch_of(const struct rdp_run *run)
 
 	if (run->dv.ring > 1)
 		return recv_batch_checked;
+	if (run->conn->mcast && kind == 0)
+		return recv_batch_group;
 
 	return fns[chain_of(run->params) > 1][kind];
 }
@@ -244,7 +270,10 @@ static int drain_late(struct rdp_run *run, struct recv_loop *rl,
 int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 {
 	const struct rdp_params *p = run->params;
-	uint64_t target = p->duration_s ? UINT64_MAX : p->iters * p->num_qps;
+	/* -g: every QP of the group takes every QP's messages */
+	uint64_t group = run->conn->mcast ? p->num_qps : 1;
+	uint64_t target = p->duration_s ? UINT64_MAX
+					: p->iters * p->num_qps * group;
 	recv_batch_fn batch = batch_of(run);
 	struct recv_loop rl = { .chain = chain_of(p) };
 	uint64_t progress = rdp_cycles(), first = 0;
@@ -259,7 +288,8 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	rl.sges = calloc(p->num_qps, sizeof(*rl.sges));
 	rl.owed = calloc(p->num_qps, sizeof(*rl.owed));
 	rl.seq = calloc(p->num_qps, sizeof(*rl.seq));
-	if (!rl.wrs || !rl.sges || !rl.owed || !rl.seq) {
+	rl.per_qp = calloc(p->num_qps, sizeof(*rl.per_qp));
+	if (!rl.wrs || !rl.sges || !rl.owed || !rl.seq || !rl.per_qp) {
 		n = -ENOMEM;
 		goto out;
 	}
@@ -306,10 +336,13 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 		n = drain_late(run, &rl, batch, &progress);
 	res->msgs = rl.got;
 	res->elapsed_ns = first ? rdp_clock_ns(run->clk, progress - first) : 0;
+	if (n >= 0 && batch == recv_batch_group)
+		group_report(run, rl.per_qp);
 out:
 	free(rl.wrs);
 	free(rl.sges);
 	free(rl.owed);
 	free(rl.seq);
+	free(rl.per_qp);
 	return n < 0 ? n : 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/mcast.h>
 #include <rdmaperf/mem.h>
 #include <rdmaperf/params.h>
 #include <rdmaperf/rules.h>
@@ -114,6 +115,53 @@ static int rules_bidir(const struct rdp_params *p,
 	if (side->bounce && !(ops->flags & RDP_BENCH_BOUNCE_BIDIR))
 		return refuse(why, len, "%s -b does not combine with --bounce",
 			      ops->name);
+	return 0;
+}
+
+/* -g: UD SENDs to a group that the server's QPs join, one way. The
+ * server checks a group it was sent here too. */
+static int rules_mcast(const struct rdp_params *p,
+		       const struct rdp_bench_ops *ops, char *why, size_t len)
+{
+	char tests[TESTS_MAX], text[RDP_MGID_STR_MAX];
+
+	if (!(p->flags & RDP_PARAM_MCAST))
+		return rdp_mgid_is_set(p->mgid)
+			       ? refuse(why, len,
+					"-M names the group of -g: add -g")
+			       : 0;
+	if (!(ops->flags & RDP_BENCH_MCAST))
+		return refuse(why, len, "%s: -g (multicast) applies to %s",
+			      ops->name,
+			      rdp_rules_tests(-1, RDP_BENCH_MCAST, 0, "",
+					      " and ", tests, sizeof(tests)));
+	if (p->transport != RDP_TRANSPORT_UD)
+		return refuse(why, len,
+			      "-g sends to a multicast group, which takes UD "
+			      "datagrams: add -c UD (-c %s connects each QP "
+			      "to one peer QP)",
+			      rdp_transport_name(p->transport));
+	if (p->flags & RDP_PARAM_BIDIR)
+		return refuse(why, len,
+			      "%s -g sends one way, to the group: drop -b",
+			      ops->name);
+	if (p->recv_post_list > 1)
+		return refuse(why, len,
+			      "-g counts each QP's copies as they arrive: drop "
+			      "--recv_post_list");
+	if (p->threads > 1)
+		return refuse(why, len,
+			      "-g does not combine with --threads: every QP "
+			      "of the group takes every message, whichever "
+			      "thread sent it");
+	if (rdp_mgid_is_set(p->mgid) && !rdp_mgid_is_multicast(p->mgid)) {
+		rdp_mgid_str(p->mgid, text, sizeof(text));
+		return refuse(why, len,
+			      "-M %s is not a multicast GID: give one in "
+			      "ff00::/8, or ::ffff:224.0.0.0 to "
+			      "::ffff:239.255.255.255 for IPv4",
+			      text);
+	}
 	return 0;
 }
 
@@ -524,6 +572,8 @@ int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
 
 	if (!ret)
 		ret = rules_bidir(p, ops, side, why, len);
+	if (!ret)
+		ret = rules_mcast(p, ops, why, len);
 	if (!ret)
 		ret = rules_cm(p, why, len);
 	if (!ret)

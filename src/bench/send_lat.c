@@ -26,7 +26,7 @@ const struct rdp_bench_ops rdp_bench_send_lat = {
 	.lat_kind = RDP_LAT_ONE_WAY,
 	.flags = RDP_BENCH_RECV | RDP_BENCH_INLINE | RDP_BENCH_UC |
 		 RDP_BENCH_UD | RDP_BENCH_PINGPONG | RDP_BENCH_EVENTS |
-		 RDP_BENCH_SEND_IMM,
+		 RDP_BENCH_SEND_IMM | RDP_BENCH_MCAST,
 	.default_size = 2,
 	.check_unit = "bytes verified after the run",
 	.decide = decide,

@@ -46,7 +46,8 @@ long long rdp_pattern_check(const uint8_t *buf, size_t len, uint32_t seed,
 	return -1;
 }
 
-/* --use-srq: a shared queue hands any QP's message to any slot. Every
+/* --use-srq: a shared queue hands any QP's message to any slot (-g: the
+ * group hands every QP's message to every QP). Every
  * slot a message reached holds the pattern of one of the peer's QPs; a
  * slot none reached is still zero; at least one was reached. */
 static int check_rx_shared(const struct rdp_run *run, uint64_t len,
@@ -77,10 +78,11 @@ static int check_rx_shared(const struct rdp_run *run, uint64_t len,
 		}
 		if (bad >= 0) {
 			bad = best;
-			rdp_err("data check (--use-srq): the receive slot of "
+			rdp_err("data check (%s): the receive slot of "
 				"QP %u holds no QP's message: QP %u's but for "
 				"byte %lld of %llu (offset %llu)",
-				q, from, bad, (unsigned long long)len,
+				conn->srq ? "--use-srq" : "-g", q, from, bad,
+				(unsigned long long)len,
 				(unsigned long long)q * len + (uint64_t)bad);
 			r->status = -EILSEQ;
 			r->bad_offset = (uint64_t)q * len + (uint64_t)bad;
@@ -89,9 +91,9 @@ static int check_rx_shared(const struct rdp_run *run, uint64_t len,
 		r->checked_bytes += len;
 	}
 	if (!r->checked_bytes) {
-		rdp_err("data check (--use-srq): no message reached any of "
-			"the %u QPs' receive slots (offset 0)",
-			conn->num_qps);
+		rdp_err("data check (%s): no message reached any of the %u "
+			"QPs' receive slots (offset 0)",
+			conn->srq ? "--use-srq" : "-g", conn->num_qps);
 		r->status = -EILSEQ;
 		r->bad_offset = 0;
 	}
@@ -108,7 +110,8 @@ static int check_rx(const struct rdp_run *run, struct rdp_data_check *r)
 	uint64_t len = p->size_bytes - run->ops->tail_bytes;
 	uint32_t q;
 
-	if (conn->srq)
+	/* -g: every QP of the group takes every sender's messages too */
+	if (conn->srq || conn->mcast)
 		return check_rx_shared(run, len, peer, r);
 	for (q = 0; q < conn->num_qps; q++) {
 		long long bad = rdp_pattern_check(rdp_conn_rx_data(conn, q),

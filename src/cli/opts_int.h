@@ -33,6 +33,8 @@ rdp_cli_set_fn rdp_cli_set_nothing;
 rdp_cli_set_fn rdp_cli_refuse;
 /* A second name of the setter-only row named by the row's .say. */
 rdp_cli_set_fn rdp_cli_set_alias;
+/* -M, the group of -g (opts_mcast.c). */
+rdp_cli_set_fn rdp_cli_set_mgid;
 /* Thresholds, plots, adaptive sweeps (opts_limits.c). */
 rdp_cli_set_fn rdp_cli_set_min_bw;
 rdp_cli_set_fn rdp_cli_set_min_msgrate;

@@ -392,12 +392,11 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 		  "a pattern (--seed) that the data check reads back") },
 	{ "dualport", 'O', NULL, C, REFUSED(PORTS) },
 	{ "report-per-port", 0, NULL, C, REFUSED(PORTS) },
-	{ "mcg", 'g', NULL, C,
-	  REFUSED("multicast is not built in: send to each receiver in turn "
-		  "over UD (-c UD)") },
-	{ "MGID", 'M', "GID", C,
-	  REFUSED("multicast is not built in: send to each receiver in turn "
-		  "over UD (-c UD)") },
+	{ "mcg", 'g', NULL, C, PARAM_FLAG(RDP_PARAM_MCAST),
+	  .tests = RDP_BENCH_MCAST,
+	  .help = RDP_CLI_TESTS " on UD (-c UD): send to a multicast group that each of the server's QPs (-q) joins; the loss counts every QP's copy" },
+	{ "MGID", 'M', "GID", C, .set = rdp_cli_set_mgid,
+	  .help = "with -g: the group's GID, IPv6 text or 16 bytes between colons (default ::ffff:239.255.82.80 on IPv4 GIDs, ff0e::5250 on others)" },
 	{ "use_old_post_send", 0, NULL, C,
 	  PARAM_FLAG(RDP_PARAM_OLD_POST_SEND),
 	  .help = "post with ibv_post_send on plain QPs, on both sides, not "

@@ -13,6 +13,7 @@
 #include <rdmaperf/cm.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/mcast.h>
 #include <rdmaperf/mem.h>
 
 #include "engine_int.h"
@@ -432,6 +433,8 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 			dev->name, dev->attr.max_srq);
 		return -ENOSYS; /* not supported here */
 	}
+	if (c->mcast_gid && rdp_mcast_check_dev(dev, c->num_qps))
+		return -ENOSYS; /* not supported here */
 	if (c->events && (c->comp_vector < 0 ||
 			  c->comp_vector >= dev->ctx->num_comp_vectors)) {
 		rdp_err("-X %d: %s has %d completion vector%s "
@@ -573,6 +576,8 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		conn->max_dest_rd_atomic =
 			rd_atomic_limit(dev->attr.max_qp_rd_atom);
 		ret = create_qps(conn, cfg);
+		if (!ret && cfg->mcast_gid)
+			ret = rdp_mcast_join(conn, cfg->mcast_gid);
 		if (ret)
 			goto err_destroy;
 		dev->conns_reused++;
@@ -613,6 +618,8 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	ret = cfg->use_srq ? create_srq(conn, cfg) : 0;
 	if (!ret)
 		ret = create_qps(conn, cfg);
+	if (!ret && cfg->mcast_gid)
+		ret = rdp_mcast_join(conn, cfg->mcast_gid);
 	if (ret)
 		goto err_destroy;
 	rdp_conn_key_of(cfg, &conn->key);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <rdmaperf/engine.h>
+#include <rdmaperf/mcast.h>
 
 #include "engine_int.h"
 
@@ -96,6 +97,7 @@ void rdp_conn_drop_qps(struct rdp_conn *conn)
 {
 	uint32_t i;
 
+	rdp_mcast_leave(conn); /* a QP still attached cannot go */
 	for (i = 0; conn->ahs && i < conn->num_qps; i++)
 		if (conn->ahs[i])
 			ibv_destroy_ah(conn->ahs[i]);

@@ -9,6 +9,7 @@
 
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/mcast.h>
 
 void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 			 struct rdp_qp_info *info)
@@ -23,6 +24,11 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 	info->lid = conn->dev->port.lid;
 	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
 	info->rd_atomic = conn->max_dest_rd_atomic;
+	/* -g: the peer sends to the group, which reaches every QP here */
+	if (conn->mcast) {
+		info->qpn = RDP_MCAST_QPN;
+		memcpy(info->gid, conn->mcast_gid, 16);
+	}
 	/* A buffer the peer may not reach gets no key or address out. */
 	if (!(conn->mr_access & RDP_ACCESS_REMOTE))
 		return;

@@ -55,4 +55,32 @@ void rdp_conn_drop_qps(struct rdp_conn *conn);
 /* Free dev's kept connection, if any. */
 void rdp_dev_drop_kept(struct rdp_dev *dev);
 
+/* Multicast (mcast.c): the receiving side's group, its QPs attached. */
+struct rdp_gid_entry;
+
+/*
+ * The group a side with GID g joins: asked, or (asked all zero) the
+ * default of g's family: ::ffff:239.255.82.80 for an IPv4-mapped GID,
+ * ff0e::5250 otherwise. A group of the other family than an IPv4-mapped
+ * or IPv6 RoCE v2 GID (g NULL: no GID, no check) is refused with a line.
+ */
+int rdp_mcast_group(const struct rdp_gid_entry *g, const uint8_t asked[16],
+		    uint8_t mgid[16]);
+/*
+ * Whether dev can attach num_qps QPs to a group: multicast groups at all
+ * (max_mcast_grp), enough QPs per group (max_mcast_qp_attach), and a
+ * RoCE port (an InfiniBand group is joined through the subnet manager,
+ * which is not built in). Logs one line; -ENOSYS when not.
+ */
+int rdp_mcast_check_dev(const struct rdp_dev *dev, uint32_t num_qps);
+/*
+ * Attach every QP of conn to the group (asked as for rdp_mcast_group),
+ * and join the group's IP address on the GID's netdev so that the kernel
+ * takes its packets in; conn's QP_INFO then names the group. Logs.
+ */
+int rdp_mcast_join(struct rdp_conn *conn, const uint8_t asked[16]);
+/* Detach what rdp_mcast_join attached, drop the membership; no-op when
+ * conn never joined. */
+void rdp_mcast_leave(struct rdp_conn *conn);
+
 #endif /* RDMAPERF_ENGINE_INT_H */

@@ -330,6 +330,10 @@ static void enc_params(struct wcur *c, const struct rdp_msg *m)
 	put_u32(c, p->rate_type);
 	put_u32(c, p->threads);
 	put_loop_shape(c, p);
+	/* -g: the group follows only when asked for, so that a server that
+	 * predates multicast refuses the flag rather than misread the rest */
+	if (p->flags & RDP_PARAM_MCAST)
+		put_bytes(c, p->mgid, sizeof(p->mgid));
 	put_flow_labels(c, p);
 }
 
@@ -367,6 +371,9 @@ static void dec_params(struct rcur *c, struct rdp_msg *m)
 	p->rate_type = get_u32(c);
 	p->threads = get_u32(c);
 	get_loop_shape(c, p);
+	memset(p->mgid, 0, sizeof(p->mgid));
+	if (p->flags & RDP_PARAM_MCAST)
+		get_bytes(c, p->mgid, sizeof(p->mgid));
 	get_flow_labels(c, p);
 }
 

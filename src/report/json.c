@@ -17,6 +17,7 @@
 #include <rdmaperf/json.h>
 #include <rdmaperf/json_sys.h>
 #include <rdmaperf/limits.h>
+#include <rdmaperf/mcast.h>
 #include <rdmaperf/json_mem.h>
 #include <rdmaperf/report.h>
 
@@ -276,6 +277,17 @@ static json_t *rate_limit_obj(const struct rdp_params *p)
 	return done(o, err);
 }
 
+/* -M's group; null for the default of the GID's family. */
+static json_t *mgid_val(const struct rdp_params *p)
+{
+	char text[RDP_MGID_STR_MAX];
+
+	if (!rdp_mgid_is_set(p->mgid))
+		return json_null();
+	rdp_mgid_str(p->mgid, text, sizeof(text));
+	return json_string(text);
+}
+
 static json_t *params_obj(const struct rdp_params *p)
 {
 	const char *atomic = p->flags & RDP_PARAM_CAS ? "compare_and_swap"
@@ -323,6 +335,10 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(o, "srq",
 				   json_boolean(p->flags & RDP_PARAM_SRQ));
 	err |= rdp_json_loop_shape(o, p);
+	if (p->flags & RDP_PARAM_MCAST) { /* -g, and -M's group */
+		err |= json_object_set_new(o, "mcg", json_true());
+		err |= json_object_set_new(o, "mgid", mgid_val(p));
+	}
 	err |= json_object_set_new(
 		o, "immediate",
 		json_boolean(p->flags &
@@ -539,20 +555,24 @@ static json_t *rate_obj(const struct rdp_params *p, const struct rdp_result *r)
 /* UC/UD SEND bandwidth: sent, received by the server, lost. */
 static json_t *loss_obj(const struct rdp_result *r)
 {
-	uint64_t lost = rdp_result_lost(r);
+	uint64_t lost = rdp_result_lost(r), want = rdp_result_expected(r);
 	json_t *o = json_object();
 	int err = 0;
 
 	if (!o)
 		return NULL;
 	err |= json_object_set_new(o, "sent", uint_val(r->sent_msgs));
+	/* -g: each QP of the group takes a copy of every message */
+	if (r->group_qps) {
+		err |= json_object_set_new(o, "group_qps",
+					   uint_val(r->group_qps));
+		err |= json_object_set_new(o, "expected", uint_val(want));
+	}
 	err |= json_object_set_new(o, "received", uint_val(r->received_msgs));
 	err |= json_object_set_new(o, "lost", uint_val(lost));
 	err |= json_object_set_new(
 		o, "lost_pct",
-		real_val(r->sent_msgs
-				 ? 100.0 * (double)lost / (double)r->sent_msgs
-				 : 0.0));
+		real_val(want ? 100.0 * (double)lost / (double)want : 0.0));
 	return done(o, err);
 }
 

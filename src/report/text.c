@@ -7,6 +7,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/limits.h>
+#include <rdmaperf/mcast.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/stage.h>
 
@@ -106,7 +107,7 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	const struct rdp_conn *c = in->conn;
 	const struct rdp_dev *d = c->dev;
 	const struct rdp_params *p = in->params;
-	char label[48];
+	char label[48], group[RDP_MGID_STR_MAX];
 
 	fprintf(f, "%s\n %-52s rdmaperf %s\n", RULE, in->ops->title,
 		PACKAGE_VERSION);
@@ -157,6 +158,11 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		fprintf(f, ", with immediate data");
 	if (p->flags & RDP_PARAM_SRQ)
 		fprintf(f, ", receives on one shared queue");
+	if ((p->flags & RDP_PARAM_MCAST) && c->remote) {
+		/* the group the server's QP_INFO named */
+		rdp_mgid_str(c->remote[0].gid, group, sizeof(group));
+		fprintf(f, ", sent to the multicast group %s", group);
+	}
 	if (p->threads > 1)
 		fprintf(f, ", split over %u threads (a CPU and a CQ each)",
 			p->threads);
@@ -480,8 +486,19 @@ void rdp_report_rate(FILE *f, const struct rdp_params *p,
 
 void rdp_report_loss(FILE *f, const struct rdp_result *r)
 {
-	uint64_t lost = rdp_result_lost(r);
+	uint64_t lost = rdp_result_lost(r), want = rdp_result_expected(r);
 
+	if (r->group_qps) {
+		fprintf(f,
+			"   Loss            : %llu of %llu copies never arrived "
+			"(%.3f %%): %llu messages sent to a group of %u QP%s, "
+			"counted by the receiver\n",
+			(unsigned long long)lost, (unsigned long long)want,
+			want ? 100.0 * (double)lost / (double)want : 0.0,
+			(unsigned long long)r->sent_msgs, r->group_qps,
+			r->group_qps == 1 ? "" : "s");
+		return;
+	}
 	fprintf(f,
 		"   Loss            : %llu of %llu messages sent never arrived "
 		"(%.3f %%), counted by the receiver\n",

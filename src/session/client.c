@@ -202,6 +202,8 @@ static int check_data(struct client *c, const struct rdp_run *run,
 		res->loss_counted = 1;
 		res->sent_msgs = run->posted;
 		res->received_msgs = srv->rx_msgs;
+		if (c->s.p.flags & RDP_PARAM_MCAST)
+			res->group_qps = c->s.p.num_qps;
 	}
 	if (c->s.p.flags & RDP_PARAM_REVERSED)
 		take_server_tx(srv, res);

@@ -138,6 +138,10 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->post_api = p->flags & RDP_PARAM_OLD_POST_SEND ? RDP_POST_SEND
 							   : RDP_POST_WR;
 	cfg->send_ops = rdp_bench_send_ops(ops);
+	/* -g: the client sends to the group its QP_INFO names; the
+	 * server's QPs receive, attached to it */
+	if ((p->flags & RDP_PARAM_MCAST) && side == RDP_SIDE_SERVER)
+		cfg->mcast_gid = p->mgid;
 }
 
 void rdp_session_mem_need(const struct rdp_params *p,

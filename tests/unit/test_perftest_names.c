@@ -93,9 +93,7 @@ static const struct pt_name names[] = {
 	{ "vector", 'X', 1, PT_OWN, "1" },
 	{ "inline_size", 'I', 1, PT_OWN, "64" },
 	{ "outs", 'o', 1, PT_ALIAS, "4", "outstanding" },
-	{ "mcg", 'g', 0, PT_REFUSED, NULL,
-	  "multicast is not built in: send to each receiver in turn "
-	  "over UD (-c UD)" },
+	{ "mcg", 'g', 0, PT_OWN },
 	{ "comm_rdma_cm", 'z', 0, PT_REFUSED, NULL,
 	  "the out-of-band messages always go over TCP: use -R to "
 	  "connect the QPs through RDMA CM" },
@@ -103,9 +101,7 @@ static const struct pt_name names[] = {
 	{ "tos", 'T', 1, PT_OWN, "8" },
 	{ "hop_limit", 'L', 1, PT_OWN, "3" },
 	{ "help", 'h', 0, PT_OWN },
-	{ "MGID", 'M', 1, PT_REFUSED, NULL,
-	  "multicast is not built in: send to each receiver in turn "
-	  "over UD (-c UD)" },
+	{ "MGID", 'M', 1, PT_OWN, "ff0e::1" },
 	{ "rx-depth", 'r', 1, PT_OWN, "64" },
 	{ "bidirectional", 'b', 0, PT_OWN },
 	{ "cq-mod", 'Q', 1, PT_OWN, "10" },

@@ -89,7 +89,56 @@ static void srq(struct rdp_params *p)
 	p->flags |= RDP_PARAM_SRQ;
 }
 
+/* -g: a group for the server's QPs to join, over UD unless said. */
+static void mcast_rc(struct rdp_params *p)
+{
+	p->flags |= RDP_PARAM_MCAST;
+}
+
+static void mcast(struct rdp_params *p)
+{
+	p->flags |= RDP_PARAM_MCAST;
+	p->transport = RDP_TRANSPORT_UD;
+}
+
+static void mcast_bidir(struct rdp_params *p)
+{
+	mcast(p);
+	p->flags |= RDP_PARAM_BIDIR;
+}
+
+static void mcast_threads(struct rdp_params *p)
+{
+	mcast(p);
+	p->threads = 2;
+	p->num_qps = 2;
+}
+
+/* fe80::1: a GID, not a group */
+static void mcast_unicast(struct rdp_params *p)
+{
+	static const uint8_t link_local[16] = { 0xfe, 0x80, [15] = 1 };
+
+	mcast(p);
+	memcpy(p->mgid, link_local, sizeof(p->mgid));
+}
+
 static const struct rule_case cases[] = {
+	{ "send_bw", LIST("-g"), NONE, mcast_rc,
+	  "-g sends to a multicast group, which takes UD datagrams: add -c UD "
+	  "(-c RC connects each QP to one peer QP)" },
+	{ "write_bw", LIST("-g"), NONE, mcast_rc,
+	  "write_bw: -g (multicast) applies to send_bw and send_lat" },
+	{ "send_bw", LIST("-g", "-c", "UD", "-b"), NONE, mcast_bidir,
+	  "send_bw -g sends one way, to the group: drop -b" },
+	{ "send_bw", LIST("-g", "-c", "UD", "--threads", "2", "-q", "2"), NONE,
+	  mcast_threads,
+	  "-g does not combine with --threads: every QP of the group takes "
+	  "every message, whichever thread sent it" },
+	{ "send_bw", LIST("-g", "-c", "UD", "-M", "fe80::1"), NONE,
+	  mcast_unicast,
+	  "-M fe80::1 is not a multicast GID: give one in ff00::/8, or "
+	  "::ffff:224.0.0.0 to ::ffff:239.255.255.255 for IPv4" },
 	{ "send_bw", LIST("--write_with_imm"), NONE, write_imm,
 	  "send_bw: --write_with_imm applies to write_bw and write_lat" },
 	{ "write_bw", LIST("--use-srq"), NONE, srq,

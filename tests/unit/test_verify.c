@@ -174,6 +174,24 @@ static void srq_nothing(void **state)
 		    "2 QPs' receive slots (offset 0)");
 }
 
+/* -g: every QP of the group takes every peer QP's messages, so a slot
+ * holds any of their patterns; one that holds none fails. */
+static void group(void **state)
+{
+	(void)state;
+	setup(2, RDP_SIDE_SERVER, RDP_VERB_SEND, 0);
+	fx.conn.mcast = 1;
+	land(0, 1);
+	land(1, 0);
+	assert_int_equal(rdp_verify_data_rx(&fx.run, 0, &fx.chk), 0);
+	assert_int_equal(fx.chk.checked_bytes, 2 * MSG);
+	corrupt(1, 5);
+	memset(&fx.chk, 0, sizeof(fx.chk));
+	expect_fail(rdp_verify_data_rx(&fx.run, 0, &fx.chk), MSG + 5,
+		    "data check (-g): the receive slot of QP 1 holds no QP's "
+		    "message: QP 0's but for byte 5 of 100 (offset 105)");
+}
+
 /* UD: each message lands after a 40-byte GRH, which is not checked. */
 static void ud(void **state)
 {
@@ -267,6 +285,7 @@ int main(void)
 		cmocka_unit_test(wrong_slot),
 		cmocka_unit_test(srq),
 		cmocka_unit_test(srq_nothing),
+		cmocka_unit_test(group),
 		cmocka_unit_test(ud),
 		cmocka_unit_test(threaded),
 		cmocka_unit_test(stray),

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Multicast (-g, -M): the group's GID in both of its written forms, what
+ * counts as a multicast one, the default group of each GID family, the
+ * device's answer, the command line's exact refusals, and the loss line
+ * that counts a copy per QP of the group.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/gid.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/mcast.h>
+#include <rdmaperf/opts.h>
+#include <rdmaperf/params.h>
+#include <rdmaperf/report.h>
+
+#include "../../src/engine/engine_int.h"
+#include "unit.h"
+
+static void expect_gid(const char *text, const char *want)
+{
+	char got[RDP_MGID_STR_MAX];
+	uint8_t g[16];
+
+	if (rdp_mgid_parse(text, g))
+		fail_msg("'%s' does not parse", text);
+	rdp_mgid_str(g, got, sizeof(got));
+	assert_string_equal(got, want);
+}
+
+static void test_parse(void **state)
+{
+	static const char *bad[] = {
+		"",
+		"ff0e",
+		"ff0e::1::2",
+		"239.1.1.1",
+		"ff0e::g",
+		/* perftest's form: 16 bytes, each 0..255, nothing else */
+		"255:1:0:0:0:2:201:133:0:0:0:0:0:0:0",
+		"255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:256",
+		"255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:-1",
+		"255:1:0:0:0:2:201:133:0:0:0:0:0:0::1",
+		"255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:1x",
+	};
+	uint8_t g[16];
+	size_t i;
+
+	(void)state;
+	expect_gid("ff0e::1", "ff0e::1");
+	expect_gid("::ffff:239.1.2.3", "::ffff:239.1.2.3");
+	expect_gid("255:14:0:0:0:0:0:0:0:0:0:0:0:0:0x52:0x50", "ff0e::5250");
+	expect_gid("0:0:0:0:0:0:0:0:0:0:255:255:239:255:82:80",
+		   "::ffff:239.255.82.80");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!rdp_mgid_parse(bad[i], g))
+			fail_msg("'%s' parsed", bad[i]);
+}
+
+static int is_mc(const char *text)
+{
+	uint8_t g[16];
+
+	assert_int_equal(rdp_mgid_parse(text, g), 0);
+	return rdp_mgid_is_multicast(g);
+}
+
+static void test_is_multicast(void **state)
+{
+	(void)state;
+	assert_true(is_mc("ff0e::1"));
+	assert_true(is_mc("ff02::1:2"));
+	assert_true(is_mc("::ffff:224.0.0.1"));
+	assert_true(is_mc("::ffff:239.255.255.255"));
+	assert_false(is_mc("fe80::1"));
+	assert_false(is_mc("::ffff:10.0.0.1"));
+	assert_false(is_mc("::ffff:240.0.0.1"));
+	assert_false(is_mc("::ffff:223.255.255.255"));
+	assert_false(is_mc("::"));
+}
+
+static void gid_entry(struct rdp_gid_entry *e, const char *text,
+		      enum rdp_gid_type type)
+{
+	memset(e, 0, sizeof(*e));
+	e->index = 1;
+	e->type = type;
+	assert_int_equal(rdp_mgid_parse(text, e->raw), 0);
+}
+
+static void group_of(const struct rdp_gid_entry *e, const char *asked,
+		     const char *want)
+{
+	uint8_t a[16] = { 0 }, g[16];
+	char got[RDP_MGID_STR_MAX];
+
+	if (asked)
+		assert_int_equal(rdp_mgid_parse(asked, a), 0);
+	assert_int_equal(rdp_mcast_group(e, a, g), 0);
+	rdp_mgid_str(g, got, sizeof(got));
+	assert_string_equal(got, want);
+}
+
+static void refuse_group(const struct rdp_gid_entry *e, const char *asked,
+			 const char *line)
+{
+	uint8_t a[16], g[16];
+
+	assert_int_equal(rdp_mgid_parse(asked, a), 0);
+	rdp_clear_error();
+	assert_int_equal(rdp_mcast_group(e, a, g), -EINVAL);
+	assert_string_equal(rdp_last_error(), line);
+}
+
+/* The default follows the GID's family; a group of the other family is
+ * refused on RoCE v2, where it would be the packets' IP address. */
+static void test_group(void **state)
+{
+	struct rdp_gid_entry v4, v6, v1;
+
+	(void)state;
+	gid_entry(&v4, "::ffff:10.77.0.2", RDP_GID_ROCE_V2);
+	gid_entry(&v6, "fd00::2", RDP_GID_ROCE_V2);
+	gid_entry(&v1, "fe80::2", RDP_GID_ROCE_V1);
+	group_of(&v4, NULL, "::ffff:239.255.82.80");
+	group_of(&v6, NULL, "ff0e::5250");
+	group_of(NULL, NULL, "ff0e::5250");
+	group_of(&v4, "::ffff:239.1.1.1", "::ffff:239.1.1.1");
+	group_of(&v6, "ff0e::1", "ff0e::1");
+	group_of(&v1, "ff0e::1", "ff0e::1");
+	refuse_group(&v4, "ff0e::1",
+		     "-M ff0e::1: the GID here (index 1) is an IPv4 one, and a "
+		     "RoCE v2 group must be of its family: give an IPv4 group "
+		     "as ::ffff:239.x.y.z");
+	refuse_group(&v6, "::ffff:239.1.1.1",
+		     "-M ::ffff:239.1.1.1: the GID here (index 1) is an IPv6 "
+		     "one, and a RoCE v2 group must be of its family: give an "
+		     "IPv6 group as ff0e::N");
+}
+
+static void refuse_dev(const struct rdp_dev *dev, uint32_t qps,
+		       const char *line)
+{
+	rdp_clear_error();
+	assert_int_equal(rdp_mcast_check_dev(dev, qps), -ENOSYS);
+	assert_string_equal(rdp_last_error(), line);
+}
+
+static void test_device(void **state)
+{
+	struct rdp_dev dev;
+
+	(void)state;
+	memset(&dev, 0, sizeof(dev));
+	snprintf(dev.name, sizeof(dev.name), "rxe0");
+	dev.port.num = 1;
+	dev.port.link_layer = IBV_LINK_LAYER_ETHERNET;
+	dev.attr.max_mcast_grp = 8192;
+	dev.attr.max_mcast_qp_attach = 56;
+	assert_int_equal(rdp_mcast_check_dev(&dev, 2), 0);
+	refuse_dev(&dev, 57,
+		   "-g with 57 QPs: rxe0 attaches at most 56 QPs to a group "
+		   "(max_mcast_qp_attach): lower -q");
+	dev.attr.max_mcast_grp = 0;
+	refuse_dev(&dev, 1,
+		   "-g: rxe0 has no multicast groups (max_mcast_grp 0 from "
+		   "ibv_query_device): run without -g, or on a device with "
+		   "multicast");
+	dev.attr.max_mcast_grp = 8192;
+	dev.port.link_layer = IBV_LINK_LAYER_INFINIBAND;
+	refuse_dev(&dev, 1,
+		   "-g: port 1 of rxe0 is InfiniBand, where a group is joined "
+		   "through the subnet manager, which is not built in: run -g "
+		   "on RoCE");
+}
+
+/* The client refuses the line with exactly this error. */
+#define expect_line(line, ...)                                                 \
+	do {                                                                   \
+		struct rdp_opts o_;                                            \
+		char err_[512] = "";                                           \
+		assert_int_equal(CLIENT(&o_, err_, __VA_ARGS__), -EINVAL);     \
+		assert_string_equal(err_, line);                               \
+	} while (0)
+
+static void test_command_line(void **state)
+{
+	static const uint8_t want[16] = { 0xff, 0x0e, [15] = 7 };
+	struct rdp_opts o;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(CLIENT(&o, err, "send_bw", "-c", "UD", "-g", "-q", "2",
+				"-M", "ff0e::7", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_MCAST);
+	assert_memory_equal(o.params.mgid, want, 16);
+	assert_int_equal(CLIENT(&o, err, "send_lat", "-c", "UD", "--mcg", "h"),
+			 RDP_PARSE_OK);
+	assert_true(o.params.flags & RDP_PARAM_MCAST);
+	assert_false(rdp_mgid_is_set(o.params.mgid));
+	expect_line("-M ff0e:1 is not a GID: give IPv6 text such as ff0e::1 "
+		    "or ::ffff:239.1.1.1, or 16 bytes between colons",
+		    "send_bw", "-c", "UD", "-g", "-M", "ff0e:1", "h");
+	expect_line("-M ::ffff:10.0.0.1 is not a multicast GID: give one in "
+		    "ff00::/8, or ::ffff:224.0.0.0 to ::ffff:239.255.255.255 "
+		    "for IPv4",
+		    "send_bw", "-c", "UD", "-g", "--MGID=::ffff:10.0.0.1", "h");
+	expect_line("-M names the group of -g: add -g", "send_bw", "-c", "UD",
+		    "-M", "ff0e::1", "h");
+	expect_line("-g sends to a multicast group, which takes UD datagrams: "
+		    "add -c UD (-c UC connects each QP to one peer QP)",
+		    "send_bw", "-c", "UC", "-g", "h");
+	expect_line("read_lat: -g (multicast) applies to send_bw and send_lat",
+		    "read_lat", "-g", "h");
+}
+
+/* send_bw -g: the loss line counts the copies every QP should have. */
+static void test_loss_line(void **state)
+{
+	struct rdp_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.loss_counted = 1;
+	r.sent_msgs = 1000;
+	r.received_msgs = 1990;
+	r.group_qps = 2;
+	assert_int_equal(rdp_result_expected(&r), 2000);
+	assert_int_equal(rdp_result_lost(&r), 10);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rdp_report_loss(f, &r);
+	fclose(f);
+	assert_string_equal(buf, "   Loss            : 10 of 2000 copies never "
+				 "arrived (0.500 %): 1000 messages sent to a "
+				 "group of 2 QPs, counted by the receiver\n");
+	free(buf);
+	r.group_qps = 0;
+	r.received_msgs = 990;
+	assert_int_equal(rdp_result_lost(&r), 10);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_is_multicast),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_device),
+		cmocka_unit_test(test_command_line),
+		cmocka_unit_test(test_loss_line),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
