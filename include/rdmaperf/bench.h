@@ -83,6 +83,9 @@ enum rdp_bench_flags {
 	 * data. */
 	RDP_BENCH_WRITE_IMM = 1u << 13,
 	RDP_BENCH_SEND_IMM = 1u << 14,
+	/* runs with --use-null-mr: its data is never read (WRITE and READ
+	 * whose receiver does not poll the buffer) */
+	RDP_BENCH_NULL_MR = 1u << 23,
 };
 
 /* --rate_limit: who holds the sender to the rate. */
@@ -176,6 +179,7 @@ struct rdp_qp_result {
 	uint64_t msgs;
 	uint64_t bytes;
 	double bw_gbps; /* bytes over the loop's elapsed time */
+	uint32_t port;	/* the device port it used (-O: 1 or 2) */
 };
 
 struct rdp_result {

@@ -40,5 +40,9 @@ json_t *rdp_json_thread_sum(const struct rdp_result *r);
  * "bw_gbps"}], a bandwidth point's QPs by index. NULL on allocation
  * failure. */
 json_t *rdp_json_per_qp(const struct rdp_result *r);
+/* --report-per-port: [{"port", "first_qp", "num_qps", "msgs", "bytes",
+ * "bw_gbps"}], a -O point's QPs summed by port. NULL on allocation
+ * failure. */
+json_t *rdp_json_per_port(const struct rdp_result *r);
 
 #endif /* RDMAPERF_JSON_SYS_H */

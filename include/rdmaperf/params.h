@@ -35,6 +35,11 @@ enum rdp_param_flags {
 	 * its report interval */
 	RDP_PARAM_LIVE = 1u << 11,
 	RDP_PARAM_SRQ = 1u << 12, /* --use-srq: receives on one shared queue */
+	/* --use-null-mr: both sides' keys name the device's null MR (writes
+	 * discarded, reads zeros); no data check */
+	RDP_PARAM_NULL_MR = 1u << 21,
+	/* -O/--dualport: both sides' QPs half on each port of the device */
+	RDP_PARAM_DUALPORT = 1u << 22,
 };
 
 /* The flags a server acts on; it refuses a PARAMS with any other bit, so
@@ -43,7 +48,8 @@ enum rdp_param_flags {
 	(RDP_PARAM_GRH | RDP_PARAM_CAS | RDP_PARAM_BIDIR | RDP_PARAM_RDMA_CM | \
 	 RDP_PARAM_TOS | RDP_PARAM_EVENTS | RDP_PARAM_WRITE_IMM |              \
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
-	 RDP_PARAM_LIVE | RDP_PARAM_SRQ)
+	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_NULL_MR |                  \
+	 RDP_PARAM_DUALPORT)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */

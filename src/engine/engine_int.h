@@ -26,6 +26,13 @@ void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 void rdp_conn_qp_shape(const struct rdp_conn *conn, uint32_t i,
 		       struct ibv_qp_init_attr *ia);
 
+/* --use-null-mr (null_mr.c): conn's keys become the device's null MR's;
+ * -ENOSYS, logged, where the device has none. */
+int rdp_conn_null_mr(struct rdp_conn *conn);
+/* -O/--dualport (dualport.c): conn's other port, for its QPs from the
+ * second half of num_qps on; -ENODEV, logged, where it has none. */
+int rdp_conn_dualport(struct rdp_conn *conn, uint32_t num_qps);
+
 /* Kept connections (conn_keep.c, dev->keep_conns). */
 /* The key of the connection cfg builds. */
 void rdp_conn_key_of(const struct rdp_conn_cfg *cfg, struct rdp_conn_key *k);

@@ -362,7 +362,7 @@ static int same_port(const struct client *c)
 }
 
 /* One point of the matrix: parameters, fresh QPs, the run, its row. */
-static int run_point(struct client *c, int first, int group,
+static int run_point(struct client *c, int first, int group, int last,
 		     struct rdp_result *res)
 {
 	const struct rdp_opts *o = c->s.o;
@@ -409,6 +409,10 @@ static int run_point(struct client *c, int first, int group,
 	if (!ret)
 		ret = rdp_sinks_point(&c->s.sinks, &c->s.info, res);
 	lap(c, &c->ph.report_s);
+	/* --wait_destroy: the last point's resources outlive the session,
+	 * until the wait in drive() is over. */
+	if (last && o->conn.wait_destroy_s)
+		return ret;
 	c->s.eng->conn_destroy(c->s.conn);
 	c->s.conn = NULL;
 	lap(c, &c->ph.teardown_s);
@@ -476,7 +480,10 @@ static int each_point(struct client *c, struct rdp_result *res, size_t *n)
 			c->s.p.iters = rdp_sweep_first(
 				c->s.o->limits.time_per_point_s,
 				c->s.o->params.iters, m->sizes[i], m->qps[k]);
-			ret = run_point(c, *n == 0, i == 0, &res[*n]);
+			ret = run_point(c, *n == 0, i == 0,
+					k + 1 == m->n_qps &&
+						i + 1 == m->n_sizes,
+					&res[*n]);
 			*n += !ret;
 		}
 	}
@@ -590,6 +597,9 @@ static int start(struct client *c)
 				   &o->mem, &c->s.dev);
 	if (ret)
 		return rdp_exit_code(ret);
+	ret = rdp_session_dev_opts(o, c->s.dev);
+	if (ret)
+		return ret == -EINVAL ? RDP_EXIT_USAGE : rdp_exit_code(ret);
 	rdp_session_governor_check(o);
 	rdp_session_limits(o, &lim);
 	if (rdp_session_keep_place(c->keep, &o->place, c->s.dev, &c->place) ||
@@ -654,6 +664,8 @@ static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 	/* A soak a signal ended says so in its status, as a shell would. */
 	if (c.soak && rdp_soak_record(c.soak)->signo && rc <= RDP_EXIT_FAIL)
 		rc = 128 + rdp_soak_record(c.soak)->signo;
+	if (c.s.conn && o->conn.wait_destroy_s)
+		rdp_session_wait_destroy(o->conn.wait_destroy_s, c.s.dev->name);
 	eng->conn_destroy(c.s.conn);
 	rdp_oob_close(&c.s.oob);
 	rdp_session_keep_release(keep, eng, c.s.dev);
