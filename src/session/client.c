@@ -438,7 +438,8 @@ static int hand_over(struct client *c, struct rdp_result *res, size_t n,
 }
 
 /* The run's summary to the sinks, then their documents out. A dialogue
- * without a data check ends its report without a summary. */
+ * without a data check ends its report without a summary; a run on the
+ * null MR (nothing kept to check) without the data-check line. */
 static int finish(struct client *c, struct rdp_result *res, size_t n)
 {
 	struct rdp_report_summary sum = { 0 };
@@ -448,7 +449,8 @@ static int finish(struct client *c, struct rdp_result *res, size_t n)
 	if (!(c->s.proto->flags & RDP_PROTO_NO_DATA_CHECK)) {
 		sum.points = res;
 		sum.n = n;
-		sum.check_unit = c->s.o->bench->check_unit;
+		if (!(c->s.p.flags & RDP_PARAM_NULL_MR))
+			sum.check_unit = c->s.o->bench->check_unit;
 		for (i = 0; i < n; i++)
 			sum.data_checked += res[i].data_checked;
 	}
