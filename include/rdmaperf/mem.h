@@ -100,6 +100,8 @@ extern const struct rdp_mem_ops rdp_mem_host;
 extern const struct rdp_mem_ops rdp_mem_cuda; /* -ENOSYS when not built */
 /* --mmap FILE: host memory mapped shared from a file (file.c). */
 extern const struct rdp_mem_ops rdp_mem_file;
+/* The file m maps, opened by rdp_mem_file; NULL for another type. */
+const char *rdp_mem_file_path(const struct rdp_mem *m);
 /* --bounce: host buffers for the NIC, the data on the device memory
  * m->data_ops (a row of rdp_mem_types()) and spec name. */
 extern const struct rdp_mem_ops rdp_mem_staged;

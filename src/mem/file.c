@@ -184,6 +184,16 @@ static void file_unpin(struct rdp_mem *m, void *ptr)
 	rdp_mem_host.host_unpin(m, ptr);
 }
 
+const char *rdp_mem_file_path(const struct rdp_mem *m)
+{
+	const struct file_state *st;
+
+	if (!m || m->ops != &rdp_mem_file || !m->state)
+		return NULL;
+	st = m->state;
+	return st->path;
+}
+
 const struct rdp_mem_ops rdp_mem_file = {
 	.name = "file",
 	.kind = RDP_MEM_KIND_HOST,

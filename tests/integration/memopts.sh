@@ -19,7 +19,7 @@ mem_client() {
 }
 
 t_memopts_mmap() {
-	local cf=$WORK/client.buf sf=$WORK/server.buf rc
+	local cf=$WORK/client.buf sf=$WORK/server.buf doc=$WORK/mmap.json rc
 	begin "write_bw --mmap on both sides: the data check passes, the client's pattern is in both files"
 	fill_file "$cf" 65536
 	fill_file "$sf" 65536
@@ -27,13 +27,17 @@ t_memopts_mmap() {
 	own_server 71 --mmap "$sf" --mmap-offset 4096
 	wait_listening "$WORK/s71.log" "$OWN_PID" ||
 		{ fail "server with --mmap did not start"; return; }
-	mem_client "$((PORT + 71))" write_bw -s 4096 -n 200 --mmap "$cf"
+	mem_client "$((PORT + 71))" write_bw -s 4096 -n 200 --mmap "$cf" \
+		--json-file "$doc"
 	rc=$?
 	kill "$OWN_PID" 2>/dev/null
 	wait "$OWN_PID" 2>/dev/null
 	[ "$rc" -eq 0 ] || { fail "exit $rc"; cat "$WORK/out"; return; }
 	expect_out "buffers on file $cf from offset 0 \(--mmap\)" \
+		"Memory +: host, file $cf from offset 0, mapped shared \(--mmap\)" \
 		"Data check +: ok, 4096 bytes verified" || return
+	expect_json "$doc" ".memory.mmap.file == \"$cf\"" \
+		'.memory.mmap.offset == 0' '.results[0].data_check.ok' || return
 	expect_file "$WORK/s71.log" "buffers on file $sf from offset 4096 \(--mmap\)" ||
 		return
 	# The client's send slot (offset 0) holds its pattern; the server's
@@ -135,7 +139,7 @@ t_memopts_refusals() {
 	[ "$(grep -c . "$WORK/out")" -eq 1 ] || { fail "not one line"; return; }
 	pass
 	begin "--dualport on a one-port device: one line naming the device and its port count, exit 77"
-	client write_bw -n 10 --dualport
+	client write_bw -n 10 -q 2 --dualport
 	rc=$?
 	[ "$rc" -eq 77 ] || { fail "exit $rc, wanted 77"; return; }
 	expect_out "error: -O/--dualport spreads the QPs over two ports: $DEV has 1 port; run a test per port \(-i\), or a device pair per port \(-d DEV0,DEV1 HOST0,HOST1\)$" ||

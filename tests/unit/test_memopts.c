@@ -267,6 +267,8 @@ static void test_file_shared(void **state)
 	make_file(f->path, 16384, 0xff);
 	assert_int_equal(rdp_mem_open(&rdp_mem_file, f->path, "rxe0", &m), 0);
 	assert_non_null(strstr(m->desc, f->path));
+	assert_string_equal(rdp_mem_file_path(m), f->path);
+	assert_null(rdp_mem_file_path(NULL));
 	m->file_offset_bytes = 4096;
 	assert_int_equal(rdp_mem_file.alloc(m, 8192, -1, (void **)&p), 0);
 	assert_int_equal(p[0], 0);
