@@ -94,8 +94,10 @@ void rdp_report_memory(FILE *f, const struct rdp_report_info *in)
 	const struct rdp_conn *c = in->conn;
 	int peer_host = !in->peer || in->peer->mem.kind == RDP_MEM_KIND_HOST;
 
-	/* Host memory on both sides, the common case, needs no lines. */
-	if (rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_HOST && peer_host)
+	/* Host memory on both sides, the common case, needs no lines
+	 * (a file's, --mmap, is named). */
+	if (rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_HOST && peer_host &&
+	    !rdp_mem_file_path(c->dev->mem))
 		return;
 	local_line(f, in);
 	if (in->peer)

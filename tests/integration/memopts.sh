@@ -74,12 +74,14 @@ t_memopts_null_mr() {
 	0)
 		grep -q "Data check" "$WORK/out" &&
 			{ fail "a data check over the null MR"; return; }
+		echo "#   $DEV has a null MR: the run went without a data check"
 		pass ;;
 	77)
 		expect_out "error: --use-null-mr: $DEV has no null MR \(ibv_alloc_null_mr: [^)]*\): run without the option, on host memory$" ||
 			return
 		[ "$(grep -c . "$WORK/out")" -eq 1 ] ||
 			{ fail "not one line"; cat "$WORK/out"; return; }
+		echo "#   $(cat "$WORK/out")"
 		pass ;;
 	*) fail "exit $rc, wanted 0 or 77" ;;
 	esac
