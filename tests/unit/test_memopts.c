@@ -334,6 +334,55 @@ static void test_dualport_spread(void **state)
 		assert_int_equal(rdp_qp_port_of(3, 1, 0, i), 1);
 }
 
+/* -O on a fake two-port device: what each QP tells its peer (QP_INFO)
+ * names its own port's LID and GID, and the per-QP rows their port. */
+static void test_dualport_info(void **state)
+{
+	struct ibv_qp qps[4];
+	struct ibv_qp *qpp[4];
+	uint32_t psns[4] = { 0 }, i;
+	struct rdp_dev dev;
+	struct rdp_conn conn;
+	struct rdp_qp_info info;
+
+	(void)state;
+	memset(&dev, 0, sizeof(dev));
+	memset(&conn, 0, sizeof(conn));
+	dev.port.num = 1;
+	dev.port.lid = 5;
+	dev.attr.phys_port_cnt = 2;
+	for (i = 0; i < 4; i++) {
+		memset(&qps[i], 0, sizeof(qps[i]));
+		qps[i].qp_num = 0x100 + i;
+		qpp[i] = &qps[i];
+	}
+	conn.dev = &dev;
+	conn.qps = qpp;
+	conn.psns = psns;
+	conn.num_qps = 4;
+	conn.have_gid = 1;
+	memset(conn.gid.entry.raw, 0x11, 16);
+	conn.port2 = 2;
+	conn.port2_lid = 9;
+	memset(conn.port2_gid, 0x22, 16);
+	conn.port2_qps = 4;
+	for (i = 0; i < 4; i++) {
+		rdp_conn_local_info(&conn, i, 0, &info);
+		assert_int_equal(info.qpn, 0x100 + i);
+		assert_int_equal(rdp_conn_qp_port(&conn, i), i < 2 ? 1 : 2);
+		assert_int_equal(info.lid, i < 2 ? 5 : 9);
+		assert_int_equal(info.gid[0], i < 2 ? 0x11 : 0x22);
+		assert_int_equal(info.gid[15], i < 2 ? 0x11 : 0x22);
+	}
+	/* One port: every QP on the device's. */
+	conn.port2 = 0;
+	for (i = 0; i < 4; i++) {
+		rdp_conn_local_info(&conn, i, 0, &info);
+		assert_int_equal(rdp_conn_qp_port(&conn, i), 1);
+		assert_int_equal(info.lid, 5);
+	}
+}
+
 /* --report-per-port: a fake two-port point's QP rows, summed by port as
  * text and JSON. */
 static void test_per_port(void **state)
@@ -476,6 +525,7 @@ int main(void)
 						file_teardown),
 		cmocka_unit_test(test_dlid_av),
 		cmocka_unit_test(test_dualport_spread),
+		cmocka_unit_test(test_dualport_info),
 		cmocka_unit_test(test_per_port),
 		cmocka_unit_test(test_dev_opts),
 		cmocka_unit_test(test_wait_interrupted),
