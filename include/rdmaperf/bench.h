@@ -92,6 +92,9 @@ enum rdp_bench_flags {
 	RDP_BENCH_VALIDATE = 1u << 16,
 	/* -g: its SENDs can go to a multicast group on UD. */
 	RDP_BENCH_MCAST = 1u << 17,
+	/* runs with --use-null-mr: its data is never read (WRITE and READ
+	 * whose receiver does not poll the buffer) */
+	RDP_BENCH_NULL_MR = 1u << 23,
 };
 
 /* --rate_limit: who holds the sender to the rate. */
@@ -211,6 +214,7 @@ struct rdp_qp_result {
 	uint64_t msgs;
 	uint64_t bytes;
 	double bw_gbps; /* bytes over the loop's elapsed time */
+	uint32_t port;	/* the device port it used (-O: 1 or 2) */
 };
 
 struct rdp_result {

@@ -125,6 +125,8 @@ struct rdp_qp_cfg {
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
 	uint8_t min_rnr_timer;
+	uint16_t dlid; /* InfiniBand: the peer's LID given by hand, 0: its
+			* own (rdp_qp_info's) */
 };
 
 /* Attribute builders: pure, unit-tested. Each calls the builder of the
@@ -180,7 +182,17 @@ struct rdp_conn {
 	void *buf;		/* mb->ptr */
 	size_t buf_bytes;
 	size_t slot_bytes; /* per QP: [tx slot][rx slot], each slot_bytes */
-	struct ibv_mr *mr; /* mb->mr */
+	struct ibv_mr *mr; /* mb->mr, or null_mr */
+	/* --use-null-mr: the device's null MR, whose key the QPs use and
+	 * the peer gets; NULL without */
+	struct ibv_mr *null_mr;
+	/* -O/--dualport: the second half of port2_qps QPs uses port2, its
+	 * LID and its GID at the same index (rdp_qp_port_of); port2 0: one
+	 * port */
+	uint8_t port2;
+	uint16_t port2_lid;
+	uint8_t port2_gid[16];
+	uint32_t port2_qps;
 	struct ibv_mr **qp_mrs; /* --mr_per_qp: QP i's two slots, else NULL */
 	uint32_t n_qp_mrs;
 	int mr_access;	     /* IBV_ACCESS_* the buffer is registered with */
@@ -264,6 +276,9 @@ struct rdp_conn_cfg {
 	/* -g, receiving side: attach the QPs to this group (all zero: the
 	 * default of the GID's family, mcast.h); NULL: no group */
 	const uint8_t *mcast_gid;
+	int null_mr; /* --use-null-mr: the keys name the null MR */
+	/* -O: half the QPs on the device's other port */
+	int dualport;
 };
 
 /*
@@ -278,6 +293,16 @@ uint32_t rdp_qp_part_of(uint32_t num_qps, uint32_t parts, uint32_t i);
 
 int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 		    struct rdp_conn **out);
+/* --use-null-mr: whether dev can allocate a null MR; -ENOSYS, with one
+ * line naming the device, where it cannot. */
+int rdp_dev_null_mr_check(struct rdp_dev *dev);
+/* -O/--dualport: dev has two ports; -ENODEV, with one line naming the
+ * device and its port count, where it has one. */
+int rdp_dev_dualport_check(const struct rdp_dev *dev);
+/* The port of QP i of num_qps: port for the first half, port2 (0: none)
+ * for the rest. */
+uint8_t rdp_qp_port_of(uint32_t num_qps, uint8_t port, uint8_t port2,
+		       uint32_t i);
 void rdp_conn_destroy(struct rdp_conn *conn);
 /* --rate_limit on the device: every QP's send rate in kbit/s
  * (ibv_modify_qp_rate_limit), its largest burst in bytes and the packet
@@ -311,6 +336,15 @@ static inline uint8_t *rdp_conn_rx(const struct rdp_conn *c, uint32_t qp)
 }
 
 /* The keys of QP qp's slots: its own MR with --mr_per_qp. */
+/* The port QP qp uses: the device's, or its other one under -O (1 for a
+ * connection laid out without a device, in tests). */
+static inline uint8_t rdp_conn_qp_port(const struct rdp_conn *c, uint32_t qp)
+{
+	if (!c->port2)
+		return c->dev ? c->dev->port.num : 1;
+	return rdp_qp_port_of(c->port2_qps, c->dev->port.num, c->port2, qp);
+}
+
 static inline uint32_t rdp_conn_lkey(const struct rdp_conn *c, uint32_t qp)
 {
 	return c->qp_mrs ? c->qp_mrs[qp]->lkey : c->mr->lkey;
@@ -366,6 +400,7 @@ struct rdp_path_opts {
 	uint8_t hop_limit;
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
+	uint16_t dlid; /* --dlid: the peer's LID on InfiniBand, 0: its own */
 };
 
 int rdp_conn_connect(struct rdp_conn *conn, const struct rdp_qp_info *remote,

@@ -20,6 +20,11 @@ int rdp_json_memory_stage(json_t *mem, const struct rdp_report_info *in);
  * a perftest peer does not say); 0, or -1 when mem is NULL or full. */
 int rdp_json_memory_access(json_t *mem, const struct rdp_report_info *in);
 
+/* --mmap: add "mmap" ({"file", "offset"}) to this side's "memory"
+ * object where its buffers are a file's; 0, or -1 when mem is NULL or
+ * full. */
+int rdp_json_memory_file(json_t *mem, const struct rdp_report_info *in);
+
 /* The server's memory; json_null() for NULL, NULL on allocation failure. */
 json_t *rdp_json_peer_memory(const struct rdp_peer_info *a);
 

@@ -40,6 +40,10 @@ json_t *rdp_json_thread_sum(const struct rdp_result *r);
  * "bw_gbps"}], a bandwidth point's QPs by index. NULL on allocation
  * failure. */
 json_t *rdp_json_per_qp(const struct rdp_result *r);
+/* --report-per-port: [{"port", "first_qp", "num_qps", "msgs", "bytes",
+ * "bw_gbps"}], a -O point's QPs summed by port. NULL on allocation
+ * failure. */
+json_t *rdp_json_per_port(const struct rdp_result *r);
 
 struct rdp_params;
 /* Into the parameters' object o, only those given: "recv_post_list",

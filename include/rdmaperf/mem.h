@@ -40,6 +40,8 @@ struct rdp_mem {
 	char bus_id[32];
 	int hugepages; /* host buffers in 2 MiB huge pages (host type) */
 	int relaxed;   /* registrations ask for PCIe relaxed ordering */
+	/* --mmap-offset: where the file type maps buffers from */
+	unsigned long long file_offset_bytes;
 };
 
 /* Whether this libibverbs can ask for PCIe relaxed ordering. */
@@ -96,6 +98,10 @@ struct rdp_mem_ops {
 
 extern const struct rdp_mem_ops rdp_mem_host;
 extern const struct rdp_mem_ops rdp_mem_cuda; /* -ENOSYS when not built */
+/* --mmap FILE: host memory mapped shared from a file (file.c). */
+extern const struct rdp_mem_ops rdp_mem_file;
+/* The file m maps, opened by rdp_mem_file; NULL for another type. */
+const char *rdp_mem_file_path(const struct rdp_mem *m);
 /* --bounce: host buffers for the NIC, the data on the device memory
  * m->data_ops (a row of rdp_mem_types()) and spec name. */
 extern const struct rdp_mem_ops rdp_mem_staged;

@@ -51,6 +51,11 @@ enum rdp_param_flags {
 	/* -g: UD SENDs go to a multicast group, which the server's QPs
 	 * join (mgid, or the default group) */
 	RDP_PARAM_MCAST = 1u << 18,
+	/* --use-null-mr: both sides' keys name the device's null MR (writes
+	 * discarded, reads zeros); no data check */
+	RDP_PARAM_NULL_MR = 1u << 21,
+	/* -O/--dualport: both sides' QPs half on each port of the device */
+	RDP_PARAM_DUALPORT = 1u << 22,
 };
 
 /* The flags a server acts on; it refuses a PARAMS with any other bit, so
@@ -61,7 +66,8 @@ enum rdp_param_flags {
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
 	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_REVERSED |                 \
 	 RDP_PARAM_OLD_POST_SEND | RDP_PARAM_VALIDATE |                        \
-	 RDP_PARAM_VALIDATE_DEBUG | RDP_PARAM_MCAST)
+	 RDP_PARAM_VALIDATE_DEBUG | RDP_PARAM_MCAST | RDP_PARAM_NULL_MR |      \
+	 RDP_PARAM_DUALPORT)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */

@@ -63,6 +63,20 @@ void rdp_report_footer(FILE *f, const struct rdp_report_info *info);
  * number and flow label. */
 void rdp_report_per_qp(FILE *f, const struct rdp_report_info *in,
 		       const struct rdp_result *r);
+/* --report-per-port: the per-QP rows of a -O point summed by the port
+ * each QP used, in the order the ports first appear (per_port.c). */
+#define RDP_PORTS_MAX 4
+struct rdp_port_sum {
+	uint32_t port;
+	uint32_t first_qp, n_qps; /* the QPs on it, by index */
+	uint64_t msgs, bytes;
+	double bw_gbps; /* bytes over the point's elapsed time */
+};
+size_t rdp_result_per_port(const struct rdp_result *r, struct rdp_port_sum *out,
+			   size_t max);
+/* A row per port under the point's: messages, bandwidth, rate, QPs. */
+void rdp_report_per_port(FILE *f, const struct rdp_report_info *in,
+			 const struct rdp_result *r);
 void rdp_report_cpu(FILE *f, const struct rdp_report_info *info,
 		    const struct rdp_result *r);
 /* --interval lines, the -H histogram and the -U samples of one point

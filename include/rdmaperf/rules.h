@@ -24,6 +24,8 @@ struct rdp_rules_side {
 	int bounce;    /* --bounce: staged through host buffers */
 	int hugepages; /* --use_hugepages */
 	int perftest;  /* the peer is one of perftest's ib_* programs */
+	/* --mmap-offset, 0 none */
+	unsigned long long mmap_offset;
 	/* The server's side: the rules of a staged loop (-e, --rate_limit
 	 * with --bounce) hold where its loop stages or sends, not where it
 	 * only lends its memory. */

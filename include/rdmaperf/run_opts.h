@@ -55,6 +55,10 @@ struct rdp_conn_opts {
 	uint32_t max_session_s; /* server: a connection's whole life */
 	uint32_t max_points;	/* server: points one connection runs */
 	int any_gid; /* server: take a client GID other than its address */
+	/* client, InfiniBand: the server's LID, 0: its own (--dlid) */
+	uint16_t dlid;
+	/* client: keep the resources after the run, 0 none (--wait_destroy) */
+	uint32_t wait_destroy_s;
 };
 
 enum rdp_output {
@@ -80,6 +84,7 @@ struct rdp_report_opts {
 	int no_freq_check;	   /* -F */
 	int cpu_util;		   /* --cpu_util: CPU lines in the text */
 	int per_qp;		   /* --report-per-qp: rows and JSON */
+	int per_port;		   /* --report-per-port: rows and JSON (-O) */
 	int live;		   /* --run_infinitely, or --soak */
 	double soak_s; /* --soak: the run's length, judged every interval;
 			* 0 none */
@@ -108,10 +113,13 @@ struct rdp_mem_opts {
 	/* device memory chosen by its option (--use_cuda: a row of
 	 * rdp_mem_types()); NULL: host memory */
 	const struct rdp_mem_ops *type;
-	char device[32]; /* the option's argument: "auto", N or a bus id */
-	int bounce;	 /* --bounce: stage each message through host memory */
-	int hugepages;	 /* --use_hugepages: host buffers in 2 MiB pages */
-	int no_relaxed;	 /* --disable_pcie_relaxed */
+	int bounce;	/* --bounce: stage each message through host memory */
+	int hugepages;	/* --use_hugepages: host buffers in 2 MiB pages */
+	int no_relaxed; /* --disable_pcie_relaxed */
+	/* the option's argument: "auto", N or a bus id; --mmap's file */
+	char device[PATH_MAX];
+	/* --mmap-offset */
+	unsigned long long offset_bytes;
 };
 
 /* A side's memory and peer as the rules (rules.h) see them. */
@@ -122,6 +130,7 @@ rdp_rules_side_of(const struct rdp_mem_opts *mo, int perftest)
 		.mem = mo->type,
 		.bounce = mo->bounce,
 		.hugepages = mo->hugepages,
+		.mmap_offset = mo->offset_bytes,
 		.perftest = perftest,
 	};
 

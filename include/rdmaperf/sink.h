@@ -101,6 +101,7 @@ struct rdp_text_sink_cfg {
 	int histogram; /* -H: the histogram */
 	int rate;      /* --rate_limit: asked and achieved */
 	int per_qp;    /* --report-per-qp: a row per QP under the point */
+	int per_port;  /* --report-per-port: a row per port (-O) */
 	/* The header and table head; NULL: rdmaperf's */
 	void (*head)(FILE *f, const struct rdp_report_info *in, void *arg);
 	void *head_arg;
@@ -126,6 +127,8 @@ struct rdp_json_sink_cfg {
 	const char *file;
 	const char *plot_file;
 	int per_qp; /* --report-per-qp: each entry's per_qp array */
+	/* --report-per-port: each entry's per_port array */
+	int per_port;
 };
 int rdp_json_sink_create(const struct rdp_json_sink_cfg *cfg,
 			 struct rdp_report_sink **out);

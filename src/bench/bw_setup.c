@@ -286,6 +286,7 @@ int rdp_bw_per_qp_take(const struct rdp_run *run, const struct bw_state *st,
 		q[i].index = i;
 		q[i].qp_num = st->qps[i].qp->qp_num;
 		q[i].flow_label = rdp_params_flow_label(run->params, i);
+		q[i].port = rdp_conn_qp_port(run->conn, i);
 		q[i].msgs = st->qps[i].completed;
 		q[i].bytes = q[i].msgs * st->msg_bytes;
 	}

@@ -10,7 +10,8 @@ const struct rdp_bench_ops rdp_bench_read_bw = {
 	.verb = RDP_VERB_READ,
 	.flags = RDP_BENCH_EXPOSE_TX | RDP_BENCH_BIDIR | RDP_BENCH_RD_WINDOW |
 		 RDP_BENCH_BOUNCE | RDP_BENCH_BOUNCE_BIDIR |
-		 RDP_BENCH_PT_BIDIR | RDP_BENCH_EVENTS | RDP_BENCH_VALIDATE,
+		 RDP_BENCH_PT_BIDIR | RDP_BENCH_EVENTS | RDP_BENCH_VALIDATE |
+		 RDP_BENCH_NULL_MR,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
 	.decide = rdp_bw_decide,

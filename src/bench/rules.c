@@ -76,6 +76,15 @@ int rdp_rules_check_mem(const struct rdp_rules_side *side, char *why,
 {
 	char opts[128];
 
+	if (side->mmap_offset && side->mem != &rdp_mem_file)
+		return refuse(why, len,
+			      "--mmap-offset applies to --mmap FILE: add it or "
+			      "drop the offset");
+	if (side->mem == &rdp_mem_file && (side->hugepages || side->bounce))
+		return refuse(why, len,
+			      "--mmap FILE gives host buffers of its own: "
+			      "drop %s",
+			      side->hugepages ? "--use_hugepages" : "--bounce");
 	/* Staged buffers are host memory: huge pages apply there too. */
 	if (side->hugepages && side->mem && !side->bounce)
 		return refuse(why, len,
@@ -552,7 +561,8 @@ static int rules_device(const struct rdp_bench_ops *ops,
 				? "a round trip of one message is not a stream"
 				: "its 8-byte operands are updated in place by "
 				  "the NIC");
-	if (side->mem && (ops->flags & RDP_BENCH_CPU_POLL))
+	if (side->mem && side->mem->kind != RDP_MEM_KIND_HOST &&
+	    (ops->flags & RDP_BENCH_CPU_POLL))
 		return refuse(why, len,
 			      "%s polls its receive buffer with the CPU, which "
 			      "cannot watch GPU memory: measure GPU latency "
@@ -562,6 +572,64 @@ static int rules_device(const struct rdp_bench_ops *ops,
 					      RDP_BENCH_CPU_POLL, "", " or ",
 					      tests, sizeof(tests)),
 			      side->mem->option);
+	return 0;
+}
+
+/* --use-null-mr: the keys name a null MR that keeps nothing, so only a
+ * test whose data nobody reads runs, on one plain MR. */
+static int rules_null_mr(const struct rdp_params *p,
+			 const struct rdp_bench_ops *ops,
+			 const struct rdp_rules_side *side, char *why,
+			 size_t len)
+{
+	char tests[TESTS_MAX];
+	const char *other = p->flags & RDP_PARAM_MR_PER_QP ? "--mr_per_qp"
+			    : p->flags & RDP_PARAM_ODP	   ? "--odp"
+			    : side->bounce		   ? "--bounce"
+			    : side->perftest		   ? "--perftest"
+							   : NULL;
+
+	if (!(p->flags & RDP_PARAM_NULL_MR))
+		return 0;
+	if (!(ops->flags & RDP_BENCH_NULL_MR))
+		return refuse(why, len,
+			      "--use-null-mr discards what is written and "
+			      "reads zeros: it runs %s, not %s, whose data is "
+			      "read",
+			      rdp_rules_tests(-1, RDP_BENCH_NULL_MR, 0, "",
+					      " and ", tests, sizeof(tests)),
+			      ops->name);
+	if (other)
+		return refuse(why, len,
+			      "--use-null-mr puts one null MR in place of the "
+			      "buffer's: drop %s",
+			      other);
+	return 0;
+}
+
+/* -O: half the QPs on each port, so two QPs at least; a bandwidth test,
+ * on QPs this side builds itself. */
+static int rules_dualport(const struct rdp_params *p,
+			  const struct rdp_bench_ops *ops,
+			  const struct rdp_rules_side *side, char *why,
+			  size_t len)
+{
+	if (!(p->flags & RDP_PARAM_DUALPORT))
+		return 0;
+	if (ops->kind != RDP_BENCH_BW)
+		return refuse(why, len,
+			      "-O (--dualport) spreads a bandwidth test's QPs "
+			      "over two ports: %s is a latency test",
+			      ops->name);
+	if (p->num_qps < 2)
+		return refuse(why, len,
+			      "-O (--dualport) puts half the QPs on each "
+			      "port: give -q 2 or more");
+	if (p->flags & RDP_PARAM_RDMA_CM || side->perftest)
+		return refuse(why, len,
+			      "-O (--dualport) does not combine with %s: drop "
+			      "one",
+			      side->perftest ? "--perftest" : "-R");
 	return 0;
 }
 
@@ -586,6 +654,10 @@ int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
 		ret = rules_events(p, ops, side, why, len);
 	if (!ret)
 		ret = rules_imm(p, ops, why, len);
+	if (!ret)
+		ret = rules_null_mr(p, ops, side, why, len);
+	if (!ret)
+		ret = rules_dualport(p, ops, side, why, len);
 	if (!ret)
 		ret = rules_rate(p, ops, side, why, len);
 	if (!ret)

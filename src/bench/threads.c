@@ -266,6 +266,7 @@ static int gather_per_qp(const struct rdp_run *run, const struct worker *w,
 			q->index = w[i].first_qp + k;
 			q->flow_label =
 				rdp_params_flow_label(run->params, q->index);
+			q->port = rdp_conn_qp_port(run->conn, q->index);
 		}
 	}
 	return 0;

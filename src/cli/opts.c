@@ -453,6 +453,10 @@ static int check_report(const struct rdp_opts *o, char *err, size_t len)
 	if (r->output && r->json)
 		return rdp_cli_bad(err, len,
 				   "--output and --json both want stdout");
+	if (r->per_port && !(o->params.flags & RDP_PARAM_DUALPORT))
+		return rdp_cli_bad(err, len,
+				   "--report-per-port applies to -O "
+				   "(--dualport): add it, or drop the option");
 	return 0;
 }
 

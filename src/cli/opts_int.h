@@ -49,6 +49,7 @@ rdp_cli_set_fn rdp_cli_set_numa;
 rdp_cli_set_fn rdp_cli_set_no_pin;
 /* A memory type's option, --use_cuda (opts_mem.c). */
 rdp_cli_set_fn rdp_cli_set_mem_type;
+rdp_cli_set_fn rdp_cli_set_mmap_offset;
 /* --run_infinitely (opts_rate.c). */
 rdp_cli_set_fn rdp_cli_set_live;
 int rdp_cli_check_live(struct rdp_opts *o, char *err, size_t len);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rdmaperf/mem.h>
 
@@ -46,6 +47,12 @@ int rdp_cli_set_mem_type(void *base, const struct rdp_cli_opt *d,
 	if (!type)
 		return rdp_cli_bad(err, len, "--%s: no such memory type",
 				   d->name);
+	if (o->mem.type && o->mem.type != type &&
+	    (type == &rdp_mem_file || o->mem.type == &rdp_mem_file))
+		return rdp_cli_bad(err, len,
+				   "%s and %s both choose where the buffers "
+				   "are: give one",
+				   o->mem.type->option, type->option);
 	if (!arg)
 		return set_narrowing(o, type, err, len);
 	/* Checked here so a typo is a usage error, not a driver error. */
@@ -57,5 +64,27 @@ int rdp_cli_set_mem_type(void *base, const struct rdp_cli_opt *d,
 	if (!o->mem.type || !narrows(o->mem.type, type))
 		o->mem.type = type;
 	snprintf(o->mem.device, sizeof(o->mem.device), "%s", arg);
+	return 0;
+}
+
+/* --mmap-offset: mmap maps whole pages, so the offset is a page's start. */
+int rdp_cli_set_mmap_offset(void *base, const struct rdp_cli_opt *d,
+			    const char *arg, char *err, size_t len)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), v;
+	struct rdp_opts *o = base;
+
+	(void)d;
+	if (rdp_parse_size(arg, &v))
+		return rdp_cli_bad(err, len,
+				   "--mmap-offset needs a byte count like "
+				   "4096 or 2M, not '%s'",
+				   arg);
+	if (v % page)
+		return rdp_cli_bad(err, len,
+				   "--mmap-offset %s is not a multiple of the "
+				   "page size (%llu): mmap maps whole pages",
+				   arg, (unsigned long long)page);
+	o->mem.offset_bytes = v;
 	return 0;
 }

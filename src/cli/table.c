@@ -46,12 +46,6 @@
 #define GPU(what)                                                              \
 	what " memory is not supported: no way to test it here; use "          \
 	     "--use_cuda or --use_rocm"
-#define PORTS                                                                  \
-	"dual-port runs are not built in: run a test per port (-i), or "       \
-	"several device pairs at once (-d DEV0,DEV1 HOST0,HOST1)"
-#define MMAP                                                                   \
-	"buffers mapped from a file are not built in: use the default host "   \
-	"buffers or --use_hugepages"
 #define SIDE                                                                   \
 	"rdmaperf is the client with HOST and the server without: drop "       \
 	"the option"
@@ -158,6 +152,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "latency: round trips run before measuring" },
 	{ "seed", 0, "N", PEER, UINT(params.seed, 0, UINT32_MAX, 1),
 	  .help = "data pattern seed" },
+	{ "dlid", 0, "LID", C, UINT(conn.dlid, 1, 0xbfff, 0),
+	  .help = "InfiniBand: address the server's QPs by this LID, without a GRH, instead of the LID it sends" },
 	{ "grh", 0, NULL, C, PARAM_FLAG(RDP_PARAM_GRH),
 	  .help = "InfiniBand: route with a GRH" },
 	{ "rdma_cm", 'R', NULL, C, PARAM_FLAG(RDP_PARAM_RDMA_CM),
@@ -179,6 +175,11 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 		 "space, and its key would go to the peer: use --odp "
 		 "(on-demand MRs over the test's buffer)",
 	  .help = "refused: its key would cover the whole address space; use --odp" },
+	{ "dualport", 'O', NULL, C, PARAM_FLAG(RDP_PARAM_DUALPORT),
+	  .help = "bandwidth tests: both sides' QPs half on the device's port, half on its other port (-q 2 or more)" },
+	{ "use-null-mr", 0, NULL, C, PARAM_FLAG(RDP_PARAM_NULL_MR),
+	  .tests = RDP_BENCH_NULL_MR,
+	  .help = RDP_CLI_TESTS ": both sides' keys name the device's null MR (writes discarded, reads zeros): the message rate without memory traffic, no data check" },
 	{ "use-srq", 0, NULL, C, PARAM_FLAG(RDP_PARAM_SRQ),
 	  .tests = RDP_BENCH_RECV,
 	  .help = RDP_CLI_TESTS ": every QP's receives on one shared receive queue, on both sides" },
@@ -225,6 +226,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "with -D: bandwidth of every SEC seconds, after the run" },
 	{ "report-per-qp", 0, NULL, C, ON(report.per_qp),
 	  .help = "bandwidth tests: under each point a row per QP (its messages, bandwidth, QP number, flow label); per_qp in the JSON" },
+	{ "report-per-port", 0, NULL, C, ON(report.per_port),
+	  .help = "with -O: under each point a row per port (its QPs' messages and bandwidth); per_port in the JSON" },
 	{ "cpu_util", 0, NULL, C, ON(report.cpu_util),
 	  .help = "after each point, the CPU each side used in the timed region" },
 	{ "histogram", 'H', NULL, C, ON(report.histogram),
@@ -257,6 +260,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "also write the JSON document to FILE" },
 	{ "CPU-freq", 'F', NULL, C, ON(report.no_freq_check),
 	  .help = "do not warn about CPU frequency scaling" },
+	{ "wait_destroy", 0, "SEC", C, UINT(conn.wait_destroy_s, 1, 86400, 0),
+	  .help = "keep the last point's QPs, CQs and MRs SEC seconds after the report, before the teardown (Ctrl-C ends the wait)" },
 	/* Timeouts */
 	{ "oob-timeout", 0, "SEC", C | S | DOC,
 	  TIMEOUT_S(conn.oob_timeout_ms, 5),
@@ -284,6 +289,10 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "with --use_cuda or --use_rocm: RDMA on host buffers, each message copied to or from the GPU (staged path)" },
 	{ "use_hugepages", 0, NULL, C | S, ON(mem.hugepages),
 	  .help = "host buffers in 2 MiB huge pages (from vm.nr_hugepages)" },
+	{ "mmap", 0, "FILE", C | S, .set = rdp_cli_set_mem_type,
+	  .help = "buffers mapped shared from FILE (tmpfs, DAX, a device's resource file), which must hold them; the run writes its data pattern over it" },
+	{ "mmap-offset", 0, "BYTES", C | S, .set = rdp_cli_set_mmap_offset,
+	  .help = "with --mmap: map from this offset, a multiple of the page size (default 0)" },
 	{ "disable_pcie_relaxed", 0, NULL, C | S, ON(mem.no_relaxed),
 	  .help = "do not ask for PCIe relaxed ordering when registering memory" },
 	/* perftest's names, so that its wrappers run unchanged */
@@ -360,8 +369,6 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 		  "set it on the device") },
 	{ "no_lock", 0, NULL, C,
 	  REFUSED(VENDOR("a thread domain (lock-free verbs)") "drop the option") },
-	{ "use-null-mr", 0, NULL, C,
-	  REFUSED(VENDOR("the null MR (mlx5)") "drop the option") },
 	{ "use_musa", 0, "GPU", C, REFUSED(GPU("MUSA")) },
 	{ "use_musa_bus_id", 0, "BUSID", C, REFUSED(GPU("MUSA")) },
 	{ "use_musa_dmabuf", 0, NULL, C, REFUSED(GPU("MUSA")) },
@@ -385,13 +392,9 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "gpu_touch", 0, "MODE", C,
 	  REFUSED("touching GPU buffers during a run is not built in: "
 		  "drop the option") },
-	{ "mmap", 0, "FILE", C, REFUSED(MMAP) },
-	{ "mmap-offset", 0, "N", C, REFUSED(MMAP) },
 	{ "payload_file_path", 0, "FILE", C,
 	  REFUSED("payloads from a file are not built in: the buffers hold "
 		  "a pattern (--seed) that the data check reads back") },
-	{ "dualport", 'O', NULL, C, REFUSED(PORTS) },
-	{ "report-per-port", 0, NULL, C, REFUSED(PORTS) },
 	{ "mcg", 'g', NULL, C, PARAM_FLAG(RDP_PARAM_MCAST),
 	  .tests = RDP_BENCH_MCAST,
 	  .help = RDP_CLI_TESTS " on UD (-c UD): send to a multicast group that each of the server's QPs (-q) joins; the loss counts every QP's copy" },
@@ -407,12 +410,6 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 		  "the option") },
 	{ "disable_dynamic_polling", 0, NULL, C,
 	  REFUSED("adaptive polling is not built in: drop the option") },
-	{ "dlid", 0, "LID", C,
-	  REFUSED("a destination LID by hand is not built in: the sides "
-		  "exchange their LIDs") },
-	{ "wait_destroy", 0, "SEC", C,
-	  REFUSED("waiting before the teardown is not built in: drop the "
-		  "option") },
 	{ "force-link", 0, "TYPE", C,
 	  REFUSED("the link layer is the port's (InfiniBand or Ethernet): "
 		  "drop the option") },
@@ -480,6 +477,14 @@ static const struct rdp_cli_pair excludes[] = {
 	{ "soak", "perftest",
 	  "--soak and --perftest exclude each other: a soak runs against "
 	  "rdmaperf's server" },
+	{ "dlid", "grh",
+	  "--dlid addresses by LID without a GRH; --grh routes by GID: give "
+	  "one" },
+	{ "dlid", "gid-index",
+	  "--dlid addresses by LID without a GRH; -x picks a GID for one: "
+	  "give one" },
+	{ "dlid", "rdma_cm",
+	  "--dlid does not apply with -R: RDMA CM resolves the path to HOST" },
 	{ "auth-file", "perftest",
 	  "--auth-file and --perftest exclude each other: perftest's programs "
 	  "cannot authenticate" },

@@ -124,6 +124,8 @@ static int alloc_buffer(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 	conn->buf = conn->mb->ptr;
 	conn->mr = conn->mb->mr;
 	conn->mr_access = access;
+	if (cfg->null_mr)
+		return rdp_conn_null_mr(conn);
 	return cfg->mr_per_qp ? reg_per_qp(conn, cfg->num_qps, access) : 0;
 }
 
@@ -263,11 +265,12 @@ void rdp_conn_adopt_qp(struct rdp_conn *conn, uint32_t i, struct ibv_qp *qp,
 	conn->max_inline_bytes = max_inline_bytes;
 }
 
-static int qp_to_init(struct rdp_conn *conn, struct ibv_qp *qp)
+static int qp_to_init(struct rdp_conn *conn, uint32_t i)
 {
+	struct ibv_qp *qp = conn->qps[i];
 	struct rdp_qp_cfg cfg = { .qp_type = conn->qp_type,
 				  .qkey = RDP_UD_QKEY,
-				  .port = conn->dev->port.num,
+				  .port = rdp_conn_qp_port(conn, i),
 				  .pkey_index = conn->pkey_index };
 	struct ibv_qp_attr attr;
 	int mask, ret;
@@ -320,7 +323,7 @@ static int create_qps(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
 			return ret ? ret : -EIO;
 		}
 		conn->psns[i] &= 0xffffff;
-		ret = qp_to_init(conn, conn->qps[i]);
+		ret = qp_to_init(conn, i);
 		if (ret)
 			return ret;
 	}
@@ -599,6 +602,8 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	conn->max_rd_atomic = rd_atomic_limit(dev->attr.max_qp_init_rd_atom);
 	conn->max_dest_rd_atomic = rd_atomic_limit(dev->attr.max_qp_rd_atom);
 	ret = choose_gid(conn, cfg);
+	if (!ret && cfg->dualport)
+		ret = rdp_conn_dualport(conn, cfg->num_qps);
 	if (ret)
 		goto err_destroy;
 	conn->pd = ibv_alloc_pd(dev->ctx);
@@ -653,6 +658,8 @@ void rdp_conn_destroy(struct rdp_conn *conn)
 	for (i = 0; i < conn->n_qp_mrs; i++)
 		ibv_dereg_mr(conn->qp_mrs[i]);
 	free(conn->qp_mrs);
+	if (conn->null_mr)
+		ibv_dereg_mr(conn->null_mr);
 	rdp_mem_buf_destroy(conn->mb);
 	if (conn->pd)
 		ibv_dealloc_pd(conn->pd);

@@ -39,7 +39,8 @@ void rdp_conn_key_of(const struct rdp_conn_cfg *c, struct rdp_conn_key *k)
  * connections are never kept. */
 int rdp_conn_keepable(const struct rdp_conn_cfg *c)
 {
-	return !c->defer_qps && !c->use_srq && !c->events;
+	return !c->defer_qps && !c->use_srq && !c->events && !c->null_mr &&
+	       !c->dualport;
 }
 
 struct rdp_conn *rdp_conn_take_kept(struct rdp_dev *dev,

@@ -22,6 +22,11 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 		info->gid_type = (uint8_t)conn->gid.entry.type;
 	}
 	info->lid = conn->dev->port.lid;
+	if (rdp_conn_qp_port(conn, i) != conn->dev->port.num) {
+		info->lid = conn->port2_lid;
+		if (conn->have_gid)
+			memcpy(info->gid, conn->port2_gid, 16);
+	}
 	info->mtu_bytes = conn->dev->port.active_mtu_bytes;
 	info->rd_atomic = conn->max_dest_rd_atomic;
 	/* -g: the peer sends to the group, which reaches every QP here */
@@ -75,7 +80,7 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->qp_type = conn->qp_type;
 	cfg->qkey = RDP_UD_QKEY;
-	cfg->port = dev->port.num;
+	cfg->port = rdp_conn_qp_port(conn, i);
 	cfg->link_layer = dev->port.link_layer;
 	cfg->use_grh = conn->have_gid;
 	cfg->sgid_index = conn->have_gid ? conn->gid.entry.index : 0;
@@ -93,6 +98,7 @@ static void fill_qp_cfg(const struct rdp_conn *conn, uint32_t i,
 	cfg->retry_cnt = path->retry_cnt;
 	cfg->rnr_retry = path->rnr_retry; /* 7 = retry forever on RNR NAK */
 	cfg->min_rnr_timer = 12;	  /* 0.64 ms */
+	cfg->dlid = path->dlid;
 }
 
 /* The address handle of QP i's peer where each send names it (UD), on the

@@ -36,6 +36,12 @@ typedef struct ibv_qp *(*rdp_qp_maker)(void *arg,
  * ia->cap is updated to what was granted. NULL with errno on failure. */
 struct ibv_qp *rdp_qp_make(struct rdp_conn *conn, struct ibv_qp_init_attr *ia,
 			   rdp_qp_maker make, void *arg);
+/* --use-null-mr (null_mr.c): conn's keys become the device's null MR's;
+ * -ENOSYS, logged, where the device has none. */
+int rdp_conn_null_mr(struct rdp_conn *conn);
+/* -O/--dualport (dualport.c): conn's other port, for its QPs from the
+ * second half of num_qps on; -ENODEV, logged, where it has none. */
+int rdp_conn_dualport(struct rdp_conn *conn, uint32_t num_qps);
 
 /* Kept connections (conn_keep.c, dev->keep_conns). */
 /* The key of the connection cfg builds. */

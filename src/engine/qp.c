@@ -65,7 +65,7 @@ void rdp_qp_attr_ah(const struct rdp_qp_cfg *cfg,
 		ah->grh.flow_label = cfg->flow_label;
 	}
 	if (cfg->link_layer != IBV_LINK_LAYER_ETHERNET)
-		ah->dlid = remote->lid;
+		ah->dlid = cfg->dlid ? cfg->dlid : remote->lid;
 }
 
 /* RTR of a connected QP: the path to its one peer QP. */

@@ -14,10 +14,12 @@ static const struct rdp_mem_ops *const registry[] = {
 	NULL,
 };
 
-/* Options that narrow a row's registration (same memory, same kind):
- * found by name, never listed as a type of their own. */
+/* Options found by name, never listed as a device type: those that
+ * narrow a row's registration (same memory, same kind), and host memory
+ * from a file (--mmap), which --bounce has nothing to stage for. */
 static const struct rdp_mem_ops *const narrowed[] = {
 	&rdp_mem_rocm_dmabuf,
+	&rdp_mem_file,
 	NULL,
 };
 

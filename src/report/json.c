@@ -445,6 +445,7 @@ static int add_context(json_t *root, const struct rdp_report_info *in)
 	err |= json_object_set_new(root, "memory", memory_obj(c));
 	err |= rdp_json_memory_stage(json_object_get(root, "memory"), in);
 	err |= rdp_json_memory_access(json_object_get(root, "memory"), in);
+	err |= rdp_json_memory_file(json_object_get(root, "memory"), in);
 	err |= json_object_set_new(root, "peer_memory",
 				   rdp_json_peer_memory(in->peer));
 	err |= json_object_set_new(root, "path_mtu_bytes",

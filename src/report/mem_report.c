@@ -47,6 +47,12 @@ static void local_line(FILE *f, const struct rdp_report_info *in)
 	if (!s) {
 		if (rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_GPU)
 			gpu_line(f, c);
+		else if (c->dev->mem && c->dev->mem->ops == &rdp_mem_file)
+			fprintf(f,
+				" Memory          : host, file %s from offset "
+				"%llu, mapped shared (--mmap)\n",
+				rdp_mem_file_path(c->dev->mem),
+				c->dev->mem->file_offset_bytes);
 		else
 			fprintf(f, " Memory          : host\n");
 		return;
@@ -88,8 +94,10 @@ void rdp_report_memory(FILE *f, const struct rdp_report_info *in)
 	const struct rdp_conn *c = in->conn;
 	int peer_host = !in->peer || in->peer->mem.kind == RDP_MEM_KIND_HOST;
 
-	/* Host memory on both sides, the common case, needs no lines. */
-	if (rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_HOST && peer_host)
+	/* Host memory on both sides, the common case, needs no lines
+	 * (a file's, --mmap, is named). */
+	if (rdp_mem_kind_of(c->dev->mem) == RDP_MEM_KIND_HOST && peer_host &&
+	    !rdp_mem_file_path(c->dev->mem))
 		return;
 	local_line(f, in);
 	if (in->peer)
@@ -217,6 +225,20 @@ int rdp_json_memory_stage(json_t *mem, const struct rdp_report_info *in)
 				   json_string(rdp_stage_role_id(role)));
 	err |= json_object_set_new(mem, "pinned", json_boolean(s->pinned));
 	return err ? -1 : 0;
+}
+
+int rdp_json_memory_file(json_t *mem, const struct rdp_report_info *in)
+{
+	const struct rdp_mem *m = in->conn->dev->mem;
+	json_t *o;
+
+	if (!mem)
+		return -1;
+	if (!m || m->ops != &rdp_mem_file)
+		return 0;
+	o = json_pack("{s:s, s:I}", "file", rdp_mem_file_path(m), "offset",
+		      (json_int_t)m->file_offset_bytes);
+	return o ? json_object_set_new(mem, "mmap", o) : -1;
 }
 
 /* The peer reports where its data lives, not the type: the memory

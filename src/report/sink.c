@@ -143,6 +143,8 @@ static int text_point(struct rdp_report_sink *s,
 		rdp_report_counters(t->f, in->counters);
 	if (t->cfg.per_qp && r->n_per_qp)
 		rdp_report_per_qp(t->f, in, r);
+	if (t->cfg.per_port && r->n_per_qp)
+		rdp_report_per_port(t->f, in, r);
 	if (t->cfg.cpu_util)
 		rdp_report_cpu(t->f, in, r);
 	if (t->cfg.rate && in->params->rate_milli)

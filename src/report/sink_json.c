@@ -47,6 +47,10 @@ static int json_point(struct rdp_report_sink *s,
 	    json_object_set_new(rdp_json_last(j->doc), "per_qp",
 				rdp_json_per_qp(r)))
 		ret = -ENOMEM;
+	if (!ret && j->cfg.per_port && r->n_per_qp &&
+	    json_object_set_new(rdp_json_last(j->doc), "per_port",
+				rdp_json_per_port(r)))
+		ret = -ENOMEM;
 	if (ret)
 		rdp_err("build the JSON document: %s", strerror(-ret));
 	return ret;

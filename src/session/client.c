@@ -402,7 +402,7 @@ static int same_port(const struct client *c)
 }
 
 /* One point of the matrix: parameters, fresh QPs, the run, its row. */
-static int run_point(struct client *c, int first, int group,
+static int run_point(struct client *c, int first, int group, int last,
 		     struct rdp_result *res)
 {
 	const struct rdp_opts *o = c->s.o;
@@ -454,6 +454,10 @@ static int run_point(struct client *c, int first, int group,
 		ret = ret ? ret : r;
 	}
 	lap(c, &c->ph.report_s);
+	/* --wait_destroy: the last point's resources outlive the session,
+	 * until the wait in drive() is over. */
+	if (last && o->conn.wait_destroy_s)
+		return ret;
 	c->s.eng->conn_destroy(c->s.conn);
 	c->s.conn = NULL;
 	lap(c, &c->ph.teardown_s);
@@ -479,8 +483,9 @@ static int hand_over(struct client *c, struct rdp_result *res, size_t n,
 }
 
 /* The run's summary to the sinks, then their documents out. A dialogue
- * without a data check ends its report without a summary. After a data
- * error (failed) nothing is handed over. */
+ * without a data check ends its report without a summary; a run on the
+ * null MR (nothing kept to check) without the data-check line. After a
+ * data error (failed) nothing is handed over. */
 static int finish(struct client *c, struct rdp_result *res, size_t n,
 		  int failed)
 {
@@ -491,7 +496,8 @@ static int finish(struct client *c, struct rdp_result *res, size_t n,
 	if (!(c->s.proto->flags & RDP_PROTO_NO_DATA_CHECK)) {
 		sum.points = res;
 		sum.n = n;
-		sum.check_unit = c->s.o->bench->check_unit;
+		if (!(c->s.p.flags & RDP_PARAM_NULL_MR))
+			sum.check_unit = c->s.o->bench->check_unit;
 		for (i = 0; i < n; i++)
 			sum.data_checked += res[i].data_checked;
 	}
@@ -523,7 +529,10 @@ static int each_point(struct client *c, struct rdp_result *res, size_t *n)
 			c->s.p.iters = rdp_sweep_first(
 				c->s.o->limits.time_per_point_s,
 				c->s.o->params.iters, m->sizes[i], m->qps[k]);
-			ret = run_point(c, *n == 0, i == 0, &res[*n]);
+			ret = run_point(c, *n == 0, i == 0,
+					k + 1 == m->n_qps &&
+						i + 1 == m->n_sizes,
+					&res[*n]);
 			*n += !ret || ret == -EILSEQ;
 		}
 	}
@@ -641,6 +650,9 @@ static int start(struct client *c)
 				   &o->mem, &c->s.dev);
 	if (ret)
 		return rdp_exit_code(ret);
+	ret = rdp_session_dev_opts(o, c->s.dev);
+	if (ret)
+		return ret == -EINVAL ? RDP_EXIT_USAGE : rdp_exit_code(ret);
 	rdp_session_governor_check(o);
 	rdp_session_limits(o, &lim);
 	if (rdp_session_keep_place(c->keep, &o->place, c->s.dev, &c->place) ||
@@ -705,6 +717,8 @@ static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 	/* A soak a signal ended says so in its status, as a shell would. */
 	if (c.soak && rdp_soak_record(c.soak)->signo && rc <= RDP_EXIT_FAIL)
 		rc = 128 + rdp_soak_record(c.soak)->signo;
+	if (c.s.conn && o->conn.wait_destroy_s)
+		rdp_session_wait_destroy(o->conn.wait_destroy_s, c.s.dev->name);
 	eng->conn_destroy(c.s.conn);
 	rdp_oob_close(&c.s.oob);
 	rdp_session_keep_release(keep, eng, c.s.dev);

@@ -88,6 +88,7 @@ int rdp_client_sinks(struct client *c)
 	struct rdp_text_sink_cfg text = {
 		.cpu_util = o->report.cpu_util,
 		.per_qp = o->report.per_qp,
+		.per_port = o->report.per_port,
 		.histogram = o->report.histogram,
 		.rate = 1,
 	};
@@ -97,6 +98,7 @@ int rdp_client_sinks(struct client *c)
 		.file = o->report.json_file,
 		.plot_file = o->limits.plot_file,
 		.per_qp = o->report.per_qp,
+		.per_port = o->report.per_port,
 	};
 	struct rdp_report_sink *s;
 	int ret;

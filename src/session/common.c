@@ -127,6 +127,8 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->local_ip = local_ip;
 	cfg->defer_qps = !!(p->flags & RDP_PARAM_RDMA_CM);
 	cfg->mr_per_qp = !!(p->flags & RDP_PARAM_MR_PER_QP);
+	cfg->null_mr = !!(p->flags & RDP_PARAM_NULL_MR);
+	cfg->dualport = !!(p->flags & RDP_PARAM_DUALPORT);
 	cfg->use_srq = !!(p->flags & RDP_PARAM_SRQ);
 	/* Explicit only: an implicit MR's key would cover the whole address
 	 * space (RDP_PARAM_ODP_IMPLICIT is refused before this). */
@@ -418,6 +420,7 @@ void rdp_session_qp_cfg(const struct rdp_opts *o, const struct rdp_params *p,
 				 oob->have_local_ip ? &oob->local_ip : NULL,
 				 cfg);
 	rdp_path_from_params(p, path);
+	path->dlid = o->conn.dlid; /* the client's alone */
 }
 
 void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,

@@ -39,9 +39,14 @@ int rdp_session_use_mem(struct rdp_dev **dev, const struct rdp_mem_opts *mo)
 	}
 	(*dev)->mem = m;
 	m->hugepages = mo->hugepages;
+	m->file_offset_bytes = mo->offset_bytes;
 	m->relaxed = !mo->no_relaxed && rdp_mem_relaxed_supported();
 	kind = rdp_mem_kind_of(m);
-	if (kind == RDP_MEM_KIND_GPU)
+	if (kind == RDP_MEM_KIND_HOST && m->ops->option)
+		rdp_info("%s: buffers on %s from offset %llu (%s)",
+			 (*dev)->name, m->desc, m->file_offset_bytes,
+			 m->ops->option);
+	else if (kind == RDP_MEM_KIND_GPU)
 		rdp_info("%s: buffers on %s, %s", (*dev)->name, m->desc,
 			 m->why);
 	else if (kind == RDP_MEM_KIND_GPU_STAGED)

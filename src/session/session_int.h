@@ -242,6 +242,14 @@ int rdp_session_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			    struct rdp_conn **out);
 /* Accepts NULL and a half-built connection. */
 void rdp_session_conn_destroy(struct rdp_conn *conn);
+/* --wait_destroy: sleep sec seconds before the teardown of dev's
+ * resources, or until SIGINT or SIGTERM; the signal that ended it, else
+ * 0. */
+int rdp_session_wait_destroy(unsigned int sec, const char *dev);
+/* The client's options its own device must allow (dev_opts.c): one line
+ * and -EINVAL for a usage error (--dlid on Ethernet), -ENOSYS where the
+ * device lacks the feature. */
+int rdp_session_dev_opts(const struct rdp_opts *o, struct rdp_dev *dev);
 struct rdp_cpu_snap;
 struct rdp_msg_result;
 /* A snapshot of the live system's CPU counters, before a region. */

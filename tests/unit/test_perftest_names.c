@@ -36,9 +36,6 @@ struct pt_name {
 };
 
 /* Reasons shared by several names. */
-#define PORTS                                                                  \
-	"dual-port runs are not built in: run a test per port (-i), "          \
-	"or several device pairs at once (-d DEV0,DEV1 HOST0,HOST1)"
 #define RAW                                                                    \
 	"perftest's raw Ethernet tests only: Soft-RoCE and rdmaperf "          \
 	"have no raw packet QPs; run one of rdmaperf's RDMA tests"
@@ -57,9 +54,6 @@ struct pt_name {
 #define OPENCL                                                                 \
 	"OpenCL memory is not supported: no way to test it here; "             \
 	"use --use_cuda or --use_rocm"
-#define MMAP                                                                   \
-	"buffers mapped from a file are not built in: use the default "        \
-	"host buffers or --use_hugepages"
 #define AES                                                                    \
 	"AES-XTS encryption (mlx5 crypto) is a vendor-only feature, "          \
 	"not built in: drop the option"
@@ -111,7 +105,7 @@ static const struct pt_name names[] = {
 	{ "report-histogrm", 'H', 0, PT_OWN, NULL, "histogram" },
 	{ "report-unsorted", 'U', 0, PT_OWN },
 	{ "atomic_type", 'A', 1, PT_OWN, "CMP_AND_SWAP" },
-	{ "dualport", 'O', 0, PT_REFUSED, NULL, PORTS },
+	{ "dualport", 'O', 0, PT_OWN },
 	{ "post_list", 'l', 1, PT_OWN, "4" },
 	{ "duration", 'D', 1, PT_OWN, "2" },
 	{ "margin", 'f', 1, PT_OWN, "1" },
@@ -146,9 +140,7 @@ static const struct pt_name names[] = {
 	{ "no_lock", 0, 0, PT_REFUSED, NULL,
 	  "a thread domain (lock-free verbs) is a vendor-only feature, "
 	  "not built in: drop the option" },
-	{ "use-null-mr", 0, 0, PT_REFUSED, NULL,
-	  "the null MR (mlx5) is a vendor-only feature, not built in: "
-	  "drop the option" },
+	{ "use-null-mr", 0, 0, PT_OWN },
 	{ "report-both", 0, 0, PT_NOTHING },
 	{ "reversed", 0, 0, PT_OWN },
 	{ "pkey_index", 0, 1, PT_OWN, "1" },
@@ -205,12 +197,12 @@ static const struct pt_name names[] = {
 	{ "gpu_touch", 0, 1, PT_REFUSED, NULL,
 	  "touching GPU buffers during a run is not built in: drop the "
 	  "option" },
-	{ "mmap", 0, 1, PT_REFUSED, NULL, MMAP },
-	{ "mmap-offset", 0, 1, PT_REFUSED, NULL, MMAP },
+	{ "mmap", 0, 1, PT_OWN, "/dev/shm/rdmaperf-buf" },
+	{ "mmap-offset", 0, 1, PT_OWN, "4096" },
 	{ "ipv6", 0, 0, PT_NOTHING },
 	{ "ipv6-addr", 0, 0, PT_NOTHING },
 	{ "raw_ipv6", 0, 0, PT_REFUSED, NULL, RAW },
-	{ "report-per-port", 0, 0, PT_REFUSED, NULL, PORTS },
+	{ "report-per-port", 0, 0, PT_OWN },
 	{ "odp", 0, 0, PT_OWN },
 	{ "use_hugepages", 0, 0, PT_OWN },
 	{ "use_old_post_send", 0, 0, PT_OWN },
@@ -218,12 +210,9 @@ static const struct pt_name names[] = {
 	{ "sniffer", 0, 0, PT_REFUSED, NULL, RAW },
 	{ "raw_mcast", 0, 0, PT_REFUSED, NULL, RAW },
 	{ "mr_per_qp", 0, 0, PT_OWN },
-	{ "dlid", 0, 1, PT_REFUSED, NULL,
-	  "a destination LID by hand is not built in: the sides "
-	  "exchange their LIDs" },
+	{ "dlid", 0, 1, PT_OWN, "7" },
 	{ "tclass", 0, 1, PT_OWN, "8" },
-	{ "wait_destroy", 0, 1, PT_REFUSED, NULL,
-	  "waiting before the teardown is not built in: drop the option" },
+	{ "wait_destroy", 0, 1, PT_OWN, "1" },
 	{ "flows", 0, 1, PT_REFUSED, NULL, RAW },
 	{ "flows_burst", 0, 1, PT_REFUSED, NULL, RAW },
 	{ "reply_every", 0, 1, PT_REFUSED, NULL, RAW },
