@@ -384,21 +384,27 @@ static int await_exit(struct pt_peer *c)
 	return ret ? ret : -EPROTO;
 }
 
-/* --run_infinitely: perftest's live client runs until it is killed, and
- * its exit, which closes the connection, is the end of the run. */
+/* --run_infinitely: perftest's live client runs until it is stopped, as
+ * long as it takes. Before 6.28 it just leaves: its exit, which closes the
+ * connection, is the end of the run; from 6.28 on a stopped client ends
+ * as a counted one does (a barrier, the reports, the close). */
 int rdp_perftest_await_live_end(struct pt_peer *c)
 {
+	struct rdp_pt_report r;
 	uint8_t b;
-	int ret = rdp_oob_recv_raw(&c->s->oob, &b, 1, -1);
+	int ret = rdp_oob_peek(&c->s->oob, &b, 1, 0);
 
-	if (ret == -ECONNRESET) {
-		rdp_info("perftest client %s ended its live run",
-			 c->s->oob.peer);
-		return 0;
+	if (ret > 0) {
+		ret = rdp_perftest_serve_run(c, &r); /* logs its failure */
+		if (ret)
+			return ret;
+	} else if (ret != -ECONNRESET) {
+		rdp_err("perftest client %s in a live run: %s", c->s->oob.peer,
+			strerror(-ret));
+		return ret;
 	}
-	rdp_err("perftest client %s in a live run: %s", c->s->oob.peer,
-		ret ? strerror(-ret) : "it sent more than it does");
-	return ret ? ret : -EPROTO;
+	rdp_info("perftest client %s ended its live run", c->s->oob.peer);
+	return 0;
 }
 
 /* The reports, field by field (the server reads each alone); *peer: the

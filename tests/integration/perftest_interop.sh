@@ -20,12 +20,13 @@ t_perftest_interop() {
 # row, with perftest's own iteration count.
 pt_interop_plain() {
 	pt_client write_bw
+	cp "$WORK/out" "$WORK/pt-client.log" # begin empties out
 	begin "rdmaperf write_bw --perftest with no -n: perftest's 5000 iterations on both sides"
-	expect_file "$WORK/pt-server.log" "^ 65536 +5000 " &&
-		expect_out "^ 65536 +5000 " && pass
+	expect_file "$WORK/pt-server.log" "^ +65536 +5000 " &&
+		expect_file "$WORK/pt-client.log" "^ +65536 +5000 " && pass
 	pt_server write_bw
 	begin "ib_write_bw against the one-shot server with no -n: 5000 iterations"
-	expect_file "$WORK/pt-server.log" "^ 65536 +5000 " && pass
+	expect_file "$WORK/pt-server.log" "^ +65536 +5000 " && pass
 	PT_FIELDS=2 pt_client send_bw
 	PT_FIELDS=1 pt_client write_lat
 	pt_server read_bw
@@ -36,7 +37,7 @@ pt_interop_plain() {
 # bytes, or the one-line fix for a 312-byte build) agrees with its own,
 # for one size and for a live run, which each side ends by its exit.
 pt_interop_new() {
-	local dir=${RDP_PERFTEST_NEW_DIR:-} port=$((PORT + 11)) spid rc
+	local dir=${RDP_PERFTEST_NEW_DIR:-} port=$((PORT + 11)) spid rc i
 	if ! [ -x "$dir/ib_write_bw" ]; then
 		begin "perftest 6.28+ ib_write_bw server: rdmaperf's block agrees"
 		skip "no perftest 6.28 or later (RDP_PERFTEST_NEW_DIR)"
@@ -50,7 +51,7 @@ pt_interop_new() {
 	spid=$!
 	wait_tcp_listen "$port" ||
 		{ fail "ib_write_bw did not listen: $(cat "$WORK/pt-server.log")"; return; }
-	timeout -s INT 6 "$BUILD/rdmaperf" write_bw --perftest --run_infinitely \
+	timeout --preserve-status -s INT 6 "$BUILD/rdmaperf" write_bw --perftest --run_infinitely \
 		-d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1
 	rc=$?
 	kill -INT "$spid" 2>/dev/null
@@ -60,6 +61,27 @@ pt_interop_new() {
 		{ fail "perftest saw a mismatch"; return; }
 	[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
 	expect_out "Peer +: perftest [0-9.]+ server at" || return
+	pass
+	port=$((PORT + 12))
+	begin "perftest 6.28+ ib_write_bw --run_infinitely against the one-shot --perftest --run_infinitely: the blocks agree, the client's exit ends the run"
+	run_limited 60 "$BUILD/rdmaperf" write_bw --perftest --run_infinitely \
+		-d "$DEV" -p "$port" >"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	for i in $(seq 1 50); do
+		grep -q "waiting for one perftest client" "$WORK/pt-server.log" &&
+			break
+		sleep 0.1
+	done
+	timeout -s INT -k 30 6 "$dir/ib_write_bw" -d "$DEV" -p "$port" \
+		--run_infinitely "$ADDR" >"$WORK/out" 2>&1
+	wait "$spid"
+	rc=$?
+	tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"
+	! grep -q "mismatch" "$WORK/out" ||
+		{ fail "perftest saw a mismatch"; return; }
+	[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
+	expect_file "$WORK/pt-server.log" "perftest client .* ended its live run" ||
+		return
 	pass
 }
 
