@@ -45,6 +45,24 @@ pt_interop_new() {
 	fi
 	PATH="$dir:$PATH" pt_client write_bw
 	PATH="$dir:$PATH" PT_FIELDS=2 pt_client send_bw -n 500
+	begin "rdmaperf --perftest-block 312 against a perftest 6.28+ server of the other size: one line with the fix, no hang"
+	run_limited 60 "$dir/ib_write_bw" -d "$DEV" -p "$port" -n 100 \
+		>"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	wait_tcp_listen "$port" ||
+		{ fail "ib_write_bw did not listen: $(cat "$WORK/pt-server.log")"; return; }
+	run_limited 60 "$BUILD/rdmaperf" write_bw --perftest --perftest-block 312 \
+		-n 100 -d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1
+	rc=$?
+	wait "$spid"
+	if grep -q "HAVE_MLX5DV 1" "$dir/config.h" 2>/dev/null; then
+		[ "$rc" -eq 1 ] || { fail "rdmaperf: exit $rc"; return; }
+		expect_out "closed the connection during the parameter negotiation: .*--perftest-block 320" ||
+			return
+	else
+		[ "$rc" -eq 0 ] || { fail "rdmaperf: exit $rc"; return; }
+	fi
+	pass
 	begin "rdmaperf write_bw --perftest --run_infinitely against perftest 6.28+ ib_write_bw --run_infinitely: no mismatch"
 	run_limited 60 "$dir/ib_write_bw" -d "$DEV" -p "$port" \
 		--run_infinitely >"$WORK/pt-server.log" 2>&1 &
