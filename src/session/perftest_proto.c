@@ -317,9 +317,9 @@ static int connect_qps(struct rdp_session_base *s)
 	rdp_session_qp_cfg(c->s->o, p,
 			   c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
 			   &c->s->oob, &cfg, &path);
-	/* A perftest client steps through a page of the server's memory
-	 * for messages up to half a page. */
-	if (c->server && cfg.msg_bytes < PT_PAGE_SIZE)
+	/* perftest steps through a page of its peer's memory for messages
+	 * up to half a page: the server's, and under -b the client's too. */
+	if ((c->server || c->bidir) && cfg.msg_bytes < PT_PAGE_SIZE)
 		cfg.msg_bytes = PT_PAGE_SIZE;
 	ret = c->s->eng->conn_create(c->s->dev, &cfg, &c->s->conn);
 	if (ret)

@@ -31,6 +31,10 @@ pt_interop_plain() {
 	PT_FIELDS=1 pt_client write_lat
 	pt_server read_bw
 	PT_FIELDS=2 pt_server send_bw
+	# ib_atomic_bw -b: read_bw's duplex sequence, both ways
+	PT_FIELDS=2 pt_client atomic_bw -b -n 1000
+	PT_FIELDS=2 pt_client write_bw -b -n 1000 -s 64 -q 2
+	PT_FIELDS=2 pt_server atomic_bw -b -n 1000 -q 2
 }
 
 # perftest 6.28 or later as the server: the block rdmaperf sends (320
