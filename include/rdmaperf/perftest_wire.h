@@ -115,6 +115,10 @@ struct rdp_pt_neg {
 	uint64_t mlx5dv_mask; /* only in a 320-byte block */
 };
 
+/* Whether the first n (>= 1) bytes a client sent after the MTU start a
+ * negotiation block (a binary int, test_method) rather than a key
+ * message (hex digits). */
+int rdp_pt_starts_block(const uint8_t *in, size_t n);
 /* bytes: RDP_PT_NEG_BYTES or RDP_PT_NEG_MLX5DV_BYTES; -EINVAL else. */
 int rdp_pt_neg_encode(const struct rdp_pt_neg *n, uint8_t *out, size_t bytes);
 int rdp_pt_neg_decode(const uint8_t *in, size_t bytes, struct rdp_pt_neg *n);

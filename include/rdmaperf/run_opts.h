@@ -34,6 +34,11 @@ struct rdp_conn_opts {
 	char source_ip[64]; /* client: OOB source address, "" = the route's */
 	int perftest; /* --perftest: the peer is a perftest ib_* program */
 	uint32_t perftest_block; /* --perftest-block: 312 or 320, 0 = 320 */
+	/* --perftest: the iterations perftest's block carries, which a
+	 * live run (--run_infinitely) keeps though it runs by time */
+	uint64_t perftest_iters;
+	/* --perform_warm_up: the bandwidth tests' warm-up (perftest's) */
+	int perform_warm_up;
 	uint16_t tcp_port;
 	int oob_timeout_ms;
 	int cq_timeout_ms;

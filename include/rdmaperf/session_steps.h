@@ -110,5 +110,14 @@ struct rdp_pt_neg;
 int rdp_session_perftest_opts(const struct rdp_pt_neg *n,
 			      const struct rdp_opts *server,
 			      struct rdp_opts *po, char *why, size_t len);
+/*
+ * The block a --perftest side sends for its run of o at p (this point's
+ * size and QPs; all: perftest's -a sweep), filled as perftest fills its
+ * own for the same command line, --run_infinitely included;
+ * max_qp_rd_atom: this device's.
+ */
+void rdp_session_perftest_neg(const struct rdp_opts *o,
+			      const struct rdp_params *p, int all,
+			      uint32_t max_qp_rd_atom, struct rdp_pt_neg *n);
 
 #endif /* RDMAPERF_SESSION_STEPS_H */

@@ -10,7 +10,10 @@ const struct rdp_bench_ops rdp_bench_atomic_bw = {
 	.title = "atomic bandwidth",
 	.kind = RDP_BENCH_BW,
 	.verb = RDP_VERB_ATOMIC,
-	.flags = RDP_BENCH_RD_WINDOW | RDP_BENCH_BIDIR | RDP_BENCH_EVENTS,
+	/* -b against perftest too: ib_atomic_bw -b runs read_bw's duplex
+	 * sequence (a barrier, each side's run, the reports each way) */
+	.flags = RDP_BENCH_RD_WINDOW | RDP_BENCH_BIDIR | RDP_BENCH_PT_BIDIR |
+		 RDP_BENCH_EVENTS,
 	.default_size = 8,
 	.check_unit = "atomic operations counted in the server's counters",
 	.decide = rdp_bw_decide,

@@ -620,6 +620,12 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 		goto out;
 	st.variant = rdp_bw_variant_of(run, verb);
 	st.stage = run->conn->stage;
+	if (run->params->warmup_iters) {
+		ret = rdp_bw_warm_up(run, &st, verb);
+		if (ret)
+			goto out;
+		res->warmup_iters = run->params->warmup_iters;
+	}
 	start = st.last_cycles = rdp_cycles();
 	if (run->params->duration_s && !run->live) {
 		st.end_cycles =

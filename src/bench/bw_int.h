@@ -109,6 +109,11 @@ int rdp_bw_per_qp_take(const struct rdp_run *run, const struct bw_state *st,
 		       struct rdp_result *res);
 /* Each QP's bandwidth over res->elapsed_ns, once it is known. */
 void rdp_bw_per_qp_rates(struct rdp_result *res);
+/* --perform_warm_up: run->params->warmup_iters operations per QP, a
+ * window at a time, all completed before the clock starts; nothing of
+ * them is counted. */
+int rdp_bw_warm_up(struct rdp_run *run, struct bw_state *st,
+		   enum rdp_verb verb);
 /* The loop variant run needs. */
 enum bw_variant rdp_bw_variant_of(const struct rdp_run *run,
 				  enum rdp_verb verb);

@@ -306,3 +306,71 @@ void rdp_bw_per_qp_rates(struct rdp_result *res)
 						      res->elapsed_ns
 					    : 0;
 }
+
+/* Post one warm-up operation on b: the test's own, signalled; atomics
+ * add 0 (or swap 0 for 0), so the peer's word stays as it was. */
+static int warm_post(struct bw_qp *b, enum rdp_verb verb)
+{
+	struct ibv_send_wr wr = b->wr[0], *bad;
+	int ret;
+
+	wr.next = NULL;
+	wr.send_flags |= IBV_SEND_SIGNALED;
+	if (verb == RDP_VERB_ATOMIC) {
+		wr.wr.atomic.compare_add = 0;
+		wr.wr.atomic.swap = 0;
+	}
+	ret = ibv_post_send(b->qp, &wr, &bad);
+	if (ret)
+		rdp_err("post a warm-up operation on qp 0x%x: %s",
+			b->qp->qp_num, strerror(ret));
+	return -ret;
+}
+
+/* Wait for n completions, none failed, within the stall limit. */
+static int warm_reap(struct rdp_run *run, uint32_t n)
+{
+	struct ibv_wc wc[BW_POLL_BATCH];
+	uint64_t progress = rdp_cycles();
+	int got, i;
+
+	while (n) {
+		got = ibv_poll_cq(run->conn->cq,
+				  n < BW_POLL_BATCH ? (int)n : BW_POLL_BATCH,
+				  wc);
+		if (got < 0)
+			return -EIO;
+		for (i = 0; i < got; i++)
+			if (wc[i].status != IBV_WC_SUCCESS)
+				return rdp_bench_wc_error(&wc[i]);
+		if (got) {
+			n -= (uint32_t)got;
+			progress = rdp_cycles();
+		} else if (rdp_cycles() - progress > run->stall_cycles) {
+			rdp_err("warm-up: no completion for %.1f s: the peer "
+				"or the link stopped responding",
+				rdp_clock_ns(run->clk, run->stall_cycles) /
+					1e9);
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+int rdp_bw_warm_up(struct rdp_run *run, struct bw_state *st, enum rdp_verb verb)
+{
+	uint32_t q, left, chunk, i;
+	int ret = 0;
+
+	for (q = 0; !ret && q < st->num_qps; q++) {
+		for (left = run->params->warmup_iters; !ret && left;
+		     left -= chunk) {
+			chunk = left < st->window ? left : st->window;
+			for (i = 0; !ret && i < chunk; i++)
+				ret = warm_post(&st->qps[q], verb);
+			if (!ret)
+				ret = warm_reap(run, chunk);
+		}
+	}
+	return ret;
+}

@@ -378,8 +378,9 @@ static void client_defaults(struct rdp_opts *o)
 		o->matrix.qps[0] = 1;
 		o->matrix.n_qps = 1;
 	}
+	/* Bandwidth: no warm-up, unless --perform_warm_up */
 	if (o->bench->kind != RDP_BENCH_LAT)
-		p->warmup_iters = 0;
+		p->warmup_iters = rdp_cli_warm_up_bw(o);
 	/* Signal often enough that the send queue never fills; a ping-pong
 	 * needs room for one signaled write still in flight. */
 	if (p->cq_mod > p->tx_depth)
@@ -508,8 +509,11 @@ void rdp_opts_usage_client(FILE *f)
 	rdp_cli_usage(f, &rdp_cli_client);
 }
 
+/* pt: --perftest's first reading, whose test takes perftest's defaults
+ * (NULL: rdmaperf's). */
 static int parse_side(const struct rdp_cli_table *side, int argc, char **argv,
-		      struct rdp_opts *o, char *err, size_t len)
+		      struct rdp_opts *o, const struct rdp_opts *pt, char *err,
+		      size_t len)
 {
 	struct rdp_cli_table t = *side;
 
@@ -518,6 +522,8 @@ static int parse_side(const struct rdp_cli_table *side, int argc, char **argv,
 	 * client's command line. */
 	t.side = RDP_CLI_CLIENT | RDP_CLI_SERVER;
 	rdp_cli_defaults(&t, o);
+	if (pt)
+		rdp_cli_perftest_defaults(pt, o);
 	o->check_params = rdp_cli_check_params;
 	t.side = side->side;
 	return rdp_cli_parse(&t, argc, argv, o, err, len);
@@ -530,13 +536,15 @@ int rdp_opts_parse_client(int argc, char **argv, struct rdp_opts *o, char *err,
 					   errlen);
 }
 
-int rdp_opts_parse_client_table(const struct rdp_cli_table *t, int argc,
-				char **argv, struct rdp_opts *o, char *err,
-				size_t errlen)
+/* The command line over the defaults (pt: as parse_side), TEST and HOST. */
+static int parse_client_once(const struct rdp_cli_table *t, int argc,
+			     char **argv, struct rdp_opts *o,
+			     const struct rdp_opts *pt, char *err,
+			     size_t errlen)
 {
 	int ret, npos;
 
-	ret = parse_side(t, argc, argv, o, err, errlen);
+	ret = parse_side(t, argc, argv, o, pt, err, errlen);
 	if (ret)
 		return ret;
 	npos = argc - optind;
@@ -562,7 +570,30 @@ int rdp_opts_parse_client_table(const struct rdp_cli_table *t, int argc,
 		snprintf(o->conn.host, sizeof(o->conn.host), "%s",
 			 argv[optind + 1]);
 	}
-	return validate_client(o, err, errlen);
+	return 0;
+}
+
+int rdp_opts_parse_client_table(const struct rdp_cli_table *t, int argc,
+				char **argv, struct rdp_opts *o, char *err,
+				size_t errlen)
+{
+	struct rdp_opts *first;
+	int ret = parse_client_once(t, argc, argv, o, NULL, err, errlen);
+
+	/* --perftest: the test is known; read the line again over
+	 * perftest's defaults for it. */
+	if (!ret && o->conn.perftest) {
+		first = malloc(sizeof(*first));
+		if (!first)
+			return rdp_cli_bad(err, errlen, "out of memory");
+		*first = *o;
+		ret = parse_client_once(t, argc, argv, o, first, err, errlen);
+		free(first);
+		/* perftest's block: no iterations under -D */
+		o->conn.perftest_iters = o->params.duration_s ? 0
+							      : o->params.iters;
+	}
+	return ret ? ret : validate_client(o, err, errlen);
 }
 
 int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
@@ -571,7 +602,7 @@ int rdp_opts_parse_server(int argc, char **argv, struct rdp_opts *o, char *err,
 	struct rdp_rules_side side;
 	int ret;
 
-	ret = parse_side(&rdp_cli_server, argc, argv, o, err, errlen);
+	ret = parse_side(&rdp_cli_server, argc, argv, o, NULL, err, errlen);
 	if (ret)
 		return ret;
 	if (optind < argc)

@@ -5,6 +5,7 @@
 #define RDMAPERF_CLI_OPTS_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <rdmaperf/log.h>
@@ -50,6 +51,17 @@ rdp_cli_set_fn rdp_cli_set_no_pin;
 /* A memory type's option, --use_cuda (opts_mem.c). */
 rdp_cli_set_fn rdp_cli_set_mem_type;
 rdp_cli_set_fn rdp_cli_set_mmap_offset;
+/* --perftest (opts_perftest.c): perftest's iterations for test t, and
+ * its defaults for the test of first (the command line's first reading)
+ * in place of rdmaperf's in o. */
+struct rdp_bench_ops;
+uint64_t rdp_cli_perftest_iters(const struct rdp_bench_ops *t);
+void rdp_cli_perftest_defaults(const struct rdp_opts *first,
+			       struct rdp_opts *o);
+/* --perform_warm_up, and the warm-up it gives a bandwidth test: the
+ * operations per QP (0: none). */
+rdp_cli_set_fn rdp_cli_set_warm_up;
+uint32_t rdp_cli_warm_up_bw(const struct rdp_opts *o);
 /* --run_infinitely (opts_rate.c). */
 rdp_cli_set_fn rdp_cli_set_live;
 int rdp_cli_check_live(struct rdp_opts *o, char *err, size_t len);

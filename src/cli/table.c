@@ -315,8 +315,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	{ "bind_source_ip", 0, "ADDR", C,
 	  CHARS(conn.source_ip, "too long: an IPv4 or IPv6 address"),
 	  .help = "the out-of-band connection's source address" },
-	{ "perform_warm_up", 0, NULL, C, .set = rdp_cli_set_nothing,
-	  .help = "perftest's name: rdmaperf always warms up (--warmup N)" },
+	{ "perform_warm_up", 0, NULL, C, .set = rdp_cli_set_warm_up,
+	  .help = "WRITE, READ and atomic bandwidth tests: a send queue's depth of operations per QP before the clock starts, not counted (latency tests always warm up: --warmup)" },
 	{ "dont_xchg_versions", 0, NULL, C | S, .set = rdp_cli_refuse,
 	  .say = "rdmaperf always exchanges versions (its peer's version "
 		 "decides the protocol): drop the option",

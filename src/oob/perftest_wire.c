@@ -223,6 +223,13 @@ static int32_t int_of(const struct rdp_pt_neg *n, size_t i)
 	return *(const int32_t *)((const char *)n + neg_ints[i].field);
 }
 
+int rdp_pt_starts_block(const uint8_t *in, size_t n)
+{
+	/* test_method is 0, 1 or 2, big-endian: a NUL first, where a key
+	 * message has its LID's first hex digit */
+	return n > 0 && rdp_hex_digit(in[0]) < 0;
+}
+
 int rdp_pt_neg_encode(const struct rdp_pt_neg *n, uint8_t *out, size_t bytes)
 {
 	size_t i;

@@ -259,7 +259,13 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 				    &s.dev);
 	if (!ret)
 		ret = s.proto->hello(&s);
-	if (!ret && c.version_num < RDP_PT_NEG_VERSION) {
+	/* 6.28 on, or a build that sends its block while it calls itself
+	 * older */
+	if (!ret)
+		ret = rdp_perftest_block_coming(&c);
+	if (ret == 1) {
+		ret = 0;
+	} else if (!ret) {
 		rdp_err("perftest %s client from %s brings no test parameters "
 			"(perftest sends them from %.2f on): start a one-shot "
 			"`rdmaperf TEST --perftest [its options] -p PORT` for "

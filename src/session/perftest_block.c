@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The persistent server's reading of a perftest 6.28+ client's
- * negotiation block: the test it asks for as rdmaperf's options, held to
- * the limits a rdmaperf client is (ranges, --max-memory, --max-session).
+ * perftest's negotiation block (6.28+): the one a --perftest side sends,
+ * and the persistent server's reading of a client's: the test it asks
+ * for as rdmaperf's options, held to the limits a rdmaperf client is
+ * (ranges, --max-memory, --max-session).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -92,4 +93,52 @@ int rdp_session_perftest_opts(const struct rdp_pt_neg *n,
 	if (po->bench->validate && po->bench->validate(&po->params, why, len))
 		return -EPROTONOSUPPORT;
 	return check_fit(po, why, len);
+}
+
+/* perftest's verb for this side's test. */
+static int32_t verb_of(const struct rdp_bench_ops *t)
+{
+	switch (t->verb) {
+	case RDP_VERB_SEND:
+		return RDP_PT_SEND;
+	case RDP_VERB_READ:
+		return RDP_PT_READ;
+	case RDP_VERB_ATOMIC:
+		return RDP_PT_ATOMIC;
+	default:
+		return RDP_PT_WRITE;
+	}
+}
+
+#define PT_DEF_DURATION_S 5 /* what perftest's block says without -D */
+
+void rdp_session_perftest_neg(const struct rdp_opts *o,
+			      const struct rdp_params *p, int all,
+			      uint32_t max_qp_rd_atom, struct rdp_pt_neg *n)
+{
+	int atomic = verb_of(o->bench) == RDP_PT_ATOMIC;
+	int live = !!(p->flags & RDP_PARAM_LIVE);
+
+	memset(n, 0, sizeof(*n));
+	/* --run_infinitely: perftest's third method, by time, keeping the
+	 * iterations (its default or -n) unless -D set the time, whose
+	 * length it sends (else 5 s) */
+	n->test_method = live ? 2 : all ? 1 : 0;
+	n->verb = verb_of(o->bench);
+	n->tst = o->bench->kind == RDP_BENCH_LAT ? RDP_PT_LAT : RDP_PT_BW;
+	/* perftest: fetch-and-add unless -A; 0 in other tests */
+	n->atomic_type = atomic && !(p->flags & RDP_PARAM_CAS) ? 1 : 0;
+	n->test_type = p->duration_s || live ? 1 : 0;
+	n->report_fmt = o->report.gbits ? 0 : 1;
+	n->size_bytes = p->size_bytes;
+	if (live)
+		n->iters = o->conn.perftest_iters;
+	else
+		n->iters = p->duration_s ? 0 : p->iters;
+	n->num_qps = (int32_t)p->num_qps;
+	n->duration_s = p->duration_s ? (int32_t)p->duration_s
+				      : PT_DEF_DURATION_S;
+	if (live && o->conn.perftest_iters)
+		n->duration_s = PT_DEF_DURATION_S;
+	n->max_qp_rd_atom = max_qp_rd_atom;
 }

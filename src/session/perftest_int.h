@@ -58,6 +58,10 @@ static inline const char *peer_role(const struct pt_peer *c)
 /* The client's negotiation block (its size, 312 or 320 bytes, in
  * *bytes), which nothing announces. */
 int rdp_perftest_block_size(struct pt_peer *c, uint8_t *b, size_t *bytes);
+/* Whether the client's next message is its negotiation block: 1 from
+ * 6.28 on, or when its first bytes are a block's (a build that calls
+ * itself older); 0 if not, or -errno. */
+int rdp_perftest_block_coming(struct pt_peer *c);
 /* perftest's close: a barrier, then the "done" 6.06 writes; timeout_ms
  * 0: as long as the peer runs. */
 int rdp_perftest_close_tcp(struct pt_peer *c, int timeout_ms);

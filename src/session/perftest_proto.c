@@ -14,8 +14,14 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 
+#include <rdmaperf/session_steps.h>
+
 #include "perftest_int.h"
 #include "session_int.h"
+
+/* How long the rest of a 320-byte block may lag its first 312 bytes,
+ * which perftest writes at once. */
+#define PT_BLOCK_REST_MS 300
 
 /* perftest's lock step: the TCP client writes, then reads; the server
  * reads, then writes. timeout_ms 0: no deadline (the server, while the
@@ -127,66 +133,103 @@ int rdp_perftest_block_size(struct pt_peer *c, uint8_t *b, size_t *bytes)
 		return ret;
 	}
 	ret = rdp_oob_recv_raw(&c->s->oob, b + RDP_PT_NEG_BYTES,
-			       RDP_PT_NEG_MLX5DV_BYTES - RDP_PT_NEG_BYTES, 300);
+			       RDP_PT_NEG_MLX5DV_BYTES - RDP_PT_NEG_BYTES,
+			       PT_BLOCK_REST_MS);
 	*bytes = ret ? RDP_PT_NEG_BYTES : RDP_PT_NEG_MLX5DV_BYTES;
 	return 0;
 }
 
-/* perftest's verb for this side's test. */
-static int32_t verb_of(const struct rdp_opts *o)
+int rdp_perftest_block_coming(struct pt_peer *c)
 {
-	switch (o->bench->verb) {
-	case RDP_VERB_SEND:
-		return RDP_PT_SEND;
-	case RDP_VERB_READ:
-		return RDP_PT_READ;
-	case RDP_VERB_ATOMIC:
-		return RDP_PT_ATOMIC;
-	default:
-		return RDP_PT_WRITE;
+	uint8_t first[4];
+	int n;
+
+	if (c->version_num >= RDP_PT_NEG_VERSION)
+		return 1;
+	/* A build that calls itself older but negotiates (it goes by this
+	 * side's 6.28): its block's first bytes are no key message's. */
+	n = rdp_oob_peek(&c->s->oob, first, sizeof(first), -1);
+	if (n < 0) {
+		rdp_err("perftest client %s: nothing after the MTU exchange: "
+			"%s",
+			c->s->oob.peer, strerror(-n));
+		return n;
 	}
+	return rdp_pt_starts_block(first, (size_t)n);
 }
 
-/* 6.28 and later: the block both sides compare. */
+/*
+ * The client: its block of `bytes` (--perftest-block, else 320), the
+ * server's back. A server built without mlx5dv reads 312 of them and
+ * answers 312: named, with the option that fits it (what it left unread
+ * would break its next message).
+ */
+static int client_block(struct pt_peer *c, const uint8_t *a, uint8_t *b,
+			size_t bytes)
+{
+	size_t rest = bytes - RDP_PT_NEG_BYTES;
+	int forced = c->s->o->conn.perftest_block != 0;
+	int other = rest ? RDP_PT_NEG_BYTES : RDP_PT_NEG_MLX5DV_BYTES;
+	int ret = rdp_oob_send_raw(&c->s->oob, a, bytes);
+
+	/* perftest reads its block in one read: one write of it here */
+	if (!ret)
+		ret = rdp_oob_recv_raw(&c->s->oob, b, RDP_PT_NEG_BYTES, -1);
+	if (!ret && rest)
+		ret = rdp_oob_recv_raw(&c->s->oob, b + RDP_PT_NEG_BYTES, rest,
+				       forced ? -1 : PT_BLOCK_REST_MS);
+	if (ret == -ETIMEDOUT && rest && !forced) {
+		rdp_err("perftest %s server at %s reads a %d-byte parameter "
+			"block (built without mlx5dv): run with "
+			"--perftest-block %d",
+			c->version, c->s->oob.peer, RDP_PT_NEG_BYTES,
+			RDP_PT_NEG_BYTES);
+		return -EPROTO;
+	}
+	if (ret == -ECONNRESET)
+		rdp_err("perftest server %s closed the connection during the "
+			"parameter negotiation: see its output (this side "
+			"sent %zu bytes; for a server that reads %d: "
+			"--perftest-block %d)",
+			c->s->oob.peer, bytes, other, other);
+	else if (ret)
+		rdp_err("perftest server %s: the parameter negotiation: %s",
+			c->s->oob.peer, strerror(-ret));
+	return ret;
+}
+
+/* 6.28 and later, or a block forced by --perftest-block (a build that
+ * negotiates while it calls itself older): the block both sides
+ * compare. */
 static int negotiate(struct rdp_session_base *s)
 {
 	struct pt_peer *c = s->pt;
-	const struct rdp_params *p = &c->s->p;
-	int atomic = verb_of(c->s->o) == RDP_PT_ATOMIC;
-	struct rdp_pt_neg mine = {
-		.test_method = c->all ? 1 : 0,
-		.verb = verb_of(c->s->o),
-		.tst = c->s->o->bench->kind == RDP_BENCH_LAT ? RDP_PT_LAT
-							  : RDP_PT_BW,
-		/* perftest: fetch-and-add unless -A; 0 in other tests */
-		.atomic_type = atomic && !(p->flags & RDP_PARAM_CAS) ? 1 : 0,
-		.test_type = p->duration_s ? 1 : 0,
-		.report_fmt = c->s->o->report.gbits ? 0 : 1,
-		.size_bytes = p->size_bytes,
-		.iters = p->duration_s ? 0 : p->iters,
-		.num_qps = (int32_t)p->num_qps,
-		.duration_s = p->duration_s ? (int32_t)p->duration_s : 5,
-		.max_qp_rd_atom = (uint32_t)c->s->dev->attr.max_qp_rd_atom,
-	},
-			  theirs;
+	const struct rdp_opts *o = c->s->o;
+	struct rdp_pt_neg mine, theirs;
 	uint8_t a[RDP_PT_NEG_MLX5DV_BYTES], b[RDP_PT_NEG_MLX5DV_BYTES];
-	size_t bytes = c->s->o->conn.perftest_block
-			       ? c->s->o->conn.perftest_block
-			       : RDP_PT_NEG_MLX5DV_BYTES;
+	size_t bytes = o->conn.perftest_block ? o->conn.perftest_block
+					      : RDP_PT_NEG_MLX5DV_BYTES;
 	const char *diff;
 	int ret;
 
-	if (c->version_num < RDP_PT_NEG_VERSION)
-		return 0;
+	rdp_session_perftest_neg(o, &c->s->p, c->all,
+				 (uint32_t)c->s->dev->attr.max_qp_rd_atom,
+				 &mine);
 	if (c->server) {
+		ret = rdp_perftest_block_coming(c);
+		if (ret <= 0)
+			return ret;
 		ret = rdp_perftest_block_size(c, b, &bytes);
 		if (!ret) {
 			rdp_pt_neg_encode(&mine, a, bytes);
 			ret = rdp_oob_send_raw(&c->s->oob, a, bytes);
 		}
 	} else {
+		if (c->version_num < RDP_PT_NEG_VERSION &&
+		    !o->conn.perftest_block)
+			return 0;
 		rdp_pt_neg_encode(&mine, a, bytes);
-		ret = xchg(c, a, b, bytes, "the parameter negotiation");
+		ret = client_block(c, a, b, bytes);
 	}
 	if (ret)
 		return ret;
@@ -274,9 +317,9 @@ static int connect_qps(struct rdp_session_base *s)
 	rdp_session_qp_cfg(c->s->o, p,
 			   c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
 			   &c->s->oob, &cfg, &path);
-	/* A perftest client steps through a page of the server's memory
-	 * for messages up to half a page. */
-	if (c->server && cfg.msg_bytes < PT_PAGE_SIZE)
+	/* perftest steps through a page of its peer's memory for messages
+	 * up to half a page: the server's, and under -b the client's too. */
+	if ((c->server || c->bidir) && cfg.msg_bytes < PT_PAGE_SIZE)
 		cfg.msg_bytes = PT_PAGE_SIZE;
 	ret = c->s->eng->conn_create(c->s->dev, &cfg, &c->s->conn);
 	if (ret)
@@ -341,21 +384,27 @@ static int await_exit(struct pt_peer *c)
 	return ret ? ret : -EPROTO;
 }
 
-/* --run_infinitely: perftest's live client runs until it is killed, and
- * its exit, which closes the connection, is the end of the run. */
+/* --run_infinitely: perftest's live client runs until it is stopped, as
+ * long as it takes. Before 6.28 it just leaves: its exit, which closes the
+ * connection, is the end of the run; from 6.28 on a stopped client ends
+ * as a counted one does (a barrier, the reports, the close). */
 int rdp_perftest_await_live_end(struct pt_peer *c)
 {
+	struct rdp_pt_report r;
 	uint8_t b;
-	int ret = rdp_oob_recv_raw(&c->s->oob, &b, 1, -1);
+	int ret = rdp_oob_peek(&c->s->oob, &b, 1, 0);
 
-	if (ret == -ECONNRESET) {
-		rdp_info("perftest client %s ended its live run",
-			 c->s->oob.peer);
-		return 0;
+	if (ret > 0) {
+		ret = rdp_perftest_serve_run(c, &r); /* logs its failure */
+		if (ret)
+			return ret;
+	} else if (ret != -ECONNRESET) {
+		rdp_err("perftest client %s in a live run: %s", c->s->oob.peer,
+			strerror(-ret));
+		return ret;
 	}
-	rdp_err("perftest client %s in a live run: %s", c->s->oob.peer,
-		ret ? strerror(-ret) : "it sent more than it does");
-	return ret ? ret : -EPROTO;
+	rdp_info("perftest client %s ended its live run", c->s->oob.peer);
+	return 0;
 }
 
 /* The reports, field by field (the server reads each alone); *peer: the
