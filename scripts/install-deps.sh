@@ -18,6 +18,8 @@ BUILD_PACKAGES=(
 # util-linux (setpriv, prlimit). The test bed's own packages (QEMU,
 # rdma-core, perftest) come from tests/softroce/install-deps.sh below.
 TEST_PACKAGES=(valgrind python3 iproute2 util-linux)
+# The parser that reads --metrics files in test_metrics (OpenMetrics).
+TEST_PACKAGES+=(python3-prometheus-client)
 
 # The package tier: dpkg-buildpackage (debhelper's dh, autoreconf),
 # lintian, the package's build dependencies that the list above lacks

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * --metrics FILE: a run's figures as OpenMetrics text for node_exporter's
+ * textfile collector (a gauge or a summary per figure, one sample per
+ * point, labelled by test, size, QPs, device and peer host). The file is
+ * replaced whole (a temporary file in its directory, then rename), so a
+ * collector never reads half of it.
+ *
+ * Layer: report
+ */
+#ifndef RDMAPERF_METRICS_H
+#define RDMAPERF_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <rdmaperf/stats.h>
+
+struct rdp_report_sink;
+
+/* One point's figures, as the sink keeps them. */
+struct rdp_metrics_point {
+	uint64_t size_bytes;
+	uint32_t num_qps;
+	int bw;			 /* a bandwidth test: rates are there */
+	double bw_bytes_per_s;	 /* average */
+	double peak_bytes_per_s; /* 0: not measured (-N) */
+	double msgs_per_s;
+	struct rdp_lat_stats lat; /* lat.n 0: no latency figures */
+	int data_ok;
+	int loss_counted;
+	uint64_t lost_msgs;
+	uint64_t device_events; /* seen in the point, dropped ones too */
+};
+
+/* The run's labels and outcome. */
+struct rdp_metrics_run {
+	const char *test;   /* write_bw, ... */
+	const char *device; /* this side's, "" unknown */
+	const char *peer;   /* the server's host name, else its address */
+	const struct rdp_metrics_point *points;
+	size_t n;
+	size_t n_failed; /* points that failed a threshold or the link */
+	time_t when;	 /* the run's end */
+};
+
+/* The text, "# EOF" last; 0 or -EIO. */
+int rdp_metrics_write(FILE *f, const struct rdp_metrics_run *run);
+/* The same into path, atomically; 0 or a negative errno (logged). */
+int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *run);
+/* Before the run: can path be written as the sink will write it (its
+ * directory there and writable, path no directory)? -EINVAL with one
+ * line in err when not. */
+int rdp_metrics_check_path(const char *path, char *err, size_t len);
+
+/* The sink: keeps each point, writes file at close. */
+int rdp_metrics_sink_create(const char *file, struct rdp_report_sink **out);
+
+#endif /* RDMAPERF_METRICS_H */

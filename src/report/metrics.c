@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* --metrics: the run's figures as OpenMetrics text (base units, rdmaperf_
+ * prefix), which node_exporter's textfile collector also reads as the
+ * Prometheus text format: gauges and one summary, no counters. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rdmaperf/bench.h>
+#include <rdmaperf/engine.h>
+#include <rdmaperf/log.h>
+#include <rdmaperf/metrics.h>
+#include <rdmaperf/peer.h>
+#include <rdmaperf/report.h>
+#include <rdmaperf/sink.h>
+
+/* A value as both formats read it. */
+static void put_value(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs(" NaN\n", f);
+	else if (isinf(v))
+		fputs(v > 0 ? " +Inf\n" : " -Inf\n", f);
+	else
+		fprintf(f, " %.10g\n", v);
+}
+
+/* A label value between quotes: backslash, quote and newline escaped. */
+static void put_label(FILE *f, const char *name, const char *v, int first)
+{
+	fprintf(f, "%s%s=\"", first ? "" : ",", name);
+	for (; v && *v; v++) {
+		if (*v == '\\')
+			fputs("\\\\", f);
+		else if (*v == '"')
+			fputs("\\\"", f);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+/* name{test,size,qps,device,peer[,quantile]} value; p NULL: the run's. */
+static void put_sample(FILE *f, const char *name,
+		       const struct rdp_metrics_run *run,
+		       const struct rdp_metrics_point *p, const char *quantile,
+		       double v)
+{
+	char num[32];
+
+	fprintf(f, "%s{", name);
+	put_label(f, "test", run->test, 1);
+	if (p) {
+		snprintf(num, sizeof(num), "%" PRIu64, p->size_bytes);
+		put_label(f, "size", num, 0);
+		snprintf(num, sizeof(num), "%" PRIu32, p->num_qps);
+		put_label(f, "qps", num, 0);
+	}
+	put_label(f, "device", run->device, 0);
+	put_label(f, "peer", run->peer, 0);
+	if (quantile)
+		put_label(f, "quantile", quantile, 0);
+	fputc('}', f);
+	put_value(f, v);
+}
+
+/* A gauge with one sample per point that has it. */
+struct gauge {
+	const char *name;
+	const char *help;
+	int (*has)(const struct rdp_metrics_point *p);
+	double (*value)(const struct rdp_metrics_point *p);
+};
+
+static int is_bw(const struct rdp_metrics_point *p)
+{
+	return p->bw;
+}
+
+static int has_peak(const struct rdp_metrics_point *p)
+{
+	return p->bw && p->peak_bytes_per_s > 0;
+}
+
+static int has_lat(const struct rdp_metrics_point *p)
+{
+	return p->lat.n > 0;
+}
+
+static int always(const struct rdp_metrics_point *p)
+{
+	(void)p;
+	return 1;
+}
+
+static int has_loss(const struct rdp_metrics_point *p)
+{
+	return p->loss_counted;
+}
+
+static double bw_of(const struct rdp_metrics_point *p)
+{
+	return p->bw_bytes_per_s;
+}
+
+static double peak_of(const struct rdp_metrics_point *p)
+{
+	return p->peak_bytes_per_s;
+}
+
+static double rate_of(const struct rdp_metrics_point *p)
+{
+	return p->msgs_per_s;
+}
+
+static double min_of(const struct rdp_metrics_point *p)
+{
+	return p->lat.min_ns / 1e9;
+}
+
+static double max_of(const struct rdp_metrics_point *p)
+{
+	return p->lat.max_ns / 1e9;
+}
+
+static double data_errors_of(const struct rdp_metrics_point *p)
+{
+	return !p->data_ok;
+}
+
+static double lost_of(const struct rdp_metrics_point *p)
+{
+	return (double)p->lost_msgs;
+}
+
+static double events_of(const struct rdp_metrics_point *p)
+{
+	return (double)p->device_events;
+}
+
+static const struct gauge gauges[] = {
+	{ "rdmaperf_bandwidth_bytes_per_second",
+	  "Average bandwidth of the point.", is_bw, bw_of },
+	{ "rdmaperf_bandwidth_peak_bytes_per_second",
+	  "Peak bandwidth of the point.", has_peak, peak_of },
+	{ "rdmaperf_messages_per_second", "Message rate of the point.", is_bw,
+	  rate_of },
+	{ "rdmaperf_latency_min_seconds", "Lowest latency of the point.",
+	  has_lat, min_of },
+	{ "rdmaperf_latency_max_seconds", "Highest latency of the point.",
+	  has_lat, max_of },
+	{ "rdmaperf_data_errors",
+	  "1 when the point's data check failed, else 0.", always,
+	  data_errors_of },
+	{ "rdmaperf_lost_messages",
+	  "Messages sent that the receiver never counted (UC/UD).", has_loss,
+	  lost_of },
+	{ "rdmaperf_device_events",
+	  "Device events (port changes, errors) seen during the point.", always,
+	  events_of },
+};
+
+static void put_head(FILE *f, const char *name, const char *type,
+		     const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void put_gauge(FILE *f, const struct rdp_metrics_run *run,
+		      const struct gauge *g)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->n; i++)
+		n += g->has(&run->points[i]) != 0;
+	if (!n)
+		return; /* no family without samples */
+	put_head(f, g->name, "gauge", g->help);
+	for (i = 0; i < run->n; i++)
+		if (g->has(&run->points[i]))
+			put_sample(f, g->name, run, &run->points[i], NULL,
+				   g->value(&run->points[i]));
+}
+
+/* The percentiles as a summary: quantile samples, _sum and _count. */
+static void put_latency(FILE *f, const struct rdp_metrics_run *run)
+{
+	static const char name[] = "rdmaperf_latency_seconds";
+	const struct rdp_metrics_point *p;
+	size_t i, n = 0;
+
+	for (i = 0; i < run->n; i++)
+		n += has_lat(&run->points[i]);
+	if (!n)
+		return;
+	put_head(f, name, "summary", "Latency percentiles of the point.");
+	for (i = 0; i < run->n; i++) {
+		const struct rdp_lat_stats *l = &run->points[i].lat;
+
+		p = &run->points[i];
+		if (!has_lat(p))
+			continue;
+		put_sample(f, name, run, p, "0.5", l->median_ns / 1e9);
+		put_sample(f, name, run, p, "0.9", l->p90_ns / 1e9);
+		put_sample(f, name, run, p, "0.99", l->p99_ns / 1e9);
+		put_sample(f, name, run, p, "0.999", l->p999_ns / 1e9);
+		put_sample(f, name, run, p, "0.9999", l->p9999_ns / 1e9);
+		put_sample(f, "rdmaperf_latency_seconds_sum", run, p, NULL,
+			   l->avg_ns * (double)l->n / 1e9);
+		put_sample(f, "rdmaperf_latency_seconds_count", run, p, NULL,
+			   (double)l->n);
+	}
+}
+
+static void put_run(FILE *f, const struct rdp_metrics_run *run)
+{
+	put_head(f, "rdmaperf_points", "gauge", "Points the run measured.");
+	put_sample(f, "rdmaperf_points", run, NULL, NULL, (double)run->n);
+	put_head(f, "rdmaperf_failed_points", "gauge",
+		 "Points that failed a threshold or saw the link go down.");
+	put_sample(f, "rdmaperf_failed_points", run, NULL, NULL,
+		   (double)run->n_failed);
+	put_head(f, "rdmaperf_pass", "gauge",
+		 "1 when the run passed its thresholds, else 0.");
+	put_sample(f, "rdmaperf_pass", run, NULL, NULL, run->n_failed == 0);
+	put_head(f, "rdmaperf_last_run_timestamp_seconds", "gauge",
+		 "When the run ended, in seconds since the epoch.");
+	put_sample(f, "rdmaperf_last_run_timestamp_seconds", run, NULL, NULL,
+		   (double)run->when);
+}
+
+int rdp_metrics_write(FILE *f, const struct rdp_metrics_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(gauges) / sizeof(gauges[0]); i++) {
+		put_gauge(f, run, &gauges[i]);
+		if (i == 2)
+			put_latency(f, run); /* after the rates */
+	}
+	put_run(f, run);
+	fputs("# EOF\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* The directory of path (".": none named) into dir. */
+static int dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return snprintf(dir, len, ".") >= (int)len ? -ENAMETOOLONG : 0;
+	if (slash == path)
+		return snprintf(dir, len, "/") >= (int)len ? -ENAMETOOLONG : 0;
+	if ((size_t)(slash - path) >= len)
+		return -ENAMETOOLONG;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	return 0;
+}
+
+int rdp_metrics_check_path(const char *path, char *err, size_t len)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!*path || dir_of(path, dir, sizeof(dir)) ||
+	    path[strlen(path) - 1] == '/') {
+		snprintf(err, len,
+			 "--metrics needs a file name, e.g. "
+			 "/var/lib/node_exporter/rdmaperf.prom");
+		return -EINVAL;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, len,
+			 "--metrics %s is a directory: name a file in it, "
+			 "e.g. %s/rdmaperf.prom",
+			 path, path);
+		return -EINVAL;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, len,
+			 "--metrics %s: no directory %s: create it or name a "
+			 "file in one that exists",
+			 path, dir);
+		return -EINVAL;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(err, len,
+			 "--metrics %s: cannot write in %s: name a file in a "
+			 "directory you can write",
+			 path, dir);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Write, flush and sync the temporary file fd; closes it. */
+static int write_tmp(int fd, const struct rdp_metrics_run *run)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ret = rdp_metrics_write(f, run);
+	if (!ret && fflush(f))
+		ret = -errno;
+	/* The collector may run as another user: readable by all. */
+	if (!ret && (fchmod(fd, 0644) || fsync(fd)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *run)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	int fd, ret;
+
+	ret = dir_of(path, dir, sizeof(dir));
+	/* A dot file: the collector reads only *.prom. */
+	if (!ret && snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir,
+			     base ? base + 1 : path) >= (int)sizeof(tmp))
+		ret = -ENAMETOOLONG;
+	if (ret) {
+		rdp_err("write --metrics %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		rdp_err("write --metrics %s: create a file in %s: %s", path,
+			dir, strerror(-ret));
+		return ret;
+	}
+	ret = write_tmp(fd, run);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		rdp_err("write --metrics %s: %s", path, strerror(-ret));
+	}
+	return ret;
+}
+
+struct metrics_sink {
+	struct rdp_report_sink base; /* first */
+	char file[PATH_MAX];
+	struct rdp_metrics_point *v;
+	size_t n, cap;
+	size_t n_failed;
+};
+
+static void keep(struct rdp_metrics_point *m, const struct rdp_report_info *in,
+		 const struct rdp_result *r)
+{
+	memset(m, 0, sizeof(*m));
+	m->size_bytes = r->size_bytes;
+	m->num_qps = r->num_qps;
+	m->bw = in->ops && in->ops->kind == RDP_BENCH_BW;
+	m->bw_bytes_per_s = r->bw_avg_gbps * 1e9 / 8;
+	m->peak_bytes_per_s = r->bw_peak_gbps * 1e9 / 8;
+	m->msgs_per_s = r->msg_rate_mpps * 1e6;
+	m->lat = r->lat;
+	m->data_ok = r->data_ok;
+	m->loss_counted = r->loss_counted;
+	m->lost_msgs = rdp_result_lost(r);
+	m->device_events = r->n_events + r->events_dropped;
+}
+
+static int metrics_point(struct rdp_report_sink *s,
+			 const struct rdp_report_info *in,
+			 const struct rdp_result *r)
+{
+	struct metrics_sink *m = (struct metrics_sink *)s;
+	struct rdp_metrics_point *v;
+
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 16;
+
+		v = realloc(m->v, cap * sizeof(*v));
+		if (!v) {
+			rdp_err("keep the point for --metrics: %s",
+				strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		m->v = v;
+		m->cap = cap;
+	}
+	keep(&m->v[m->n++], in, r);
+	return 0;
+}
+
+/* After the verdict's and the link's ends: their failures are counted. */
+static int metrics_end(struct rdp_report_sink *s,
+		       const struct rdp_report_info *in,
+		       struct rdp_report_summary *sum)
+{
+	(void)in;
+	((struct metrics_sink *)s)->n_failed = sum->n_failed;
+	return 0;
+}
+
+static int metrics_close(struct rdp_report_sink *s,
+			 const struct rdp_report_info *in)
+{
+	struct metrics_sink *m = (struct metrics_sink *)s;
+	const struct rdp_host_info *ph = in->peer_host;
+	struct rdp_metrics_run run = {
+		.test = in->ops ? in->ops->name : "",
+		.device = in->conn && in->conn->dev ? in->conn->dev->name : "",
+		.peer = ph && ph->hostname[0] ? ph->hostname : in->peer_addr,
+		.points = m->v,
+		.n = m->n,
+		.n_failed = m->n_failed,
+		.when = time(NULL),
+	};
+
+	if (!run.peer)
+		run.peer = "";
+	return rdp_metrics_write_file(m->file, &run);
+}
+
+static void metrics_destroy(struct rdp_report_sink *s)
+{
+	free(((struct metrics_sink *)s)->v);
+	free(s);
+}
+
+static const struct rdp_report_sink_ops metrics_ops = {
+	.name = "metrics",
+	.point = metrics_point,
+	.end = metrics_end,
+	.close = metrics_close,
+	.destroy = metrics_destroy,
+};
+
+int rdp_metrics_sink_create(const char *file, struct rdp_report_sink **out)
+{
+	struct metrics_sink *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	if (snprintf(m->file, sizeof(m->file), "%s", file) >=
+	    (int)sizeof(m->file)) {
+		free(m);
+		return -ENAMETOOLONG;
+	}
+	m->base.ops = &metrics_ops;
+	*out = &m->base;
+	return 0;
+}
