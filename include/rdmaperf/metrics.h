@@ -18,6 +18,7 @@
 
 #include <rdmaperf/stats.h>
 
+struct json_t;
 struct rdp_report_sink;
 
 /* One point's figures, as the sink keeps them. */
@@ -44,12 +45,18 @@ struct rdp_metrics_run {
 	size_t n;
 	size_t n_failed; /* points that failed a threshold or the link */
 	time_t when;	 /* the run's end */
+	int failed;	 /* the run itself failed (certify: its exit) */
 };
 
-/* The text, "# EOF" last; 0 or -EIO. */
-int rdp_metrics_write(FILE *f, const struct rdp_metrics_run *run);
+/* The text of n_runs runs (each family once, every run's samples in
+ * it), "# EOF" last; 0 or -EIO. The runs' label sets must differ. */
+int rdp_metrics_write(FILE *f, const struct rdp_metrics_run *runs,
+		      size_t n_runs);
 /* The same into path, atomically; 0 or a negative errno (logged). */
-int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *run);
+int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *runs,
+			   size_t n_runs);
+/* A results document's entry (rdmaperf's JSON) as a point. */
+void rdp_metrics_point_of(const struct json_t *e, struct rdp_metrics_point *p);
 /* Before the run: can path be written as the sink will write it (its
  * directory there and writable, path no directory)? -EINVAL with one
  * line in err when not. */

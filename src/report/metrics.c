@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <jansson.h>
 
 #include <rdmaperf/bench.h>
 #include <rdmaperf/engine.h>
@@ -174,79 +175,123 @@ static void put_head(FILE *f, const char *name, const char *type,
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-static void put_gauge(FILE *f, const struct rdp_metrics_run *run,
-		      const struct gauge *g)
+static void put_gauge(FILE *f, const struct rdp_metrics_run *runs,
+		      size_t n_runs, const struct gauge *g)
 {
-	size_t i, n = 0;
+	const struct rdp_metrics_run *run;
+	size_t i, k, n = 0;
 
-	for (i = 0; i < run->n; i++)
-		n += g->has(&run->points[i]) != 0;
+	for (k = 0; k < n_runs; k++)
+		for (i = 0; i < runs[k].n; i++)
+			n += g->has(&runs[k].points[i]) != 0;
 	if (!n)
 		return; /* no family without samples */
 	put_head(f, g->name, "gauge", g->help);
-	for (i = 0; i < run->n; i++)
-		if (g->has(&run->points[i]))
-			put_sample(f, g->name, run, &run->points[i], NULL,
-				   g->value(&run->points[i]));
-}
-
-/* The percentiles as a summary: quantile samples, _sum and _count. */
-static void put_latency(FILE *f, const struct rdp_metrics_run *run)
-{
-	static const char name[] = "rdmaperf_latency_seconds";
-	const struct rdp_metrics_point *p;
-	size_t i, n = 0;
-
-	for (i = 0; i < run->n; i++)
-		n += has_lat(&run->points[i]);
-	if (!n)
-		return;
-	put_head(f, name, "summary", "Latency percentiles of the point.");
-	for (i = 0; i < run->n; i++) {
-		const struct rdp_lat_stats *l = &run->points[i].lat;
-
-		p = &run->points[i];
-		if (!has_lat(p))
-			continue;
-		put_sample(f, name, run, p, "0.5", l->median_ns / 1e9);
-		put_sample(f, name, run, p, "0.9", l->p90_ns / 1e9);
-		put_sample(f, name, run, p, "0.99", l->p99_ns / 1e9);
-		put_sample(f, name, run, p, "0.999", l->p999_ns / 1e9);
-		put_sample(f, name, run, p, "0.9999", l->p9999_ns / 1e9);
-		put_sample(f, "rdmaperf_latency_seconds_sum", run, p, NULL,
-			   l->avg_ns * (double)l->n / 1e9);
-		put_sample(f, "rdmaperf_latency_seconds_count", run, p, NULL,
-			   (double)l->n);
+	for (k = 0; k < n_runs; k++) {
+		run = &runs[k];
+		for (i = 0; i < run->n; i++)
+			if (g->has(&run->points[i]))
+				put_sample(f, g->name, run, &run->points[i],
+					   NULL, g->value(&run->points[i]));
 	}
 }
 
-static void put_run(FILE *f, const struct rdp_metrics_run *run)
+/* One point's percentiles, _sum and _count. */
+static void put_quantiles(FILE *f, const struct rdp_metrics_run *run,
+			  const struct rdp_metrics_point *p)
 {
-	put_head(f, "rdmaperf_points", "gauge", "Points the run measured.");
-	put_sample(f, "rdmaperf_points", run, NULL, NULL, (double)run->n);
-	put_head(f, "rdmaperf_failed_points", "gauge",
-		 "Points that failed a threshold or saw the link go down.");
-	put_sample(f, "rdmaperf_failed_points", run, NULL, NULL,
-		   (double)run->n_failed);
-	put_head(f, "rdmaperf_pass", "gauge",
-		 "1 when the run passed its thresholds, else 0.");
-	put_sample(f, "rdmaperf_pass", run, NULL, NULL, run->n_failed == 0);
-	put_head(f, "rdmaperf_last_run_timestamp_seconds", "gauge",
-		 "When the run ended, in seconds since the epoch.");
-	put_sample(f, "rdmaperf_last_run_timestamp_seconds", run, NULL, NULL,
-		   (double)run->when);
+	static const char name[] = "rdmaperf_latency_seconds";
+	const struct rdp_lat_stats *l = &p->lat;
+
+	put_sample(f, name, run, p, "0.5", l->median_ns / 1e9);
+	put_sample(f, name, run, p, "0.9", l->p90_ns / 1e9);
+	put_sample(f, name, run, p, "0.99", l->p99_ns / 1e9);
+	put_sample(f, name, run, p, "0.999", l->p999_ns / 1e9);
+	put_sample(f, name, run, p, "0.9999", l->p9999_ns / 1e9);
+	put_sample(f, "rdmaperf_latency_seconds_sum", run, p, NULL,
+		   l->avg_ns * (double)l->n / 1e9);
+	put_sample(f, "rdmaperf_latency_seconds_count", run, p, NULL,
+		   (double)l->n);
 }
 
-int rdp_metrics_write(FILE *f, const struct rdp_metrics_run *run)
+/* The percentiles as a summary: quantile samples, _sum and _count. */
+static void put_latency(FILE *f, const struct rdp_metrics_run *runs,
+			size_t n_runs)
+{
+	size_t i, k, n = 0;
+
+	for (k = 0; k < n_runs; k++)
+		for (i = 0; i < runs[k].n; i++)
+			n += has_lat(&runs[k].points[i]);
+	if (!n)
+		return;
+	put_head(f, "rdmaperf_latency_seconds", "summary",
+		 "Latency percentiles of the point.");
+	for (k = 0; k < n_runs; k++)
+		for (i = 0; i < runs[k].n; i++)
+			if (has_lat(&runs[k].points[i]))
+				put_quantiles(f, &runs[k], &runs[k].points[i]);
+}
+
+/* A gauge with one sample per run. */
+static void put_per_run(FILE *f, const struct rdp_metrics_run *runs,
+			size_t n_runs, const char *name, const char *help,
+			double (*value)(const struct rdp_metrics_run *r))
+{
+	size_t k;
+
+	put_head(f, name, "gauge", help);
+	for (k = 0; k < n_runs; k++)
+		put_sample(f, name, &runs[k], NULL, NULL, value(&runs[k]));
+}
+
+static double points_of(const struct rdp_metrics_run *r)
+{
+	return (double)r->n;
+}
+
+static double failed_of(const struct rdp_metrics_run *r)
+{
+	return (double)r->n_failed;
+}
+
+static double pass_of(const struct rdp_metrics_run *r)
+{
+	return !r->n_failed && !r->failed;
+}
+
+static double when_of(const struct rdp_metrics_run *r)
+{
+	return (double)r->when;
+}
+
+static void put_runs(FILE *f, const struct rdp_metrics_run *runs, size_t n_runs)
+{
+	put_per_run(f, runs, n_runs, "rdmaperf_points",
+		    "Points the run measured.", points_of);
+	put_per_run(f, runs, n_runs, "rdmaperf_failed_points",
+		    "Points that failed a threshold or saw the link go down.",
+		    failed_of);
+	put_per_run(f, runs, n_runs, "rdmaperf_pass",
+		    "1 when the run completed and passed its thresholds, "
+		    "else 0.",
+		    pass_of);
+	put_per_run(f, runs, n_runs, "rdmaperf_last_run_timestamp_seconds",
+		    "When the run ended, in seconds since the epoch.", when_of);
+}
+
+int rdp_metrics_write(FILE *f, const struct rdp_metrics_run *runs,
+		      size_t n_runs)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(gauges) / sizeof(gauges[0]); i++) {
-		put_gauge(f, run, &gauges[i]);
+		put_gauge(f, runs, n_runs, &gauges[i]);
 		if (i == 2)
-			put_latency(f, run); /* after the rates */
+			put_latency(f, runs, n_runs); /* after the rates */
 	}
-	put_run(f, run);
+	if (n_runs)
+		put_runs(f, runs, n_runs);
 	fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -304,7 +349,7 @@ int rdp_metrics_check_path(const char *path, char *err, size_t len)
 }
 
 /* Write, flush and sync the temporary file fd; closes it. */
-static int write_tmp(int fd, const struct rdp_metrics_run *run)
+static int write_tmp(int fd, const struct rdp_metrics_run *runs, size_t n_runs)
 {
 	FILE *f = fdopen(fd, "w");
 	int ret;
@@ -314,7 +359,7 @@ static int write_tmp(int fd, const struct rdp_metrics_run *run)
 		close(fd);
 		return ret;
 	}
-	ret = rdp_metrics_write(f, run);
+	ret = rdp_metrics_write(f, runs, n_runs);
 	if (!ret && fflush(f))
 		ret = -errno;
 	/* The collector may run as another user: readable by all. */
@@ -325,7 +370,8 @@ static int write_tmp(int fd, const struct rdp_metrics_run *run)
 	return ret;
 }
 
-int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *run)
+int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *runs,
+			   size_t n_runs)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX];
 	const char *base = strrchr(path, '/');
@@ -347,7 +393,7 @@ int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *run)
 			dir, strerror(-ret));
 		return ret;
 	}
-	ret = write_tmp(fd, run);
+	ret = write_tmp(fd, runs, n_runs);
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	if (ret) {
@@ -355,6 +401,56 @@ int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *run)
 		rdp_err("write --metrics %s: %s", path, strerror(-ret));
 	}
 	return ret;
+}
+
+static double num_at(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+/* Microseconds in the document, nanoseconds here; null stays 0. */
+static double ns_at(const json_t *e, const char *key)
+{
+	return num_at(e, key) * 1e3;
+}
+
+void rdp_metrics_point_of(const json_t *e, struct rdp_metrics_point *p)
+{
+	const char *kind = json_string_value(json_object_get(e, "kind"));
+	const json_t *check = json_object_get(e, "data_check");
+	const json_t *loss = json_object_get(e, "loss");
+	const json_t *ev = json_object_get(e, "events");
+	struct rdp_lat_stats *l = &p->lat;
+
+	memset(p, 0, sizeof(*p));
+	p->size_bytes =
+		(uint64_t)json_integer_value(json_object_get(e, "size_bytes"));
+	p->num_qps =
+		(uint32_t)json_integer_value(json_object_get(e, "num_qps"));
+	p->bw = kind && !strcmp(kind, "bandwidth");
+	p->bw_bytes_per_s = num_at(e, "bw_avg_gbps") * 1e9 / 8;
+	p->peak_bytes_per_s = num_at(e, "bw_peak_gbps") * 1e9 / 8;
+	p->msgs_per_s = num_at(e, "msg_rate_mpps") * 1e6;
+	if (json_is_number(json_object_get(e, "lat_p50_us"))) {
+		l->n = (size_t)json_integer_value(
+			json_object_get(e, "lat_samples"));
+		l->min_ns = ns_at(e, "lat_min_us");
+		l->max_ns = ns_at(e, "lat_max_us");
+		l->median_ns = ns_at(e, "lat_p50_us");
+		l->avg_ns = ns_at(e, "lat_avg_us");
+		l->p90_ns = ns_at(e, "lat_p90_us");
+		l->p99_ns = ns_at(e, "lat_p99_us");
+		l->p999_ns = ns_at(e, "lat_p999_us");
+		l->p9999_ns = ns_at(e, "lat_p9999_us");
+	}
+	/* an entry without a data check passed none and failed none */
+	p->data_ok = !json_is_false(json_object_get(check, "ok"));
+	p->loss_counted = json_is_object(loss);
+	p->lost_msgs =
+		(uint64_t)json_integer_value(json_object_get(loss, "lost"));
+	p->device_events = json_array_size(ev) +
+			   (uint64_t)json_integer_value(
+				   json_object_get(e, "events_dropped"));
 }
 
 struct metrics_sink {
@@ -432,7 +528,7 @@ static int metrics_close(struct rdp_report_sink *s,
 
 	if (!run.peer)
 		run.peer = "";
-	return rdp_metrics_write_file(m->file, &run);
+	return rdp_metrics_write_file(m->file, &run, 1);
 }
 
 static void metrics_destroy(struct rdp_report_sink *s)

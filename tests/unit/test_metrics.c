@@ -3,6 +3,7 @@
  * errored point), the file as the sink writes it (parsed by
  * prometheus_client when a python3 has it) and the option's checks. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include "argv.h"
 #include "report_ctx.h"
 #include <rdmaperf/bench.h>
+#include <rdmaperf/json.h>
 #include <rdmaperf/metrics.h>
 #include <rdmaperf/sink.h>
 
@@ -32,7 +34,7 @@ static const char *text_of(const struct rdp_metrics_run *run)
 	FILE *f = fmemopen(text, sizeof(text), "w");
 
 	assert_non_null(f);
-	assert_int_equal(rdp_metrics_write(f, run), 0);
+	assert_int_equal(rdp_metrics_write(f, run, 1), 0);
 	fclose(f);
 	return text;
 }
@@ -234,6 +236,90 @@ static void test_sink_file(void **state)
 	assert_int_equal(WEXITSTATUS(rc), 0);
 }
 
+/* A results entry (certify reads its runs' documents) gives back the
+ * figures the point had. */
+static void test_point_of_json(void **state)
+{
+	struct rdp_metrics_point bw, lat;
+	struct rdp_result r;
+	struct rdp_json *j;
+	struct ctx c;
+
+	(void)state;
+	ctx_init_ops(&c, rdp_bench_find("send_bw"));
+	memset(&r, 0, sizeof(r));
+	r.size_bytes = 4096;
+	r.num_qps = 2;
+	r.bw_avg_gbps = 80;
+	r.bw_peak_gbps = 96;
+	r.msg_rate_mpps = 2.5;
+	r.data_ok = 1;
+	r.loss_counted = 1;
+	r.sent_msgs = 100;
+	r.received_msgs = 93;
+	assert_int_equal(rdp_json_new(&c.info, &j), 0);
+	assert_int_equal(rdp_json_add(j, &c.info, &r), 0);
+	rdp_metrics_point_of(rdp_json_last(j), &bw);
+	rdp_json_free(j);
+	assert_int_equal(bw.size_bytes, 4096);
+	assert_int_equal(bw.num_qps, 2);
+	assert_true(bw.bw);
+	assert_true(bw.bw_bytes_per_s == 10e9);
+	assert_true(bw.peak_bytes_per_s == 12e9);
+	assert_true(bw.msgs_per_s == 2.5e6);
+	assert_true(bw.data_ok);
+	assert_true(bw.loss_counted);
+	assert_int_equal(bw.lost_msgs, 7);
+	assert_int_equal(bw.lat.n, 0);
+
+	ctx_init_ops(&c, rdp_bench_find("write_lat"));
+	memset(&r, 0, sizeof(r));
+	r.size_bytes = 2;
+	r.num_qps = 1;
+	r.lat = (struct rdp_lat_stats){
+		.n = 50, .median_ns = 1500, .p99_ns = 4000, .avg_ns = 1600
+	};
+	assert_int_equal(rdp_json_new(&c.info, &j), 0);
+	assert_int_equal(rdp_json_add(j, &c.info, &r), 0);
+	rdp_metrics_point_of(rdp_json_last(j), &lat);
+	rdp_json_free(j);
+	assert_false(lat.bw);
+	assert_false(lat.data_ok); /* r.data_ok was 0 */
+	assert_int_equal(lat.lat.n, 50);
+	assert_true(fabs(lat.lat.median_ns - 1500) < 1e-6);
+	assert_true(fabs(lat.lat.p99_ns - 4000) < 1e-6);
+}
+
+/* Several runs (certify's): each family once, every run's samples in
+ * it. */
+static void test_runs_share_families(void **state)
+{
+	struct rdp_metrics_point p = { .size_bytes = 64,
+				       .num_qps = 1,
+				       .bw = 1,
+				       .data_ok = 1,
+				       .bw_bytes_per_s = 1e9 };
+	struct rdp_metrics_run runs[2] = {
+		{ "write_bw", "d", "h", &p, 1, 0, 0, 0 },
+		{ "read_bw", "d", "h", NULL, 0, 0, 0, 1 },
+	};
+	char buf[8192];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	const char *t;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(rdp_metrics_write(f, runs, 2), 0);
+	fclose(f);
+	t = strstr(buf, "# TYPE rdmaperf_pass gauge\n");
+	assert_non_null(t);
+	assert_null(strstr(t + 1, "# TYPE rdmaperf_pass gauge\n"));
+	has(t, "rdmaperf_pass{test=\"write_bw\",device=\"d\",peer=\"h\"} 1\n"
+	       "rdmaperf_pass{test=\"read_bw\",device=\"d\",peer=\"h\"} 0\n");
+	has(buf, "rdmaperf_points{test=\"read_bw\",device=\"d\",peer=\"h\"} "
+		 "0\n");
+}
+
 static void test_option_checks(void **state)
 {
 	char dir[] = "/tmp/rdp-metrics.XXXXXX", arg[128], err[256];
@@ -269,6 +355,8 @@ int main(void)
 		cmocka_unit_test(test_errored_point),
 		cmocka_unit_test(test_sink_file),
 		cmocka_unit_test(test_option_checks),
+		cmocka_unit_test(test_point_of_json),
+		cmocka_unit_test(test_runs_share_families),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
