@@ -459,7 +459,22 @@ struct metrics_sink {
 	struct rdp_metrics_point *v;
 	size_t n, cap;
 	size_t n_failed;
+	/* The labels, copied at the first point: the connection and the
+	 * peer's records are gone by close. */
+	char test[64], device[64], peer[256];
 };
+
+static void keep_labels(struct metrics_sink *m,
+			const struct rdp_report_info *in)
+{
+	const struct rdp_host_info *ph = in->peer_host;
+	const char *peer = ph && ph->hostname[0] ? ph->hostname : in->peer_addr;
+
+	snprintf(m->test, sizeof(m->test), "%s", in->ops ? in->ops->name : "");
+	snprintf(m->device, sizeof(m->device), "%s",
+		 in->conn && in->conn->dev ? in->conn->dev->name : "");
+	snprintf(m->peer, sizeof(m->peer), "%s", peer ? peer : "");
+}
 
 static void keep(struct rdp_metrics_point *m, const struct rdp_report_info *in,
 		 const struct rdp_result *r)
@@ -497,6 +512,8 @@ static int metrics_point(struct rdp_report_sink *s,
 		m->v = v;
 		m->cap = cap;
 	}
+	if (!m->n)
+		keep_labels(m, in);
 	keep(&m->v[m->n++], in, r);
 	return 0;
 }
@@ -511,23 +528,23 @@ static int metrics_end(struct rdp_report_sink *s,
 	return 0;
 }
 
+/* A run without points (a passive server) still says it ran. */
 static int metrics_close(struct rdp_report_sink *s,
 			 const struct rdp_report_info *in)
 {
 	struct metrics_sink *m = (struct metrics_sink *)s;
-	const struct rdp_host_info *ph = in->peer_host;
 	struct rdp_metrics_run run = {
-		.test = in->ops ? in->ops->name : "",
-		.device = in->conn && in->conn->dev ? in->conn->dev->name : "",
-		.peer = ph && ph->hostname[0] ? ph->hostname : in->peer_addr,
+		.test = m->test,
+		.device = m->device,
+		.peer = m->peer,
 		.points = m->v,
 		.n = m->n,
 		.n_failed = m->n_failed,
 		.when = time(NULL),
 	};
 
-	if (!run.peer)
-		run.peer = "";
+	if (!m->n)
+		keep_labels(m, in);
 	return rdp_metrics_write_file(m->file, &run, 1);
 }
 
