@@ -499,7 +499,16 @@ static int metrics_point(struct rdp_report_sink *s,
 {
 	struct metrics_sink *m = (struct metrics_sink *)s;
 	struct rdp_metrics_point *v;
+	size_t i;
 
+	/* A size given twice (-s 64,64) is one series: the last wins, as
+	 * a collector rejects a file with a series twice. */
+	for (i = 0; i < m->n; i++)
+		if (m->v[i].size_bytes == r->size_bytes &&
+		    m->v[i].num_qps == r->num_qps) {
+			keep(&m->v[i], in, r);
+			return 0;
+		}
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 16;
 

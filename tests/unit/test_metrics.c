@@ -216,6 +216,9 @@ static void test_sink_file(void **state)
 	assert_int_equal(s->ops->point(s, &c.info, &r), 0);
 	r.size_bytes = 4;
 	assert_int_equal(s->ops->point(s, &c.info, &r), 0);
+	/* the same point again replaces it: one series per point */
+	r.lat.max_ns = 1600;
+	assert_int_equal(s->ops->point(s, &c.info, &r), 0);
 	sum.n_failed = 1;
 	assert_int_equal(s->ops->end(s, &c.info, &sum), 0);
 	assert_int_equal(s->ops->close(s, &c.info), 0);
@@ -224,6 +227,11 @@ static void test_sink_file(void **state)
 	assert_int_equal(st.st_mode & 0777, 0644);
 	has(slurp(path), "rdmaperf_pass{test=\"write_lat\"");
 	has(slurp(path), "size=\"4\"");
+	has(slurp(path), "rdmaperf_latency_max_seconds{test=\"write_lat\","
+			 "size=\"4\",qps=\"1\",device=\"");
+	has(slurp(path), "} 1.6e-06\n# HELP rdmaperf_data_errors");
+	assert_null(
+		strstr(slurp(path), "} 1.5e-06\n# HELP rdmaperf_data_errors"));
 	snprintf(cmd, sizeof(cmd), "%s/tests/unit/check-metrics.sh %s >&2",
 		 RDP_SRCDIR, path);
 	rc = system(cmd);
