@@ -55,6 +55,16 @@ int rdp_metrics_write(FILE *f, const struct rdp_metrics_run *runs,
 /* The same into path, atomically; 0 or a negative errno (logged). */
 int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *runs,
 			   size_t n_runs);
+/* The pieces, for other writers (the mesh's): a family's # HELP and
+ * # TYPE lines; a sample with labels as name, value pairs ending in NULL
+ * (values escaped); the text fn writes ("# EOF" its last line) put in
+ * path atomically like rdp_metrics_write_file. */
+void rdp_metrics_head(FILE *f, const char *name, const char *type,
+		      const char *help);
+void rdp_metrics_sample(FILE *f, const char *name, const char *const *labels,
+			double v);
+typedef int rdp_metrics_fn(FILE *f, const void *arg);
+int rdp_metrics_replace(const char *path, rdp_metrics_fn *fn, const void *arg);
 /* A results document's entry (rdmaperf's JSON) as a point. */
 void rdp_metrics_point_of(const struct json_t *e, struct rdp_metrics_point *p);
 /* Before the run: can path be written as the sink will write it (its

@@ -169,10 +169,22 @@ static const struct gauge gauges[] = {
 	  events_of },
 };
 
-static void put_head(FILE *f, const char *name, const char *type,
-		     const char *help)
+void rdp_metrics_head(FILE *f, const char *name, const char *type,
+		      const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+void rdp_metrics_sample(FILE *f, const char *name, const char *const *labels,
+			double v)
+{
+	size_t i;
+
+	fprintf(f, "%s{", name);
+	for (i = 0; labels[i] && labels[i + 1]; i += 2)
+		put_label(f, labels[i], labels[i + 1], i == 0);
+	fputc('}', f);
+	put_value(f, v);
 }
 
 static void put_gauge(FILE *f, const struct rdp_metrics_run *runs,
@@ -186,7 +198,7 @@ static void put_gauge(FILE *f, const struct rdp_metrics_run *runs,
 			n += g->has(&runs[k].points[i]) != 0;
 	if (!n)
 		return; /* no family without samples */
-	put_head(f, g->name, "gauge", g->help);
+	rdp_metrics_head(f, g->name, "gauge", g->help);
 	for (k = 0; k < n_runs; k++) {
 		run = &runs[k];
 		for (i = 0; i < run->n; i++)
@@ -225,8 +237,8 @@ static void put_latency(FILE *f, const struct rdp_metrics_run *runs,
 			n += has_lat(&runs[k].points[i]);
 	if (!n)
 		return;
-	put_head(f, "rdmaperf_latency_seconds", "summary",
-		 "Latency percentiles of the point.");
+	rdp_metrics_head(f, "rdmaperf_latency_seconds", "summary",
+			 "Latency percentiles of the point.");
 	for (k = 0; k < n_runs; k++)
 		for (i = 0; i < runs[k].n; i++)
 			if (has_lat(&runs[k].points[i]))
@@ -240,7 +252,7 @@ static void put_per_run(FILE *f, const struct rdp_metrics_run *runs,
 {
 	size_t k;
 
-	put_head(f, name, "gauge", help);
+	rdp_metrics_head(f, name, "gauge", help);
 	for (k = 0; k < n_runs; k++)
 		put_sample(f, name, &runs[k], NULL, NULL, value(&runs[k]));
 }
@@ -349,7 +361,7 @@ int rdp_metrics_check_path(const char *path, char *err, size_t len)
 }
 
 /* Write, flush and sync the temporary file fd; closes it. */
-static int write_tmp(int fd, const struct rdp_metrics_run *runs, size_t n_runs)
+static int write_tmp(int fd, rdp_metrics_fn *fn, const void *arg)
 {
 	FILE *f = fdopen(fd, "w");
 	int ret;
@@ -359,7 +371,7 @@ static int write_tmp(int fd, const struct rdp_metrics_run *runs, size_t n_runs)
 		close(fd);
 		return ret;
 	}
-	ret = rdp_metrics_write(f, runs, n_runs);
+	ret = fn(f, arg);
 	if (!ret && fflush(f))
 		ret = -errno;
 	/* The collector may run as another user: readable by all. */
@@ -370,8 +382,7 @@ static int write_tmp(int fd, const struct rdp_metrics_run *runs, size_t n_runs)
 	return ret;
 }
 
-int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *runs,
-			   size_t n_runs)
+int rdp_metrics_replace(const char *path, rdp_metrics_fn *fn, const void *arg)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX];
 	const char *base = strrchr(path, '/');
@@ -393,7 +404,7 @@ int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *runs,
 			dir, strerror(-ret));
 		return ret;
 	}
-	ret = write_tmp(fd, runs, n_runs);
+	ret = write_tmp(fd, fn, arg);
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	if (ret) {
@@ -401,6 +412,26 @@ int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *runs,
 		rdp_err("write --metrics %s: %s", path, strerror(-ret));
 	}
 	return ret;
+}
+
+struct runs_arg {
+	const struct rdp_metrics_run *runs;
+	size_t n;
+};
+
+static int write_runs(FILE *f, const void *arg)
+{
+	const struct runs_arg *a = arg;
+
+	return rdp_metrics_write(f, a->runs, a->n);
+}
+
+int rdp_metrics_write_file(const char *path, const struct rdp_metrics_run *runs,
+			   size_t n_runs)
+{
+	struct runs_arg a = { runs, n_runs };
+
+	return rdp_metrics_replace(path, write_runs, &a);
 }
 
 static double num_at(const json_t *o, const char *key)

@@ -305,13 +305,6 @@ static int mesh_opts(const struct mesh_args *a, const struct rdp_opts *o,
 		rdp_err("%s", why);
 		return -EINVAL;
 	}
-	/* A sample per cell would be a series per pair (a million at 1 000
-	 * nodes): the mesh's metrics are to be per node summaries. */
-	if (o->report.metrics_file[0]) {
-		rdp_err("--metrics is rdmaperf's, per run: rdmaperf-mesh writes "
-			"its figures to DIR/mesh.json (--output-dir)");
-		return -EINVAL;
-	}
 	if (o->conn.host[0]) {
 		rdp_err("rdmaperf-mesh takes no host ('%s'): the ranks find "
 			"each other through MPI",
