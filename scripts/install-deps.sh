@@ -20,6 +20,8 @@ BUILD_PACKAGES=(
 TEST_PACKAGES=(valgrind python3 iproute2 util-linux)
 # The browser tier (tests/browser/report.sh): headless Chromium.
 TEST_PACKAGES+=(chromium)
+# The parser that reads --metrics files in test_metrics (OpenMetrics).
+TEST_PACKAGES+=(python3-prometheus-client)
 
 # The package tier: dpkg-buildpackage (debhelper's dh, autoreconf),
 # lintian, the package's build dependencies that the list above lacks

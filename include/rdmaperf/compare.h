@@ -28,6 +28,16 @@ struct rdp_compare_sum {
 int rdp_compare_docs(struct json_t *base, struct json_t *cur, double tol,
 		     FILE *out, struct rdp_compare_sum *sum);
 
+/*
+ * Were the two runs measured the same way? Compares each point's length
+ * (-D against -n), the QP counts and sizes of the results, the device's
+ * line rate and a few parameters (tx_depth, threads, transport, MTU),
+ * where both documents have them. Returns 0, or the length of why: the
+ * differences, "; "-separated, on one line.
+ */
+size_t rdp_compare_setup(const struct json_t *base, const struct json_t *cur,
+			 char *why, size_t len);
+
 extern const struct rdp_tool rdp_tool_compare;
 
 #endif /* RDMAPERF_COMPARE_H */

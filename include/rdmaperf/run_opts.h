@@ -93,6 +93,8 @@ struct rdp_report_opts {
 	int live;		   /* --run_infinitely, or --soak */
 	double soak_s; /* --soak: the run's length, judged every interval;
 			* 0 none */
+	/* --metrics: also the figures as OpenMetrics text here */
+	char metrics_file[PATH_MAX];
 };
 
 /* The points one invocation runs: every size for every QP count. */

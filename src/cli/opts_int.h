@@ -26,6 +26,8 @@ rdp_cli_set_fn rdp_cli_set_atomic;
 rdp_cli_set_fn rdp_cli_set_interval;
 rdp_cli_set_fn rdp_cli_set_output;
 rdp_cli_set_fn rdp_cli_set_json_file;
+/* --metrics (opts_metrics.c) */
+rdp_cli_set_fn rdp_cli_set_metrics;
 /* perftest's names (perftest_names.c) */
 rdp_cli_set_fn rdp_cli_set_out_json;
 rdp_cli_set_fn rdp_cli_set_connection;

@@ -258,6 +258,8 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  .help = "print the results as one JSON document instead of the table" },
 	{ "json-file", 0, "FILE", C, .set = rdp_cli_set_json_file,
 	  .help = "also write the JSON document to FILE" },
+	{ "metrics", 0, "FILE", C, .set = rdp_cli_set_metrics,
+	  .help = "also write the figures to FILE as OpenMetrics text (node_exporter's textfile collector), replaced whole" },
 	{ "CPU-freq", 'F', NULL, C, ON(report.no_freq_check),
 	  .help = "do not warn about CPU frequency scaling" },
 	{ "wait_destroy", 0, "SEC", C, UINT(conn.wait_destroy_s, 1, 86400, 0),

@@ -24,6 +24,7 @@
 #include <rdmaperf/boot.h>
 #include <rdmaperf/clock.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/mesh_metrics.h>
 #include <rdmaperf/mesh_run.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/run_opts.h>
@@ -442,6 +443,10 @@ static int finish(struct run *r)
 		rdp_mesh_set_congestion(r->mesh, &r->cong);
 	ret = rdp_mesh_write_dir(r->mesh, r->mo->output_dir);
 	if (ret && ret != -ENOENT)
+		return RDP_EXIT_FAIL;
+	if (r->o->report.metrics_file[0] &&
+	    rdp_mesh_write_metrics(r->mesh, r->o->bench->name, time(NULL),
+				   r->o->report.metrics_file))
 		return RDP_EXIT_FAIL;
 	rdp_mesh_write_reach(r->mesh, out);
 	rdp_mesh_print_matrices(r->mesh, out);

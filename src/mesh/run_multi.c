@@ -81,6 +81,7 @@ static struct rdp_opts *pair_opts(const struct pair_job *j,
 		c->params.flags |= RDP_PARAM_BIDIR;
 	c->report.json = 0;
 	c->report.json_file[0] = '\0';
+	c->report.metrics_file[0] = '\0'; /* the mesh's, per node */
 	c->limits.plot_file[0] = '\0';
 	/* The cell's errors are the mesh's to judge (--max-errors of
 	 * rdmaperf-mesh): a session that failed on them would hand back

@@ -10,6 +10,7 @@
 #include <rdmaperf/health.h>
 #include <rdmaperf/json.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/metrics.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 
@@ -130,6 +131,12 @@ int rdp_client_sinks(struct client *c)
 		ret = add_health_sink(c);
 	if (!ret)
 		ret = add_adapt_sink(c);
+	/* Last: its end reads every failure the sinks before it counted. */
+	if (!ret && o->report.metrics_file[0]) {
+		ret = rdp_metrics_sink_create(o->report.metrics_file, &s);
+		if (!ret)
+			ret = rdp_sinks_add(&c->s.sinks, s);
+	}
 	if (ret)
 		rdp_err("set up the reports: %s", strerror(-ret));
 	return ret;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <rdmaperf/log.h>
+#include <rdmaperf/metrics.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 
@@ -67,6 +68,11 @@ int rdp_perftest_sinks(struct pt_peer *c)
 		ret = rdp_sinks_add(&c->s->sinks, s);
 	if (!ret && (ro->json || ro->json_file[0])) {
 		ret = rdp_json_sink_create(&js, &s);
+		if (!ret)
+			ret = rdp_sinks_add(&c->s->sinks, s);
+	}
+	if (!ret && ro->metrics_file[0]) {
+		ret = rdp_metrics_sink_create(ro->metrics_file, &s);
 		if (!ret)
 			ret = rdp_sinks_add(&c->s->sinks, s);
 	}

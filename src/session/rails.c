@@ -78,9 +78,10 @@ static int check(const struct rdp_opts *o, struct rail *r, int *n)
 		return -EINVAL;
 	}
 	if (o->report.json || o->report.json_file[0] ||
-	    o->limits.plot_file[0] || o->report.output) {
-		rdp_err("--json, --json-file, --plot and --output take one "
-			"rail: run each device on its own for them");
+	    o->report.metrics_file[0] || o->limits.plot_file[0] ||
+	    o->report.output) {
+		rdp_err("--json, --json-file, --metrics, --plot and --output "
+			"take one rail: run each device on its own for them");
 		return -EINVAL;
 	}
 	*n = nd;

@@ -23,6 +23,7 @@
 
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/metrics.h>
 #include <rdmaperf/plot.h>
 #include <rdmaperf/session.h>
 #include <rdmaperf/tool.h>
@@ -36,6 +37,7 @@ extern char **environ;
 struct certify_opts {
 	const char *host, *dev, *port, *dir;
 	const char *sizes, *lat_sizes, *qps, *tpp;
+	const char *metrics;	 /* --metrics FILE, NULL none */
 	double band_lo, band_hi; /* fractions of the line rate */
 };
 
@@ -98,6 +100,14 @@ static int set_tpp(void *base, const struct rdp_cli_opt *d, const char *arg,
 			       len);
 }
 
+static int set_metrics(void *base, const struct rdp_cli_opt *d, const char *arg,
+		       char *err, size_t len)
+{
+	(void)base;
+	(void)d;
+	return rdp_metrics_check_path(arg, err, len);
+}
+
 static int set_port(void *base, const struct rdp_cli_opt *d, const char *arg,
 		    char *err, size_t len)
 {
@@ -129,6 +139,8 @@ static const struct rdp_cli_opt rows[] = {
 	  .help = "adaptive bound per point (default 2)" },
 	{ "band", 0, "LO-HI", T, .set = set_band,
 	  .help = "band in % of the line rate (default 90-98.75)" },
+	{ "metrics", 0, "FILE", T, TEXT(metrics), .set = set_metrics,
+	  .help = "also write every run's figures and verdict to FILE as OpenMetrics text" },
 	{ "help", 'h', NULL, T, .type = RDP_CLI_HELP, .help = "show this help" },
 };
 /* clang-format on */
@@ -472,6 +484,63 @@ static int write_record(const struct certify_opts *a, const struct test_run *t,
 	return 0;
 }
 
+/* One run's labels and points from its document (pts: room for them). */
+static void metrics_run(const struct certify_opts *a, const struct test_run *t,
+			struct rdp_metrics_point *pts, time_t now,
+			struct rdp_metrics_run *run)
+{
+	const json_t *res = json_object_get(t->doc, "results");
+	const char *dev = json_string_value(
+		json_object_get(json_object_get(t->doc, "device"), "name"));
+	const char *peer = json_string_value(
+		json_object_get(json_object_get(t->doc, "server"), "hostname"));
+	size_t i;
+
+	for (i = 0; i < json_array_size(res); i++)
+		rdp_metrics_point_of(json_array_get(res, i), &pts[i]);
+	*run = (struct rdp_metrics_run){
+		.test = t->test,
+		.device = dev && *dev ? dev
+			  : a->dev    ? a->dev
+				      : "",
+		.peer = peer && *peer ? peer : a->host,
+		.points = pts,
+		.n = json_array_size(res),
+		.n_failed = t->band_fail,
+		.when = now,
+		.failed = t->rc != 0 || !t->doc,
+	};
+}
+
+/* --metrics: every run that started, one file; a run without results is
+ * there too, failed. */
+static int write_metrics(const struct certify_opts *a, const struct test_run *t)
+{
+	struct rdp_metrics_point *pts[N_TESTS] = { 0 };
+	struct rdp_metrics_run runs[N_TESTS];
+	time_t now = time(NULL);
+	size_t i, n = 0;
+	int ret = 0;
+
+	for (i = 0; i < N_TESTS && t[i].test && !ret; i++) {
+		pts[i] = calloc(
+			json_array_size(json_object_get(t[i].doc, "results")) +
+				1,
+			sizeof(*pts[i]));
+		if (!pts[i])
+			ret = -ENOMEM;
+		else
+			metrics_run(a, &t[i], pts[i], now, &runs[n++]);
+	}
+	if (!ret)
+		ret = rdp_metrics_write_file(a->metrics, runs, n);
+	else
+		rdp_err("certify: --metrics: %s", strerror(-ret));
+	for (i = 0; i < N_TESTS; i++)
+		free(pts[i]);
+	return ret;
+}
+
 static int make_dir(struct certify_opts *a, char *buf, size_t len)
 {
 	time_t now = time(NULL);
@@ -522,6 +591,8 @@ static int certify_main(int argc, char **argv)
 		pass &= t[i].rc == 0 && t[i].doc && !t[i].band_fail;
 	}
 	if (!ret && write_record(&a, t, pass))
+		ret = RDP_EXIT_FAIL;
+	if (!ret && a.metrics && write_metrics(&a, t))
 		ret = RDP_EXIT_FAIL;
 	for (i = 0; i < N_TESTS; i++)
 		json_decref(t[i].doc);

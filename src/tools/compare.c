@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,11 +94,42 @@ static int compare_point(const json_t *b, const json_t *n, double tol,
 	return bad;
 }
 
-static const json_t *results_of(json_t *doc)
+static const json_t *results_of(const json_t *doc)
 {
 	const json_t *r = json_object_get(doc, "results");
 
 	return json_is_array(r) ? r : NULL;
+}
+
+/* A point's headline figure as a table cell: "-" when it has none. */
+static const char *cell(const json_t *e, char *buf, size_t len)
+{
+	const json_t *v = json_object_get(e, figure_of(e).key);
+
+	if (!json_is_number(v))
+		return "-";
+	snprintf(buf, len, "%12.4f", json_number_value(v));
+	return buf;
+}
+
+/* A baseline point the new run lacks, with what the baseline had. */
+static void missing_row(FILE *out, const json_t *e)
+{
+	char b[32];
+
+	row_head(out, e);
+	fprintf(out, " %-12s %12s %12s %9s  MISSING\n", figure_of(e).key,
+		cell(e, b, sizeof(b)), "-", "");
+}
+
+/* A point only the new run has: shown, never a failure. */
+static void added_row(FILE *out, const json_t *e)
+{
+	char b[32];
+
+	row_head(out, e);
+	fprintf(out, " %-12s %12s %12s %9s  NEW (not in baseline)\n",
+		figure_of(e).key, "-", cell(e, b, sizeof(b)), "");
 }
 
 int rdp_compare_docs(json_t *base, json_t *cur, double tol, FILE *out,
@@ -116,19 +148,165 @@ int rdp_compare_docs(json_t *base, json_t *cur, double tol, FILE *out,
 		e = json_array_get(rb, i);
 		m = find_point(rn, e);
 		if (!m) {
-			row_head(out, e);
-			fprintf(out, " %-12s %12s %12s %9s  MISSING\n",
-				figure_of(e).key, "", "-", "");
+			missing_row(out, e);
 			sum->missing++;
 			continue;
 		}
 		sum->points++;
 		sum->regressions += (size_t)compare_point(e, m, tol, out);
 	}
-	for (i = 0; i < json_array_size(rn); i++)
-		if (!find_point(rb, json_array_get(rn, i)))
+	for (i = 0; i < json_array_size(rn); i++) {
+		e = json_array_get(rn, i);
+		if (!find_point(rb, e)) {
+			added_row(out, e);
 			sum->added++;
+		}
+	}
 	return 0;
+}
+
+/* Appends "; "-separated text to why (a bounded buffer). */
+static void note(char *why, size_t len, const char *fmt, ...) RDP_PRINTF(3, 4);
+
+static void note(char *why, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(why);
+	va_list ap;
+
+	if (n && n + 2 < len) {
+		memcpy(why + n, "; ", 3);
+		n += 2;
+	}
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* How long each point ran: "-D 10", "-n 5000"; NULL unknown. */
+static const char *length_of(const json_t *doc, char *buf, size_t len)
+{
+	const json_t *p = json_object_get(doc, "parameters");
+	const json_t *d = json_object_get(p, "duration_s");
+	const json_t *n = json_object_get(p, "iterations");
+
+	if (json_is_integer(d))
+		snprintf(buf, len, "-D %" JSON_INTEGER_FORMAT,
+			 json_integer_value(d));
+	else if (json_is_integer(n))
+		snprintf(buf, len, "-n %" JSON_INTEGER_FORMAT,
+			 json_integer_value(n));
+	else
+		return NULL;
+	return buf;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	json_int_t x = *(const json_int_t *)a, y = *(const json_int_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct values of key over the results, as "1,8" or, past four,
+ * "24 from 2 to 8388608"; "" when there are none. */
+static void set_of(const json_t *doc, const char *key, char *buf, size_t len)
+{
+	const json_t *r = results_of(doc);
+	size_t i, n = 0, m = 0, at;
+	json_int_t *v = calloc(json_array_size(r) + 1, sizeof(*v));
+
+	buf[0] = '\0';
+	if (!v)
+		return;
+	for (i = 0; i < json_array_size(r); i++) {
+		const json_t *x = json_object_get(json_array_get(r, i), key);
+
+		if (json_is_integer(x))
+			v[n++] = json_integer_value(x);
+	}
+	qsort(v, n, sizeof(*v), by_value);
+	for (i = 0; i < n; i++)
+		if (!i || v[i] != v[m - 1])
+			v[m++] = v[i];
+	if (m > 4) {
+		snprintf(buf, len,
+			 "%zu from %" JSON_INTEGER_FORMAT
+			 " to %" JSON_INTEGER_FORMAT,
+			 m, v[0], v[m - 1]);
+		m = 0;
+	}
+	for (i = 0, at = 0; i < m && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at,
+				       "%s%" JSON_INTEGER_FORMAT, i ? "," : "",
+				       v[i]);
+	free(v);
+}
+
+/* The device's line rate (else its signal rate) in Gb/s; 0 unknown. */
+static double rate_of(const json_t *doc)
+{
+	const json_t *d = json_object_get(doc, "device");
+	const json_t *r = json_object_get(d, "line_rate_gbps");
+
+	if (!json_is_number(r))
+		r = json_object_get(d, "link_gbps");
+	return json_is_number(r) ? json_number_value(r) : 0;
+}
+
+/* A parameter both documents have, unequal: "tx_depth 128 against 512". */
+static void param_diff(const json_t *base, const json_t *cur, const char *key,
+		       char *why, size_t len)
+{
+	const json_t *a =
+		json_object_get(json_object_get(base, "parameters"), key);
+	const json_t *b =
+		json_object_get(json_object_get(cur, "parameters"), key);
+	char *ta, *tb;
+
+	if (!a || !b || json_equal(a, b))
+		return;
+	ta = json_dumps(a, JSON_ENCODE_ANY);
+	tb = json_dumps(b, JSON_ENCODE_ANY);
+	if (ta && tb)
+		note(why, len, "%s %s against %s", key, ta, tb);
+	free(ta);
+	free(tb);
+}
+
+size_t rdp_compare_setup(const json_t *base, const json_t *cur, char *why,
+			 size_t len)
+{
+	static const char *const params[] = { "tx_depth", "threads",
+					      "transport", "mtu_bytes" };
+	static const char *const sets[][2] = { { "num_qps", "QP counts" },
+					       { "size_bytes", "sizes" } };
+	char a[96], b[96];
+	const char *la = length_of(base, a, sizeof(a));
+	const char *lb;
+	double ra = rate_of(base), rb = rate_of(cur);
+	size_t i;
+
+	why[0] = '\0';
+	if (la) {
+		la = strcpy(b, la); /* a is reused below */
+		lb = length_of(cur, a, sizeof(a));
+		if (lb && strcmp(la, lb))
+			note(why, len, "the baseline ran %s, the new run %s",
+			     la, lb);
+	}
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		set_of(base, sets[i][0], a, sizeof(a));
+		set_of(cur, sets[i][0], b, sizeof(b));
+		if (a[0] && b[0] && strcmp(a, b))
+			note(why, len, "%s %s against %s", sets[i][1], a, b);
+	}
+	if (ra > 0 && rb > 0 && fabs(ra - rb) > 1e-6 * ra)
+		note(why, len, "line rate %g Gb/s against %g Gb/s", ra, rb);
+	for (i = 0; i < sizeof(params) / sizeof(params[0]); i++)
+		param_diff(base, cur, params[i], why, len);
+	return strlen(why);
 }
 
 /* A percentage from 0 to below 100, "5" or "5%". */
@@ -223,6 +401,7 @@ static int parse_args(int argc, char **argv, double *tol)
 static int compare_main(int argc, char **argv)
 {
 	struct rdp_compare_sum s;
+	char why[512];
 	double tol = DEFAULT_TOL;
 	json_t *base, *cur = NULL;
 	int ret = parse_args(argc, argv, &tol);
@@ -237,6 +416,11 @@ static int compare_main(int argc, char **argv)
 		return RDP_EXIT_USAGE;
 	}
 	rdp_compare_docs(base, cur, tol, stdout, &s);
+	fflush(stdout);
+	if (rdp_compare_setup(base, cur, why, sizeof(why)))
+		rdp_warn("compare: the runs were measured differently, so "
+			 "figures may differ for that reason: %s",
+			 why);
 	printf(" compare: %zu point(s), %zu regression(s) beyond %.1f%%, "
 	       "%zu missing, %zu only in the new run: %s\n",
 	       s.points, s.regressions, tol * 100, s.missing, s.added,

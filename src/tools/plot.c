@@ -30,9 +30,13 @@ static const struct rdp_cli_table plot_table = {
 	.synopsis = "Usage: rdmaperf plot RESULTS.json --svg=OUT.svg\n"
 		    "  Draw bandwidth vs message size (one line per test and "
 		    "QP count, the\n"
-		    "  band of the line rate shaded) and latency percentiles "
-		    "vs\n"
-		    "  size with gnuplot. Exit 77 when gnuplot is not "
+		    "  axis fitted to the data, the band of the line rate "
+		    "shaded when they\n"
+		    "  reach it) and latency percentiles vs size with "
+		    "gnuplot, titled with\n"
+		    "  the tests, device, hosts and date; gnuplot's messages "
+		    "only on failure.\n"
+		    "  Exit 77 when gnuplot is not "
 		    "installed (Debian:\n"
 		    "  gnuplot-nox); RDP_GNUPLOT names another gnuplot binary.",
 };

@@ -95,6 +95,79 @@ static void test_missing_points(void **state)
 	compare(FIX("base.json"), FIX("noresults.json"), 0.05, -EINVAL);
 }
 
+/* Baseline rows keep their figure on MISSING; new-only points listed. */
+static void test_missing_and_added_rows(void **state)
+{
+	struct rdp_compare_sum s;
+
+	(void)state;
+	compare(FIX("base.json"), FIX("partial.json"), 0.05, 0);
+	assert_non_null(strstr(table, " write_bw    65536      2    "
+				      "bw_avg_gbps        0.6000            - "
+				      "           MISSING\n"));
+	assert_non_null(strstr(table, "10.0000            -            "
+				      "MISSING\n"));
+	assert_null(strstr(table, "NEW"));
+	s = compare(FIX("partial.json"), FIX("base.json"), 0.05, 0);
+	expect_sum(s, 1, 1, 0, 3); /* 4096 x 1: 0.8 then 0.4 */
+	assert_non_null(strstr(table, " write_bw    65536      1    "
+				      "bw_avg_gbps             -       0.5000 "
+				      "           NEW (not in baseline)\n"));
+	assert_non_null(strstr(table, "lat_p50_us              -      "
+				      "10.0000            NEW (not in "
+				      "baseline)\n"));
+}
+
+/* One document with the fields rdp_compare_setup() reads. */
+static json_t *run_doc(json_int_t dur, json_int_t iters, json_int_t qps,
+		       double rate, json_int_t tx_depth)
+{
+	json_t *p = json_pack("{s:o, s:o, s:I, s:I}", "duration_s",
+			      dur ? json_integer(dur) : json_null(),
+			      "iterations",
+			      iters ? json_integer(iters) : json_null(),
+			      "num_qps", qps, "tx_depth", tx_depth);
+	json_t *r = json_pack("[{s:s, s:I, s:I, s:f}, {s:s, s:I, s:I, s:f}]",
+			      "test", "write_bw", "size_bytes", (json_int_t)64,
+			      "num_qps", qps, "bw_avg_gbps", 1.0, "test",
+			      "write_bw", "size_bytes", (json_int_t)65536,
+			      "num_qps", qps, "bw_avg_gbps", 2.0);
+	json_t *d = json_pack("{s:s, s:f}", "name", "mlx5_0", "line_rate_gbps",
+			      rate);
+
+	assert_non_null(p);
+	assert_non_null(r);
+	assert_non_null(d);
+	return json_pack("{s:o, s:o, s:o}", "parameters", p, "results", r,
+			 "device", d);
+}
+
+static void test_measured_differently(void **state)
+{
+	json_t *a = run_doc(10, 0, 1, 200, 128);
+	json_t *same = run_doc(10, 0, 1, 200, 128);
+	json_t *b = run_doc(0, 5000, 8, 100, 512);
+	char why[512];
+
+	(void)state;
+	assert_int_equal(rdp_compare_setup(a, same, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_true(rdp_compare_setup(a, b, why, sizeof(why)) > 0);
+	assert_string_equal(why, "the baseline ran -D 10, the new run -n 5000; "
+				 "QP counts 1 against 8; line rate 200 Gb/s "
+				 "against 100 Gb/s; tx_depth 128 against 512");
+	assert_null(strchr(why, '\n'));
+	/* documents without the context (the fixtures) compare quietly */
+	json_object_del(b, "parameters");
+	json_object_del(b, "device");
+	assert_int_equal(rdp_compare_setup(a, b, why, sizeof(why)),
+			 strlen("QP counts 1 against 8"));
+	assert_string_equal(why, "QP counts 1 against 8");
+	json_decref(a);
+	json_decref(same);
+	json_decref(b);
+}
+
 static int tool(int argc, const char **argv)
 {
 	FILE *keep = stdout;
@@ -148,6 +221,8 @@ int main(void)
 		cmocka_unit_test(test_identical_passes),
 		cmocka_unit_test(test_drop_flagged),
 		cmocka_unit_test(test_missing_points),
+		cmocka_unit_test(test_missing_and_added_rows),
+		cmocka_unit_test(test_measured_differently),
 		cmocka_unit_test(test_exit_codes),
 	};
 
