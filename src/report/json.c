@@ -17,7 +17,6 @@
 #include <rdmaperf/json.h>
 #include <rdmaperf/json_sys.h>
 #include <rdmaperf/limits.h>
-#include <rdmaperf/mcast.h>
 #include <rdmaperf/json_mem.h>
 #include <rdmaperf/report.h>
 
@@ -277,17 +276,6 @@ static json_t *rate_limit_obj(const struct rdp_params *p)
 	return done(o, err);
 }
 
-/* -M's group; null for the default of the GID's family. */
-static json_t *mgid_val(const struct rdp_params *p)
-{
-	char text[RDP_MGID_STR_MAX];
-
-	if (!rdp_mgid_is_set(p->mgid))
-		return json_null();
-	rdp_mgid_str(p->mgid, text, sizeof(text));
-	return json_string(text);
-}
-
 static json_t *params_obj(const struct rdp_params *p)
 {
 	const char *atomic = p->flags & RDP_PARAM_CAS ? "compare_and_swap"
@@ -335,10 +323,7 @@ static json_t *params_obj(const struct rdp_params *p)
 	err |= json_object_set_new(o, "srq",
 				   json_boolean(p->flags & RDP_PARAM_SRQ));
 	err |= rdp_json_loop_shape(o, p);
-	if (p->flags & RDP_PARAM_MCAST) { /* -g, and -M's group */
-		err |= json_object_set_new(o, "mcg", json_true());
-		err |= json_object_set_new(o, "mgid", mgid_val(p));
-	}
+	err |= rdp_json_mcast(o, p);
 	err |= json_object_set_new(
 		o, "immediate",
 		json_boolean(p->flags &

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON of the loop's shape as given: chained receives, bursts,
- * the latency gap and the reversed direction. */
+ * the latency gap and the reversed direction; and -g's multicast group. */
 #include <jansson.h>
 
 #include <rdmaperf/json_sys.h>
+#include <rdmaperf/mcast.h>
 #include <rdmaperf/params.h>
 
 static int put_uint(json_t *o, const char *key, uint64_t v)
@@ -27,5 +28,27 @@ int rdp_json_loop_shape(json_t *o, const struct rdp_params *p)
 			json_real((double)p->latency_gap_ns / 1e3));
 	if (p->flags & RDP_PARAM_REVERSED)
 		err |= json_object_set_new(o, "reversed", json_true());
+	return err;
+}
+
+/* -M's group; null for the default of the GID's family. */
+static json_t *mgid_val(const struct rdp_params *p)
+{
+	char text[RDP_MGID_STR_MAX];
+
+	if (!rdp_mgid_is_set(p->mgid))
+		return json_null();
+	rdp_mgid_str(p->mgid, text, sizeof(text));
+	return json_string(text);
+}
+
+int rdp_json_mcast(json_t *o, const struct rdp_params *p)
+{
+	int err = 0;
+
+	if (p->flags & RDP_PARAM_MCAST) { /* -g, and -M's group */
+		err |= json_object_set_new(o, "mcg", json_true());
+		err |= json_object_set_new(o, "mgid", mgid_val(p));
+	}
 	return err;
 }
