@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/outpath.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/rules.h>
@@ -330,6 +331,10 @@ int rdp_cli_set_json_file(void *base, const struct rdp_cli_opt *d,
 
 	/* --json-file, and perftest's --out_json_file: naming the file is
 	 * enough to have it written. */
+	snprintf(what, sizeof(what), "--%s", d->name);
+	if (rdp_out_path_check(what, arg, "rdmaperf.json", "results.json", 0,
+			       err, len))
+		return -EINVAL;
 	snprintf(what, sizeof(what), "--%s needs a file name", d->name);
 	return rdp_cli_file_name(r->json_file, sizeof(r->json_file), arg, what,
 				 err, len);

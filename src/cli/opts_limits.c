@@ -8,6 +8,7 @@
 #include <rdmaperf/bench.h>
 #include <rdmaperf/counters.h>
 #include <rdmaperf/limits.h>
+#include <rdmaperf/outpath.h>
 #include <rdmaperf/sweep.h>
 
 #include "opts_int.h"
@@ -98,6 +99,9 @@ int rdp_cli_set_plot(void *base, const struct rdp_cli_opt *d, const char *arg,
 	struct rdp_limit_opts *a = &((struct rdp_opts *)base)->limits;
 
 	(void)d;
+	if (rdp_out_path_check("--plot", arg, "rdmaperf.svg", "results.svg", 0,
+			       err, len))
+		return -EINVAL;
 	return rdp_cli_file_name(a->plot_file, sizeof(a->plot_file), arg,
 				 "--plot needs a file name", err, len);
 }

@@ -151,15 +151,16 @@ static void put_side(FILE *f, const struct mesh_arg *a, const char *name,
 	}
 }
 
-static void put_nodes(FILE *f, const struct mesh_arg *a)
+/* One family with a sample per node and rail: each one's bad cells
+ * (suspect 0) or whether the analysis blames it (suspect 1). */
+static void put_node_family(FILE *f, const struct mesh_arg *a, const char *name,
+			    const char *help, int suspect)
 {
 	const struct rdp_mesh *m = a->m;
 	char rail[16];
 	size_t k;
 
-	rdp_metrics_head(f, "rdmaperf_mesh_node_bad_cells", "gauge",
-			 "Cells of the node (sending or receiving) flagged or "
-			 "failed.");
+	rdp_metrics_head(f, name, "gauge", help);
 	for (k = 0; k < (size_t)m->nodes * m->rails; k++) {
 		const char *labels[] = {
 			"test", a->test,
@@ -169,24 +170,21 @@ static void put_nodes(FILE *f, const struct mesh_arg *a)
 		};
 
 		snprintf(rail, sizeof(rail), "%zu", k % m->rails);
-		rdp_metrics_sample(f, "rdmaperf_mesh_node_bad_cells", labels,
-				   a->s[k].bad);
+		rdp_metrics_sample(f, name, labels,
+				   suspect ? a->s[k].suspect : a->s[k].bad);
 	}
-	rdp_metrics_head(f, "rdmaperf_mesh_node_suspect", "gauge",
-			 "1 when the analysis blames the node (its sending, "
-			 "receiving or both), else 0.");
-	for (k = 0; k < (size_t)m->nodes * m->rails; k++) {
-		const char *labels[] = {
-			"test", a->test,
-			"node", rdp_mesh_node_name(m, (unsigned)(k / m->rails)),
-			"rail", rail,
-			NULL,
-		};
+}
 
-		snprintf(rail, sizeof(rail), "%zu", k % m->rails);
-		rdp_metrics_sample(f, "rdmaperf_mesh_node_suspect", labels,
-				   a->s[k].suspect);
-	}
+static void put_nodes(FILE *f, const struct mesh_arg *a)
+{
+	put_node_family(f, a, "rdmaperf_mesh_node_bad_cells",
+			"Cells of the node (sending or receiving) flagged or "
+			"failed.",
+			0);
+	put_node_family(f, a, "rdmaperf_mesh_node_suspect",
+			"1 when the analysis blames the node (its sending, "
+			"receiving or both), else 0.",
+			1);
 }
 
 static void put_mesh(FILE *f, const struct mesh_arg *a)

@@ -17,6 +17,7 @@
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/metrics.h>
+#include <rdmaperf/outpath.h>
 #include <rdmaperf/peer.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
@@ -309,55 +310,11 @@ int rdp_metrics_write(FILE *f, const struct rdp_metrics_run *runs,
 }
 
 /* The directory of path (".": none named) into dir. */
-static int dir_of(const char *path, char *dir, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return snprintf(dir, len, ".") >= (int)len ? -ENAMETOOLONG : 0;
-	if (slash == path)
-		return snprintf(dir, len, "/") >= (int)len ? -ENAMETOOLONG : 0;
-	if ((size_t)(slash - path) >= len)
-		return -ENAMETOOLONG;
-	memcpy(dir, path, (size_t)(slash - path));
-	dir[slash - path] = '\0';
-	return 0;
-}
-
 int rdp_metrics_check_path(const char *path, char *err, size_t len)
 {
-	char dir[PATH_MAX];
-	struct stat st;
-
-	if (!*path || dir_of(path, dir, sizeof(dir)) ||
-	    path[strlen(path) - 1] == '/') {
-		snprintf(err, len,
-			 "--metrics needs a file name, e.g. "
-			 "/var/lib/node_exporter/rdmaperf.prom");
-		return -EINVAL;
-	}
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		snprintf(err, len,
-			 "--metrics %s is a directory: name a file in it, "
-			 "e.g. %s/rdmaperf.prom",
-			 path, path);
-		return -EINVAL;
-	}
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, len,
-			 "--metrics %s: no directory %s: create it or name a "
-			 "file in one that exists",
-			 path, dir);
-		return -EINVAL;
-	}
-	if (access(dir, W_OK | X_OK)) {
-		snprintf(err, len,
-			 "--metrics %s: cannot write in %s: name a file in a "
-			 "directory you can write",
-			 path, dir);
-		return -EINVAL;
-	}
-	return 0;
+	return rdp_out_path_check("--metrics", path, "rdmaperf.prom",
+				  "/var/lib/node_exporter/rdmaperf.prom", 1,
+				  err, len);
 }
 
 /* Write, flush and sync the temporary file fd; closes it. */
@@ -388,7 +345,7 @@ int rdp_metrics_replace(const char *path, rdp_metrics_fn *fn, const void *arg)
 	const char *base = strrchr(path, '/');
 	int fd, ret;
 
-	ret = dir_of(path, dir, sizeof(dir));
+	ret = rdp_out_path_dir(path, dir, sizeof(dir));
 	/* A dot file: the collector reads only *.prom. */
 	if (!ret && snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir,
 			     base ? base + 1 : path) >= (int)sizeof(tmp))

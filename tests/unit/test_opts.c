@@ -125,6 +125,53 @@ static void reject_argv(const char *needle, int argc, char **argv)
 #define expect_reject(needle, ...)                                             \
 	reject_argv(needle, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 
+/* Output files are checked when the command line is read, before any
+ * connection: one whole line naming the option, the path and the fix. */
+static void reject_line(const char *line, int argc, char **argv)
+{
+	struct rdp_opts o;
+	char err[256] = "";
+
+	assert_int_equal(rdp_opts_parse_client(argc, argv, &o, err,
+					       sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, line);
+}
+
+#define expect_line(line, ...)                                                 \
+	reject_line(line, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
+
+static void test_output_paths(void **state)
+{
+	struct rdp_opts o;
+	char err[256];
+
+	(void)state;
+	expect_line("--json-file /nonexistent/x.json: no directory "
+		    "/nonexistent: create it or name a file in one that exists",
+		    "write_bw", "--json-file", "/nonexistent/x.json", "h");
+	expect_line("--json-file /tmp is a directory: name a file in it, e.g. "
+		    "/tmp/rdmaperf.json",
+		    "write_bw", "--json-file", "/tmp", "h");
+	expect_line("--out_json_file /tmp is a directory: name a file in it, "
+		    "e.g. /tmp/rdmaperf.json",
+		    "write_bw", "--out_json_file", "/tmp", "h");
+	expect_line("--json-file needs a file name, e.g. results.json",
+		    "write_bw", "--json-file", "/tmp/", "h");
+	expect_line("--plot /nonexistent/x.svg: no directory /nonexistent: "
+		    "create it or name a file in one that exists",
+		    "write_bw", "--plot", "/nonexistent/x.svg", "h");
+	expect_line("--plot /tmp is a directory: name a file in it, e.g. "
+		    "/tmp/rdmaperf.svg",
+		    "write_bw", "--plot", "/tmp", "h");
+	/* A file that exists and can be written, and a new one in a
+	 * directory that exists. */
+	assert_int_equal(CLIENT(&o, err, "write_bw", "--json-file", "/dev/null",
+				"--plot", "/tmp/rdp-plot.svg", "h"),
+			 RDP_PARSE_OK);
+	assert_string_equal(o.report.json_file, "/dev/null");
+}
+
 static void test_rejections(void **state)
 {
 	(void)state;
@@ -968,6 +1015,7 @@ int main(void)
 		cmocka_unit_test(test_tool_letters),
 		cmocka_unit_test(test_tool_usage_errors),
 		cmocka_unit_test(test_completion),
+		cmocka_unit_test(test_output_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

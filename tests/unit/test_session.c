@@ -227,13 +227,18 @@ static void test_intervals(void **state)
 	balanced();
 }
 
-/* A --json-file that cannot be written fails the run after the points. */
+/* A --json-file whose directory went away after the command line was
+ * read (it is checked then: test_opts) fails the run after the points. */
 static void test_json_file_unwritable(void **state)
 {
 	struct fixture *f = *state;
+	char dir[] = "/tmp/rdp-json-XXXXXX", path[64];
 
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
 	client_opts(&f->co, ARGS("write_bw", "-s", "64", "-n", "10",
-				 "--json-file", "/nonexistent/dir/out.json"));
+				 "--json-file", path));
+	assert_int_equal(rmdir(dir), 0);
 	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
 	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
 	balanced();
