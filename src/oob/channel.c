@@ -23,8 +23,10 @@ static int64_t deadline_of(const struct rdp_oob *oob, int timeout_ms)
 
 	if (timeout_ms < 0)
 		timeout_ms = oob->timeout_ms;
+	/* + 1: now is a whole millisecond cut down, and a wait must last
+	 * all of timeout_ms, never a fraction of one less */
 	if (timeout_ms > 0)
-		d = rdp_oob_now_ms() + timeout_ms;
+		d = rdp_oob_now_ms() + timeout_ms + 1;
 	if (oob->hard_deadline_ms > 0 && (d < 0 || d > oob->hard_deadline_ms))
 		d = oob->hard_deadline_ms;
 	return d;
