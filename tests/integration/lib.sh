@@ -286,3 +286,15 @@ summary() {
 	echo "integration: $N_PASS passed, $N_FAIL failed, $N_SKIP skipped"
 	[ "$N_FAIL" -eq 0 ]
 }
+
+# metrics_parse FILE: the --metrics file read by prometheus_client's
+# OpenMetrics parser (tests/unit/check-metrics.sh); its families, a line
+# each ("name type samples"), in $WORK/families. A parse error fails the
+# case; no parser on this machine skips it.
+metrics_parse() {
+	local rc
+	"$HERE/../unit/check-metrics.sh" "$1" >"$WORK/families" 2>&1
+	rc=$?
+	[ "$rc" -ne 77 ] || { skip "$(tail -n 1 "$WORK/families")"; return 1; }
+	[ "$rc" -eq 0 ] || { fail "OpenMetrics parse: $(tail -n 1 "$WORK/families")"; cp "$1" "$WORK/out"; return 1; }
+}

@@ -110,14 +110,25 @@ t_cluster_bisection() {
 }
 
 t_cluster_ringshift() {
-	begin "mesh: 4 nodes ring-shift: every node sends and receives at once, 12 cells"
+	local n
+	begin "mesh: 4 nodes ring-shift: every node sends and receives at once, 12 cells; its --metrics parse"
 	cluster_run 4 ring write_bw -n 200 -s 4096 --tolerance 90 \
-		--pattern ring-shift ||
+		--pattern ring-shift --metrics "$WORK/ring.prom" ||
 		return
 	expect_json "$DIR/mesh.json" '.rounds | length == 3' \
 		'[.rounds[] | .pairs | length == 4] | all' \
 		'.cells | length == 12' '[.cells[] | .status == "ok"] | all' ||
 		return
+	metrics_parse "$WORK/ring.prom" || return
+	expect_file "$WORK/ring.prom" '^rdmaperf_mesh_cells\{.*\} 12$' \
+		'^rdmaperf_mesh_pass\{.*\} 1$' ||
+		return
+	# each node sent in 3 of the 12 cells
+	for n in 0 1 2 3; do
+		expect_file "$WORK/ring.prom" \
+			"^rdmaperf_mesh_node_send_bandwidth_bytes_per_second_count\\{.*node=\"node$n\".*\\} 3\$" ||
+			return
+	done
 	pass
 }
 

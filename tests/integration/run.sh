@@ -605,6 +605,15 @@ t_json() {
 		  .lat_p999_us <= .lat_max_us and .warmup_iters == 100] | all)
 	' "$doc" >/dev/null || { fail "latency document check failed"; return; }
 	pass
+	begin "--metrics: a real sweep's OpenMetrics file, read by prometheus_client's parser"
+	client write_bw -s 4K,64K -n 100 --metrics "$WORK/run.prom" ||
+		{ fail "exit $?"; return; }
+	metrics_parse "$WORK/run.prom" || return
+	grep -Eq '^rdmaperf_bandwidth_bytes_per_second\{.*size="65536".*\} [0-9.e+]+$' \
+		"$WORK/run.prom" || { fail "no 64 KiB bandwidth sample"; cp "$WORK/run.prom" "$WORK/out"; return; }
+	grep -Eq '^rdmaperf_pass\{.*\} 1$' "$WORK/run.prom" ||
+		{ fail "no passing verdict"; cp "$WORK/run.prom" "$WORK/out"; return; }
+	pass
 }
 
 # Memory knobs: PCIe relaxed ordering asked for by default (and off on
