@@ -14,7 +14,8 @@
 #   BUILD: where rdmaperf is (default .); OUT: the pages, DOMs, logs and
 #   screenshots (default BUILD/tests/browser/out).
 #   RDP_CHROMIUM: the browser (default chromium, chromium-browser);
-#   RDP_BROWSER_BIG=0 leaves the 1 024-node mesh out.
+#   RDP_BROWSER_BIG=0 leaves the 1 024-node mesh out; RDP_BROWSER_BED=DIR
+#   loads the pages of real runs' documents instead (see below).
 # Exit 0 when every page passed, 1 otherwise, 77 without a browser.
 set -uo pipefail
 build=$(cd "${1:-.}" && pwd)
@@ -80,6 +81,27 @@ page() {
 		fail=$((fail + 1))
 	fi
 }
+
+# RDP_BROWSER_BED=DIR: only the pages of the documents real runs on the
+# Soft-RoCE bed left in DIR (tests/integration/lib.sh's bed_page): a
+# bandwidth sweep, a latency run and a 4-node mesh.
+if [[ -n ${RDP_BROWSER_BED:-} ]]; then
+	bed=$RDP_BROWSER_BED
+	for kind in sweep lat mesh; do
+		[[ -s $bed/$kind.json ]] && continue
+		n=$((n + 1)); fail=$((fail + 1))
+		echo "not ok $n - bed-$kind: no $bed/$kind.json (the bed's run did not leave it)"
+	done
+	[[ -s $bed/sweep.json ]] &&
+		page bed-sweep '<svg|Bandwidth|write_bw' "$bed/sweep.json"
+	[[ -s $bed/lat.json ]] &&
+		page bed-lat '<svg|Latency percentiles|write_lat' "$bed/lat.json"
+	[[ -s $bed/mesh.json ]] &&
+		page bed-mesh '<canvas|node3' "$bed/mesh.json"
+	echo "browser: $pass passed, $fail failed, 0 skipped ($browser, pages in $out)"
+	[[ $fail -eq 0 ]]
+	exit
+fi
 
 page run '<svg|Bandwidth|below the limit|min 50 Gb/s' "$fix/run.json"
 page sweep-lat '<svg|Latency percentiles|Latency histogram|max p99.9' \

@@ -298,3 +298,12 @@ metrics_parse() {
 	[ "$rc" -ne 77 ] || { skip "$(tail -n 1 "$WORK/families")"; return 1; }
 	[ "$rc" -eq 0 ] || { fail "OpenMetrics parse: $(tail -n 1 "$WORK/families")"; cp "$1" "$WORK/out"; return 1; }
 }
+
+# bed_page FILE NAME: keep a document of a real run as
+# BUILD/tests/browser/bed/NAME.json, for the report pages that
+# scripts/test.sh loads in Chromium after the device tiers
+# (tests/browser/report.sh with RDP_BROWSER_BED).
+bed_page() {
+	mkdir -p "$BUILD/tests/browser/bed" &&
+		cp "$1" "$BUILD/tests/browser/bed/$2.json"
+}

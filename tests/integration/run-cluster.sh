@@ -119,6 +119,7 @@ t_cluster_ringshift() {
 		'[.rounds[] | .pairs | length == 4] | all' \
 		'.cells | length == 12' '[.cells[] | .status == "ok"] | all' ||
 		return
+	bed_page "$DIR/mesh.json" mesh
 	metrics_parse "$WORK/ring.prom" || return
 	expect_file "$WORK/ring.prom" '^rdmaperf_mesh_cells\{.*\} 12$' \
 		'^rdmaperf_mesh_pass\{.*\} 1$' ||

@@ -592,6 +592,7 @@ t_json() {
 		([.results[] | .size_bytes] == [4096, 65536, 4096, 65536]) and
 		([.results[] | .iterations] == [100, 100, 200, 200])
 	' "$doc" >/dev/null || { fail "document check failed"; cp "$doc" "$WORK/out"; return; }
+	bed_page "$doc" sweep
 	pass
 	begin "--json-file with a latency test: table on stdout, document in the file"
 	client write_lat -s 2,64 -n 200 --json-file "$doc" ||
@@ -604,6 +605,7 @@ t_json() {
 		  .lat_p50_us <= .lat_p99_us and .lat_p99_us <= .lat_p999_us and
 		  .lat_p999_us <= .lat_max_us and .warmup_iters == 100] | all)
 	' "$doc" >/dev/null || { fail "latency document check failed"; return; }
+	bed_page "$doc" lat
 	pass
 	begin "--metrics: a real sweep's OpenMetrics file, read by prometheus_client's parser"
 	client write_bw -s 4K,64K -n 100 --metrics "$WORK/run.prom" ||
