@@ -2,8 +2,21 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Install what building and testing rdmaperf needs on Debian 12, as root:
 # the toolchain and -dev packages, then the Soft-RoCE test bed's packages.
+#   scripts/install-deps.sh        everything the whole suite uses
+#   scripts/install-deps.sh demo   only what scripts/demo.sh needs: the
+#                                  build's required packages and the bed's
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# What configure cannot do without (configure.ac's RDP_REQUIRE_PKG and
+# one crypto library) and what autogen.sh runs: enough for rdmaperf and
+# rdmaperf-server. MPI, CUDA and cmocka are optional there: without them
+# rdmaperf-mesh and the unit tests are not built.
+DEMO_PACKAGES=(
+	build-essential autoconf automake libtool pkg-config
+	libibverbs-dev librdmacm-dev libnuma-dev libhwloc-dev libjansson-dev
+	libssl-dev
+)
 
 BUILD_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config
@@ -46,6 +59,15 @@ missing() {
 	done
 }
 
+set_name=${1:-all}
+case $set_name in
+all | demo) ;;
+*)
+	echo "install-deps.sh: unknown set '$set_name': give demo (what" \
+		"scripts/demo.sh needs) or nothing (everything)" >&2
+	exit 2
+	;;
+esac
 if [[ $(id -u) -ne 0 ]]; then
 	echo "install-deps.sh: run as root (apt-get installs packages)" >&2
 	exit 1
@@ -60,6 +82,17 @@ finish() {
 }
 trap finish EXIT
 export DEBIAN_FRONTEND=noninteractive
+if [[ $set_name == demo ]]; then
+	mapfile -t need < <(missing "${DEMO_PACKAGES[@]}")
+	if [[ ${#need[@]} -gt 0 ]]; then
+		step="installing ${need[*]}"
+		apt-get update -q
+		apt-get install -y -q --no-install-recommends "${need[@]}"
+	fi
+	step="installing the test bed's packages (tests/softroce/install-deps.sh)"
+	tests/softroce/install-deps.sh
+	exit 0
+fi
 mapfile -t need < <(missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}" \
 	"${PACKAGING_PACKAGES[@]}")
 if [[ ${#need[@]} -gt 0 ]]; then

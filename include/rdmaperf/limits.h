@@ -29,8 +29,19 @@ double rdp_link_signal_gbps(uint8_t speed, uint8_t width);
  */
 double rdp_line_rate_gbps(uint8_t link_layer, uint8_t speed, uint8_t width);
 
-/* "EDR 4x" style name of the codes; "speed 3 width 5" when unknown. */
-void rdp_link_name(uint8_t speed, uint8_t width, char *buf, size_t len);
+/* Lanes of an active_width code: 1, 2, 4, 8 or 12; 0 for unknown codes. */
+unsigned int rdp_link_lanes(uint8_t width);
+
+/*
+ * The port's link in the words of its link layer: "EDR 4x" on InfiniBand,
+ * "100 Gb/s Ethernet" on RoCE (whose drivers borrow InfiniBand's codes to
+ * say an Ethernet speed); "speed code 3, width code 5" when unknown.
+ */
+void rdp_link_name(uint8_t link_layer, uint8_t speed, uint8_t width, char *buf,
+		   size_t len);
+
+/* A NUMA node for people: "1", or "unknown" for a negative one. */
+const char *rdp_numa_name(int node, char *buf, size_t len);
 
 /* The latency figure a --max-lat limit applies to. */
 enum rdp_lat_stat {

@@ -180,6 +180,9 @@ static json_t *device_obj(const struct rdp_dev *d)
 				   json_integer(p->active_speed));
 	err |= json_object_set_new(o, "active_width",
 				   json_integer(p->active_width));
+	if (rdp_link_lanes(p->active_width))
+		err |= json_object_set_new(
+			o, "lanes", uint_val(rdp_link_lanes(p->active_width)));
 	if (gbps > 0)
 		err |= json_object_set_new(o, "link_gbps", real_val(gbps));
 	if (line > 0)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Link rates from the port's speed and width codes (ibv_port_attr), the
- * base of every "% of line rate" figure and of the acceptance band.
+ * base of every "% of line rate" figure and of the acceptance band, and
+ * the words reports use for them and for a NUMA node.
  */
 #include <stdio.h>
 #include <infiniband/verbs.h>
@@ -42,8 +43,7 @@ static const struct speed_row *speed_row(uint8_t code)
 	return NULL;
 }
 
-/* Lanes for an active_width code. */
-static unsigned int lanes(uint8_t width)
+unsigned int rdp_link_lanes(uint8_t width)
 {
 	switch (width) {
 	case 1:
@@ -65,13 +65,13 @@ double rdp_link_signal_gbps(uint8_t speed, uint8_t width)
 {
 	const struct speed_row *s = speed_row(speed);
 
-	return s ? s->signal_gbps * lanes(width) : 0.0;
+	return s ? s->signal_gbps * rdp_link_lanes(width) : 0.0;
 }
 
 double rdp_line_rate_gbps(uint8_t link_layer, uint8_t speed, uint8_t width)
 {
 	const struct speed_row *s = speed_row(speed);
-	unsigned int n = lanes(width);
+	unsigned int n = rdp_link_lanes(width);
 
 	if (!s || !n)
 		return 0.0;
@@ -83,12 +83,28 @@ double rdp_line_rate_gbps(uint8_t link_layer, uint8_t speed, uint8_t width)
 	return s->eth_gbps * n;
 }
 
-void rdp_link_name(uint8_t speed, uint8_t width, char *buf, size_t len)
+void rdp_link_name(uint8_t link_layer, uint8_t speed, uint8_t width, char *buf,
+		   size_t len)
 {
 	const struct speed_row *s = speed_row(speed);
+	unsigned int n = rdp_link_lanes(width);
 
-	if (s && lanes(width))
-		snprintf(buf, len, "%s %ux", s->name, lanes(width));
+	if (!s || !n)
+		snprintf(buf, len, "speed code %u, width code %u", speed,
+			 width);
+	else if (link_layer == IBV_LINK_LAYER_ETHERNET)
+		/* The codes only carry the Ethernet speed: name that. */
+		snprintf(buf, len, "%g Gb/s Ethernet",
+			 rdp_line_rate_gbps(link_layer, speed, width));
 	else
-		snprintf(buf, len, "speed %u width %u", speed, width);
+		snprintf(buf, len, "%s %ux", s->name, n);
+}
+
+const char *rdp_numa_name(int node, char *buf, size_t len)
+{
+	if (node >= 0)
+		snprintf(buf, len, "%d", node);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
 }

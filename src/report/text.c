@@ -59,9 +59,10 @@ static double line_gbps(const struct rdp_report_info *in)
 static void link_line(FILE *f, const struct rdp_report_info *in)
 {
 	const struct rdp_port_info *p = &in->conn->dev->port;
-	char name[32];
+	char name[48];
 
-	rdp_link_name(p->active_speed, p->active_width, name, sizeof(name));
+	rdp_link_name(p->link_layer, p->active_speed, p->active_width, name,
+		      sizeof(name));
 	if (line_gbps(in) > 0)
 		fprintf(f, " Line rate       : %.3f Gb/s (%s)\n", line_gbps(in),
 			name);
@@ -107,13 +108,13 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	const struct rdp_conn *c = in->conn;
 	const struct rdp_dev *d = c->dev;
 	const struct rdp_params *p = in->params;
-	char label[48], group[RDP_MGID_STR_MAX];
+	char label[48], group[RDP_MGID_STR_MAX], node[16], peer_node[16];
 
 	fprintf(f, "%s\n %-52s rdmaperf %s\n", RULE, in->ops->title,
 		PACKAGE_VERSION);
-	fprintf(f, " Local device    : %s port %u, %s, NUMA node %d\n", d->name,
+	fprintf(f, " Local device    : %s port %u, %s, NUMA node %s\n", d->name,
 		d->port.num, rdp_link_layer_str(d->port.link_layer),
-		d->numa_node);
+		rdp_numa_name(d->numa_node, node, sizeof(node)));
 	link_line(f, in);
 	fprintf(f, " Peer device     : %s port %u on %s (%s), rdmaperf %s\n",
 		in->peer->device, in->peer->port, in->peer_host->hostname,
@@ -126,9 +127,10 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 		in->local_host->cpu_model, in->local_host->cpus, in->cpu);
 	fprintf(f,
 		" Peer host       : %s, %u CPUs, running on CPU %d, NUMA "
-		"node %d\n",
+		"node %s\n",
 		in->peer_host->cpu_model, in->peer_host->cpus, in->peer->cpu,
-		in->peer->numa_node);
+		rdp_numa_name(in->peer->numa_node, peer_node,
+			      sizeof(peer_node)));
 	rdp_report_placement(f, in);
 	gid_line(f, in);
 	fprintf(f,

@@ -25,7 +25,7 @@ int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_limits *lim,
 		     int is_bw, const struct rdp_dev *dev)
 {
 	const struct rdp_port_info *p = &dev->port;
-	char link[32];
+	char link[48];
 
 	memset(v, 0, sizeof(*v));
 	v->lim = *lim;
@@ -33,8 +33,8 @@ int rdp_verdict_init(struct rdp_verdict *v, const struct rdp_limits *lim,
 	v->line_gbps = rdp_line_rate_gbps(p->link_layer, p->active_speed,
 					  p->active_width);
 	if (v->lim.min_bw_pct > 0 && v->line_gbps <= 0) {
-		rdp_link_name(p->active_speed, p->active_width, link,
-			      sizeof(link));
+		rdp_link_name(p->link_layer, p->active_speed, p->active_width,
+			      link, sizeof(link));
 		rdp_err("--min-bw %g%%: %s port %u reports no known line rate "
 			"(%s); give the limit in Gb/s",
 			v->lim.min_bw_pct, dev->name, p->num, link);

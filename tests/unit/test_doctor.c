@@ -77,7 +77,7 @@ static void test_cx6_downtrained_pcie(void **state)
 					 "252 Gb/s)"));
 	fix_has(c, "x16 slot");
 	/* 63 Gb/s of PCIe under a 100 Gb/s port. */
-	c = expect("link_rate", RDP_WARN, "100 Gb/sec");
+	c = expect("link_rate", RDP_WARN, "100 Gb/s Ethernet");
 	fix_has(c, "about 63 Gb/s, less than the port's 100 Gb/s");
 	c = expect("mtu", RDP_WARN,
 		   "active 1024, max 4096, netdev "
@@ -115,7 +115,10 @@ static void test_v1_only_fails(void **state)
 	fix_has(c, "eth2");
 	expect("pcie_link", RDP_PASS, "8.0 GT/s x8");
 	/* No node from the firmware, but only one node: nothing to fix. */
-	expect("numa", RDP_PASS, "not reported (1 node(s) here)");
+	expect("numa", RDP_PASS,
+	       "unknown (the device reports none; 1 node(s) here)");
+	/* 40 Gb/sec (4X QDR) in sysfs: Ethernet, not an InfiniBand name. */
+	expect("link_rate", RDP_PASS, "40 Gb/s Ethernet");
 	expect("mtu", RDP_PASS, "netdev eth2 9000");
 }
 
@@ -182,7 +185,7 @@ static void test_rxe_software_device(void **state)
 		{ "pcie_link", RDP_SKIP, "software device" },
 		{ "numa", RDP_SKIP, "1 node(s)" },
 		{ "governor", RDP_SKIP, "no cpufreq" },
-		{ "link_rate", RDP_PASS, "10 Gb/sec" },
+		{ "link_rate", RDP_PASS, "10 Gb/s Ethernet" },
 		{ "gid", RDP_PASS, "index 1, RoCE v2 ::ffff:10.77.0.1" },
 		{ "mtu", RDP_WARN, "netdev veth-rdp0 1500" },
 	};

@@ -75,6 +75,7 @@ static void test_facts_of_cx6(void **state)
 	expect_num(&f, RDP_FACT_RATE, 100000);
 	expect_text(&f, RDP_FACT_RATE, "100 Gb/sec");
 	expect_text(&f, RDP_FACT_WIDTH, "2X");
+	expect_num(&f, RDP_FACT_WIDTH, 2); /* lanes */
 	expect_num(&f, RDP_FACT_MTU_ACTIVE, 1024);
 	expect_num(&f, RDP_FACT_MTU_MAX, 4096);
 	expect_num(&f, RDP_FACT_NETDEV_MTU, 1500);
@@ -94,6 +95,18 @@ static void test_facts_of_cx6(void **state)
 	expect_text(&f, RDP_FACT_GOVERNOR, "powersave");
 	expect_text(&f, RDP_FACT_MEMLOCK, "8192 KiB");
 	expect_text(&f, RDP_FACT_RDMA_CM, "loaded");
+}
+
+/* numa_node -1 in sysfs: a node the firmware does not give, "unknown". */
+static void test_facts_numa_unknown(void **state)
+{
+	struct rdp_doctor_facts f;
+
+	(void)state;
+	read_fixture("roce-v1-only", "mlx4_0", 4096, 4096, &f);
+	expect_num(&f, RDP_FACT_NUMA, -1);
+	expect_text(&f, RDP_FACT_NUMA, "unknown");
+	expect_num(&f, RDP_FACT_WIDTH, 4);
 }
 
 /* A software device: no PCIe, no NUMA node, no firmware or DCB files:
@@ -122,6 +135,7 @@ static void test_facts_of_rxe(void **state)
 	read_fixture("rxe", "rxe0", 1024, 4096, &f);
 	expect_num(&f, RDP_FACT_RATE, 10000);
 	expect_text(&f, RDP_FACT_WIDTH, "1X");
+	expect_num(&f, RDP_FACT_WIDTH, 1);
 	expect_num(&f, RDP_FACT_NETDEV_MTU, 1500);
 	expect_text(&f, RDP_FACT_RDMA_CM, "not loaded");
 	for (i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
@@ -364,6 +378,11 @@ static void test_json(void **state)
 	(void)state;
 	fleet(3);
 	set(1, RDP_FACT_MTU_ACTIVE, 1024, "1024");
+	/* No NUMA node from any device: null; a width as its lanes. */
+	for (nd = 0; nd < 3; nd++) {
+		set((size_t)nd, RDP_FACT_NUMA, -1, "unknown");
+		set((size_t)nd, RDP_FACT_WIDTH, 4, "4X");
+	}
 	nd = compare(3);
 	o = rdp_doctor_fleet_json(all, 3, diffs, (size_t)nd, 0.25);
 	assert_non_null(o);
@@ -393,6 +412,11 @@ static void test_json(void **state)
 				"facts"),
 			"firmware")),
 		"20.39.1002");
+	d = json_object_get(json_array_get(json_object_get(o, "ranks"), 1),
+			    "facts");
+	assert_true(json_is_null(json_object_get(d, "numa_node")));
+	assert_int_equal(json_integer_value(json_object_get(d, "link_width")),
+			 4);
 	json_decref(o);
 }
 
@@ -509,6 +533,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_facts_of_cx6),
 		cmocka_unit_test(test_facts_of_rxe),
+		cmocka_unit_test(test_facts_numa_unknown),
 		cmocka_unit_test(test_majority),
 		cmocka_unit_test(test_plurality_and_order),
 		cmocka_unit_test(test_tie),

@@ -247,7 +247,9 @@ static void test_hosts_and_devices(void **state)
 	assert_str(path(doc, "device", "port_state"), "ACTIVE");
 	assert_int(path(doc, "device", "active_speed"), 64);
 	assert_int(path(doc, "device", "active_width"), 2);
+	assert_int(path(doc, "device", "lanes"), 4); /* width code 2 */
 	assert_real(path(doc, "device", "link_gbps"), 200.0);
+	assert_real(path(doc, "device", "line_rate_gbps"), 200.0);
 	assert_int(path(doc, "device", "active_mtu_bytes"), 4096);
 	assert_int(path(doc, "device", "numa_node"), 1);
 
@@ -285,6 +287,8 @@ static void test_no_gid_unknowns_null(void **state)
 	assert_str(path(doc, "device", "link_layer"), "InfiniBand");
 	assert_null(
 		json_object_get(json_object_get(doc, "device"), "link_gbps"));
+	/* width code 2 is still 4 lanes; an unknown one is left out */
+	assert_int(path(doc, "device", "lanes"), 4);
 	assert_true(json_is_null(path(doc, "peer_device", "gid_index")));
 	assert_true(json_is_null(path(doc, "peer_device", "gid_type")));
 	assert_true(json_is_null(path(doc, "peer_device", "numa_node")));

@@ -62,18 +62,92 @@ static void test_line_rate_eth(void **state)
 
 static void test_link_signal_and_name(void **state)
 {
-	char buf[32];
+	char buf[48];
 
 	(void)state;
 	assert_float_equal(rdp_link_signal_gbps(4, 2), 40.0, EPS);
 	assert_float_equal(rdp_link_signal_gbps(64, 2), 200.0, EPS);
 	assert_float_equal(rdp_link_signal_gbps(7, 2), 0.0, EPS);
-	rdp_link_name(32, 2, buf, sizeof(buf));
+	rdp_link_name(IB, 32, 2, buf, sizeof(buf));
 	assert_string_equal(buf, "EDR 4x");
-	rdp_link_name(128, 16, buf, sizeof(buf));
+	rdp_link_name(IB, 128, 16, buf, sizeof(buf));
 	assert_string_equal(buf, "NDR 2x");
-	rdp_link_name(3, 5, buf, sizeof(buf));
-	assert_string_equal(buf, "speed 3 width 5");
+	rdp_link_name(IB, 3, 5, buf, sizeof(buf));
+	assert_string_equal(buf, "speed code 3, width code 5");
+	rdp_link_name(ETH, 0, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "speed code 0, width code 0");
+}
+
+/* Every width code as lanes; unknown codes as 0. */
+static void test_link_lanes(void **state)
+{
+	static const struct {
+		uint8_t code;
+		unsigned int lanes;
+	} w[] = { { 1, 1 },  { 2, 4 }, { 4, 8 }, { 8, 12 },
+		  { 16, 2 }, { 0, 0 }, { 3, 0 }, { 32, 0 } };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		assert_int_equal(rdp_link_lanes(w[i].code), w[i].lanes);
+}
+
+/*
+ * Every speed code, 1x and 4x, named on each link layer: InfiniBand's
+ * speed names on InfiniBand only; a RoCE port in Gb/s of Ethernet
+ * (rdma_rxe on a 10 Gb/s netdev reports FDR10 1x).
+ */
+static void test_link_names(void **state)
+{
+	static const struct {
+		uint8_t speed, width, link_layer;
+		const char *name;
+	} n[] = {
+		{ 1, 1, IB, "SDR 1x" },
+		{ 2, 2, IB, "DDR 4x" },
+		{ 4, 2, IB, "QDR 4x" },
+		{ 8, 1, IB, "FDR10 1x" },
+		{ 16, 2, IB, "FDR 4x" },
+		{ 32, 4, IB, "EDR 8x" },
+		{ 64, 8, IB, "HDR 12x" },
+		{ 128, 16, IB, "NDR 2x" },
+		{ 1, 1, ETH, "1 Gb/s Ethernet" },
+		{ 2, 2, ETH, "20 Gb/s Ethernet" },
+		{ 4, 2, ETH, "40 Gb/s Ethernet" },
+		{ 8, 1, ETH, "10 Gb/s Ethernet" },
+		{ 8, 2, ETH, "40 Gb/s Ethernet" },
+		{ 16, 2, ETH, "56 Gb/s Ethernet" },
+		{ 32, 1, ETH, "25 Gb/s Ethernet" },
+		{ 32, 16, ETH, "50 Gb/s Ethernet" },
+		{ 32, 2, ETH, "100 Gb/s Ethernet" },
+		{ 64, 2, ETH, "200 Gb/s Ethernet" },
+		{ 128, 2, ETH, "400 Gb/s Ethernet" },
+		{ 128, 4, ETH, "800 Gb/s Ethernet" },
+		{ 8, 3, ETH, "speed code 8, width code 3" },
+	};
+	char buf[48];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		rdp_link_name(n[i].link_layer, n[i].speed, n[i].width, buf,
+			      sizeof(buf));
+		assert_string_equal(buf, n[i].name);
+		if (n[i].link_layer == ETH)
+			assert_null(strstr(buf, "DR"));
+	}
+}
+
+static void test_numa_name(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	assert_string_equal(rdp_numa_name(0, buf, sizeof(buf)), "0");
+	assert_string_equal(rdp_numa_name(3, buf, sizeof(buf)), "3");
+	assert_string_equal(rdp_numa_name(-1, buf, sizeof(buf)), "unknown");
+	assert_string_equal(rdp_numa_name(-7, buf, sizeof(buf)), "unknown");
 }
 
 static void test_parse_bw(void **state)
@@ -262,6 +336,9 @@ int main(void)
 		cmocka_unit_test(test_line_rate_ib),
 		cmocka_unit_test(test_line_rate_eth),
 		cmocka_unit_test(test_link_signal_and_name),
+		cmocka_unit_test(test_link_lanes),
+		cmocka_unit_test(test_link_names),
+		cmocka_unit_test(test_numa_name),
 		cmocka_unit_test(test_parse_bw),
 		cmocka_unit_test(test_parse_lat),
 		cmocka_unit_test(test_eval_bw_and),

@@ -29,7 +29,7 @@ static const struct rdp_fact_def defs[RDP_FACT_N] = {
 	{ "port_state", "port state", T },
 	{ "link_layer", "link layer", T },
 	{ "link_rate_mbps", "link rate", N },
-	{ "link_width", "link width", T },
+	{ "link_width", "link width", N }, /* lanes: 1, 2, 4, 8, 12 */
 	{ "mtu_active", "active MTU", N },
 	{ "mtu_max", "max MTU", N },
 	{ "netdev_mtu", "netdev MTU", N },
@@ -135,7 +135,7 @@ static void RDP_PRINTF(4, 5)
 static void port_facts(const struct rdp_sysfs *fs, const struct rdp_doctor *doc,
 		       struct rdp_doctor_facts *f)
 {
-	char buf[128], *p, *w;
+	char buf[128], lanes[16], *p, *w;
 	double gbps;
 
 	if (!rdp_sysfs_read(fs, buf, sizeof(buf), PORT "/state", doc->dev,
@@ -160,9 +160,13 @@ static void port_facts(const struct rdp_sysfs *fs, const struct rdp_doctor *doc,
 			 sizeof(f->f[RDP_FACT_RATE].text), "%.*s",
 			 p ? (int)(p - buf) : (int)strlen(buf), buf);
 	}
-	if (p) {
+	if (p) { /* "4X": 4 lanes, shown as sysfs writes it */
 		w = p + 2;
-		set_text(f, RDP_FACT_WIDTH, w, (int)strcspn(w, " )"));
+		snprintf(lanes, sizeof(lanes), "%.*s", (int)strcspn(w, " )"),
+			 w);
+		if (strtol(lanes, NULL, 10) > 0)
+			set_num(f, RDP_FACT_WIDTH, strtol(lanes, NULL, 10),
+				lanes);
 	}
 }
 
@@ -269,6 +273,8 @@ static void host_facts(const struct rdp_sysfs *fs, const struct rdp_doctor *doc,
 	int cpu = 0;
 
 	read_num(fs, f, RDP_FACT_NUMA, IBDEV "/device/numa_node", doc->dev);
+	if (f->f[RDP_FACT_NUMA].readable && f->f[RDP_FACT_NUMA].num < 0)
+		set_num(f, RDP_FACT_NUMA, -1, "unknown");
 	if (doc->local_cpus[0] && !rdp_cpulist_parse(doc->local_cpus, &set))
 		cpu = rdp_cpulist_first(&set);
 	if (!rdp_sysfs_read(fs, gov, sizeof(gov),

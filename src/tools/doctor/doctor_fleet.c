@@ -259,6 +259,8 @@ static json_t *value_json(const struct rdp_doctor_fact *x, enum rdp_fact_id k)
 {
 	if (!x->readable)
 		return json_null();
+	if (k == RDP_FACT_NUMA && x->num < 0) /* the device has none */
+		return json_null();
 	if (rdp_fact_def(k)->kind == RDP_FACT_NUM)
 		return json_integer((json_int_t)x->num);
 	return json_string(x->text);

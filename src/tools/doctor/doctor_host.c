@@ -70,8 +70,14 @@ void rdp_doctor_check_rate(const struct rdp_sysfs *fs, struct rdp_doctor *doc)
 	c = rdp_doctor_add(doc, "link_rate", "Link rate", RDP_PASS);
 	if (!c)
 		return;
-	/* sysfs has the active rate only; the maximum is the datasheet's. */
-	rdp_doctor_say(c->value, sizeof(c->value), "%s", rate);
+	/* sysfs has the active rate only; the maximum is the datasheet's.
+	 * Its "(1X FDR10)" is how RoCE drivers encode an Ethernet speed in
+	 * InfiniBand's codes: an Ethernet port is named in Ethernet terms. */
+	if (doc->link_eth && gbps > 0)
+		rdp_doctor_say(c->value, sizeof(c->value), "%g Gb/s Ethernet",
+			       gbps);
+	else
+		rdp_doctor_say(c->value, sizeof(c->value), "%s", rate);
 	if (slot > 0 && slot < gbps) {
 		c->verdict = RDP_WARN;
 		rdp_doctor_say(c->fix, sizeof(c->fix),
@@ -174,7 +180,9 @@ void rdp_doctor_check_numa(const struct rdp_sysfs *fs, struct rdp_doctor *doc)
 		return;
 	if (doc->numa_node < 0)
 		rdp_doctor_say(c->value, sizeof(c->value),
-			       "not reported (%d node(s) here)", nodes);
+			       "unknown (the device reports none; %d node(s) "
+			       "here)",
+			       nodes);
 	else
 		rdp_doctor_say(
 			c->value, sizeof(c->value),
