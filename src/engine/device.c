@@ -419,3 +419,32 @@ int rdp_dev_gid_table(const struct rdp_dev *dev, struct rdp_gid_entry *tab,
 	*n_out = n;
 	return 0;
 }
+
+int rdp_dev_gid_check(const struct rdp_dev *dev, int index)
+{
+	size_t cap = dev->port.gid_tbl_len > 0 ? (size_t)dev->port.gid_tbl_len
+					       : 1,
+	       n = 0;
+	struct rdp_gid_entry *tab;
+	char why[320];
+	int ret;
+
+	if (index < 0 || !dev->ctx)
+		return 0;
+	tab = calloc(cap, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	ret = rdp_dev_gid_table(dev, tab, cap, &n);
+	if (ret) {
+		rdp_err("read GID table of %s port %u: %s", dev->name,
+			dev->port.num, strerror(-ret));
+	} else {
+		ret = rdp_gid_index_check(tab, n, dev->port.gid_tbl_len, index,
+					  dev->name, dev->port.num, why,
+					  sizeof(why));
+		if (ret)
+			rdp_err("%s", why);
+	}
+	free(tab);
+	return ret;
+}

@@ -684,6 +684,33 @@ static void say_mode(const struct rdp_opts *o)
 	       ranges[0] ? ranges : "any address");
 }
 
+/*
+ * What would fail every client, said once before listening: no RDMA
+ * device (exit 77), -d naming none or -x no valid GID of the port (a
+ * wrong command line), --use_cuda without a driver or GPU. A port that
+ * is down may come up: that is said per client.
+ */
+static int check_device(const struct rdp_opts *o,
+			const struct rdp_engine_ops *eng)
+{
+	struct rdp_dev *dev = NULL;
+	int ret;
+
+	ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem, &dev);
+	if (!ret)
+		ret = rdp_dev_gid_check(dev, o->conn.gid_index);
+	eng->dev_close(dev);
+	switch (ret) {
+	case -ENETDOWN:
+		return RDP_EXIT_OK;
+	case -ENOENT:
+	case -EINVAL:
+		return RDP_EXIT_USAGE;
+	default:
+		return rdp_exit_code(ret);
+	}
+}
+
 int rdp_server_loop_with(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng, int once)
 {
@@ -693,10 +720,9 @@ int rdp_server_loop_with(const struct rdp_opts *o,
 
 	/* A client that vanishes mid-write must not kill the server. */
 	signal(SIGPIPE, SIG_IGN);
-	/* --use_cuda without a driver or GPU: say so now, not per client. */
-	ret = rdp_session_gpu_probe(&o->mem, o->conn.dev, o->conn.ib_port);
+	ret = check_device(o, eng);
 	if (ret)
-		return rdp_exit_code(ret);
+		return ret;
 	if (rdp_gate_start(o, &gate))
 		return RDP_EXIT_FAIL;
 	say_mode(o);

@@ -815,7 +815,29 @@ static void test_busy_server(void **state)
 	rdp_oob_close(&first);
 	assert_int_equal(pthread_join(f->srv.tid, NULL), 0);
 	assert_int_equal(f->srv.ret, RDP_EXIT_FAIL);
+	/* The server's check at start, and the second client's device */
+	assert_int_equal(fake_engine_cfg.devs_opened, 2);
 	balanced();
+}
+
+/* A server whose device is not there says so before it listens, and
+ * ends: nothing answers on its port. */
+static void test_server_device_first(void **state)
+{
+	struct fixture *f = *state;
+	uint16_t port = unit_reserve_port();
+	struct rdp_oob oob;
+	char text[8];
+
+	snprintf(text, sizeof(text), "%u", port);
+	server_opts(&f->srv.o, ARGS("--port", text, "--bind", "127.0.0.1", "-d",
+				    "mlx5_9"));
+	/* the fake knows no device by that name, as a host with none */
+	assert_int_equal(rdp_server_loop_with(&f->srv.o, &fake_engine, 0),
+			 RDP_EXIT_UNSUPPORTED);
+	assert_int_equal(fake_engine_cfg.devs_opened, 0);
+	assert_int_equal(rdp_oob_connect("127.0.0.1", port, NULL, 50, &oob),
+			 -ECONNREFUSED);
 }
 
 /* Nothing listens: refused, whatever moment the deadline falls in. */
@@ -1077,6 +1099,7 @@ int main(void)
 		T(test_threshold_fails),
 		T(test_rails_refusals),
 		T(test_busy_server),
+		T(test_server_device_first),
 		T(test_sinks_and_results),
 		T(test_results_without_json),
 		T(test_results_on_failure),
