@@ -575,6 +575,15 @@ static void say_times(const struct server *s)
 	       n.conns_reused);
 }
 
+/* A failure in its own words where it said them (a refusal's reason,
+ * not the errno it returned), else the errno's. */
+static const char *why_failed(const struct rdp_handoff *h, int ret)
+{
+	if (ret == -EBADMSG && h->oob.seal.on)
+		return "a message failed its authentication check";
+	return rdp_last_error()[0] ? rdp_last_error() : strerror(-ret);
+}
+
 /* A client past the gate: perftest's, or rdmaperf's with its HELLO. */
 static int serve_handoff(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng,
@@ -620,9 +629,7 @@ static int serve_handoff(const struct rdp_opts *o,
 		       s.p.test[0]   ? s.p.test
 		       : h->perftest ? "perftest"
 				     : "handshake",
-		       ret == -EBADMSG && h->oob.seal.on
-			       ? "a message failed its authentication check"
-			       : strerror(-ret));
+		       why_failed(h, ret));
 	s.mark_ns = rdp_clock_mono_ns(); /* not the wait for the close */
 	eng->conn_destroy(s.conn);
 	rdp_session_keep_release(keep, eng, s.dev);

@@ -260,17 +260,46 @@ static void test_adaptive_figure_only(void **state)
 	balanced();
 }
 
+/* run_pair with stdout (both sides' lines) in out, cut to fit. */
+static int run_pair_out(const struct rdp_opts *co, struct server_side *srv,
+			char *out, size_t cap)
+{
+	char path[] = "/tmp/rdp-pair-outXXXXXX";
+	int fd = mkstemp(path), saved, rc;
+	ssize_t got;
+
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	assert_true(saved >= 0 && dup2(fd, 1) == 1);
+	rc = run_pair(co, srv);
+	fflush(stdout);
+	assert_int_equal(dup2(saved, 1), 1);
+	close(saved);
+	got = pread(fd, out, cap - 1, 0);
+	out[got > 0 ? got : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return rc;
+}
+
 /* The server refuses what is over its --max-memory; the client fails
- * with the server's reason instead of a closed socket. */
+ * with the server's reason instead of a closed socket, and the server's
+ * line on the client gives that reason, not its errno's words. */
 static void test_refused_by_server(void **state)
 {
 	struct fixture *f = *state;
+	char out[4096];
 
 	client_opts(&f->co, ARGS("write_bw", "-s", "1M", "-q", "4"));
 	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
-	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(run_pair_out(&f->co, &f->srv, out, sizeof(out)),
+			 RDP_EXIT_FAIL);
 	assert_int_equal(f->srv.ret, -E2BIG);
 	assert_int_equal(fake_engine_cfg.conns_created, 0);
+	assert_non_null(strstr(out, ": write_bw: failed (refused: 1048576 B "
+				    "x 4 QPs needs"));
+	assert_null(strstr(out, "Argument list too long"));
 	balanced();
 }
 
