@@ -72,8 +72,8 @@ struct rdp_dev {
 /*
  * Open a device by name, or with name NULL/"" the first one whose port is
  * ACTIVE. Errors name the devices present and the likely fix:
- * -ENODEV none found (exit 77 material), -ENOENT no such name,
- * -ENETDOWN port not active.
+ * -ENODEV none found (exit 77 material), -ENXIO no device of that name
+ * (a wrong -d), -ENETDOWN port not active.
  */
 int rdp_dev_open(const char *name, int port, struct rdp_dev **out);
 /*

@@ -278,7 +278,7 @@ int rdp_dev_open(const char *name, int port, struct rdp_dev **out)
 			rdp_err("no device has port %d ACTIVE (devices: %s): "
 				"check the links with `ibv_devinfo`",
 				port, names);
-		ret = name && *name ? -ENOENT : -ENETDOWN;
+		ret = name && *name ? -ENXIO : -ENETDOWN;
 		goto out_free;
 	}
 	ret = open_one(ibdev, port, &dev);
@@ -340,7 +340,7 @@ int rdp_dev_open_cm(const char *name, int port, struct rdp_dev **out)
 				      : "device with an active port",
 			name && *name ? name : "");
 		rdp_dev_close(dev);
-		return name && *name ? -ENOENT : -ENETDOWN;
+		return name && *name ? -ENXIO : -ENETDOWN;
 	}
 	snprintf(dev->name, sizeof(dev->name), "%s",
 		 ibv_get_device_name(dev->ctx->device));

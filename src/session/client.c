@@ -649,7 +649,7 @@ static int start(struct client *c)
 				   !!(o->params.flags & RDP_PARAM_RDMA_CM),
 				   &o->mem, &c->s.dev);
 	if (ret) /* -d naming no device here is a wrong command line */
-		return ret == -ENOENT ? RDP_EXIT_USAGE : rdp_exit_code(ret);
+		return ret == -ENXIO ? RDP_EXIT_USAGE : rdp_exit_code(ret);
 	ret = rdp_session_dev_opts(o, c->s.dev);
 	if (ret)
 		return ret == -EINVAL ? RDP_EXIT_USAGE : rdp_exit_code(ret);

@@ -710,7 +710,8 @@ static int check_device(const struct rdp_opts *o,
 	switch (ret) {
 	case -ENETDOWN:
 		return RDP_EXIT_OK;
-	case -ENOENT:
+	case -ENXIO:  /* -d names no device */
+	case -ENOENT: /* -x names no GID, --mmap no file */
 	case -EINVAL:
 		return RDP_EXIT_USAGE;
 	default:
