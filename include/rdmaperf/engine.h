@@ -72,8 +72,8 @@ struct rdp_dev {
 /*
  * Open a device by name, or with name NULL/"" the first one whose port is
  * ACTIVE. Errors name the devices present and the likely fix:
- * -ENODEV none found (exit 77 material), -ENOENT no such name,
- * -ENETDOWN port not active.
+ * -ENODEV none found (exit 77 material), -ENXIO no device of that name
+ * (a wrong -d), -ENETDOWN port not active.
  */
 int rdp_dev_open(const char *name, int port, struct rdp_dev **out);
 /*
@@ -96,6 +96,13 @@ int rdp_dev_refresh(struct rdp_dev *dev);
  */
 int rdp_dev_gid_table(const struct rdp_dev *dev, struct rdp_gid_entry *tab,
 		      size_t cap, size_t *n_out);
+/*
+ * -x checked once the device is open, before anything connects: -ENOENT,
+ * with one line naming the device, port, index and the valid ones, when
+ * index is no valid GID of dev's port. index < 0 (none given) and a
+ * device without a verbs context (a test's) pass.
+ */
+int rdp_dev_gid_check(const struct rdp_dev *dev, int index);
 
 const char *rdp_link_layer_str(uint8_t link_layer);
 const char *rdp_port_state_str(enum ibv_port_state state);

@@ -61,6 +61,16 @@ int rdp_gid_select(const struct rdp_gid_entry *tab, size_t n,
 		   const struct rdp_ip *local, int forced_index,
 		   struct rdp_gid_choice *out);
 
+/*
+ * -x before anything connects: 0 when index is one of tab's n valid
+ * entries; else -ENOENT and one line in why naming dev, port and index,
+ * whether it is past the port's table of tbl_len slots or empty, the
+ * valid indexes and the fix.
+ */
+int rdp_gid_index_check(const struct rdp_gid_entry *tab, size_t n, int tbl_len,
+			int index, const char *dev, int port, char *why,
+			size_t len);
+
 const char *rdp_gid_type_str(enum rdp_gid_type type);
 const char *rdp_gid_reason_str(enum rdp_gid_reason reason);
 enum rdp_gid_type rdp_gid_type_parse(const char *sysfs_text);

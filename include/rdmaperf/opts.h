@@ -7,6 +7,7 @@
 #ifndef RDMAPERF_OPTS_H
 #define RDMAPERF_OPTS_H
 
+#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -152,7 +153,8 @@ void rdp_opts_usage_client(FILE *f);
 /* What rdmaperf --help prints below the options: the tests. */
 void rdp_cli_client_help(FILE *f);
 
-/* "64", "4K", "1M", "2G" (binary multiples); -EINVAL or -ERANGE. */
+/* "64", "4K", "1M", "2G" (binary multiples; "4KB", "4KiB" and "64B" too,
+ * as the reports print sizes); -EINVAL or -ERANGE. */
 int rdp_parse_size(const char *s, uint64_t *out);
 /* A non-negative decimal number such as 12 or 0.5; -EINVAL otherwise. */
 int rdp_parse_double(const char *s, double *out);
@@ -162,8 +164,12 @@ int rdp_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /*
  * A list of values: "64,4K,64K", ranges "2:8M:x2" (times 2) or "1:16:+4"
  * (plus 4), mixed freely; sizes enables K/M/G. -EINVAL syntax, -ERANGE a
- * value outside [min, max], -E2BIG more than cap values.
+ * value outside [min, max], -E2BIG more than cap values, RDP_LIST_STILL
+ * a range that never grows (x1, +0), RDP_LIST_BACKWARDS a range whose
+ * first value is above its last.
  */
+#define RDP_LIST_STILL	   (-EDOM)
+#define RDP_LIST_BACKWARDS (-EILSEQ)
 int rdp_parse_list(const char *s, int sizes, uint64_t min, uint64_t max,
 		   uint64_t *out, size_t cap, size_t *n_out);
 

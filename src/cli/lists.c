@@ -25,7 +25,8 @@ static int push(uint64_t v, uint64_t *out, size_t cap, size_t *n)
 	return 0;
 }
 
-/* FIRST:LAST:xFACTOR or FIRST:LAST:+STEP, FIRST <= LAST. */
+/* FIRST:LAST:xFACTOR or FIRST:LAST:+STEP, FIRST <= LAST, a factor from 2
+ * and a step from 1 (anything less never reaches LAST). */
 static int range(char *spec, int sizes, uint64_t min, uint64_t max,
 		 uint64_t *out, size_t cap, size_t *n)
 {
@@ -45,11 +46,13 @@ static int range(char *spec, int sizes, uint64_t min, uint64_t max,
 	if (!ret)
 		ret = one_value(last, sizes, min, max, &b);
 	if (!ret)
-		ret = rdp_parse_uint(step + 1, mul ? 2 : 1, 1u << 30, &k);
+		ret = rdp_parse_uint(step + 1, 0, 1u << 30, &k);
 	if (ret)
 		return ret;
+	if (k < (mul ? 2u : 1u))
+		return RDP_LIST_STILL;
 	if (a > b)
-		return -EINVAL;
+		return RDP_LIST_BACKWARDS;
 	for (v = a; v <= b; v = mul ? v * k : v + k) {
 		ret = push(v, out, cap, n);
 		if (ret)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* rdmaperf's and rdmaperf-server's command lines: strict numbers, the
  * setters of the table's rows (table.c), the rules across options. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -68,6 +70,17 @@ int rdp_parse_double(const char *s, double *out)
 	return 0;
 }
 
+/* After K, M or G: nothing, "B" or "iB" in either case (4K, 4KB, 4kb,
+ * 4KiB: all 4096, so a size as the reports print it reads back). */
+static int unit_tail(const char *t)
+{
+	if (*t == 'i' || *t == 'I')
+		t++;
+	else if (!*t)
+		return 0;
+	return (*t == 'b' || *t == 'B') && !t[1] ? 0 : -EINVAL;
+}
+
 int rdp_parse_size(const char *s, uint64_t *out)
 {
 	unsigned int shift = 0;
@@ -79,6 +92,11 @@ int rdp_parse_size(const char *s, uint64_t *out)
 		return ret;
 	switch (*end) {
 	case '\0':
+		break;
+	case 'b':
+	case 'B':
+		if (end[1])
+			return -EINVAL;
 		break;
 	case 'k':
 	case 'K':
@@ -95,7 +113,7 @@ int rdp_parse_size(const char *s, uint64_t *out)
 	default:
 		return -EINVAL;
 	}
-	if (*end && end[1])
+	if (shift && unit_tail(end + 1))
 		return -EINVAL;
 	if (shift && v > (UINT64_MAX >> shift))
 		return -ERANGE;
@@ -173,6 +191,24 @@ int rdp_cli_set_allow(void *base, const struct rdp_cli_opt *d, const char *arg,
 				   err, len);
 }
 
+/* --bind: a numeric address, checked here; whether it is this host's is
+ * for bind() to say. */
+int rdp_cli_set_bind(void *base, const struct rdp_cli_opt *d, const char *arg,
+		     char *err, size_t len)
+{
+	unsigned char raw[sizeof(struct in6_addr)];
+
+	(void)d;
+	(void)base;
+	if (inet_pton(AF_INET, arg, raw) == 1 ||
+	    inet_pton(AF_INET6, arg, raw) == 1)
+		return 0;
+	return rdp_cli_bad(err, len,
+			   "--bind %s is not an IPv4 or IPv6 address: give a "
+			   "numeric address of this host (see `ip addr`)",
+			   arg);
+}
+
 /* 1073741824 as 1G, 4096 as 4096: how a range reads in an error. */
 static const char *size_text(uint64_t v, char *buf, size_t len)
 {
@@ -181,6 +217,27 @@ static const char *size_text(uint64_t v, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%" PRIu64, v);
 	return buf;
+}
+
+/* The step of arg's range that never grows: "a factor of 1", "a step of
+ * 0". */
+static const char *still_step(const char *arg, char *buf, size_t len)
+{
+	const char *at, *end;
+	uint64_t k;
+
+	for (at = strchr(arg, ':'); at; at = strchr(at + 1, ':')) {
+		int mul = at[1] == 'x';
+
+		if ((mul || at[1] == '+') &&
+		    !leading_digits(at + 2, &k, &end) &&
+		    (!*end || *end == ',') && k < (mul ? 2u : 1u)) {
+			snprintf(buf, len, "a %s of %" PRIu64,
+				 mul ? "factor" : "step", k);
+			return buf;
+		}
+	}
+	return "its step";
 }
 
 static int list_error(int ret, const struct rdp_cli_opt *d, const char *arg,
@@ -197,6 +254,16 @@ static int list_error(int ret, const struct rdp_cli_opt *d, const char *arg,
 	if (ret == -E2BIG)
 		return rdp_cli_bad(err, len, "%s %s: more than %d points", opt,
 				   arg, RDP_MAX_POINTS);
+	if (ret == RDP_LIST_STILL)
+		return rdp_cli_bad(err, len,
+				   "%s %s: %s never grows: use a factor from "
+				   "x2 or a step from +1",
+				   opt, arg, still_step(arg, hi, sizeof(hi)));
+	if (ret == RDP_LIST_BACKWARDS)
+		return rdp_cli_bad(err, len,
+				   "%s %s runs backwards (start above end): "
+				   "give FIRST:LAST with FIRST <= LAST",
+				   opt, arg);
 	return rdp_cli_bad(err, len,
 			   "%s needs a value, a list (a,b,c) or a range "
 			   "(first:last:xFACTOR or first:last:+STEP), not '%s'",

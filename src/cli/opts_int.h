@@ -17,6 +17,7 @@
 /* Connection, sizes and report (opts.c). */
 rdp_cli_set_fn rdp_cli_set_max_memory;
 rdp_cli_set_fn rdp_cli_set_allow;
+rdp_cli_set_fn rdp_cli_set_bind;
 rdp_cli_set_fn rdp_cli_set_sizes;
 rdp_cli_set_fn rdp_cli_set_all;
 rdp_cli_set_fn rdp_cli_set_qps;

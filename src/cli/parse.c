@@ -153,12 +153,21 @@ static int row_of(const struct rdp_cli_table *t, int c)
 	return -1;
 }
 
-static int getopt_failure(int c, char **argv, char *err, size_t len)
+static int getopt_failure(const struct rdp_cli_table *t, int c, char **argv,
+			  char *err, size_t len)
 {
 	const char *opt = argv[optind - 1];
 
 	if (c == ':')
 		return rdp_cli_bad(err, len, "option %s needs a value", opt);
+	/* getopt names the row of a long option that takes no value and
+	 * was given one (--json=yes) */
+	if (optopt >= 256 && (size_t)(optopt - 256) < t->n)
+		return rdp_cli_bad(err, len,
+				   "--%s takes no value: give --%s alone, not "
+				   "'%s'",
+				   t->opts[optopt - 256].name,
+				   t->opts[optopt - 256].name, opt);
 	if (optopt && optopt < 256)
 		return rdp_cli_bad(err, len, "unknown option -%c (see --help)",
 				   optopt);
@@ -201,7 +210,7 @@ int rdp_cli_parse(const struct rdp_cli_table *t, int argc, char **argv,
 	optind = 0;
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return getopt_failure(c, argv, err, len);
+			return getopt_failure(t, c, argv, err, len);
 		r = row_of(t, c);
 		if (r < 0)
 			return rdp_cli_bad(err, len, "unhandled option");

@@ -64,6 +64,7 @@ const struct rdp_cli_opt rdp_cli_opts[] = {
 	  UINT(conn.tcp_port, 1, 65535, RDP_DEFAULT_PORT),
 	  .help = "TCP port of the server (rdmaperf-server: to listen on)" },
 	{ "bind", 0, "ADDR", S, CHARS(conn.bind, "too long"),
+	  .set = rdp_cli_set_bind,
 	  .help = "listen on this address only (default: all)" },
 	{ "max-memory", 0, "SIZE", S, FIELD(conn.max_memory_bytes),
 	  .def = 4ll << 30, .set = rdp_cli_set_max_memory,

@@ -278,7 +278,7 @@ int rdp_dev_open(const char *name, int port, struct rdp_dev **out)
 			rdp_err("no device has port %d ACTIVE (devices: %s): "
 				"check the links with `ibv_devinfo`",
 				port, names);
-		ret = name && *name ? -ENOENT : -ENETDOWN;
+		ret = name && *name ? -ENXIO : -ENETDOWN;
 		goto out_free;
 	}
 	ret = open_one(ibdev, port, &dev);
@@ -340,7 +340,7 @@ int rdp_dev_open_cm(const char *name, int port, struct rdp_dev **out)
 				      : "device with an active port",
 			name && *name ? name : "");
 		rdp_dev_close(dev);
-		return name && *name ? -ENOENT : -ENETDOWN;
+		return name && *name ? -ENXIO : -ENETDOWN;
 	}
 	snprintf(dev->name, sizeof(dev->name), "%s",
 		 ibv_get_device_name(dev->ctx->device));
@@ -418,4 +418,33 @@ int rdp_dev_gid_table(const struct rdp_dev *dev, struct rdp_gid_entry *tab,
 	qsort(tab, n, sizeof(*tab), by_index);
 	*n_out = n;
 	return 0;
+}
+
+int rdp_dev_gid_check(const struct rdp_dev *dev, int index)
+{
+	size_t cap = dev->port.gid_tbl_len > 0 ? (size_t)dev->port.gid_tbl_len
+					       : 1,
+	       n = 0;
+	struct rdp_gid_entry *tab;
+	char why[320];
+	int ret;
+
+	if (index < 0 || !dev->ctx)
+		return 0;
+	tab = calloc(cap, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	ret = rdp_dev_gid_table(dev, tab, cap, &n);
+	if (ret) {
+		rdp_err("read GID table of %s port %u: %s", dev->name,
+			dev->port.num, strerror(-ret));
+	} else {
+		ret = rdp_gid_index_check(tab, n, dev->port.gid_tbl_len, index,
+					  dev->name, dev->port.num, why,
+					  sizeof(why));
+		if (ret)
+			rdp_err("%s", why);
+	}
+	free(tab);
+	return ret;
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rdmaperf/gid.h>
@@ -175,6 +176,56 @@ int rdp_gid_select(const struct rdp_gid_entry *tab, size_t n,
 	out->entry = tab[pos];
 	out->reason = reason;
 	return 0;
+}
+
+/* "0-3, 8" for the indexes of tab: runs of consecutive ones as a-b. */
+static void valid_list(const struct rdp_gid_entry *tab, size_t n, char *buf,
+		       size_t len)
+{
+	size_t i, j, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i = j + 1) {
+		for (j = i; j + 1 < n && tab[j + 1].index == tab[j].index + 1;)
+			j++;
+		if (j == i)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d",
+						i ? ", " : "", tab[i].index);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s%d-%d",
+						i ? ", " : "", tab[i].index,
+						tab[j].index);
+	}
+}
+
+int rdp_gid_index_check(const struct rdp_gid_entry *tab, size_t n, int tbl_len,
+			int index, const char *dev, int port, char *why,
+			size_t len)
+{
+	char valid[128];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tab[i].index == index)
+			return 0;
+	valid_list(tab, n, valid, sizeof(valid));
+	if (!n)
+		snprintf(why, len,
+			 "GID index %d of %s port %d: the port has no valid "
+			 "GID (is an IP address configured on its netdev?)",
+			 index, dev, port);
+	else if (tbl_len > 0 && index >= tbl_len)
+		snprintf(why, len,
+			 "GID index %d of %s port %d is past its table of %d: "
+			 "valid indexes %s, fix -x (rdmaperf doctor lists "
+			 "them)",
+			 index, dev, port, tbl_len, valid);
+	else
+		snprintf(why, len,
+			 "GID index %d of %s port %d is empty: valid indexes "
+			 "%s, fix -x (rdmaperf doctor lists them)",
+			 index, dev, port, valid);
+	return -ENOENT;
 }
 
 const char *rdp_gid_type_str(enum rdp_gid_type type)

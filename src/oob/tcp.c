@@ -243,6 +243,21 @@ int rdp_oob_connect(const char *host, uint16_t port, const char *src,
 	return 0;
 }
 
+static const char *listen_hint(int err)
+{
+	switch (err) {
+	case -EADDRINUSE:
+		return " (another server runs there: pick -p)";
+	case -EADDRNOTAVAIL:
+		return " (not an address of this host: see `ip addr`, fix "
+		       "--bind)";
+	case -EACCES:
+		return " (ports below 1024 need privileges: pick -p)";
+	default:
+		return "";
+	}
+}
+
 int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out)
 {
 	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6 };
@@ -276,10 +291,9 @@ int rdp_oob_listen(const char *bind_addr, uint16_t port, int *fd_out)
 	if (bind(fd, sa, sl) || listen(fd, 8)) {
 		int ret = -errno;
 
-		rdp_err("listen on port %u: %s%s", port, strerror(-ret),
-			ret == -EADDRINUSE
-				? " (another server runs there: pick -p)"
-				: "");
+		rdp_err("listen on %s port %u: %s%s",
+			bind_addr && *bind_addr ? bind_addr : "all addresses",
+			port, strerror(-ret), listen_hint(ret));
 		close(fd);
 		return ret;
 	}

@@ -648,8 +648,8 @@ static int start(struct client *c)
 				   o->conn.ib_port,
 				   !!(o->params.flags & RDP_PARAM_RDMA_CM),
 				   &o->mem, &c->s.dev);
-	if (ret)
-		return rdp_exit_code(ret);
+	if (ret) /* -d naming no device here is a wrong command line */
+		return ret == -ENXIO ? RDP_EXIT_USAGE : rdp_exit_code(ret);
 	ret = rdp_session_dev_opts(o, c->s.dev);
 	if (ret)
 		return ret == -EINVAL ? RDP_EXIT_USAGE : rdp_exit_code(ret);

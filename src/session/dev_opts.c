@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The client's options that its device must allow, checked once the
- * device is open and before the server is asked: --dlid (an InfiniBand
- * port), -O (two ports) and --use-null-mr (a device with a null MR). */
+ * device is open and before the server is asked: -x (a valid GID of the
+ * port), --dlid (an InfiniBand port), -O (two ports) and --use-null-mr (a
+ * device with a null MR). */
 #include <errno.h>
 #include <infiniband/verbs.h>
 
@@ -14,6 +15,10 @@
 
 int rdp_session_dev_opts(const struct rdp_opts *o, struct rdp_dev *dev)
 {
+	int ret = rdp_dev_gid_check(dev, o->conn.gid_index);
+
+	if (ret)
+		return ret == -ENOENT ? -EINVAL : ret;
 	if (o->conn.dlid && dev->port.link_layer == IBV_LINK_LAYER_ETHERNET) {
 		rdp_err("--dlid addresses InfiniBand ports: %s port %u is "
 			"Ethernet; drop it, the GID (-x) addresses RoCE",

@@ -56,21 +56,6 @@ int rdp_session_use_mem(struct rdp_dev **dev, const struct rdp_mem_opts *mo)
 	return 0;
 }
 
-int rdp_session_gpu_probe(const struct rdp_mem_opts *mo, const char *dev_name,
-			  int port)
-{
-	struct rdp_dev *dev = NULL;
-	int ret;
-
-	if (!mo->type)
-		return 0;
-	ret = rdp_dev_open(dev_name, port, &dev);
-	if (!ret)
-		ret = rdp_session_use_mem(&dev, mo);
-	rdp_dev_close(dev); /* NULL after a failure */
-	return ret;
-}
-
 int rdp_session_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			    struct rdp_conn **out)
 {

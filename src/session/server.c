@@ -575,6 +575,15 @@ static void say_times(const struct server *s)
 	       n.conns_reused);
 }
 
+/* A failure in its own words where it said them (a refusal's reason,
+ * not the errno it returned), else the errno's. */
+static const char *why_failed(const struct rdp_handoff *h, int ret)
+{
+	if (ret == -EBADMSG && h->oob.seal.on)
+		return "a message failed its authentication check";
+	return rdp_last_error()[0] ? rdp_last_error() : strerror(-ret);
+}
+
 /* A client past the gate: perftest's, or rdmaperf's with its HELLO. */
 static int serve_handoff(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng,
@@ -620,9 +629,7 @@ static int serve_handoff(const struct rdp_opts *o,
 		       s.p.test[0]   ? s.p.test
 		       : h->perftest ? "perftest"
 				     : "handshake",
-		       ret == -EBADMSG && h->oob.seal.on
-			       ? "a message failed its authentication check"
-			       : strerror(-ret));
+		       why_failed(h, ret));
 	s.mark_ns = rdp_clock_mono_ns(); /* not the wait for the close */
 	eng->conn_destroy(s.conn);
 	rdp_session_keep_release(keep, eng, s.dev);
@@ -684,6 +691,34 @@ static void say_mode(const struct rdp_opts *o)
 	       ranges[0] ? ranges : "any address");
 }
 
+/*
+ * What would fail every client, said once before listening: no RDMA
+ * device (exit 77), -d naming none or -x no valid GID of the port (a
+ * wrong command line), --use_cuda without a driver or GPU. A port that
+ * is down may come up: that is said per client.
+ */
+static int check_device(const struct rdp_opts *o,
+			const struct rdp_engine_ops *eng)
+{
+	struct rdp_dev *dev = NULL;
+	int ret;
+
+	ret = eng->dev_open(o->conn.dev, o->conn.ib_port, 0, &o->mem, &dev);
+	if (!ret)
+		ret = rdp_dev_gid_check(dev, o->conn.gid_index);
+	eng->dev_close(dev);
+	switch (ret) {
+	case -ENETDOWN:
+		return RDP_EXIT_OK;
+	case -ENXIO:  /* -d names no device */
+	case -ENOENT: /* -x names no GID, --mmap no file */
+	case -EINVAL:
+		return RDP_EXIT_USAGE;
+	default:
+		return rdp_exit_code(ret);
+	}
+}
+
 int rdp_server_loop_with(const struct rdp_opts *o,
 			 const struct rdp_engine_ops *eng, int once)
 {
@@ -693,10 +728,9 @@ int rdp_server_loop_with(const struct rdp_opts *o,
 
 	/* A client that vanishes mid-write must not kill the server. */
 	signal(SIGPIPE, SIG_IGN);
-	/* --use_cuda without a driver or GPU: say so now, not per client. */
-	ret = rdp_session_gpu_probe(&o->mem, o->conn.dev, o->conn.ib_port);
+	ret = check_device(o, eng);
 	if (ret)
-		return rdp_exit_code(ret);
+		return ret;
 	if (rdp_gate_start(o, &gate))
 		return RDP_EXIT_FAIL;
 	say_mode(o);

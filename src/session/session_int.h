@@ -233,10 +233,6 @@ int rdp_session_client_proto(const struct rdp_opts *o,
 void rdp_cm_opts_from(const struct rdp_opts *o, const struct rdp_params *p,
 		      struct rdp_cm_opts *cmo);
 
-/* The server checks its GPU once at start, as it will use it: 0, or the
- * -errno (logged). */
-int rdp_session_gpu_probe(const struct rdp_mem_opts *mo, const char *dev,
-			  int port);
 /* A connection on dev->mem, with its staging twin on staged memory. */
 int rdp_session_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			    struct rdp_conn **out);

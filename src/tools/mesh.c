@@ -255,8 +255,16 @@ static int parse_args(int argc, char **argv, struct mesh_args *a)
 	return 0;
 }
 
+/* Measuring is rdmaperf-mesh's: where this build has it, the way to run
+ * it; else how to get it. */
 static int needs_mpi(void)
 {
+	if (RDP_BUILT_MESH) {
+		rdp_err("mesh: a mesh is measured by rdmaperf-mesh, under MPI: "
+			"run mpirun -np N rdmaperf-mesh TEST [options] (or "
+			"srun); rdmaperf mesh --plan N prints the rounds");
+		return RDP_EXIT_USAGE;
+	}
 	rdp_err("mesh: measuring a mesh needs MPI: configure --with-mpi "
 		"(Debian: libopenmpi-dev) and run rdmaperf-mesh under mpirun "
 		"or srun; without MPI, rdmaperf mesh --plan N prints the "

@@ -61,11 +61,11 @@ t_fail_usage() {
 }
 
 t_fail_device() {
-	begin "unknown device: names the devices present, exit 1"
-	expect_fail 1 "device 'nosuch0' not found; devices present: .*$DEV" 10 \
+	begin "unknown device: names the devices present, exit 2"
+	expect_fail 2 "device 'nosuch0' not found; devices present: .*$DEV" 10 \
 		"$BUILD/rdmaperf" write_bw -d nosuch0 -p "$PORT" "$ADDR"
-	begin "empty GID index: names -x, exit 1"
-	expect_fail 1 "GID index 200 .* is empty.*-x" 20 \
+	begin "empty GID index: names -x, exit 2"
+	expect_fail 2 "GID index 200 .* is empty.*-x" 20 \
 		"$BUILD/rdmaperf" write_bw -d "$DEV" -x 200 -p "$PORT" "$ADDR"
 }
 

@@ -437,6 +437,50 @@ static void test_select_ipv6(void **state)
 	assert_true(rdp_ip_is_ipv4(&ip));
 }
 
+/* -x checked before anything connects: past the table, an empty slot, a
+ * port without GIDs; each one line with the valid indexes. */
+static void test_index_check(void **state)
+{
+	struct rdp_gid_entry tab[5] = { { .index = 0 },
+					{ .index = 1 },
+					{ .index = 2 },
+					{ .index = 3 },
+					{ .index = 8 } };
+	char why[320];
+
+	(void)state;
+	assert_int_equal(rdp_gid_index_check(tab, 5, 16, 3, "rxe0", 1, why,
+					     sizeof(why)),
+			 0);
+	assert_int_equal(rdp_gid_index_check(tab, 5, 16, 8, "rxe0", 1, why,
+					     sizeof(why)),
+			 0);
+	assert_int_equal(rdp_gid_index_check(tab, 5, 16, 99, "rxe0", 1, why,
+					     sizeof(why)),
+			 -ENOENT);
+	assert_string_equal(why, "GID index 99 of rxe0 port 1 is past its "
+				 "table of 16: valid indexes 0-3, 8, fix -x "
+				 "(rdmaperf doctor lists them)");
+	assert_int_equal(rdp_gid_index_check(tab, 5, 16, 5, "rxe0", 1, why,
+					     sizeof(why)),
+			 -ENOENT);
+	assert_string_equal(why, "GID index 5 of rxe0 port 1 is empty: valid "
+				 "indexes 0-3, 8, fix -x (rdmaperf doctor "
+				 "lists them)");
+	assert_int_equal(rdp_gid_index_check(tab + 4, 1, 0, 0, "mlx5_0", 2, why,
+					     sizeof(why)),
+			 -ENOENT);
+	assert_string_equal(why, "GID index 0 of mlx5_0 port 2 is empty: "
+				 "valid indexes 8, fix -x (rdmaperf doctor "
+				 "lists them)");
+	assert_int_equal(rdp_gid_index_check(tab, 0, 16, 0, "rxe0", 1, why,
+					     sizeof(why)),
+			 -ENOENT);
+	assert_string_equal(why, "GID index 0 of rxe0 port 1: the port has no "
+				 "valid GID (is an IP address configured on "
+				 "its netdev?)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_type_parse),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_index_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

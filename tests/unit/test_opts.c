@@ -31,7 +31,24 @@ static void test_size_suffixes(void **state)
 	assert_int_equal(rdp_parse_size("2G", &v), 0);
 	assert_int_equal(v, 2ull << 30);
 	assert_int_equal(rdp_parse_size("12X", &v), -EINVAL);
-	assert_int_equal(rdp_parse_size("4KB", &v), -EINVAL);
+	/* What the reports print reads back: KiB, MiB, GiB, B. */
+	assert_int_equal(rdp_parse_size("4KiB", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(rdp_parse_size("4KB", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(rdp_parse_size("4kb", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(rdp_parse_size("1MiB", &v), 0);
+	assert_int_equal(v, 1u << 20);
+	assert_int_equal(rdp_parse_size("2GiB", &v), 0);
+	assert_int_equal(v, 2ull << 30);
+	assert_int_equal(rdp_parse_size("64B", &v), 0);
+	assert_int_equal(v, 64);
+	assert_int_equal(rdp_parse_size("4KiBs", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size("4Ki", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size("4KK", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size("4BB", &v), -EINVAL);
+	assert_int_equal(rdp_parse_size("4iB", &v), -EINVAL);
 	assert_int_equal(rdp_parse_size("", &v), -EINVAL);
 	assert_int_equal(rdp_parse_size("-1", &v), -EINVAL);
 	assert_int_equal(rdp_parse_size(" 5", &v), -EINVAL);
@@ -172,6 +189,49 @@ static void test_output_paths(void **state)
 	assert_string_equal(o.report.json_file, "/dev/null");
 }
 
+/* Mistakes found while the command line is read, each one line that
+ * names the problem and the fix. */
+static void test_fail_fast_lines(void **state)
+{
+	struct rdp_opts o;
+	char err[256];
+
+	(void)state;
+	expect_line("-s 1:8M:x1: a factor of 1 never grows: use a factor from "
+		    "x2 or a step from +1",
+		    "write_bw", "-s", "1:8M:x1", "h");
+	expect_line("-s 64,1:8:+0: a step of 0 never grows: use a factor from "
+		    "x2 or a step from +1",
+		    "write_bw", "-s", "64,1:8:+0", "h");
+	expect_line("-s 4K:1K:x2 runs backwards (start above end): give "
+		    "FIRST:LAST with FIRST <= LAST",
+		    "write_bw", "-s", "4K:1K:x2", "h");
+	expect_line("-q 8:2:+1 runs backwards (start above end): give "
+		    "FIRST:LAST with FIRST <= LAST",
+		    "write_bw", "-q", "8:2:+1", "h");
+	/* Any option that takes no value, by its name or a prefix of it. */
+	expect_line("--json takes no value: give --json alone, not "
+		    "'--json=yes'",
+		    "write_bw", "--json=yes", "h");
+	expect_line("--run_infinitely takes no value: give --run_infinitely "
+		    "alone, not '--run_infinitely=1'",
+		    "write_bw", "--run_infinitely=1", "h");
+	assert_int_equal(CLIENT(&o, err, "write_bw", "-s", "4KiB,1MiB", "h"),
+			 RDP_PARSE_OK);
+	assert_int_equal(o.matrix.sizes[0], 4096);
+	assert_int_equal(o.matrix.sizes[1], 1u << 20);
+	/* --bind: a numeric address, at parse time. */
+	assert_int_equal(SERVER(&o, err, "--bind", "10.0.0"), -EINVAL);
+	assert_string_equal(err, "--bind 10.0.0 is not an IPv4 or IPv6 "
+				 "address: give a numeric address of this "
+				 "host (see `ip addr`)");
+	assert_int_equal(SERVER(&o, err, "--bind", "host.example"), -EINVAL);
+	assert_int_equal(SERVER(&o, err, "--bind", "::1"), RDP_PARSE_OK);
+	assert_int_equal(SERVER(&o, err, "--version=2"), -EINVAL);
+	assert_string_equal(err, "--version takes no value: give --version "
+				 "alone, not '--version=2'");
+}
+
 static void test_rejections(void **state)
 {
 	(void)state;
@@ -238,12 +298,19 @@ static void test_lists(void **state)
 			 -EINVAL);
 	assert_int_equal(rdp_parse_list("64,", 1, 1, 1000, v, 8, &n), -EINVAL);
 	assert_int_equal(rdp_parse_list("8:2:x2", 1, 1, 100, v, 8, &n),
-			 -EINVAL);
+			 RDP_LIST_BACKWARDS);
 	assert_int_equal(rdp_parse_list("2:8", 1, 1, 100, v, 8, &n), -EINVAL);
 	assert_int_equal(rdp_parse_list("2:8:y2", 1, 1, 100, v, 8, &n),
 			 -EINVAL);
 	assert_int_equal(rdp_parse_list("2:8:x1", 1, 1, 100, v, 8, &n),
-			 -ERANGE);
+			 RDP_LIST_STILL);
+	assert_int_equal(rdp_parse_list("2:8:x0", 1, 1, 100, v, 8, &n),
+			 RDP_LIST_STILL);
+	assert_int_equal(rdp_parse_list("2:8:+0", 0, 1, 100, v, 8, &n),
+			 RDP_LIST_STILL);
+	assert_int_equal(rdp_parse_list("1KiB:4KB:x2", 1, 1, 100000, v, 8, &n),
+			 0);
+	assert_int_equal(n, 3);
 	assert_int_equal(rdp_parse_list("0", 0, 1, 100, v, 8, &n), -ERANGE);
 	assert_int_equal(rdp_parse_list("4K", 0, 1, 100000, v, 8, &n),
 			 -EINVAL); /* QP counts take no suffix */
@@ -1016,6 +1083,7 @@ int main(void)
 		cmocka_unit_test(test_tool_usage_errors),
 		cmocka_unit_test(test_completion),
 		cmocka_unit_test(test_output_paths),
+		cmocka_unit_test(test_fail_fast_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

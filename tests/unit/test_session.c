@@ -260,17 +260,46 @@ static void test_adaptive_figure_only(void **state)
 	balanced();
 }
 
+/* run_pair with stdout (both sides' lines) in out, cut to fit. */
+static int run_pair_out(const struct rdp_opts *co, struct server_side *srv,
+			char *out, size_t cap)
+{
+	char path[] = "/tmp/rdp-pair-outXXXXXX";
+	int fd = mkstemp(path), saved, rc;
+	ssize_t got;
+
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	assert_true(saved >= 0 && dup2(fd, 1) == 1);
+	rc = run_pair(co, srv);
+	fflush(stdout);
+	assert_int_equal(dup2(saved, 1), 1);
+	close(saved);
+	got = pread(fd, out, cap - 1, 0);
+	out[got > 0 ? got : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return rc;
+}
+
 /* The server refuses what is over its --max-memory; the client fails
- * with the server's reason instead of a closed socket. */
+ * with the server's reason instead of a closed socket, and the server's
+ * line on the client gives that reason, not its errno's words. */
 static void test_refused_by_server(void **state)
 {
 	struct fixture *f = *state;
+	char out[4096];
 
 	client_opts(&f->co, ARGS("write_bw", "-s", "1M", "-q", "4"));
 	server_opts(&f->srv.o, ARGS("--max-memory", "1M"));
-	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_FAIL);
+	assert_int_equal(run_pair_out(&f->co, &f->srv, out, sizeof(out)),
+			 RDP_EXIT_FAIL);
 	assert_int_equal(f->srv.ret, -E2BIG);
 	assert_int_equal(fake_engine_cfg.conns_created, 0);
+	assert_non_null(strstr(out, ": write_bw: failed (refused: 1048576 B "
+				    "x 4 QPs needs"));
+	assert_null(strstr(out, "Argument list too long"));
 	balanced();
 }
 
@@ -815,7 +844,29 @@ static void test_busy_server(void **state)
 	rdp_oob_close(&first);
 	assert_int_equal(pthread_join(f->srv.tid, NULL), 0);
 	assert_int_equal(f->srv.ret, RDP_EXIT_FAIL);
+	/* The server's check at start, and the second client's device */
+	assert_int_equal(fake_engine_cfg.devs_opened, 2);
 	balanced();
+}
+
+/* A server whose device is not there says so before it listens, and
+ * ends: nothing answers on its port. */
+static void test_server_device_first(void **state)
+{
+	struct fixture *f = *state;
+	uint16_t port = unit_reserve_port();
+	struct rdp_oob oob;
+	char text[8];
+
+	snprintf(text, sizeof(text), "%u", port);
+	server_opts(&f->srv.o, ARGS("--port", text, "--bind", "127.0.0.1", "-d",
+				    "mlx5_9"));
+	/* the fake knows no device by that name, as a host with none */
+	assert_int_equal(rdp_server_loop_with(&f->srv.o, &fake_engine, 0),
+			 RDP_EXIT_UNSUPPORTED);
+	assert_int_equal(fake_engine_cfg.devs_opened, 0);
+	assert_int_equal(rdp_oob_connect("127.0.0.1", port, NULL, 50, &oob),
+			 -ECONNREFUSED);
 }
 
 /* Nothing listens: refused, whatever moment the deadline falls in. */
@@ -1077,6 +1128,7 @@ int main(void)
 		T(test_threshold_fails),
 		T(test_rails_refusals),
 		T(test_busy_server),
+		T(test_server_device_first),
 		T(test_sinks_and_results),
 		T(test_results_without_json),
 		T(test_results_on_failure),
