@@ -82,6 +82,42 @@ static void test_options(void **state)
 	expect_in(err, "--use_rocm=GPU");
 }
 
+/*
+ * perftest 6.29 gives --use_rocm and --use_cuda a required argument, which
+ * its users write either way (--use_rocm=0, --use_rocm 0): the word after
+ * the option is its GPU, so a host there is refused as no GPU, in one
+ * line, never taken as the peer; --use_rocm_dmabuf alone is GPU 0.
+ */
+static void test_gpu_argument(void **state)
+{
+	static const char *const opts[] = { "--use_rocm", "--use_cuda" };
+	struct rdp_opts o;
+	char err[256] = "", want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		assert_int_equal(CLIENT(&o, err, "write_bw", opts[i], "1", "h"),
+				 RDP_PARSE_OK);
+		assert_string_equal(o.mem.device, "1");
+		assert_string_equal(o.conn.host, "h");
+		assert_int_equal(SERVER(&o, err, opts[i], "0"), RDP_PARSE_OK);
+		assert_string_equal(o.mem.device, "0");
+		assert_int_equal(CLIENT(&o, err, "write_bw", "h", opts[i]),
+				 -EINVAL);
+		snprintf(want, sizeof(want), "option %s needs a value",
+			 opts[i]);
+		assert_string_equal(err, want);
+		assert_int_equal(CLIENT(&o, err, "write_bw", opts[i],
+					"host1.example"),
+				 -EINVAL);
+		snprintf(want, sizeof(want), "%s host1.example: give a GPU",
+			 opts[i]);
+		expect_in(err, want);
+		assert_null(strchr(err, '\n'));
+	}
+}
+
 /* perftest's other accelerators: one line each, naming what works. */
 static void test_refused_accelerators(void **state)
 {
@@ -495,6 +531,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_options, setup),
+		cmocka_unit_test_setup(test_gpu_argument, setup),
 		cmocka_unit_test_setup(test_refused_accelerators, setup),
 		cmocka_unit_test_setup(test_registry, setup),
 		cmocka_unit_test_setup(test_no_runtime, setup),
