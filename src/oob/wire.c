@@ -401,6 +401,10 @@ static void enc_accept(struct wcur *c, const struct rdp_msg *m)
 	put_str(c, a->mem_gpu, sizeof(a->mem_gpu));
 	put_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
 	put_u32(c, a->mr_access);
+	/* Only when set: a client that predates it refuses the extra
+	 * bytes rather than call the server's ROCm memory CUDA. */
+	if (a->mem_type[0])
+		put_str(c, a->mem_type, sizeof(a->mem_type));
 }
 
 static void dec_accept(struct rcur *c, struct rdp_msg *m)
@@ -427,6 +431,8 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 	get_str(c, a->mem_gpu, sizeof(a->mem_gpu));
 	get_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
 	a->mr_access = get_u32(c);
+	if (!c->err && c->off < c->len)
+		get_str(c, a->mem_type, sizeof(a->mem_type));
 }
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)

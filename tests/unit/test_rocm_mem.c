@@ -14,10 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
+#include <rdmaperf/json_mem.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/peer.h>
 
 #include "mem_int.h"
 #include "rocm_int.h"
@@ -527,6 +530,48 @@ static void test_staged(void **state)
 	expect_in(rdp_last_error(), "no GPU: the HIP runtime sees none");
 }
 
+/* A ROCm server's memory is named rocm in the client's JSON, staged or
+ * not; one of CUDA memory, or an older server, names none and reads as
+ * the kind's first device type; a name this build lacks as unknown. */
+static void test_peer_type(void **state)
+{
+	struct rdp_peer_info peer = { .mem = { .kind = RDP_MEM_KIND_GPU } };
+	struct rdp_mem *m = NULL;
+	json_t *pm;
+
+	(void)state;
+	assert_int_equal(rdp_mem_open_staged(&rdp_mem_rocm, "0", "rxe0", &m),
+			 0);
+	assert_ptr_equal(rdp_mem_data_type(m), &rdp_mem_rocm);
+	rdp_mem_close(m);
+	assert_int_equal(rdp_mem_open(&rdp_mem_rocm_dmabuf, "0", "rxe0", &m),
+			 0);
+	assert_ptr_equal(rdp_mem_data_type(m), &rdp_mem_rocm_dmabuf);
+	rdp_mem_close(m);
+	assert_null(rdp_mem_data_type(NULL));
+	assert_ptr_equal(rdp_mem_of_peer(RDP_MEM_KIND_GPU, ""), &rdp_mem_cuda);
+	assert_ptr_equal(rdp_mem_of_peer(RDP_MEM_KIND_GPU_STAGED, "rocm"),
+			 &rdp_mem_rocm);
+	assert_ptr_equal(rdp_mem_of_peer(RDP_MEM_KIND_HOST, "rocm"),
+			 &rdp_mem_host);
+	assert_null(rdp_mem_of_peer(RDP_MEM_KIND_GPU, "tpu"));
+	snprintf(peer.mem.type, sizeof(peer.mem.type), "rocm");
+	pm = rdp_json_peer_memory(&peer);
+	assert_string_equal(json_string_value(json_object_get(pm, "type")),
+			    "rocm");
+	json_decref(pm);
+	peer.mem.type[0] = '\0';
+	pm = rdp_json_peer_memory(&peer);
+	assert_string_equal(json_string_value(json_object_get(pm, "type")),
+			    "cuda");
+	json_decref(pm);
+	snprintf(peer.mem.type, sizeof(peer.mem.type), "tpu");
+	pm = rdp_json_peer_memory(&peer);
+	assert_string_equal(json_string_value(json_object_get(pm, "type")),
+			    "unknown");
+	json_decref(pm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +588,7 @@ int main(void)
 		cmocka_unit_test_setup(test_host_pin, setup),
 		cmocka_unit_test_setup(test_register, setup),
 		cmocka_unit_test_setup(test_staged, setup),
+		cmocka_unit_test_setup(test_peer_type, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
