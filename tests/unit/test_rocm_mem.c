@@ -22,6 +22,7 @@
 #include <rdmaperf/opts.h>
 #include <rdmaperf/peer.h>
 
+#include "gpu_rt.h"
 #include "mem_int.h"
 #include "rocm_int.h"
 #include "unit.h"
@@ -404,8 +405,7 @@ static struct ibv_mr *fake_reg_mr(struct ibv_pd *pd, void *addr, size_t bytes,
 	return mr_errno ? NULL : the_mr;
 }
 
-static const struct rdp_rocm_verbs fake_verbs = { fake_reg_dmabuf,
-						  fake_reg_mr };
+static const struct rdp_gpu_verbs fake_verbs = { fake_reg_dmabuf, fake_reg_mr };
 
 /* The whole line the last registration logged (rdp_last_error keeps its
  * first 255 characters): stderr, read back from a file. */
@@ -433,8 +433,8 @@ static int reg(const struct rdp_mem_ops *ops, int dmabuf_err, int mr_err,
 	saved = dup(2);
 	assert_true(saved >= 0 && f);
 	assert_int_equal(dup2(fileno(f), 2), 2);
-	ret = rdp_rocm_register(m, &fake_verbs, NULL, p, 1 << 21, 0, "rxe0",
-				&mr, path, note, len);
+	ret = rdp_gpu_mem_register(m, &fake_verbs, NULL, p, 1 << 21, 0, "rxe0",
+				   &mr, path, note, len);
 	fflush(stderr);
 	assert_int_equal(dup2(saved, 2), 2);
 	close(saved);
