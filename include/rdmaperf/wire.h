@@ -60,7 +60,9 @@
  * that predates it refuses as a flag it does not know; an ACCEPT may end
  * with the name of the device type that holds the server's data, only
  * when its kind alone would name another (rocm, not cuda), so that one of
- * host or CUDA memory is unchanged (enc_accept) */
+ * host or CUDA memory is unchanged (enc_accept); a RESULT may end with
+ * the server's time in the checks of --data_validation, only when it
+ * checked, so that one of any other run is unchanged (enc_result) */
 #define RDP_WIRE_VERSION	  5
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
@@ -169,6 +171,9 @@ struct rdp_msg_result {
 	/* the sender's port counter deltas over the test, bounded */
 	uint16_t n_counters;
 	struct rdp_wire_counter counters[RDP_WIRE_MAX_COUNTERS];
+	/* --data_validation: the server's time in its checks of each
+	 * message, sent only when it checked (not 0) */
+	uint64_t check_ns;
 };
 
 struct rdp_msg_error {

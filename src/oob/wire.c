@@ -527,6 +527,8 @@ static void enc_result(struct wcur *c, const struct rdp_msg *m)
 	put_u64(c, r->cpu_sys_ns);
 	put_u32(c, (uint32_t)r->host_busy_cpct);
 	put_counters(c, r);
+	if (r->check_ns)
+		put_u64(c, r->check_ns);
 }
 
 static void dec_result(struct rcur *c, struct rdp_msg *m)
@@ -548,6 +550,8 @@ static void dec_result(struct rcur *c, struct rdp_msg *m)
 	if (!c->err && (r->host_busy_cpct < -1 || r->host_busy_cpct > 10000))
 		c->err = -EBADMSG;
 	get_counters(c, r);
+	if (!c->err && c->off < c->len)
+		r->check_ns = get_u64(c);
 }
 
 static void enc_error(struct wcur *c, const struct rdp_msg *m)

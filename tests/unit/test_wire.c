@@ -869,6 +869,30 @@ static void test_accept_mem_type(void **state)
 	round_trip(&m);
 }
 
+/* RESULT ends with the server's time in --data_validation's checks only
+ * when it checked: the message of any other run is unchanged. */
+static void test_result_check_ns(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m, out;
+	size_t plain, timed;
+
+	(void)state;
+	make_result(&m, 0);
+	plain = encode_ok(&m, buf);
+	m.u.result.check_ns = 0x0102030405060708ull;
+	timed = encode_ok(&m, buf);
+	assert_int_equal(timed, plain + 8);
+	assert_int_equal(buf[timed - 8], 0x01);
+	assert_int_equal(buf[timed - 1], 0x08);
+	round_trip(&m);
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(
+		rdp_wire_decode_body(RDP_MSG_RESULT, buf + RDP_WIRE_HDR_BYTES,
+				     timed - RDP_WIRE_HDR_BYTES - 1, &out),
+		-EBADMSG);
+}
+
 /* Every buffer short of the message is refused, leaving the length. */
 static void expect_no_space(const struct rdp_msg *m)
 {
@@ -1236,6 +1260,7 @@ int main(void)
 		cmocka_unit_test(test_layout_auth),
 		cmocka_unit_test(test_accept_access),
 		cmocka_unit_test(test_accept_mem_type),
+		cmocka_unit_test(test_result_check_ns),
 		cmocka_unit_test(test_encode_too_small),
 		cmocka_unit_test(test_fuzz),
 		cmocka_unit_test(test_pt_version),
