@@ -517,11 +517,24 @@ static int rules_reversed(const struct rdp_params *p,
 
 	if (!(p->flags & RDP_PARAM_REVERSED))
 		return 0;
+	rdp_rules_tests(-1, RDP_BENCH_REVERSED, 0, "", " and ", tests,
+			sizeof(tests));
+	/* perftest takes --reversed on any test and swaps the processes'
+	 * roles: for READ and atomics the requester moves, not the data's
+	 * sender, so the same traffic is the test run from the other host. */
+	if (!(ops->flags & RDP_BENCH_REVERSED) && ops->kind == RDP_BENCH_BW &&
+	    (ops->verb == RDP_VERB_READ || ops->verb == RDP_VERB_ATOMIC))
+		return refuse(why, len,
+			      "%s: --reversed applies to %s; perftest's swaps "
+			      "the two sides, so that its server posts the %s "
+			      "on the client's memory: run %s with its client "
+			      "on the other host for that",
+			      ops->name, tests,
+			      ops->verb == RDP_VERB_READ ? "READs" : "atomics",
+			      ops->name);
 	if (!(ops->flags & RDP_BENCH_REVERSED))
 		return refuse(why, len, "%s: --reversed applies to %s",
-			      ops->name,
-			      rdp_rules_tests(-1, RDP_BENCH_REVERSED, 0, "",
-					      " and ", tests, sizeof(tests)));
+			      ops->name, tests);
 	if (p->flags & RDP_PARAM_BIDIR)
 		return refuse(why, len,
 			      "--reversed and -b: -b already sends both ways; "

@@ -79,7 +79,15 @@ static void test_refusals(void **state)
 		{ ARGS("write_lat", "--reversed"),
 		  "write_lat: --reversed applies to write_bw and send_bw" },
 		{ ARGS("read_bw", "--reversed"),
-		  "read_bw: --reversed applies to write_bw and send_bw" },
+		  "read_bw: --reversed applies to write_bw and send_bw; "
+		  "perftest's swaps the two sides, so that its server posts "
+		  "the READs on the client's memory: run read_bw with its "
+		  "client on the other host for that" },
+		{ ARGS("atomic_bw", "--reversed"),
+		  "atomic_bw: --reversed applies to write_bw and send_bw; "
+		  "perftest's swaps the two sides, so that its server posts "
+		  "the atomics on the client's memory: run atomic_bw with "
+		  "its client on the other host for that" },
 		{ ARGS("write_bw", "--reversed", "-b"),
 		  "--reversed and -b: -b already sends both ways; drop one "
 		  "of them" },
