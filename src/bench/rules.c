@@ -483,18 +483,13 @@ static int rules_recv_list(const struct rdp_params *p,
 /* --latency_gap, --burst_size, --typical_pkt_size: what each shapes must
  * be there. */
 static int rules_gaps(const struct rdp_params *p,
-		      const struct rdp_bench_ops *ops,
-		      const struct rdp_rules_side *side, char *why, size_t len)
+		      const struct rdp_bench_ops *ops, char *why, size_t len)
 {
 	if (p->latency_gap_ns && ops->kind != RDP_BENCH_LAT)
 		return refuse(why, len,
 			      "%s: --latency_gap pauses between the round "
 			      "trips of the latency tests: drop it",
 			      ops->name);
-	if (p->latency_gap_ns && side->perftest)
-		return refuse(why, len,
-			      "--latency_gap with --perftest is not built in: "
-			      "perftest's sequence runs back to back; drop it");
 	if (p->burst_size && !p->rate_milli)
 		return refuse(why, len,
 			      "--burst_size shapes the pacing of --rate_limit: "
@@ -676,7 +671,7 @@ int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
 	if (!ret)
 		ret = rules_recv_list(p, ops, why, len);
 	if (!ret)
-		ret = rules_gaps(p, ops, side, why, len);
+		ret = rules_gaps(p, ops, why, len);
 	if (!ret)
 		ret = rules_reversed(p, ops, side, why, len);
 	if (!ret)
