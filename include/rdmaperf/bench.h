@@ -20,9 +20,10 @@ struct rdp_clock;
 
 /* What a data check found. */
 struct rdp_data_check {
-	int32_t status; /* 0 data ok, else -errno */
-	uint64_t checked_bytes;
-	uint64_t bad_offset; /* first mismatch, when status != 0 */
+	int32_t status;		/* 0 data ok, else -errno */
+	uint64_t checked_bytes; /* in the test's check unit (below) */
+	uint64_t bad_offset;	/* first mismatch, when status != 0 */
+	uint64_t check_ns;	/* --data_validation: time in the checks */
 };
 
 /* The largest message any test sends: the client's -s range, the
@@ -228,7 +229,13 @@ struct rdp_result {
 	double msg_rate_mpps;
 	struct rdp_lat_stats lat;
 	int data_ok;	       /* both sides' checks passed */
-	uint64_t data_checked; /* in the test's check_unit */
+	uint64_t data_checked; /* in check_unit */
+	/* what data_checked counts (rdp_bench_check_unit; NULL: the test's
+	 * check_unit); --data_validation: the checking side's time in its
+	 * checks (0: unknown), and whether that side is the server */
+	const char *check_unit;
+	uint64_t check_ns;
+	int check_on_server;
 	/* --interval (bandwidth, -D): bytes moved in each interval */
 	uint64_t *interval_bytes; /* owned; rdp_result_clear() frees */
 	size_t n_intervals;
@@ -423,6 +430,13 @@ uint32_t rdp_dv_ring(const struct rdp_bench_ops *ops,
 		     const struct rdp_params *p);
 uint64_t rdp_dv_slot_msg_bytes(const struct rdp_bench_ops *ops,
 			       const struct rdp_params *p);
+/* What a data check of ops with p counts, for the report: with
+ * --data_validation the messages checked as they completed, else the
+ * test's own check_unit. */
+#define RDP_DV_CHECK_UNIT                                                      \
+	"messages checked as they completed: sequence and checksum"
+const char *rdp_bench_check_unit(const struct rdp_bench_ops *ops,
+				 const struct rdp_params *p);
 
 /* verify() building blocks: the peer's pattern in our receive slots, on
  * the client only, or both. */

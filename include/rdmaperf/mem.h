@@ -118,6 +118,16 @@ const struct rdp_mem_ops *rdp_mem_find(const char *name);
  * data defaults to; NULL for a kind this build does not know.
  */
 const struct rdp_mem_ops *rdp_mem_of_kind(unsigned int kind);
+/*
+ * The row that names a peer's memory from its kind and the type it names
+ * ("rocm"; "" when it names none, as a peer of the first device type or an
+ * older one sends): rdp_mem_of_kind()'s row when type is "", else the
+ * device row of that name; NULL for a kind or name this build lacks.
+ */
+const struct rdp_mem_ops *rdp_mem_of_peer(unsigned int kind, const char *type);
+/* The device type that holds m's data (for staged memory, the GPU's
+ * behind it); NULL for host memory. */
+const struct rdp_mem_ops *rdp_mem_data_type(const struct rdp_mem *m);
 
 /*
  * Open memory of type ops for the NIC nic; spec names the device (the

@@ -12,8 +12,9 @@
 
 #include <stdint.h>
 
-#define RDP_PEER_NAME_MAX 64
-#define RDP_PEER_GPU_MAX  128
+#define RDP_PEER_NAME_MAX     64
+#define RDP_PEER_GPU_MAX      128
+#define RDP_PEER_MEM_TYPE_MAX 16
 
 /* One host: what HELLO tells of either side. */
 struct rdp_host_info {
@@ -40,6 +41,8 @@ struct rdp_peer_mem {
 	char gpu[RDP_PEER_GPU_MAX];	/* "GPU 0 NVIDIA H200 (...)", "" */
 	char bus_id[RDP_PEER_NAME_MAX]; /* "0000:3b:00.0", "" host */
 	uint32_t access; /* IBV_ACCESS_* its buffer grants in this test */
+	/* the device type of its data ("rocm"), "" when the kind names it */
+	char type[RDP_PEER_MEM_TYPE_MAX];
 };
 
 /* The server's side of one test point. */

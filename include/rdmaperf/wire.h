@@ -57,13 +57,19 @@
  * --flow_label's list (one label per QP), only when one was given, so
  * that a message without it is unchanged (enc_params); and, before that
  * list, -g's group (16 bytes) only with RDP_PARAM_MCAST, which a server
- * that predates it refuses as a flag it does not know */
+ * that predates it refuses as a flag it does not know; an ACCEPT may end
+ * with the name of the device type that holds the server's data, only
+ * when its kind alone would name another (rocm, not cuda), so that one of
+ * host or CUDA memory is unchanged (enc_accept); a RESULT may end with
+ * the server's time in the checks of --data_validation, only when it
+ * checked, so that one of any other run is unchanged (enc_result) */
 #define RDP_WIRE_VERSION	  5
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
 #define RDP_WIRE_TEXT_MAX	  256
 #define RDP_WIRE_NAME_MAX	  64
 #define RDP_WIRE_GPU_MAX	  128
+#define RDP_WIRE_MEM_TYPE_MAX	  16
 #define RDP_WIRE_COUNTER_NAME_MAX 40
 #define RDP_WIRE_MAX_COUNTERS	  64 /* 64 x 51 B fits the payload limit */
 
@@ -127,6 +133,9 @@ struct rdp_msg_accept {
 	 * write, and what it grants the client (remote write, read,
 	 * atomic) */
 	uint32_t mr_access;
+	/* the device type of its data by name ("rocm"), sent only when the
+	 * kind alone would name another (the first device type): "" else */
+	char mem_type[RDP_WIRE_MEM_TYPE_MAX];
 };
 
 struct rdp_msg_sync {
@@ -162,6 +171,9 @@ struct rdp_msg_result {
 	/* the sender's port counter deltas over the test, bounded */
 	uint16_t n_counters;
 	struct rdp_wire_counter counters[RDP_WIRE_MAX_COUNTERS];
+	/* --data_validation: the server's time in its checks of each
+	 * message, sent only when it checked (not 0) */
+	uint64_t check_ns;
 };
 
 struct rdp_msg_error {

@@ -375,18 +375,23 @@ static HOT_INLINE int echo_loop(struct rdp_run *run, struct pp_state *st,
 /*
  * perftest's exchanges from message 1 on: post n, wait for the peer's
  * n + lead (lead 1: the side that replies has the first already), stamp
- * into stamps[n]. *done the exchanges that count; late names what did not
- * come. 0 or -errno (logged).
+ * into stamps[n]. With `gap` (--latency_gap, constant per caller) a pause
+ * before each post, as perftest's own, on a clock stopped during it.
+ * *done the exchanges that count; late names what did not come. 0 or
+ * -errno (logged).
  */
 static HOT_INLINE int pt_exchanges(struct rdp_run *run, struct pp_state *st,
 				   uint64_t *stamps, uint64_t total,
 				   uint64_t end, uint64_t *done, uint64_t lead,
-				   const char *late, const enum pp_variant v)
+				   const char *late, const enum pp_variant v,
+				   const int gap)
 {
-	uint64_t i;
+	uint64_t i, now, paused = 0;
 	int ret;
 
 	for (i = 0; i + lead < total; i++) {
+		if (gap)
+			paused += rdp_lat_pause(st->gap_cycles);
 		ret = post_msg(run, st, (uint32_t)(i + 1), 0, v);
 		if (ret)
 			return fail(run, st, ret, post_what(v));
@@ -395,8 +400,9 @@ static HOT_INLINE int pt_exchanges(struct rdp_run *run, struct pp_state *st,
 			return fail(run, st, ret, late);
 		if (ret)
 			break;
-		stamps[i + 1] = rdp_cycles();
-		if (stamps[i + 1] >= end) {
+		now = rdp_cycles();
+		stamps[i + 1] = gap ? now - paused : now;
+		if (now >= end) {
 			i++;
 			break;
 		}
@@ -410,9 +416,10 @@ static HOT_INLINE int pt_exchanges(struct rdp_run *run, struct pp_state *st,
 static HOT_INLINE int pt_first_loop(struct rdp_run *run, struct pp_state *st,
 				    uint64_t *stamps, uint64_t total,
 				    uint64_t end, uint64_t *done,
-				    const enum pp_variant v)
+				    const enum pp_variant v, const int gap)
 {
-	return pt_exchanges(run, st, stamps, total, end, done, 0, "reply", v);
+	return pt_exchanges(run, st, stamps, total, end, done, 0, "reply", v,
+			    gap);
 }
 
 /* perftest's side that replies: the peer's first message starts the
@@ -421,7 +428,7 @@ static HOT_INLINE int pt_first_loop(struct rdp_run *run, struct pp_state *st,
 static HOT_INLINE int pt_reply_loop(struct rdp_run *run, struct pp_state *st,
 				    uint64_t *stamps, uint64_t total,
 				    uint64_t end, uint64_t *done,
-				    const enum pp_variant v)
+				    const enum pp_variant v, const int gap)
 {
 	int ret;
 
@@ -434,17 +441,19 @@ static HOT_INLINE int pt_reply_loop(struct rdp_run *run, struct pp_state *st,
 			       : 0;
 	stamps[0] = rdp_cycles();
 	return pt_exchanges(run, st, stamps, total, end, done, 1,
-			    is_write(v) ? "reply" : "ping", v);
+			    is_write(v) ? "reply" : "ping", v, gap);
 }
 
 typedef int (*pp_timed_fn)(struct rdp_run *run, void *state, uint64_t *stamps,
 			   uint64_t total, uint64_t end, uint64_t *done);
 
-#define TIMED(name, loop, variant)                                             \
+/* perftest's sequence, without a gap and with --latency_gap. */
+#define TIMED(name, loop, variant, gap)                                        \
 	static int name(struct rdp_run *run, void *state, uint64_t *stamps,    \
 			uint64_t total, uint64_t end, uint64_t *done)          \
 	{                                                                      \
-		return loop(run, state, stamps, total, end, done, variant);    \
+		return loop(run, state, stamps, total, end, done, variant,     \
+			    gap);                                              \
 	}
 /* rdmaperf's ping, without a gap and with --latency_gap. */
 #define PING(name, variant, gap)                                               \
@@ -463,10 +472,14 @@ PING(ping_loop_write_gap, PP_WRITE, 1)
 PING(ping_loop_write_imm_gap, PP_WRITE_IMM, 1)
 PING(ping_loop_send_gap, PP_SEND, 1)
 PING(ping_loop_send_events_gap, PP_SEND_EVENTS, 1)
-TIMED(pt_first_loop_write, pt_first_loop, PP_PT_WRITE_FIRST)
-TIMED(pt_reply_loop_write, pt_reply_loop, PP_PT_WRITE_REPLY)
-TIMED(pt_first_loop_send, pt_first_loop, PP_PT_SEND_FIRST)
-TIMED(pt_reply_loop_send, pt_reply_loop, PP_PT_SEND_REPLY)
+TIMED(pt_first_loop_write, pt_first_loop, PP_PT_WRITE_FIRST, 0)
+TIMED(pt_reply_loop_write, pt_reply_loop, PP_PT_WRITE_REPLY, 0)
+TIMED(pt_first_loop_send, pt_first_loop, PP_PT_SEND_FIRST, 0)
+TIMED(pt_reply_loop_send, pt_reply_loop, PP_PT_SEND_REPLY, 0)
+TIMED(pt_first_loop_write_gap, pt_first_loop, PP_PT_WRITE_FIRST, 1)
+TIMED(pt_reply_loop_write_gap, pt_reply_loop, PP_PT_WRITE_REPLY, 1)
+TIMED(pt_first_loop_send_gap, pt_first_loop, PP_PT_SEND_FIRST, 1)
+TIMED(pt_reply_loop_send_gap, pt_reply_loop, PP_PT_SEND_REPLY, 1)
 
 /* The stamping side's loop of each variant. */
 static const pp_timed_fn timed_loops[PP_VARIANTS] = {
@@ -480,13 +493,18 @@ static const pp_timed_fn timed_loops[PP_VARIANTS] = {
 	[PP_PT_SEND_REPLY] = pt_reply_loop_send,
 };
 
-/* --latency_gap: rdmaperf's client pauses before each ping (perftest's
- * sequence refuses it). */
+/* --latency_gap: rdmaperf's client pauses before each ping; facing a
+ * perftest peer, before each message it posts, as perftest does (the
+ * pause is each side's own: nothing of it goes on the wire). */
 static const pp_timed_fn gap_loops[PP_VARIANTS] = {
 	[PP_WRITE] = ping_loop_write_gap,
 	[PP_WRITE_IMM] = ping_loop_write_imm_gap,
 	[PP_SEND] = ping_loop_send_gap,
 	[PP_SEND_EVENTS] = ping_loop_send_events_gap,
+	[PP_PT_WRITE_FIRST] = pt_first_loop_write_gap,
+	[PP_PT_WRITE_REPLY] = pt_reply_loop_write_gap,
+	[PP_PT_SEND_FIRST] = pt_first_loop_send_gap,
+	[PP_PT_SEND_REPLY] = pt_reply_loop_send_gap,
 };
 
 typedef int (*pp_echo_fn)(struct rdp_run *run, struct pp_state *st);

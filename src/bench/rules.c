@@ -483,18 +483,13 @@ static int rules_recv_list(const struct rdp_params *p,
 /* --latency_gap, --burst_size, --typical_pkt_size: what each shapes must
  * be there. */
 static int rules_gaps(const struct rdp_params *p,
-		      const struct rdp_bench_ops *ops,
-		      const struct rdp_rules_side *side, char *why, size_t len)
+		      const struct rdp_bench_ops *ops, char *why, size_t len)
 {
 	if (p->latency_gap_ns && ops->kind != RDP_BENCH_LAT)
 		return refuse(why, len,
 			      "%s: --latency_gap pauses between the round "
 			      "trips of the latency tests: drop it",
 			      ops->name);
-	if (p->latency_gap_ns && side->perftest)
-		return refuse(why, len,
-			      "--latency_gap with --perftest is not built in: "
-			      "perftest's sequence runs back to back; drop it");
 	if (p->burst_size && !p->rate_milli)
 		return refuse(why, len,
 			      "--burst_size shapes the pacing of --rate_limit: "
@@ -517,11 +512,24 @@ static int rules_reversed(const struct rdp_params *p,
 
 	if (!(p->flags & RDP_PARAM_REVERSED))
 		return 0;
+	rdp_rules_tests(-1, RDP_BENCH_REVERSED, 0, "", " and ", tests,
+			sizeof(tests));
+	/* perftest takes --reversed on any test and swaps the processes'
+	 * roles: for READ and atomics the requester moves, not the data's
+	 * sender, so the same traffic is the test run from the other host. */
+	if (!(ops->flags & RDP_BENCH_REVERSED) && ops->kind == RDP_BENCH_BW &&
+	    (ops->verb == RDP_VERB_READ || ops->verb == RDP_VERB_ATOMIC))
+		return refuse(why, len,
+			      "%s: --reversed applies to %s; perftest's swaps "
+			      "the two sides, so that its server posts the %s "
+			      "on the client's memory: run %s with its client "
+			      "on the other host for that",
+			      ops->name, tests,
+			      ops->verb == RDP_VERB_READ ? "READs" : "atomics",
+			      ops->name);
 	if (!(ops->flags & RDP_BENCH_REVERSED))
 		return refuse(why, len, "%s: --reversed applies to %s",
-			      ops->name,
-			      rdp_rules_tests(-1, RDP_BENCH_REVERSED, 0, "",
-					      " and ", tests, sizeof(tests)));
+			      ops->name, tests);
 	if (p->flags & RDP_PARAM_BIDIR)
 		return refuse(why, len,
 			      "--reversed and -b: -b already sends both ways; "
@@ -663,7 +671,7 @@ int rdp_rules_check(const struct rdp_params *p, const struct rdp_bench_ops *ops,
 	if (!ret)
 		ret = rules_recv_list(p, ops, why, len);
 	if (!ret)
-		ret = rules_gaps(p, ops, side, why, len);
+		ret = rules_gaps(p, ops, why, len);
 	if (!ret)
 		ret = rules_reversed(p, ops, side, why, len);
 	if (!ret)

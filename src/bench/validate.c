@@ -26,6 +26,12 @@ uint32_t rdp_dv_ring(const struct rdp_bench_ops *ops,
 	return p->tx_depth + (rdp_bench_receives(ops, p) ? p->rx_depth : 0) + 1;
 }
 
+const char *rdp_bench_check_unit(const struct rdp_bench_ops *ops,
+				 const struct rdp_params *p)
+{
+	return rdp_dv_ring(ops, p) > 1 ? RDP_DV_CHECK_UNIT : ops->check_unit;
+}
+
 uint64_t rdp_dv_slot_msg_bytes(const struct rdp_bench_ops *ops,
 			       const struct rdp_params *p)
 {
@@ -276,7 +282,8 @@ int rdp_dv_verify(const struct rdp_run *run, struct rdp_data_check *r)
 
 	if (!checker)
 		return 0;
-	r->checked_bytes = dv->bytes;
+	/* Counted in messages: RDP_DV_CHECK_UNIT. */
+	r->checked_bytes = dv->msgs;
 	if (dv->bad) {
 		r->status = -EILSEQ;
 		r->bad_offset = dv->bad_offset;
@@ -290,6 +297,7 @@ int rdp_dv_verify(const struct rdp_run *run, struct rdp_data_check *r)
 		return r->status;
 	}
 	ns = run->clk ? rdp_clock_ns(run->clk, dv->check_cycles) : 0;
+	r->check_ns = (uint64_t)ns;
 	rdp_info("data validation: %" PRIu64 " messages (%" PRIu64
 		 " bytes) checked as they completed, none corrupt; checking "
 		 "took %.3f ms, %.0f ns a message",

@@ -9,6 +9,8 @@
 
 #include <rdmaperf/gpu.h>
 
+#include "gpu_rt.h"
+
 static int mr_errno(void)
 {
 	return errno ? -errno : -EINVAL;
@@ -77,22 +79,22 @@ void rdp_gpu_dmabuf_note(const struct rdp_gpu_reg_log *log, const char *nic,
 		snprintf(buf, len, "not tried");
 }
 
-/* The DMA-BUF half: what failed and how to check it. */
-static void dmabuf_cause(const struct rdp_gpu_reg_log *log, const char *nic,
-			 char *buf, size_t len)
+/* The DMA-BUF half: what failed and how to check it, the export in the
+ * words of the GPU's runtime. */
+void rdp_gpu_dmabuf_cause(const struct rdp_gpu_reg_log *log,
+			  const struct rdp_gpu_export_words *w, const char *nic,
+			  char *buf, size_t len)
 {
 	int e = log->export_err ? log->export_err : log->dmabuf_err;
 
 	if (log->export_err == -EOPNOTSUPP)
 		snprintf(buf, len,
-			 "DMA-BUF: the GPU driver cannot export (%s): it "
-			 "needs the NVIDIA open kernel modules and Linux 5.12 "
-			 "or later (check: cat /proc/driver/nvidia/version; "
-			 "uname -r)",
-			 log->export_text);
+			 "DMA-BUF: %s cannot export (%s): it needs %s", w->who,
+			 log->export_text, w->needs);
 	else if (log->export_err)
-		snprintf(buf, len, "DMA-BUF: export failed: %s",
-			 log->export_text[0] ? log->export_text : strerror(-e));
+		snprintf(buf, len, "DMA-BUF: export failed%s: %s%s", w->call,
+			 log->export_text[0] ? log->export_text : strerror(-e),
+			 w->check);
 	else if (e == -EOPNOTSUPP || e == -ENOSYS || e == -EPROTONOSUPPORT)
 		snprintf(buf, len,
 			 "DMA-BUF: %s does not take DMA-BUF memory regions "
@@ -107,9 +109,9 @@ static void dmabuf_cause(const struct rdp_gpu_reg_log *log, const char *nic,
 }
 
 /* The peer memory half: the module, the BAR1 window, the IOMMU. */
-static void peer_cause(const struct rdp_gpu_reg_log *log,
-		       const struct rdp_gpu_facts *f, size_t bytes, char *buf,
-		       size_t len)
+void rdp_gpu_nvidia_peer_cause(const struct rdp_gpu_reg_log *log,
+			       const struct rdp_gpu_facts *f, size_t bytes,
+			       char *buf, size_t len)
 {
 	const char *err = strerror(-log->peer_err);
 
@@ -142,13 +144,31 @@ static void peer_cause(const struct rdp_gpu_reg_log *log,
 			 err);
 }
 
+const struct rdp_gpu_export_words rdp_gpu_nvidia_export = {
+	.who = "the GPU driver",
+	.needs = "the NVIDIA open kernel modules and Linux 5.12 or later "
+		 "(check: cat /proc/driver/nvidia/version; uname -r)",
+	.call = "",
+	.check = "",
+};
+
+void rdp_gpu_causes(const struct rdp_gpu_reg_log *log,
+		    const struct rdp_gpu_export_words *w,
+		    rdp_gpu_peer_cause_fn *peer_cause,
+		    const struct rdp_gpu_facts *f, const char *nic,
+		    size_t bytes, char *buf, size_t len)
+{
+	char dmabuf[320], peer[320];
+
+	rdp_gpu_dmabuf_cause(log, w, nic, dmabuf, sizeof(dmabuf));
+	peer_cause(log, f, bytes, peer, sizeof(peer));
+	snprintf(buf, len, "%s; %s", dmabuf, peer);
+}
+
 void rdp_gpu_diagnose(const struct rdp_gpu_reg_log *log,
 		      const struct rdp_gpu_facts *f, const char *nic,
 		      size_t bytes, char *buf, size_t len)
 {
-	char dmabuf[320], peer[320];
-
-	dmabuf_cause(log, nic, dmabuf, sizeof(dmabuf));
-	peer_cause(log, f, bytes, peer, sizeof(peer));
-	snprintf(buf, len, "%s; %s", dmabuf, peer);
+	rdp_gpu_causes(log, &rdp_gpu_nvidia_export, rdp_gpu_nvidia_peer_cause,
+		       f, nic, bytes, buf, len);
 }

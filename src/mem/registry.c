@@ -62,3 +62,26 @@ const struct rdp_mem_ops *rdp_mem_of_kind(unsigned int kind)
 			return *t;
 	return NULL;
 }
+
+const struct rdp_mem_ops *rdp_mem_of_peer(unsigned int kind, const char *type)
+{
+	const struct rdp_mem_ops *const *t;
+
+	if (!type || !type[0] || kind == RDP_MEM_KIND_HOST)
+		return rdp_mem_of_kind(kind);
+	if (kind != RDP_MEM_KIND_GPU && kind != RDP_MEM_KIND_GPU_STAGED)
+		return NULL;
+	for (t = registry; *t; t++)
+		if (!strcmp((*t)->name, type))
+			return *t;
+	return NULL;
+}
+
+const struct rdp_mem_ops *rdp_mem_data_type(const struct rdp_mem *m)
+{
+	if (!m || m->ops->kind == RDP_MEM_KIND_HOST)
+		return NULL;
+	if (m->ops == &rdp_mem_staged)
+		return m->data_ops ? m->data_ops : registry[0];
+	return m->ops;
+}

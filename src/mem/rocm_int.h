@@ -2,8 +2,7 @@
 /*
  * The HIP runtime (libamdhip64), loaded at run time so one binary runs on
  * hosts with and without ROCm; own types with the runtime's ABI, as no
- * HIP header is needed to build. And the ROCm memory type's registration
- * with the NIC, which the tests drive with their own verbs.
+ * HIP header is needed to build.
  * Layer: mem (folder-private)
  */
 #ifndef RDMAPERF_ROCM_INT_H
@@ -70,31 +69,5 @@ const char *rdp_hip_strerror(const struct rdp_hip *hip, rdp_hip_result r,
 			     char *buf, size_t len);
 /* A HIP error as a negative errno, for the rest of the program. */
 int rdp_hip_errno(rdp_hip_result r);
-
-/* An opened ROCm memory's state (struct rdp_mem's state). */
-struct rdp_rocm_state {
-	struct rdp_hip *hip;
-	int index;	 /* the GPU's HIP ordinal */
-	int dmabuf_only; /* --use_rocm_dmabuf */
-};
-
-/* The registration verbs: ibv_reg_dmabuf_mr and ibv_reg_mr, or a test's. */
-struct rdp_rocm_verbs {
-	struct ibv_mr *(*reg_dmabuf)(struct ibv_pd *pd, uint64_t offset,
-				     size_t bytes, uint64_t iova, int fd,
-				     int access);
-	struct ibv_mr *(*reg_mr)(struct ibv_pd *pd, void *addr, size_t bytes,
-				 int access);
-};
-
-/*
- * Register [ptr, ptr+bytes) of the ROCm memory m: DMA-BUF first, then the
- * peer memory path unless m was opened by --use_rocm_dmabuf. On failure
- * logs one line naming the GPU, each step and the likely fix.
- */
-int rdp_rocm_register(struct rdp_mem *m, const struct rdp_rocm_verbs *verbs,
-		      struct ibv_pd *pd, void *ptr, size_t bytes, int access,
-		      const char *nic, struct ibv_mr **out,
-		      enum rdp_mem_path *path, char *note, size_t note_len);
 
 #endif /* RDMAPERF_ROCM_INT_H */

@@ -401,6 +401,10 @@ static void enc_accept(struct wcur *c, const struct rdp_msg *m)
 	put_str(c, a->mem_gpu, sizeof(a->mem_gpu));
 	put_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
 	put_u32(c, a->mr_access);
+	/* Only when set: a client that predates it refuses the extra
+	 * bytes rather than call the server's ROCm memory CUDA. */
+	if (a->mem_type[0])
+		put_str(c, a->mem_type, sizeof(a->mem_type));
 }
 
 static void dec_accept(struct rcur *c, struct rdp_msg *m)
@@ -427,6 +431,8 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 	get_str(c, a->mem_gpu, sizeof(a->mem_gpu));
 	get_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
 	a->mr_access = get_u32(c);
+	if (!c->err && c->off < c->len)
+		get_str(c, a->mem_type, sizeof(a->mem_type));
 }
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)
@@ -521,6 +527,8 @@ static void enc_result(struct wcur *c, const struct rdp_msg *m)
 	put_u64(c, r->cpu_sys_ns);
 	put_u32(c, (uint32_t)r->host_busy_cpct);
 	put_counters(c, r);
+	if (r->check_ns)
+		put_u64(c, r->check_ns);
 }
 
 static void dec_result(struct rcur *c, struct rdp_msg *m)
@@ -542,6 +550,8 @@ static void dec_result(struct rcur *c, struct rdp_msg *m)
 	if (!c->err && (r->host_busy_cpct < -1 || r->host_busy_cpct > 10000))
 		c->err = -EBADMSG;
 	get_counters(c, r);
+	if (!c->err && c->off < c->len)
+		r->check_ns = get_u64(c);
 }
 
 static void enc_error(struct wcur *c, const struct rdp_msg *m)

@@ -635,7 +635,18 @@ static json_t *check_obj(const struct rdp_bench_ops *ops,
 		return NULL;
 	err |= json_object_set_new(o, "ok", json_boolean(r->data_ok));
 	err |= json_object_set_new(o, "checked", uint_val(r->data_checked));
-	err |= json_object_set_new(o, "unit", CTEXT(ops->check_unit));
+	err |= json_object_set_new(o, "unit",
+				   CTEXT(r->check_unit ? r->check_unit
+						       : ops->check_unit));
+	/* --data_validation: what the checks cost, on the side that ran
+	 * them */
+	if (r->check_ns) {
+		err |= json_object_set_new(o, "check_ns",
+					   uint_val(r->check_ns));
+		err |= json_object_set_new(
+			o, "checked_on",
+			json_string(r->check_on_server ? "server" : "client"));
+	}
 	return done(o, err);
 }
 

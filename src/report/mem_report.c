@@ -241,11 +241,11 @@ int rdp_json_memory_file(json_t *mem, const struct rdp_report_info *in)
 	return o ? json_object_set_new(mem, "mmap", o) : -1;
 }
 
-/* The peer reports where its data lives, not the type: the memory
- * type's row names it. */
-static const char *kind_id(uint8_t kind)
+/* The peer reports where its data lives, and the device type only when
+ * the kind alone would name another: the memory type's row names it. */
+static const char *type_id(const struct rdp_peer_mem *a)
 {
-	const struct rdp_mem_ops *t = rdp_mem_of_kind(kind);
+	const struct rdp_mem_ops *t = rdp_mem_of_peer(a->kind, a->type);
 
 	return t ? t->name : "unknown";
 }
@@ -263,7 +263,7 @@ json_t *rdp_json_peer_memory(const struct rdp_peer_info *peer)
 	err = !o;
 	if (err)
 		return NULL;
-	err |= json_object_set_new(o, "type", json_string(kind_id(a->kind)));
+	err |= json_object_set_new(o, "type", json_string(type_id(a)));
 	err |= json_object_set_new(o, "gpu", peer_text(a->gpu));
 	err |= json_object_set_new(o, "gpu_bus_id", peer_text(a->bus_id));
 	err |= json_object_set_new(o, "registration",

@@ -171,6 +171,28 @@ static void text_live(struct rdp_report_sink *s,
 	rdp_report_live(((struct text_sink *)s)->f, in, pt);
 }
 
+/* --data_validation: what checking each message cost, on the side that
+ * checked (the server's comes back in its RESULT). */
+static void check_cost(FILE *f, const struct rdp_report_summary *sum)
+{
+	uint64_t ns = 0, msgs = 0;
+	int server = 0;
+	size_t i;
+
+	for (i = 0; i < sum->n; i++) {
+		ns += sum->points[i].check_ns;
+		msgs += sum->points[i].data_checked;
+		server |= sum->points[i].check_on_server;
+	}
+	if (!ns || !msgs)
+		return;
+	fprintf(f,
+		" Check cost      : %.3f ms in the checks, %.0f ns a message, "
+		"on the %s\n",
+		(double)ns / 1e6, (double)ns / (double)msgs,
+		server ? "server" : "client");
+}
+
 /* The footer and, when the points were checked, what was. */
 static int text_end(struct rdp_report_sink *s, const struct rdp_report_info *in,
 		    struct rdp_report_summary *sum)
@@ -194,6 +216,8 @@ static int text_end(struct rdp_report_sink *s, const struct rdp_report_info *in,
 			" Data check      : ok at all %zu points, %llu %s\n",
 			sum->n, (unsigned long long)sum->data_checked,
 			sum->check_unit);
+	if (sum->check_unit && !bad)
+		check_cost(t->f, sum);
 	fflush(t->f);
 	return 0;
 }

@@ -175,6 +175,7 @@ static int check_data(struct client *c, const struct rdp_run *run,
 	const struct rdp_bench_ops *ops = c->s.o->bench;
 	struct rdp_data_check mine = { 0 };
 
+	res->check_unit = rdp_bench_check_unit(ops, &c->s.p);
 	if (srv->status) {
 		rdp_err("data check failed on the server at %llu B x %u QPs "
 			"(%s): its memory differs from what this side did "
@@ -197,6 +198,9 @@ static int check_data(struct client *c, const struct rdp_run *run,
 	}
 	res->data_ok = 1;
 	res->data_checked = srv->checked_bytes + mine.checked_bytes;
+	/* --data_validation: one side checks, and says what it cost */
+	res->check_ns = srv->check_ns + mine.check_ns;
+	res->check_on_server = srv->check_ns != 0;
 	if (rdp_transport_lossy(c->s.p.transport) &&
 	    rdp_bench_receives(ops, &c->s.p) && ops->kind == RDP_BENCH_BW) {
 		res->loss_counted = 1;
@@ -476,7 +480,7 @@ static int hand_over(struct client *c, struct rdp_result *res, size_t n,
 	r->points = res;
 	r->n = n;
 	r->data_checked = total;
-	r->check_unit = c->s.o->bench->check_unit;
+	r->check_unit = rdp_bench_check_unit(c->s.o->bench, &c->s.p);
 	r->doc = doc ? json_incref(rdp_json_root(doc)) : NULL;
 	c->out = r;
 	return 0;
@@ -497,7 +501,8 @@ static int finish(struct client *c, struct rdp_result *res, size_t n,
 		sum.points = res;
 		sum.n = n;
 		if (!(c->s.p.flags & RDP_PARAM_NULL_MR))
-			sum.check_unit = c->s.o->bench->check_unit;
+			sum.check_unit =
+				rdp_bench_check_unit(c->s.o->bench, &c->s.p);
 		for (i = 0; i < n; i++)
 			sum.data_checked += res[i].data_checked;
 	}

@@ -70,6 +70,7 @@ void rdp_peer_from_accept(const struct rdp_msg_accept *a,
 	COPY_TEXT(out->mem.gpu, a->mem_gpu);
 	COPY_TEXT(out->mem.bus_id, a->mem_bus_id);
 	out->mem.access = a->mr_access;
+	COPY_TEXT(out->mem.type, a->mem_type);
 }
 
 static void put_one(const struct rdp_counter *c, struct rdp_msg_result *r)

@@ -89,6 +89,7 @@ void rdp_session_mem_to_accept(const struct rdp_conn *conn,
 			       struct rdp_msg_accept *a)
 {
 	const struct rdp_mem *m = conn->dev->mem;
+	const struct rdp_mem_ops *data = rdp_mem_data_type(m);
 	enum rdp_mem_kind kind = rdp_mem_kind_of(m);
 
 	a->mem_kind = (uint8_t)kind;
@@ -104,4 +105,9 @@ void rdp_session_mem_to_accept(const struct rdp_conn *conn,
 		 (int)sizeof(a->mem_gpu) - 1, m->desc);
 	snprintf(a->mem_bus_id, sizeof(a->mem_bus_id), "%.*s",
 		 (int)sizeof(a->mem_bus_id) - 1, m->bus_id);
+	/* Named only where the kind would name another type: a message of
+	 * CUDA memory stays what it was. */
+	if (data && data != rdp_mem_of_kind(kind))
+		snprintf(a->mem_type, sizeof(a->mem_type), "%.*s",
+			 (int)sizeof(a->mem_type) - 1, data->name);
 }

@@ -449,6 +449,7 @@ static int run_test(struct server *s)
 	msg.u.result.status = chk.status;
 	msg.u.result.checked_bytes = chk.checked_bytes;
 	msg.u.result.bad_offset = chk.bad_offset;
+	msg.u.result.check_ns = chk.check_ns;
 	rdp_ctr_end(&s->ctr);
 	rdp_ctr_to_result(&s->ctr.local, &msg.u.result);
 	rdp_cpu_to_result(&res.cpu, &msg.u.result);

@@ -277,6 +277,8 @@ static int fake_verify(const struct rdp_run *run, uint64_t n,
 			  : fake_engine_cfg.client_data_bad;
 
 	r->checked_bytes = n * run->params->size_bytes;
+	if (run->side == RDP_SIDE_SERVER)
+		r->check_ns = fake_engine_cfg.server_check_ns;
 	if (!bad)
 		return 0;
 	r->status = -EILSEQ;

@@ -24,8 +24,11 @@ struct fake_engine_cfg {
 	int connect_fails_port; /* conn_connect refuses on this port (-i) */
 	int server_data_bad;	/* the server's verify finds a bad byte */
 	int client_data_bad;	/* the client's verify finds a bad byte */
-	int server_loop_fails;	/* the server's loop fails (its peer died) */
-	int port_down;		/* the device's port is DOWN: opening or
+	/* the server's verify spent this long in --data_validation's
+	 * checks (ns; 0: none ran) */
+	uint64_t server_check_ns;
+	int server_loop_fails; /* the server's loop fails (its peer died) */
+	int port_down;	       /* the device's port is DOWN: opening or
 				 * checking it again fails */
 	/* a live client's loop runs until its peer speaks, at most this
 	 * long (ms); 0: it returns at once */

@@ -38,11 +38,14 @@ t_rocm_fake() {
 		-s 64K -n 200 -q 2
 	rocm_run read_bw "4096 bytes verified" --use_rocm=0 -s 4096 -n 200
 	rocm_run send_lat "$((2 * 64)) bytes verified" --use_rocm=0 -s 64 -n 200
-	begin "fake HIP runtime: --bounce stages each message"
-	rocm_client write_bw --use_rocm=0 --bounce -s 4K -n 200 ||
-		{ fail "exit $?"; return; }
+	begin "fake HIP runtime: --bounce stages each message; the JSON names both sides' memory rocm"
+	rocm_client write_bw --use_rocm=0 --bounce -s 4K -n 200 \
+		--json-file "$WORK/rocm.json" || { fail "exit $?"; return; }
 	expect_out "Data check +: ok" \
 		"Memory +: $MEM_ROCM \(as asked\), staged through host memory" ||
+		return
+	expect_json "$WORK/rocm.json" '.memory.type == "rocm"' \
+		'.peer_memory.type == "rocm" and .peer_memory.bounce == false' ||
 		return
 	pass
 	begin "--use_rocm_dmabuf on rxe: DMA-BUF refused, no fallback, one line"

@@ -20,8 +20,12 @@ t_validate() {
 		# shellcheck disable=SC2086 # the case's words
 		client ${t%%|*} --data_validation -s 4096 -n 2000 -q 2 \
 			--json-file "$doc" || { fail "exit $?"; continue; }
-		expect_out "Data check +: ok" || continue
+		expect_out "Data check +: ok, 4000 messages checked as they completed: sequence and checksum" \
+			"Check cost +: [0-9.]+ ms in the checks, [0-9]+ ns a message, on the ${t#*|}" ||
+			continue
 		expect_json "$doc" '.results[0].data_check.ok' || continue
+		expect_json "$doc" ".results[0].data_check.checked_on == \"${t#*|}\" and .results[0].data_check.check_ns > 0" ||
+			continue
 		if [ "${t#*|}" = client ]; then
 			expect_out "data validation: 4000 messages \(16384000 bytes\) checked as they completed, none corrupt; checking took [0-9.]+ ms, [0-9]+ ns a message" ||
 				continue

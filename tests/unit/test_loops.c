@@ -66,9 +66,6 @@ static void test_refusals(void **state)
 		  "--latency_gap needs a pause up to 1s like 10 "
 		  "(microseconds, as perftest), 500ns, 20us or 1ms, not "
 		  "'2s'" },
-		{ ARGS("write_lat", "--latency_gap", "10", "--perftest"),
-		  "--latency_gap with --perftest is not built in: perftest's "
-		  "sequence runs back to back; drop it" },
 		{ ARGS("write_bw", "--burst_size", "4"),
 		  "--burst_size shapes the pacing of --rate_limit: add "
 		  "--rate_limit" },
@@ -79,7 +76,15 @@ static void test_refusals(void **state)
 		{ ARGS("write_lat", "--reversed"),
 		  "write_lat: --reversed applies to write_bw and send_bw" },
 		{ ARGS("read_bw", "--reversed"),
-		  "read_bw: --reversed applies to write_bw and send_bw" },
+		  "read_bw: --reversed applies to write_bw and send_bw; "
+		  "perftest's swaps the two sides, so that its server posts "
+		  "the READs on the client's memory: run read_bw with its "
+		  "client on the other host for that" },
+		{ ARGS("atomic_bw", "--reversed"),
+		  "atomic_bw: --reversed applies to write_bw and send_bw; "
+		  "perftest's swaps the two sides, so that its server posts "
+		  "the atomics on the client's memory: run atomic_bw with "
+		  "its client on the other host for that" },
 		{ ARGS("write_bw", "--reversed", "-b"),
 		  "--reversed and -b: -b already sends both ways; drop one "
 		  "of them" },
@@ -130,6 +135,13 @@ static void test_accepted(void **state)
 			       err, sizeof(err)),
 			 RDP_PARSE_OK);
 	assert_int_equal(o.params.latency_gap_ns, 1000000);
+	/* each side's own pause, nothing on the wire: with perftest too */
+	assert_int_equal(
+		parse(&o,
+		      ARGS("write_lat", "--latency_gap", "20", "--perftest"),
+		      err, sizeof(err)),
+		RDP_PARSE_OK);
+	assert_int_equal(o.params.latency_gap_ns, 20000);
 	assert_int_equal(parse(&o, ARGS("write_lat", "--latency_gap", "0"), err,
 			       sizeof(err)),
 			 RDP_PARSE_OK);

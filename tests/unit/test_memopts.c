@@ -511,6 +511,40 @@ static void test_wait_full(void **state)
 	assert_true(rdp_clock_mono_ns() - t0 >= 1000000000ull);
 }
 
+/* The server's ACCEPT names the device type of its data only where the
+ * kind alone would name another: ROCm memory, direct or staged; host
+ * and CUDA memory send what they always did. */
+static void test_accept_mem_type(void **state)
+{
+	const struct rdp_mem_ops *rocm = rdp_mem_find("use_rocm");
+	const struct rdp_mem_ops *const types[] = {
+		rocm,
+		rocm,
+		&rdp_mem_cuda,
+		&rdp_mem_host,
+	};
+	const char *const want[] = { "rocm", "rocm", "", "" };
+	struct rdp_mem gpu = { 0 }, mem = { 0 };
+	struct rdp_dev dev = { .mem = &mem };
+	struct rdp_conn conn = { .dev = &dev };
+	struct rdp_msg_accept a;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		mem.ops = types[i];
+		if (i == 1) { /* --bounce: the data on the GPU behind */
+			mem.ops = &rdp_mem_staged;
+			mem.data_ops = types[i];
+			mem.state = &gpu;
+		}
+		rdp_session_mem_to_accept(&conn, rdp_bench_find("write_bw"),
+					  &(struct rdp_params){ 0 }, &a);
+		assert_string_equal(a.mem_type, want[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_dev_opts),
 		cmocka_unit_test(test_wait_interrupted),
 		cmocka_unit_test(test_wait_full),
+		cmocka_unit_test(test_accept_mem_type),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,11 +14,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
+#include <rdmaperf/json_mem.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/mem.h>
 #include <rdmaperf/opts.h>
+#include <rdmaperf/peer.h>
 
+#include "gpu_rt.h"
 #include "mem_int.h"
 #include "rocm_int.h"
 #include "unit.h"
@@ -80,6 +84,42 @@ static void test_options(void **state)
 	expect_in(err, "drop it with --use_rocm (or add --bounce)");
 	assert_int_equal(CLIENT(&o, err, "write_bw", "--bounce", "h"), -EINVAL);
 	expect_in(err, "--use_rocm=GPU");
+}
+
+/*
+ * perftest 6.29 gives --use_rocm and --use_cuda a required argument, which
+ * its users write either way (--use_rocm=0, --use_rocm 0): the word after
+ * the option is its GPU, so a host there is refused as no GPU, in one
+ * line, never taken as the peer; --use_rocm_dmabuf alone is GPU 0.
+ */
+static void test_gpu_argument(void **state)
+{
+	static const char *const opts[] = { "--use_rocm", "--use_cuda" };
+	struct rdp_opts o;
+	char err[256] = "", want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		assert_int_equal(CLIENT(&o, err, "write_bw", opts[i], "1", "h"),
+				 RDP_PARSE_OK);
+		assert_string_equal(o.mem.device, "1");
+		assert_string_equal(o.conn.host, "h");
+		assert_int_equal(SERVER(&o, err, opts[i], "0"), RDP_PARSE_OK);
+		assert_string_equal(o.mem.device, "0");
+		assert_int_equal(CLIENT(&o, err, "write_bw", "h", opts[i]),
+				 -EINVAL);
+		snprintf(want, sizeof(want), "option %s needs a value",
+			 opts[i]);
+		assert_string_equal(err, want);
+		assert_int_equal(CLIENT(&o, err, "write_bw", opts[i],
+					"host1.example"),
+				 -EINVAL);
+		snprintf(want, sizeof(want), "%s host1.example: give a GPU",
+			 opts[i]);
+		expect_in(err, want);
+		assert_null(strchr(err, '\n'));
+	}
 }
 
 /* perftest's other accelerators: one line each, naming what works. */
@@ -365,8 +405,7 @@ static struct ibv_mr *fake_reg_mr(struct ibv_pd *pd, void *addr, size_t bytes,
 	return mr_errno ? NULL : the_mr;
 }
 
-static const struct rdp_rocm_verbs fake_verbs = { fake_reg_dmabuf,
-						  fake_reg_mr };
+static const struct rdp_gpu_verbs fake_verbs = { fake_reg_dmabuf, fake_reg_mr };
 
 /* The whole line the last registration logged (rdp_last_error keeps its
  * first 255 characters): stderr, read back from a file. */
@@ -394,8 +433,8 @@ static int reg(const struct rdp_mem_ops *ops, int dmabuf_err, int mr_err,
 	saved = dup(2);
 	assert_true(saved >= 0 && f);
 	assert_int_equal(dup2(fileno(f), 2), 2);
-	ret = rdp_rocm_register(m, &fake_verbs, NULL, p, 1 << 21, 0, "rxe0",
-				&mr, path, note, len);
+	ret = rdp_gpu_mem_register(m, &fake_verbs, NULL, p, 1 << 21, 0, "rxe0",
+				   &mr, path, note, len);
 	fflush(stderr);
 	assert_int_equal(dup2(saved, 2), 2);
 	close(saved);
@@ -491,10 +530,53 @@ static void test_staged(void **state)
 	expect_in(rdp_last_error(), "no GPU: the HIP runtime sees none");
 }
 
+/* A ROCm server's memory is named rocm in the client's JSON, staged or
+ * not; one of CUDA memory, or an older server, names none and reads as
+ * the kind's first device type; a name this build lacks as unknown. */
+static void test_peer_type(void **state)
+{
+	struct rdp_peer_info peer = { .mem = { .kind = RDP_MEM_KIND_GPU } };
+	struct rdp_mem *m = NULL;
+	json_t *pm;
+
+	(void)state;
+	assert_int_equal(rdp_mem_open_staged(&rdp_mem_rocm, "0", "rxe0", &m),
+			 0);
+	assert_ptr_equal(rdp_mem_data_type(m), &rdp_mem_rocm);
+	rdp_mem_close(m);
+	assert_int_equal(rdp_mem_open(&rdp_mem_rocm_dmabuf, "0", "rxe0", &m),
+			 0);
+	assert_ptr_equal(rdp_mem_data_type(m), &rdp_mem_rocm_dmabuf);
+	rdp_mem_close(m);
+	assert_null(rdp_mem_data_type(NULL));
+	assert_ptr_equal(rdp_mem_of_peer(RDP_MEM_KIND_GPU, ""), &rdp_mem_cuda);
+	assert_ptr_equal(rdp_mem_of_peer(RDP_MEM_KIND_GPU_STAGED, "rocm"),
+			 &rdp_mem_rocm);
+	assert_ptr_equal(rdp_mem_of_peer(RDP_MEM_KIND_HOST, "rocm"),
+			 &rdp_mem_host);
+	assert_null(rdp_mem_of_peer(RDP_MEM_KIND_GPU, "tpu"));
+	snprintf(peer.mem.type, sizeof(peer.mem.type), "rocm");
+	pm = rdp_json_peer_memory(&peer);
+	assert_string_equal(json_string_value(json_object_get(pm, "type")),
+			    "rocm");
+	json_decref(pm);
+	peer.mem.type[0] = '\0';
+	pm = rdp_json_peer_memory(&peer);
+	assert_string_equal(json_string_value(json_object_get(pm, "type")),
+			    "cuda");
+	json_decref(pm);
+	snprintf(peer.mem.type, sizeof(peer.mem.type), "tpu");
+	pm = rdp_json_peer_memory(&peer);
+	assert_string_equal(json_string_value(json_object_get(pm, "type")),
+			    "unknown");
+	json_decref(pm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_options, setup),
+		cmocka_unit_test_setup(test_gpu_argument, setup),
 		cmocka_unit_test_setup(test_refused_accelerators, setup),
 		cmocka_unit_test_setup(test_registry, setup),
 		cmocka_unit_test_setup(test_no_runtime, setup),
@@ -506,6 +588,7 @@ int main(void)
 		cmocka_unit_test_setup(test_host_pin, setup),
 		cmocka_unit_test_setup(test_register, setup),
 		cmocka_unit_test_setup(test_staged, setup),
+		cmocka_unit_test_setup(test_peer_type, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

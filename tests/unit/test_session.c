@@ -411,6 +411,43 @@ static void test_access_json(void **state)
 	balanced();
 }
 
+/* --data_validation: the JSON's data check names what was counted, and
+ * the server's time in its checks comes back in its RESULT to the
+ * client's report, with the side that spent it. */
+static void test_validation_cost(void **state)
+{
+	struct fixture *f = *state;
+	json_t *res, *chk;
+
+	client_opts(&f->co, ARGS("send_bw", "-s", "64", "-n", "10",
+				 "--data_validation", "--json-file", f->json));
+	server_opts(&f->srv.o, ARGS("--max-memory", "16M"));
+	fake_engine_cfg.server_check_ns = 12345;
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	res = results_of(f, 1);
+	chk = json_object_get(json_array_get(res, 0), "data_check");
+	assert_string_equal(json_string_value(json_object_get(chk, "unit")),
+			    RDP_DV_CHECK_UNIT);
+	assert_int_equal(json_integer_value(json_object_get(chk, "check_ns")),
+			 12345);
+	assert_string_equal(
+		json_string_value(json_object_get(chk, "checked_on")),
+		"server");
+	json_decref(res);
+	/* without it: the test's unit, no cost */
+	fake_engine_cfg.server_check_ns = 0;
+	client_opts(&f->co, ARGS("send_bw", "-s", "64", "-n", "10",
+				 "--json-file", f->json));
+	assert_int_equal(run_pair(&f->co, &f->srv), RDP_EXIT_OK);
+	res = results_of(f, 1);
+	chk = json_object_get(json_array_get(res, 0), "data_check");
+	assert_string_equal(json_string_value(json_object_get(chk, "unit")),
+			    "bytes verified after the run");
+	assert_null(json_object_get(chk, "check_ns"));
+	json_decref(res);
+	balanced();
+}
+
 /* No such device: exit 77, and the server hears the client leave. */
 static void test_no_device(void **state)
 {
@@ -1109,6 +1146,7 @@ int main(void)
 		T(test_client_data_bad),
 		T(test_server_loop_fails),
 		T(test_access_json),
+		T(test_validation_cost),
 		T(test_no_device),
 		cmocka_unit_test(test_loopback_deadline),
 		cmocka_unit_test(test_connect_refused),

@@ -837,6 +837,62 @@ static void test_accept_access(void **state)
 		-EBADMSG);
 }
 
+/* ACCEPT names the device type of the server's data only when one is
+ * set: without it the message ends with the access, as before; with it
+ * the name follows and comes back, the longest one too. */
+static void test_accept_mem_type(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m, out;
+	size_t plain, named;
+
+	(void)state;
+	make_accept(&m, 0);
+	plain = encode_ok(&m, buf);
+	snprintf(m.u.accept.mem_type, sizeof(m.u.accept.mem_type), "rocm");
+	named = encode_ok(&m, buf);
+	assert_int_equal(named, plain + 2 + strlen("rocm"));
+	assert_memory_equal(buf + named - 4, "rocm", 4);
+	round_trip(&m);
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_ACCEPT,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      named - RDP_WIRE_HDR_BYTES, &out),
+			 0);
+	assert_string_equal(out.u.accept.mem_type, "rocm");
+	/* cut inside the name: malformed, not a shorter name */
+	assert_int_equal(
+		rdp_wire_decode_body(RDP_MSG_ACCEPT, buf + RDP_WIRE_HDR_BYTES,
+				     named - RDP_WIRE_HDR_BYTES - 1, &out),
+		-EBADMSG);
+	fill_str(m.u.accept.mem_type, RDP_WIRE_MEM_TYPE_MAX, 't');
+	round_trip(&m);
+}
+
+/* RESULT ends with the server's time in --data_validation's checks only
+ * when it checked: the message of any other run is unchanged. */
+static void test_result_check_ns(void **state)
+{
+	uint8_t buf[BUF_BYTES];
+	struct rdp_msg m, out;
+	size_t plain, timed;
+
+	(void)state;
+	make_result(&m, 0);
+	plain = encode_ok(&m, buf);
+	m.u.result.check_ns = 0x0102030405060708ull;
+	timed = encode_ok(&m, buf);
+	assert_int_equal(timed, plain + 8);
+	assert_int_equal(buf[timed - 8], 0x01);
+	assert_int_equal(buf[timed - 1], 0x08);
+	round_trip(&m);
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(
+		rdp_wire_decode_body(RDP_MSG_RESULT, buf + RDP_WIRE_HDR_BYTES,
+				     timed - RDP_WIRE_HDR_BYTES - 1, &out),
+		-EBADMSG);
+}
+
 /* Every buffer short of the message is refused, leaving the length. */
 static void expect_no_space(const struct rdp_msg *m)
 {
@@ -1203,6 +1259,8 @@ int main(void)
 		cmocka_unit_test(test_type_str),
 		cmocka_unit_test(test_layout_auth),
 		cmocka_unit_test(test_accept_access),
+		cmocka_unit_test(test_accept_mem_type),
+		cmocka_unit_test(test_result_check_ns),
 		cmocka_unit_test(test_encode_too_small),
 		cmocka_unit_test(test_fuzz),
 		cmocka_unit_test(test_pt_version),
