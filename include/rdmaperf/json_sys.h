@@ -54,4 +54,9 @@ int rdp_json_loop_shape(json_t *o, const struct rdp_params *p);
  * into the parameters' object o. 0 or non-zero on allocation failure. */
 int rdp_json_mcast(json_t *o, const struct rdp_params *p);
 
+struct rdp_result;
+/* Into a data_check object o: check_ns and checked_on when
+ * --data_validation's checks were timed. */
+int rdp_json_check_cost(json_t *o, const struct rdp_result *r);
+
 #endif /* RDMAPERF_JSON_SYS_H */

@@ -638,15 +638,7 @@ static json_t *check_obj(const struct rdp_bench_ops *ops,
 	err |= json_object_set_new(o, "unit",
 				   CTEXT(r->check_unit ? r->check_unit
 						       : ops->check_unit));
-	/* --data_validation: what the checks cost, on the side that ran
-	 * them */
-	if (r->check_ns) {
-		err |= json_object_set_new(o, "check_ns",
-					   uint_val(r->check_ns));
-		err |= json_object_set_new(
-			o, "checked_on",
-			json_string(r->check_on_server ? "server" : "client"));
-	}
+	err |= rdp_json_check_cost(o, r);
 	return done(o, err);
 }
 

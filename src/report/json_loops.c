@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON of the loop's shape as given: chained receives, bursts,
- * the latency gap and the reversed direction; and -g's multicast group. */
+ * the latency gap and the reversed direction; -g's multicast group; and
+ * what --data_validation's checks cost. */
 #include <jansson.h>
 
 #include <rdmaperf/json_sys.h>
 #include <rdmaperf/mcast.h>
 #include <rdmaperf/params.h>
+#include <rdmaperf/bench.h>
 
 static int put_uint(json_t *o, const char *key, uint64_t v)
 {
@@ -49,6 +51,21 @@ int rdp_json_mcast(json_t *o, const struct rdp_params *p)
 	if (p->flags & RDP_PARAM_MCAST) { /* -g, and -M's group */
 		err |= json_object_set_new(o, "mcg", json_true());
 		err |= json_object_set_new(o, "mgid", mgid_val(p));
+	}
+	return err;
+}
+
+/* --data_validation: what the checks cost, on the side that ran them;
+ * nothing when no check was timed. */
+int rdp_json_check_cost(json_t *o, const struct rdp_result *r)
+{
+	int err = 0;
+
+	if (r->check_ns) {
+		err |= put_uint(o, "check_ns", r->check_ns);
+		err |= json_object_set_new(
+			o, "checked_on",
+			json_string(r->check_on_server ? "server" : "client"));
 	}
 	return err;
 }
