@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# perftest's -R on the other side: its dialogue over a channel of RDMA CM,
+# the test QPs connected by RDMA CM on the same port. rdmaperf's client
+# against ib_write_bw -R and ib_write_lat -R, ib_write_bw -R and
+# ib_send_bw -R against rdmaperf's one-shot server; both ends exit 0 and
+# print the same row. Sourced by run.sh.
+
+# pt_cm_client TEST ARGS: ib_TEST -R ARGS serves, rdmaperf TEST --perftest
+# -R ARGS dials it (retrying while nothing listens on the port yet).
+pt_cm_client() {
+	local test=$1 port=$((PORT + 12)) spid rc src mine theirs
+	shift
+	begin "rdmaperf $test --perftest -R $* against ib_$test -R: both ends agree"
+	run_limited 60 "ib_$test" -R -d "$DEV" -p "$port" "$@" \
+		>"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	run_limited 60 "$BUILD/rdmaperf" "$test" --perftest -R -d "$DEV" \
+		-p "$port" "$@" "$ADDR" >"$WORK/out" 2>&1
+	rc=$?
+	wait "$spid"
+	src=$?
+	if [ "$src" -ne 0 ] || [ "$rc" -ne 0 ]; then
+		tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"
+		fail "ib_$test -R: exit $src, rdmaperf: exit $rc"
+		return
+	fi
+	expect_out "Peer +: perftest [0-9.]+ server at" || return
+	mine=$(pt_row "$WORK/out")
+	theirs=$(pt_row "$WORK/pt-server.log")
+	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
+		{ fail "rdmaperf row '$mine', ib_$test -R row '$theirs'"; return; }
+	pass
+}
+
+# pt_cm_server TEST ARGS: rdmaperf's one-shot TEST --perftest -R ARGS
+# serves, ib_TEST -R ARGS dials it once it says it waits.
+pt_cm_server() {
+	local test=$1 port=$((PORT + 13)) spid rc src mine theirs i
+	shift
+	begin "ib_$test -R $* against rdmaperf $test --perftest -R (one-shot): both ends agree"
+	run_limited 60 "$BUILD/rdmaperf" "$test" --perftest -R -d "$DEV" \
+		-p "$port" "$@" >"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	for i in $(seq 1 100); do
+		grep -q "waiting for one perftest client" "$WORK/pt-server.log" &&
+			break
+		sleep 0.05
+	done
+	run_limited 60 "ib_$test" -R -d "$DEV" -p "$port" "$@" "$ADDR" \
+		>"$WORK/out" 2>&1
+	rc=$?
+	wait "$spid"
+	src=$?
+	if [ "$src" -ne 0 ] || [ "$rc" -ne 0 ]; then
+		tail -n 15 "$WORK/pt-server.log" >>"$WORK/out"
+		fail "rdmaperf: exit $src, ib_$test -R: exit $rc"
+		return
+	fi
+	expect_file "$WORK/pt-server.log" "Peer +: perftest [0-9.]+ client from" ||
+		return
+	mine=$(pt_row "$WORK/pt-server.log")
+	theirs=$(pt_row "$WORK/out")
+	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
+		{ fail "rdmaperf row '$mine', ib_$test -R row '$theirs'"; return; }
+	pass
+}
+
+t_perftest_cm() {
+	if ! command -v ib_write_bw >/dev/null; then
+		begin "rdmaperf write_bw --perftest -R against ib_write_bw -R"
+		skip "perftest not installed"
+		return
+	fi
+	pt_cm_client write_bw -n 500
+	PT_FIELDS=1 pt_cm_client write_lat -n 200
+	pt_cm_server write_bw -n 500
+	PT_FIELDS=2 pt_cm_server send_bw -n 500
+}
