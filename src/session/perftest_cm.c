@@ -13,8 +13,10 @@
  *     | <-> zero key message, then the key messages, barriers,
  *     |     reports of the TCP dialogue, binary (doc/perftest-protocol.md)
  *
- * perftest 4.5's (6.06) exchange; a peer from 6.28 on, which negotiates
- * its parameters first, is refused.
+ * From 6.28 on the parameter block goes first, one message of 312 or 320
+ * bytes; from 6.29 on (data validation) a key message has 8 more bytes
+ * after the address, which moves the GID: this side sends the 56 bytes
+ * every version reads and takes either.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,6 +27,7 @@
 #include <rdmaperf/cm.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/session_steps.h>
 
 #include "perftest_int.h"
 #include "session_int.h"
@@ -39,6 +42,7 @@
 #define KEY_GID	      32
 #define KEY_SRQN      48
 #define KEY_GID_INDEX 52
+#define KEY_DV_GID    40 /* 6.29: after the tail markers' address */
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -74,7 +78,7 @@ int rdp_pt_cm_key_decode(const uint8_t *in, size_t n, struct rdp_qp_info *qi)
 {
 	uint32_t out_reads;
 
-	if (n != RDP_PT_CM_KEY_BYTES)
+	if (n != RDP_PT_CM_KEY_BYTES && n != RDP_PT_CM_KEY_DV_BYTES)
 		return -EBADMSG;
 	memset(qi, 0, sizeof(*qi));
 	out_reads = get32(in + KEY_OUT_READS);
@@ -85,7 +89,8 @@ int rdp_pt_cm_key_decode(const uint8_t *in, size_t n, struct rdp_qp_info *qi)
 	qi->rkey = get32(in + KEY_RKEY);
 	qi->addr = (uint64_t)get32(in + KEY_VADDR) << 32 |
 		   get32(in + KEY_VADDR + 4);
-	memcpy(qi->gid, in + KEY_GID, 16);
+	memcpy(qi->gid, in + (n == RDP_PT_CM_KEY_BYTES ? KEY_GID : KEY_DV_GID),
+	       16);
 	return 0;
 }
 
@@ -109,23 +114,32 @@ int rdp_perftest_key_read(const struct pt_peer *c, const char *in, size_t n,
 		return rdp_pt_key_decode(in, n, c->with_gid, qi);
 	/* The GID perftest picked by itself plays no part: RDMA CM connected
 	 * the QPs between the channel's addresses. */
-	ret = rdp_pt_cm_key_decode((const uint8_t *)in, n, qi);
+	(void)n; /* the peer's own length, learned at the first key */
+	ret = rdp_pt_cm_key_decode((const uint8_t *)in, c->cm_key_bytes, qi);
 	if (!ret)
 		memcpy(qi->gid, c->s->oob.peer_ip.raw, sizeof(qi->gid));
 	return ret;
 }
 
+/* A message of len bytes; where a key message is due, the peer's own
+ * length (56 or 64 bytes, which buf holds), kept in c->cm_key_bytes. */
 static int recv_exact(struct pt_peer *c, void *buf, size_t len, int timeout_ms)
 {
 	uint8_t msg[RDP_CM_CHAN_MSG_BYTES];
+	int key = len == RDP_PT_CM_KEY_BYTES;
 	size_t got = 0;
 	int ret = rdp_cm_chan_recv(c->cm, msg, sizeof(msg), &got, timeout_ms);
 
-	if (!ret && got != len)
-		ret = -EPROTO;
-	if (!ret)
-		memcpy(buf, msg, len);
-	return ret;
+	if (ret)
+		return ret;
+	if (key && got == RDP_PT_CM_KEY_DV_BYTES)
+		len = got;
+	if (got != len)
+		return -EPROTO;
+	if (key)
+		c->cm_key_bytes = len;
+	memcpy(buf, msg, len);
+	return 0;
 }
 
 int rdp_perftest_cm_xchg(struct pt_peer *c, const void *mine, void *theirs,
@@ -150,8 +164,8 @@ int rdp_perftest_cm_xchg(struct pt_peer *c, const void *mine, void *theirs,
 			peer_role(c), c->s->oob.peer, what);
 	else if (ret == -EPROTO)
 		rdp_err("perftest %s %s sent a message of another length than "
-			"%zu bytes during %s over RDMA CM: is it perftest 4.5 "
-			"(6.06) to 6.27 with -R?",
+			"%zu bytes during %s over RDMA CM: is it perftest "
+			"started with -R?",
 			peer_role(c), c->s->oob.peer, len, what);
 	else if (ret)
 		rdp_err("perftest %s %s: %s over RDMA CM: %s", peer_role(c),
@@ -225,23 +239,86 @@ int rdp_perftest_cm_open(struct pt_peer *c)
 	return ret;
 }
 
+/* The blocks each way, in turn: the server answers in the client's size;
+ * *bytes: this side's size in, the agreed one out. */
+static int swap_blocks(struct pt_peer *c, const struct rdp_pt_neg *mine,
+		       uint8_t *theirs, size_t *bytes)
+{
+	uint8_t a[RDP_PT_NEG_MLX5DV_BYTES], b[RDP_CM_CHAN_MSG_BYTES];
+	int ms = c->s->oob.timeout_ms, ret = 0;
+	size_t got = 0;
+
+	if (!c->server) {
+		rdp_pt_neg_encode(mine, a, *bytes);
+		ret = rdp_cm_chan_send(c->cm, a, *bytes, ms);
+	}
+	if (!ret)
+		ret = rdp_cm_chan_recv(c->cm, b, sizeof(b), &got, ms);
+	if (!ret && (c->server ? got != RDP_PT_NEG_BYTES &&
+					 got != RDP_PT_NEG_MLX5DV_BYTES
+			       : got != *bytes))
+		ret = -EPROTO;
+	if (ret)
+		return ret;
+	*bytes = got;
+	memcpy(theirs, b, got);
+	if (!c->server)
+		return 0;
+	rdp_pt_neg_encode(mine, a, got);
+	return rdp_cm_chan_send(c->cm, a, got, ms);
+}
+
 int rdp_perftest_cm_negotiate(struct pt_peer *c)
 {
-	if (c->version_num < RDP_PT_NEG_VERSION &&
-	    !c->s->o->conn.perftest_block)
+	const struct rdp_opts *o = c->s->o;
+	size_t bytes = o->conn.perftest_block ? o->conn.perftest_block
+					      : RDP_PT_NEG_MLX5DV_BYTES;
+	uint8_t theirs[RDP_PT_NEG_MLX5DV_BYTES];
+	struct rdp_pt_neg mine, peer;
+	const char *diff;
+	int ret;
+
+	if (c->version_num < RDP_PT_NEG_VERSION && !o->conn.perftest_block)
 		return 0;
-	rdp_err("perftest %s %s at %s negotiates its parameters, which -R "
-		"does not serve yet: run both sides without -R, or perftest "
-		"4.5 (6.06) to 6.27 there",
-		c->version, peer_role(c), c->s->oob.peer);
-	return -EPROTONOSUPPORT;
+	rdp_session_perftest_neg(o, &c->s->p, c->all,
+				 (uint32_t)c->s->dev->attr.max_qp_rd_atom,
+				 &mine);
+	mine.use_rdma_cm = 1;
+	ret = swap_blocks(c, &mine, theirs, &bytes);
+	if (ret && !c->server && bytes == RDP_PT_NEG_MLX5DV_BYTES &&
+	    !o->conn.perftest_block) {
+		rdp_err("perftest %s server at %s did not take a %d-byte "
+			"parameter block over RDMA CM (%s): a build without "
+			"mlx5dv reads %d; run with --perftest-block %d",
+			c->version, c->s->oob.peer, RDP_PT_NEG_MLX5DV_BYTES,
+			strerror(-ret), RDP_PT_NEG_BYTES, RDP_PT_NEG_BYTES);
+		return ret;
+	}
+	if (ret) {
+		rdp_err("perftest %s %s at %s: the parameter negotiation over "
+			"RDMA CM: %s",
+			c->version, peer_role(c), c->s->oob.peer,
+			ret == -EPROTO ? "a block of another size"
+				       : strerror(-ret));
+		return ret;
+	}
+	rdp_pt_neg_decode(theirs, bytes, &peer);
+	diff = rdp_pt_neg_mismatch(&mine, &peer);
+	if (diff) {
+		rdp_err("perftest %s %s at %s runs with another %s than this "
+			"side: start it with the same test and options",
+			c->version, peer_role(c), c->s->oob.peer, diff);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Between perftest's two handshakes the client connects every test QP
  * to the channel's port; the server listens before the first. */
 int rdp_perftest_cm_qps(struct pt_peer *c)
 {
-	uint8_t zero[RDP_PT_CM_KEY_BYTES] = { 0 }, theirs[RDP_PT_CM_KEY_BYTES];
+	uint8_t zero[RDP_PT_CM_KEY_BYTES] = { 0 },
+		theirs[RDP_PT_CM_KEY_DV_BYTES];
 	struct rdp_session_base *s = c->s;
 	struct rdp_cm_opts cmo;
 	int ret = 0;

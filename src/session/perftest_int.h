@@ -48,6 +48,7 @@ struct pt_peer {
 	uint32_t peer_mtu;
 	int with_gid;
 	struct rdp_cm_chan *cm; /* -R: the dialogue's channel, else NULL */
+	size_t cm_key_bytes;	/* -R: the peer's key message, 56 or 64 */
 };
 
 static inline const char *peer_role(const struct pt_peer *c)
@@ -74,9 +75,10 @@ int rdp_perftest_await_live_end(struct pt_peer *c);
 int rdp_perftest_serve_run(struct pt_peer *c, struct rdp_pt_report *r);
 
 /* -R (perftest_cm.c): the dialogue over a channel of RDMA CM. */
-#define RDP_PT_CM_KEY_BYTES 56 /* a key message in binary */
+#define RDP_PT_CM_KEY_BYTES    56 /* a key message in binary */
+#define RDP_PT_CM_KEY_DV_BYTES 64 /* 6.29's, the GID 8 bytes later */
 /* The key message of qi as perftest's -R carries it; from its bytes, n
- * of them (0, or -EBADMSG when n is not RDP_PT_CM_KEY_BYTES). */
+ * of them (0, or -EBADMSG when n is neither length). */
 void rdp_pt_cm_key_encode(const struct rdp_qp_info *qi,
 			  uint8_t out[RDP_PT_CM_KEY_BYTES]);
 int rdp_pt_cm_key_decode(const uint8_t *in, size_t n, struct rdp_qp_info *qi);
@@ -92,7 +94,7 @@ int rdp_perftest_cm_open(struct pt_peer *c);
  * step); timeout_ms -1: the channel's, 0: no limit. */
 int rdp_perftest_cm_xchg(struct pt_peer *c, const void *mine, void *theirs,
 			 size_t len, int timeout_ms, const char *what);
-/* 6.28 on negotiates first: refused (logged). */
+/* 6.28 on: the parameter blocks over the channel, compared (logged). */
 int rdp_perftest_cm_negotiate(struct pt_peer *c);
 /* The test QPs (c->s->conn made with defer_qps) connected by RDMA CM
  * between perftest's two handshakes. */

@@ -3,7 +3,8 @@
 # the test QPs connected by RDMA CM on the same port. rdmaperf's client
 # against ib_write_bw -R and ib_write_lat -R, ib_write_bw -R and
 # ib_send_bw -R against rdmaperf's one-shot server; both ends exit 0 and
-# print the same row. Sourced by run.sh.
+# print the same row; perftest 6.28 and later (RDP_PERFTEST_NEW_DIR) with
+# their parameter block. Sourced by run.sh.
 
 # pt_cm_client TEST ARGS: ib_TEST -R ARGS serves, rdmaperf TEST --perftest
 # -R ARGS dials it (retrying while nothing listens on the port yet).
@@ -27,7 +28,9 @@ pt_cm_client() {
 	expect_out "Peer +: perftest [0-9.]+ server at" || return
 	mine=$(pt_row "$WORK/out")
 	theirs=$(pt_row "$WORK/pt-server.log")
-	[ -n "$mine" ] && [ "$mine" = "$theirs" ] ||
+	# PT_FIELDS=0: a passive perftest server, which prints no row
+	[ "${PT_FIELDS:-3}" = 0 ] && mine=${mine:+none}
+	[ -n "$mine" ] && [ "${mine#none}" = "$theirs" ] ||
 		{ fail "rdmaperf row '$mine', ib_$test -R row '$theirs'"; return; }
 	pass
 }
@@ -75,4 +78,26 @@ t_perftest_cm() {
 	PT_FIELDS=1 pt_cm_client write_lat -n 200
 	pt_cm_server write_bw -n 500
 	PT_FIELDS=2 pt_cm_server send_bw -n 500
+	pt_cm_new
+	# The rest of the dialogue's sequences, in RDP_PT_MATRIX=full
+	pt_every || return 0
+	PT_FIELDS=2 pt_cm_client send_bw -n 500
+	pt_cm_client read_bw -n 500 -q 2
+	PT_FIELDS=1 pt_cm_client send_lat -n 200
+	PT_FIELDS=0 pt_cm_client read_lat -n 200
+	pt_cm_server read_bw -n 500 -q 2
+	PT_FIELDS=1 pt_cm_server write_lat -n 200
+}
+
+# perftest 6.28 or later (RDP_PERFTEST_NEW_DIR): the parameter block goes
+# over the channel first, 6.29's key messages are 8 bytes longer.
+pt_cm_new() {
+	local dir=${RDP_PERFTEST_NEW_DIR:-}
+	if ! [ -x "$dir/ib_write_bw" ]; then
+		begin "perftest 6.28+ ib_write_bw -R server: the block over RDMA CM agrees"
+		skip "no perftest 6.28 or later (RDP_PERFTEST_NEW_DIR)"
+		return
+	fi
+	PATH="$dir:$PATH" pt_cm_client write_bw -n 500
+	PATH="$dir:$PATH" PT_FIELDS=2 pt_cm_server send_bw -n 500
 }

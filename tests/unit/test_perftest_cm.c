@@ -2,8 +2,8 @@
 /*
  * perftest's -R: the key message its dialogue carries over RDMA CM, in
  * binary (lid, out_reads, QP number, PSN, rkey, padding, address, GID,
- * SRQ number, GID index; integers big-endian), against bytes laid out
- * here by hand.
+ * SRQ number, GID index; integers big-endian; 6.29's with 8 bytes more
+ * before the GID), against bytes laid out here by hand.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -70,15 +70,33 @@ static void test_encode_layout(void **state)
 	assert_memory_equal(got, want, sizeof(want));
 }
 
-/* A message of another length (perftest 6.29's 64 bytes, a text key) is
- * refused; out_reads above a byte's range is capped. */
+/* perftest 6.29's message: 8 bytes of the tail markers' address after
+ * the address, the GID and what follows 8 bytes later. */
+static void test_decode_629(void **state)
+{
+	uint8_t b[RDP_PT_CM_KEY_DV_BYTES];
+	struct rdp_qp_info qi;
+
+	(void)state;
+	memcpy(b, sample, 32);
+	memset(b + 32, 0x77, 8); /* tail markers: not ours to read */
+	memcpy(b + 40, sample + 32, 24);
+	assert_int_equal(rdp_pt_cm_key_decode(b, sizeof(b), &qi), 0);
+	assert_int_equal(qi.qpn, 0x1a2b3c);
+	assert_int_equal(qi.rkey, 0xdeadbeef);
+	assert_true(qi.addr == 0x00007f0012345678ull);
+	assert_memory_equal(qi.gid, sample + 32, 16);
+}
+
+/* A message of another length (a text key, a short one) is refused;
+ * out_reads above a byte's range is capped. */
 static void test_decode_refuses(void **state)
 {
 	uint8_t b[64] = { 0 };
 	struct rdp_qp_info qi;
 
 	(void)state;
-	assert_int_equal(rdp_pt_cm_key_decode(b, 64, &qi), -EBADMSG);
+	assert_int_equal(rdp_pt_cm_key_decode(b, 63, &qi), -EBADMSG);
 	assert_int_equal(rdp_pt_cm_key_decode(b, 59, &qi), -EBADMSG);
 	assert_int_equal(rdp_pt_cm_key_decode(b, 55, &qi), -EBADMSG);
 	b[6] = 0x01; /* out_reads 256 */
@@ -93,6 +111,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode_by_hand),
 		cmocka_unit_test(test_encode_layout),
+		cmocka_unit_test(test_decode_629),
 		cmocka_unit_test(test_decode_refuses),
 	};
 
