@@ -11,7 +11,7 @@
 pt_cm_client() {
 	local test=$1 port=$((PORT + 12)) spid rc src mine theirs
 	shift
-	begin "rdmaperf $test --perftest -R $* against ib_$test -R: both ends agree"
+	begin "rdmaperf $test --perftest -R $* against ${PT_CM_WHO:-}ib_$test -R: both ends agree"
 	run_limited 60 "ib_$test" -R -d "$DEV" -p "$port" "$@" \
 		>"$WORK/pt-server.log" 2>&1 &
 	spid=$!
@@ -40,7 +40,7 @@ pt_cm_client() {
 pt_cm_server() {
 	local test=$1 port=$((PORT + 13)) spid rc src mine theirs i
 	shift
-	begin "ib_$test -R $* against rdmaperf $test --perftest -R (one-shot): both ends agree"
+	begin "${PT_CM_WHO:-}ib_$test -R $* against rdmaperf $test --perftest -R (one-shot): both ends agree"
 	run_limited 60 "$BUILD/rdmaperf" "$test" --perftest -R -d "$DEV" \
 		-p "$port" "$@" >"$WORK/pt-server.log" 2>&1 &
 	spid=$!
@@ -98,6 +98,7 @@ pt_cm_new() {
 		skip "no perftest 6.28 or later (RDP_PERFTEST_NEW_DIR)"
 		return
 	fi
-	PATH="$dir:$PATH" pt_cm_client write_bw -n 500
-	PATH="$dir:$PATH" PT_FIELDS=2 pt_cm_server send_bw -n 500
+	PATH="$dir:$PATH" PT_CM_WHO="perftest 6.28+ " pt_cm_client write_bw -n 500
+	PATH="$dir:$PATH" PT_CM_WHO="perftest 6.28+ " PT_FIELDS=2 \
+		pt_cm_server send_bw -n 500
 }
