@@ -79,6 +79,9 @@ int rdp_cm_chan_send(struct rdp_cm_chan *ch, const void *buf, size_t len,
  * 0: no limit. -ETIMEDOUT, -ECONNRESET (the peer left), -EMSGSIZE. */
 int rdp_cm_chan_recv(struct rdp_cm_chan *ch, void *buf, size_t cap, size_t *len,
 		     int timeout_ms);
+/* A descriptor that turns readable when the peer's next message comes
+ * (after a send or receive on the channel), for a loop to poll. */
+int rdp_cm_chan_fd(const struct rdp_cm_chan *ch);
 /* This end's and the peer's addresses, once connected. */
 void rdp_cm_chan_addrs(const struct rdp_cm_chan *ch, struct rdp_ip *local,
 		       struct rdp_ip *peer);

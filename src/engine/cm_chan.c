@@ -204,6 +204,21 @@ static int wait_for(struct rdp_cm_chan *c, enum want w, int64_t deadline)
 	}
 }
 
+/* After a wait: the CQ's pending events taken and the CQ armed, so that
+ * its descriptor turns readable on the next completion alone (the
+ * peer's next message, which a receiving loop watches for). */
+static int settle(struct rdp_cm_chan *c)
+{
+	struct ibv_cq *cq;
+	void *ctx;
+
+	while (!ibv_get_cq_event(c->comp, &cq, &ctx))
+		ibv_ack_cq_events(cq, 1);
+	if (ibv_req_notify_cq(c->cq, 0))
+		return -EIO;
+	return take_completions(c);
+}
+
 static struct rdp_cm_chan *chan_new(void)
 {
 	struct rdp_cm_chan *c = calloc(1, sizeof(*c));
@@ -434,7 +449,8 @@ int rdp_cm_chan_send(struct rdp_cm_chan *c, const void *buf, size_t len,
 	ret = ibv_post_send(c->id->qp, &wr, &bad);
 	if (ret)
 		return -ret;
-	return wait_for(c, WANT_SENT, deadline_of(timeout_ms));
+	ret = wait_for(c, WANT_SENT, deadline_of(timeout_ms));
+	return ret ? ret : settle(c);
 }
 
 int rdp_cm_chan_recv(struct rdp_cm_chan *c, void *buf, size_t cap, size_t *len,
@@ -443,6 +459,8 @@ int rdp_cm_chan_recv(struct rdp_cm_chan *c, void *buf, size_t cap, size_t *len,
 	uint32_t slot;
 	int ret = wait_for(c, WANT_MSG, deadline_of(timeout_ms));
 
+	if (!ret)
+		ret = settle(c);
 	if (ret)
 		return ret;
 	slot = c->ready[0];
@@ -456,6 +474,11 @@ int rdp_cm_chan_recv(struct rdp_cm_chan *c, void *buf, size_t cap, size_t *len,
 	else
 		memcpy(buf, c->buf + (size_t)slot * SLOT_BYTES, *len);
 	return post_recv(c, slot) ? -EIO : ret;
+}
+
+int rdp_cm_chan_fd(const struct rdp_cm_chan *c)
+{
+	return c->comp ? c->comp->fd : -1;
 }
 
 void rdp_cm_chan_addrs(const struct rdp_cm_chan *c, struct rdp_ip *local,

@@ -323,6 +323,8 @@ int rdp_perftest_cm_qps(struct pt_peer *c)
 	struct rdp_cm_opts cmo;
 	int ret = 0;
 
+	/* the send_bw receiver under -D stops at the client's next message */
+	s->run.oob_fd = rdp_cm_chan_fd(c->cm);
 	rdp_cm_opts_from(s->o, &s->p, &cmo);
 	cmo.port = s->o->conn.tcp_port;
 	cmo.any_peer = 1;

@@ -79,6 +79,7 @@ t_perftest_cm() {
 	pt_cm_server write_bw -n 500
 	PT_FIELDS=2 pt_cm_server send_bw -n 500
 	pt_cm_new
+	pt_cm_one_side
 	# The rest of the dialogue's sequences, in RDP_PT_MATRIX=full
 	pt_every || return 0
 	PT_FIELDS=2 pt_cm_client send_bw -n 500
@@ -87,6 +88,8 @@ t_perftest_cm() {
 	PT_FIELDS=0 pt_cm_client read_lat -n 200
 	pt_cm_server read_bw -n 500 -q 2
 	PT_FIELDS=1 pt_cm_server write_lat -n 200
+	# -D: the send_bw receiver stops at the client's next message
+	PT_FIELDS=1 pt_cm_server send_bw -D 2 -q 2
 }
 
 # perftest 6.28 or later (RDP_PERFTEST_NEW_DIR): the parameter block goes
@@ -101,4 +104,26 @@ pt_cm_new() {
 	PATH="$dir:$PATH" PT_CM_WHO="perftest 6.28+ " pt_cm_client write_bw -n 500
 	PATH="$dir:$PATH" PT_CM_WHO="perftest 6.28+ " PT_FIELDS=2 \
 		pt_cm_server send_bw -n 500
+}
+
+# -R on one side only: the client finds no RDMA CM listener on the port
+# (a perftest server on TCP there), says so in one line by its
+# --connect-timeout, and exits 1.
+pt_cm_one_side() {
+	local port=$((PORT + 12)) spid rc
+	begin "rdmaperf write_bw --perftest -R against ib_write_bw without -R: one line by --connect-timeout, exit 1"
+	run_limited 30 ib_write_bw -d "$DEV" -p "$port" -n 100 \
+		>"$WORK/pt-server.log" 2>&1 &
+	spid=$!
+	wait_tcp_listen "$port" ||
+		{ fail "ib_write_bw did not listen: $(cat "$WORK/pt-server.log")"; return; }
+	run_limited 30 "$BUILD/rdmaperf" write_bw --perftest -R -n 100 \
+		--connect-timeout 1 -d "$DEV" -p "$port" "$ADDR" >"$WORK/out" 2>&1
+	rc=$?
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	[ "$rc" -eq 1 ] || { fail "rdmaperf: exit $rc"; return; }
+	expect_out "RDMA CM: no connection to [0-9.]+ port $port: .*is the server running with -R, on that port\?" ||
+		return
+	pass
 }
