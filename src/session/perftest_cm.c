@@ -224,7 +224,11 @@ int rdp_perftest_cm_open(struct pt_peer *c)
 						  o->connect_timeout_ms,
 						  &c->cm);
 	} else {
-		ret = rdp_cm_chan_listen(NULL, o->tcp_port, &c->cm);
+		/* --bind: that address only, as over TCP */
+		ret = o->bind[0] ? resolve(o->bind, &ip) : 0;
+		if (!ret)
+			ret = rdp_cm_chan_listen(o->bind[0] ? &ip : NULL,
+						 o->tcp_port, &c->cm);
 		if (ret)
 			return ret;
 		fprintf(c->s->o->report.json ? stderr : stdout,
