@@ -23,6 +23,10 @@ struct rdp_cm_opts {
 	int ack_timeout; /* -u: 4.096 us * 2^n, -1 the kernel's default */
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
+	uint16_t port; /* rdp_cm_listen's: 0 the kernel's choice */
+	/* rdp_cm_accept takes requests with no private data of rdmaperf's,
+	 * in the order they come (perftest's -R clients) */
+	int any_peer;
 };
 
 /*
@@ -42,6 +46,47 @@ int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce);
 int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 		   const struct rdp_ip *server, uint16_t port, uint32_t nonce,
 		   const struct rdp_cm_opts *o);
+
+/*
+ * Wait up to timeout_ms (0: no limit) for the peer to disconnect one of
+ * conn's QPs, as a peer that ends without a word does: 0, -ETIMEDOUT.
+ */
+int rdp_cm_await_disconnect(struct rdp_conn *conn, int timeout_ms);
+
+/*
+ * A message channel over RDMA CM: one RC QP of its own (PD, CQ, buffers)
+ * that carries messages of up to RDP_CM_CHAN_MSG_BYTES by SEND, in the
+ * order sent. Each wait has a deadline; the peer's disconnect ends a
+ * wait with -ECONNRESET. perftest's -R talks over one.
+ */
+#define RDP_CM_CHAN_MSG_BYTES 512
+struct rdp_cm_chan;
+
+/* Client: connect to server:port, retrying while nothing listens there
+ * until timeout_ms. */
+int rdp_cm_chan_connect(const struct rdp_ip *server, uint16_t port,
+			int timeout_ms, struct rdp_cm_chan **out);
+/* Server: listen on port (bind NULL: every address), for one peer. */
+int rdp_cm_chan_listen(const struct rdp_ip *bind, uint16_t port,
+		       struct rdp_cm_chan **out);
+/* Server: take one connect request (timeout_ms < 0: no limit) and stop
+ * listening, which leaves the port free. */
+int rdp_cm_chan_accept(struct rdp_cm_chan *ch, int timeout_ms);
+/* One message of len bytes; 0 or -errno. */
+int rdp_cm_chan_send(struct rdp_cm_chan *ch, const void *buf, size_t len,
+		     int timeout_ms);
+/* The next message into buf (cap bytes), its length in *len; timeout_ms
+ * 0: no limit. -ETIMEDOUT, -ECONNRESET (the peer left), -EMSGSIZE. */
+int rdp_cm_chan_recv(struct rdp_cm_chan *ch, void *buf, size_t cap, size_t *len,
+		     int timeout_ms);
+/* A descriptor that turns readable when the peer's next message comes
+ * (after a send or receive on the channel), for a loop to poll. */
+int rdp_cm_chan_fd(const struct rdp_cm_chan *ch);
+/* This end's and the peer's addresses, once connected. */
+void rdp_cm_chan_addrs(const struct rdp_cm_chan *ch, struct rdp_ip *local,
+		       struct rdp_ip *peer);
+/* Disconnect, free; NULL is fine. */
+void rdp_cm_chan_close(struct rdp_cm_chan *ch);
 
 /* A connect request's private data: magic, nonce, QP index. */
 #define RDP_CM_PRIV_MAGIC 0x52445043u /* "RDPC" */

@@ -337,7 +337,7 @@ int rdp_cm_listen(struct rdp_conn *conn, const struct rdp_ip *addr,
 	ret = cm_new(conn, 0, o, &cm);
 	if (ret)
 		return ret;
-	rdp_ip_to_sockaddr(addr, 0, &sa);
+	rdp_ip_to_sockaddr(addr, o->port, &sa);
 	rdp_ip_format(addr, ip, sizeof(ip));
 	if (rdma_create_id(cm->ch, &cm->listen, NULL, RDMA_PS_TCP)) {
 		ret = -errno;
@@ -348,9 +348,10 @@ int rdp_cm_listen(struct rdp_conn *conn, const struct rdp_ip *addr,
 	set_tos(cm, cm->listen);
 	if (rdma_bind_addr(cm->listen, (struct sockaddr *)&sa)) {
 		ret = -errno;
-		rdp_err("RDMA CM cannot bind %s: %s (is it the address of an "
-			"RDMA netdev? see `rdma link`)",
-			ip, strerror(-ret));
+		rdp_err("RDMA CM cannot bind %s port %u: %s (is it the address "
+			"of an RDMA netdev? see `rdma link`; a port in use: "
+			"another -p)",
+			ip, o->port, strerror(-ret));
 		return ret;
 	}
 	ret = same_device(conn, cm->listen, ip);
@@ -376,8 +377,15 @@ static int take_request(struct rdp_conn *conn, struct rdp_cm *cm,
 	uint32_t got = 0, i = 0;
 	int ret;
 
-	if (rdp_cm_priv_decode(ev->priv, ev->priv_len, &got, &i) ||
-	    got != nonce || i >= cm->n || cm->ids[i]) {
+	/* perftest's clients send no private data: the next free index */
+	if (cm->o.any_peer) {
+		got = nonce;
+		while (i < cm->n && cm->ids[i])
+			i++;
+	} else if (rdp_cm_priv_decode(ev->priv, ev->priv_len, &got, &i)) {
+		got = ~nonce;
+	}
+	if (got != nonce || i >= cm->n || cm->ids[i]) {
 		/* i is the peer's claim, a number only: nothing to escape */
 		rdp_warn("RDMA CM: refused a connect request that is not "
 			 "this test's (it names QP index %u)",
@@ -620,6 +628,27 @@ int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 			return ret;
 	}
 	return connected(conn, cm);
+}
+
+int rdp_cm_await_disconnect(struct rdp_conn *conn, int timeout_ms)
+{
+	struct rdp_cm *cm = conn->cm;
+	/* no limit: a day, which no test reaches */
+	int64_t deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 86400000);
+	struct cm_ev ev;
+	int ret, k;
+
+	if (!cm)
+		return -EINVAL;
+	while (!(ret = next_event(cm, deadline, &ev))) {
+		k = index_of(cm, ev.id);
+		if (k >= 0 && (ev.type == RDMA_CM_EVENT_DISCONNECTED ||
+			       ev.type == RDMA_CM_EVENT_TIMEWAIT_EXIT)) {
+			cm->up[k] = 0;
+			return 0;
+		}
+	}
+	return ret;
 }
 
 /* Disconnect what is up, give the peer a moment to answer, then free. */

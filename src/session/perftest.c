@@ -10,13 +10,15 @@
  * and later also get the negotiation block. Where perftest's side is
  * passive (the RDMA bandwidth tests' and READ and atomic latency's
  * server), rdmaperf's is too and prints the figures the client sends, if
- * it sends any.
+ * it sends any. With -R the dialogue runs over a channel of RDMA CM and
+ * RDMA CM connects the QPs (perftest_cm.c).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdmaperf/cm.h>
 #include <rdmaperf/cpu_usage.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
@@ -56,11 +58,6 @@ static int supported(const struct rdp_opts *o)
 	if (o->report.output || o->limits.plot_file[0]) {
 		rdp_err("--perftest: no --output or --plot with a perftest "
 			"peer: the text report, or --json for the figures");
-		return -EINVAL;
-	}
-	if (o->params.flags & RDP_PARAM_RDMA_CM) {
-		rdp_err("--perftest: -R is not served yet: perftest's own "
-			"exchange over TCP only");
 		return -EINVAL;
 	}
 	return 0;
@@ -324,7 +321,7 @@ int rdp_perftest_start(struct rdp_session_base *s)
 	if (rdp_session_text_out(o->report.json, &s->text))
 		return RDP_EXIT_FAIL;
 	ret = rdp_perftest_sinks(c);
-	/* -R is refused above: the device opens as the client's. */
+	/* the device opens as the client's, through RDMA CM with -R */
 	if (!ret)
 		ret = rdp_session_dev_open(s->eng, o, &s->dev);
 	return rdp_exit_code(ret);
@@ -344,13 +341,17 @@ int rdp_session_perftest(const struct rdp_opts *o,
 	struct pt_peer c = { .s = &s, .server = !o->conn.host[0] };
 	int rc;
 
-	if (!c.server)
-		return rdp_session_client_proto(o, eng, &rdp_proto_perftest,
-						&c);
+	if (!c.server) {
+		rc = rdp_session_client_proto(o, eng, &rdp_proto_perftest, &c);
+		/* -R: the channel, once the driver has ended the test QPs */
+		rdp_cm_chan_close(c.cm);
+		return rc;
+	}
 	s.pt = &c;
 	rc = rdp_perftest_start(&s);
 	if (rc == RDP_EXIT_OK)
 		rc = rdp_exit_code(run(&c));
+	rdp_perftest_cm_end(&c);
 	eng->conn_destroy(s.conn);
 	rdp_oob_close(&s.oob);
 	eng->dev_close(s.dev);

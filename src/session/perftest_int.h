@@ -15,6 +15,7 @@
 #include <rdmaperf/engine_ops.h>
 #include <rdmaperf/oob.h>
 #include <rdmaperf/perftest_wire.h>
+#include <rdmaperf/qp_info.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/run_opts.h>
 #include <rdmaperf/sink.h>
@@ -46,6 +47,8 @@ struct pt_peer {
 	double version_num;
 	uint32_t peer_mtu;
 	int with_gid;
+	struct rdp_cm_chan *cm; /* -R: the dialogue's channel, else NULL */
+	size_t cm_key_bytes;	/* -R: the peer's key message, 56 or 64 */
 };
 
 static inline const char *peer_role(const struct pt_peer *c)
@@ -70,6 +73,36 @@ int rdp_perftest_await_live_end(struct pt_peer *c);
 /* The passive RDMA bandwidth server: the end of the client's run, its
  * figures into *r, the close. */
 int rdp_perftest_serve_run(struct pt_peer *c, struct rdp_pt_report *r);
+
+/* -R (perftest_cm.c): the dialogue over a channel of RDMA CM. */
+#define RDP_PT_CM_KEY_BYTES    56 /* a key message in binary */
+#define RDP_PT_CM_KEY_DV_BYTES 64 /* 6.29's, the GID 8 bytes later */
+/* The key message of qi as perftest's -R carries it; from its bytes, n
+ * of them (0, or -EBADMSG when n is neither length). */
+void rdp_pt_cm_key_encode(const struct rdp_qp_info *qi,
+			  uint8_t out[RDP_PT_CM_KEY_BYTES]);
+int rdp_pt_cm_key_decode(const uint8_t *in, size_t n, struct rdp_qp_info *qi);
+/* This side's key message for qi in the dialogue's form (text over TCP,
+ * binary with -R): its length; and the peer's, read. */
+size_t rdp_perftest_key_make(const struct pt_peer *c,
+			     const struct rdp_qp_info *qi, char *out);
+int rdp_perftest_key_read(const struct pt_peer *c, const char *in, size_t n,
+			  struct rdp_qp_info *qi);
+/* The channel: dial the host, or wait for one client on the port. */
+int rdp_perftest_cm_open(struct pt_peer *c);
+/* perftest's lock step over the channel (errors logged, what names the
+ * step); timeout_ms -1: the channel's, 0: no limit. */
+int rdp_perftest_cm_xchg(struct pt_peer *c, const void *mine, void *theirs,
+			 size_t len, int timeout_ms, const char *what);
+/* 6.28 on: the parameter blocks over the channel, compared (logged). */
+int rdp_perftest_cm_negotiate(struct pt_peer *c);
+/* The test QPs (c->s->conn made with defer_qps) connected by RDMA CM
+ * between perftest's two handshakes. */
+int rdp_perftest_cm_qps(struct pt_peer *c);
+/* ib_write_lat's end: the peer's disconnect. */
+int rdp_perftest_cm_await_exit(struct pt_peer *c);
+/* The test QPs, then the channel; again is fine. */
+void rdp_perftest_cm_end(struct pt_peer *c);
 
 /* The start-up, s->pt linked to s: perftest's size and option checks,
  * its parameters, the reports, the device. An enum rdp_exit. */

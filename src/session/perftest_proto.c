@@ -31,6 +31,9 @@ static int xchg_for(struct pt_peer *c, const void *mine, void *theirs,
 {
 	int ret;
 
+	if (c->cm)
+		return rdp_perftest_cm_xchg(c, mine, theirs, len, timeout_ms,
+					    what);
 	if (c->server) {
 		ret = rdp_oob_recv_raw(&c->s->oob, theirs, len, timeout_ms);
 		if (!ret)
@@ -212,6 +215,8 @@ static int negotiate(struct rdp_session_base *s)
 	const char *diff;
 	int ret;
 
+	if (c->cm)
+		return rdp_perftest_cm_negotiate(c);
 	rdp_session_perftest_neg(o, &c->s->p, c->all,
 				 (uint32_t)c->s->dev->attr.max_qp_rd_atom,
 				 &mine);
@@ -248,20 +253,20 @@ static int negotiate(struct rdp_session_base *s)
 static int keys(struct pt_peer *c, struct rdp_qp_info *remote, const char *what)
 {
 	char mine[RDP_PT_KEY_GID_BYTES], theirs[RDP_PT_KEY_GID_BYTES];
-	size_t len = rdp_pt_key_bytes(c->with_gid);
 	struct rdp_qp_info qi;
 	uint32_t i;
+	size_t len;
 	int ret;
 
 	for (i = 0; i < c->s->p.num_qps; i++) {
 		c->s->eng->conn_local_info(c->s->conn, i, 0, &qi);
-		rdp_pt_key_encode(&qi, c->with_gid, mine);
+		len = rdp_perftest_key_make(c, &qi, mine);
 		ret = xchg(c, mine, theirs, len, what);
 		if (ret)
 			return ret;
 		if (!remote)
 			continue;
-		if (rdp_pt_key_decode(theirs, len, c->with_gid, &remote[i])) {
+		if (rdp_perftest_key_read(c, theirs, len, &remote[i])) {
 			rdp_err("perftest %s %s sent a malformed key message "
 				"for QP %u",
 				peer_role(c), c->s->oob.peer, i);
@@ -281,8 +286,7 @@ static int barrier_for(struct pt_peer *c, int timeout_ms, const char *what)
 	struct rdp_qp_info qi;
 
 	c->s->eng->conn_local_info(c->s->conn, 0, 0, &qi);
-	rdp_pt_key_encode(&qi, c->with_gid, mine);
-	return xchg_for(c, mine, theirs, rdp_pt_key_bytes(c->with_gid),
+	return xchg_for(c, mine, theirs, rdp_perftest_key_make(c, &qi, mine),
 			timeout_ms, what);
 }
 
@@ -328,6 +332,12 @@ static int connect_qps(struct rdp_session_base *s)
 	/* RoCE always carries the GID; InfiniBand with -x. */
 	c->with_gid = c->s->dev->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
 		      c->s->o->conn.gid_index >= 0;
+	/* -R: RDMA CM connects the QPs before the rounds below. */
+	if (c->cm) {
+		ret = rdp_perftest_cm_qps(c);
+		if (ret)
+			return ret;
+	}
 	remote = calloc(p->num_qps, sizeof(*remote));
 	if (!remote)
 		return -ENOMEM;
@@ -362,7 +372,7 @@ int rdp_perftest_close_tcp(struct pt_peer *c, int timeout_ms)
 	int ret = barrier_for(c, timeout_ms, "the closing barrier");
 
 	/* 6.06 writes "done" before it closes; later ones just close. */
-	if (!ret && c->version_num < 6.17)
+	if (!ret && c->version_num < 6.17 && !c->cm)
 		rdp_oob_recv_raw(&c->s->oob, done, sizeof(done), 1000);
 	return ret;
 }
@@ -373,8 +383,11 @@ static int await_exit(struct pt_peer *c)
 {
 	int ms = c->s->o->conn.oob_timeout_ms + (int)c->s->p.duration_s * 1000;
 	uint8_t b;
-	int ret = rdp_oob_recv_raw(&c->s->oob, &b, 1, ms);
+	int ret;
 
+	if (c->cm)
+		return rdp_perftest_cm_await_exit(c);
+	ret = rdp_oob_recv_raw(&c->s->oob, &b, 1, ms);
 	if (ret == -ECONNRESET)
 		return 0;
 	rdp_err("perftest %s %s did not close the connection after the run: "
@@ -477,6 +490,8 @@ static int open_oob(struct rdp_session_base *s)
 	const struct rdp_conn_opts *o = &c->s->o->conn;
 	int lfd, ret;
 
+	if (c->s->o->params.flags & RDP_PARAM_RDMA_CM)
+		return rdp_perftest_cm_open(c);
 	if (!c->server)
 		return rdp_session_dial(c->s->o, &c->s->oob);
 	ret = rdp_oob_listen(o->bind, o->tcp_port, &lfd);
