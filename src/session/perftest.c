@@ -53,6 +53,12 @@ static int supported(const struct rdp_opts *o)
 			"(8 B): drop -a");
 		return -EINVAL;
 	}
+	if (t->verb == RDP_VERB_SEND && o->matrix.n_sizes > 1 &&
+	    (o->params.flags & RDP_PARAM_BIDIR)) {
+		rdp_err("--perftest: send_bw -b runs one size against "
+			"perftest (-s): drop -a");
+		return -EINVAL;
+	}
 	if (o->report.output || o->limits.plot_file[0]) {
 		rdp_err("--perftest: no --output or --plot with a perftest "
 			"peer: the text report, or --json for the figures");

@@ -301,6 +301,7 @@ static void run_init(struct pt_peer *c)
 			     c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
 			     c->s->oob.fd);
 	c->s->run.counted_pingpong = 1; /* perftest's ping-pong */
+	c->s->run.counted_duplex = 1;	/* and its send_bw -b */
 	rdp_bench_decide(c->s->o->bench, &c->s->p, c->s->conn, &c->s->run.dec);
 }
 
@@ -530,19 +531,22 @@ static void loop_failed(struct rdp_session_base *s)
 }
 
 /* After each size: the sweep's barrier where perftest holds one, the
- * receiver's own figures, the reports each way under -b. */
+ * receiver's own figures, the reports each way under -b (but for
+ * send_bw -b -D, where each side keeps its own: perftest's counts both
+ * directions in one figure). */
 static int done(struct rdp_session_base *s, struct rdp_run *run,
 		struct rdp_result *res)
 {
 	struct pt_peer *c = s->pt;
+	int send = c->seq == PT_SEND_BW;
 	int ret = 0;
 
 	(void)run;
-	if ((c->seq == PT_SEND_BW || c->bidir) && c->all)
+	if ((send || c->bidir) && c->all)
 		ret = barrier(c, "the barrier after a size");
-	if (!ret && c->seq == PT_SEND_BW && c->server)
+	if (!ret && send && c->server && !c->bidir)
 		rdp_perftest_receiver_figures(c, c->size_bytes, res);
-	if (!ret && c->bidir)
+	if (!ret && c->bidir && !(send && c->s->p.duration_s))
 		ret = bidir_figures(c, res);
 	return ret;
 }
