@@ -247,7 +247,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 		.oob = *oob,
 		.text = stdout,
 	};
-	struct pt_peer c = { .s = &s, .server = 1 };
+	struct pt_peer c = { .s = &s, .server = 1, .from_block = 1 };
 	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES], answer[RDP_PT_NEG_MLX5DV_BYTES];
 	struct rdp_pt_neg theirs;
 	struct rdp_opts *po;
