@@ -177,6 +177,9 @@ struct rdp_run {
 	int counted_pingpong;	  /* the ping-pongs run the counted
 				   * sequence: -n messages each way, no
 				   * stop message, both sides stamp */
+	int counted_duplex;	  /* send_bw -b ends as perftest's: -n
+				   * messages per QP each way, no end
+				   * marks (under -D, none awaited) */
 	struct rdp_live *live;	  /* --run_infinitely: the bandwidth loop
 				   * runs until live->stop, recording */
 	struct rdp_bw_series *series; /* a bandwidth loop leaves its samples

@@ -562,6 +562,25 @@ static int drain(struct rdp_run *run, struct bw_state *st, enum rdp_verb verb)
 	return ret;
 }
 
+/* send_bw -b against perftest: no end marks, which its receiver would
+ * take for messages (or find no receive posted for); under -n the peer's
+ * -n per QP all come in, under -D whatever came by then is the count. */
+static int duplex_counted_close(struct rdp_run *run, struct bw_state *st)
+{
+	uint64_t want =
+		run->params->duration_s ? 0 : run->params->iters * st->num_qps;
+	struct ibv_wc wc[BW_POLL_BATCH];
+	uint64_t progress = rdp_cycles();
+	int ret;
+
+	while (st->rx_got < want) {
+		ret = reap_untimed(run, st, wc, BW_DUPLEX, &progress);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* send_bw -b: after this side's sends, an empty SEND on each QP marks
  * their end; receiving goes on until every peer QP's mark came (RC keeps
  * a QP's order, so all its messages came first) and the marks sent
@@ -574,6 +593,8 @@ static int duplex_close(struct rdp_run *run, struct bw_state *st)
 	uint32_t q;
 	int ret;
 
+	if (run->counted_duplex)
+		return duplex_counted_close(run, st);
 	for (q = 0; q < st->num_qps; q++) {
 		memset(&wr, 0, sizeof(wr));
 		wr.wr_id = st->qps[q].id | st->qps[q].posted;

@@ -29,7 +29,7 @@ const struct rdp_bench_ops rdp_bench_send_bw = {
 	.flags = RDP_BENCH_RECV | RDP_BENCH_BOUNCE | RDP_BENCH_BIDIR |
 		 RDP_BENCH_UC | RDP_BENCH_UD | RDP_BENCH_EVENTS |
 		 RDP_BENCH_SEND_IMM | RDP_BENCH_REVERSED | RDP_BENCH_VALIDATE |
-		 RDP_BENCH_MCAST,
+		 RDP_BENCH_MCAST | RDP_BENCH_PT_BIDIR,
 	.default_size = 65536,
 	.check_unit = "bytes verified after the run",
 	.decide = rdp_bw_decide,

@@ -55,6 +55,12 @@ static int supported(const struct rdp_opts *o)
 			"(8 B): drop -a");
 		return -EINVAL;
 	}
+	if (t->verb == RDP_VERB_SEND && o->matrix.n_sizes > 1 &&
+	    (o->params.flags & RDP_PARAM_BIDIR)) {
+		rdp_err("--perftest: send_bw -b runs one size against "
+			"perftest (-s): drop -a");
+		return -EINVAL;
+	}
 	if (o->report.output || o->limits.plot_file[0]) {
 		rdp_err("--perftest: no --output or --plot with a perftest "
 			"peer: the text report, or --json for the figures");
@@ -238,7 +244,7 @@ int rdp_session_perftest_serve(const struct rdp_opts *o,
 		.oob = *oob,
 		.text = stdout,
 	};
-	struct pt_peer c = { .s = &s, .server = 1 };
+	struct pt_peer c = { .s = &s, .server = 1, .from_block = 1 };
 	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES], answer[RDP_PT_NEG_MLX5DV_BYTES];
 	struct rdp_pt_neg theirs;
 	struct rdp_opts *po;

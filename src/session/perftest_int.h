@@ -49,6 +49,7 @@ struct pt_peer {
 	int with_gid;
 	struct rdp_cm_chan *cm; /* -R: the dialogue's channel, else NULL */
 	size_t cm_key_bytes;	/* -R: the peer's key message, 56 or 64 */
+	int from_block; /* rdmaperf-server's: the test from a 6.28+ block */
 };
 
 static inline const char *peer_role(const struct pt_peer *c)
@@ -103,6 +104,17 @@ int rdp_perftest_cm_qps(struct pt_peer *c);
 int rdp_perftest_cm_await_exit(struct pt_peer *c);
 /* The test QPs, then the channel; again is fine. */
 void rdp_perftest_cm_end(struct pt_peer *c);
+/* A 6.28+ client's -b, which its block does not carry
+ * (perftest_bidir.c): 0, or its refusal logged and -EPROTONOSUPPORT.
+ * Before the barrier that ends a passive server's wait (since_cycles:
+ * the wait's start, timeout_ms its deadline, 0 none); after its report's
+ * first field; before send_bw's closing barrier. */
+int rdp_perftest_bidir_early(struct pt_peer *c, uint64_t since_cycles,
+			     int timeout_ms);
+int rdp_perftest_bidir_late(struct pt_peer *c);
+int rdp_perftest_bidir_close(struct pt_peer *c);
+/* The refusal's line; seen: what gave the client's -b away. */
+int rdp_perftest_refuse_bidir(struct pt_peer *c, const char *seen);
 
 /* The start-up, s->pt linked to s: perftest's size and option checks,
  * its parameters, the reports, the device. An enum rdp_exit. */

@@ -305,6 +305,7 @@ static void run_init(struct pt_peer *c)
 			     c->server ? RDP_SIDE_SERVER : RDP_SIDE_CLIENT,
 			     c->s->oob.fd);
 	c->s->run.counted_pingpong = 1; /* perftest's ping-pong */
+	c->s->run.counted_duplex = 1;	/* and its send_bw -b */
 	rdp_bench_decide(c->s->o->bench, &c->s->p, c->s->conn, &c->s->run.dec);
 }
 
@@ -459,11 +460,30 @@ static int epilogue(struct pt_peer *c, const struct rdp_result *res)
 	return ret ? ret : rdp_perftest_close_tcp(c, -1);
 }
 
+/* The report's first field; from a 6.28+ client's block, with a look
+ * for the barrier a -b client sends instead. */
+static int first_field(struct pt_peer *c, const uint8_t *mine, uint8_t *theirs)
+{
+	int ret;
+
+	if (!c->from_block)
+		return xchg(c, mine, theirs, 8, "the report exchange");
+	ret = rdp_oob_recv_raw(&c->s->oob, theirs, 8, -1);
+	if (ret) {
+		rdp_err("perftest client %s: the report exchange: %s",
+			c->s->oob.peer, strerror(-ret));
+		return ret;
+	}
+	ret = rdp_perftest_bidir_late(c);
+	return ret ? ret : rdp_oob_send_raw(&c->s->oob, mine, 8);
+}
+
 /* The passive server of the RDMA bandwidth tests: wait for the client's
  * run to end, take its figures, close as perftest does. */
 int rdp_perftest_serve_run(struct pt_peer *c, struct rdp_pt_report *r)
 {
 	uint8_t mine[RDP_PT_REPORT_BYTES] = { 0 }, theirs[RDP_PT_REPORT_BYTES];
+	uint64_t start = rdp_cycles();
 	/* -D and a slow step's margin; -n: as long as the client runs (a
 	 * persistent server's --max-session ends it) */
 	int i, ret,
@@ -472,10 +492,14 @@ int rdp_perftest_serve_run(struct pt_peer *c, struct rdp_pt_report *r)
 				       rdp_slow_step_ms(c->s->o, &c->s->p)
 			     : 0;
 
-	ret = barrier_for(c, ms, "the end of the client's run");
+	ret = rdp_perftest_bidir_early(c, start, ms);
+	if (!ret)
+		ret = barrier_for(c, ms, "the end of the client's run");
 	/* A perftest server sends back figures it never measured: zeros
 	 * here. */
-	for (i = 0; !ret && i < 5; i++)
+	if (!ret)
+		ret = first_field(c, mine, theirs);
+	for (i = 1; !ret && i < 5; i++)
 		ret = xchg(c, mine + 8 * i, theirs + 8 * i, 8,
 			   "the report exchange");
 	if (!ret)
@@ -545,19 +569,22 @@ static void loop_failed(struct rdp_session_base *s)
 }
 
 /* After each size: the sweep's barrier where perftest holds one, the
- * receiver's own figures, the reports each way under -b. */
+ * receiver's own figures, the reports each way under -b (but for
+ * send_bw -b -D, where each side keeps its own: perftest's counts both
+ * directions in one figure). */
 static int done(struct rdp_session_base *s, struct rdp_run *run,
 		struct rdp_result *res)
 {
 	struct pt_peer *c = s->pt;
+	int send = c->seq == PT_SEND_BW;
 	int ret = 0;
 
 	(void)run;
-	if ((c->seq == PT_SEND_BW || c->bidir) && c->all)
+	if ((send || c->bidir) && c->all)
 		ret = barrier(c, "the barrier after a size");
-	if (!ret && c->seq == PT_SEND_BW && c->server)
+	if (!ret && send && c->server && !c->bidir)
 		rdp_perftest_receiver_figures(c, c->size_bytes, res);
-	if (!ret && c->bidir)
+	if (!ret && c->bidir && !(send && c->s->p.duration_s))
 		ret = bidir_figures(c, res);
 	return ret;
 }
@@ -574,8 +601,11 @@ static int close_dialogue(struct rdp_session_base *s,
 		return c->server ? 0 : epilogue(c, last);
 	if (c->seq == PT_RDMA_LAT && c->pingpong)
 		return await_exit(c);
-	if (!(c->server && c->seq == PT_RDMA_LAT))
-		return rdp_perftest_close_tcp(c, -1);
+	if (!(c->server && c->seq == PT_RDMA_LAT)) {
+		int ret = rdp_perftest_bidir_close(c);
+
+		return ret ? ret : rdp_perftest_close_tcp(c, -1);
+	}
 	return 0;
 }
 

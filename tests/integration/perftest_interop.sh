@@ -17,16 +17,17 @@ t_perftest_interop() {
 }
 
 # Plain perftest on the other side: each exits 0, both print the same
-# row, with perftest's own iteration count.
+# row, with perftest's own iteration count (at 2 B, which 5000 times
+# takes no time) and its own size (counted).
 pt_interop_plain() {
-	pt_client write_bw
+	pt_client write_bw -s 2
 	cp "$WORK/out" "$WORK/pt-client.log" # begin empties out
 	begin "rdmaperf write_bw --perftest with no -n: perftest's 5000 iterations on both sides"
-	expect_file "$WORK/pt-server.log" "^ +65536 +5000 " &&
-		expect_file "$WORK/pt-client.log" "^ +65536 +5000 " && pass
-	pt_server write_bw
-	begin "ib_write_bw against the one-shot server with no -n: 5000 iterations"
-	expect_file "$WORK/pt-server.log" "^ +65536 +5000 " && pass
+	expect_file "$WORK/pt-server.log" "^ +2 +5000 " &&
+		expect_file "$WORK/pt-client.log" "^ +2 +5000 " && pass
+	pt_server write_bw -n 100
+	begin "ib_write_bw against the one-shot server with no -s: 65536 B"
+	expect_file "$WORK/pt-server.log" "^ +65536 +100 " && pass
 	PT_FIELDS=2 pt_client send_bw
 	PT_FIELDS=1 pt_client write_lat
 	pt_server read_bw
@@ -114,7 +115,9 @@ pt_interop_warm_up() {
 	local doc=$WORK/warm.json t
 	for t in write_bw read_bw atomic_bw; do
 		begin "$t --perform_warm_up: 32 operations per QP first, not counted"
-		client "$t" -n 1000 -q 2 --perform_warm_up --json-file "$doc" ||
+		# shellcheck disable=SC2046 # no size for the atomics' 8 B
+		client "$t" -n 1000 -q 2 $([ "$t" = atomic_bw ] || echo -s 4096) \
+			--perform_warm_up --json-file "$doc" ||
 			{ fail "exit $?"; continue; }
 		expect_json "$doc" '.parameters.warmup_iters == 32' \
 			'.results[0].warmup_iters == 32' \
@@ -123,14 +126,15 @@ pt_interop_warm_up() {
 		pass
 	done
 	begin "write_bw -b --perform_warm_up -l 1 -t 64: both sides warm up, the counts stay"
-	client write_bw -b -n 1000 -l 1 -t 64 --perform_warm_up \
+	client write_bw -b -n 1000 -s 4096 -l 1 -t 64 --perform_warm_up \
 		--json-file "$doc" || { fail "exit $?"; return; }
 	expect_json "$doc" '.parameters.warmup_iters == 64' \
 		'.results[0].warmup_iters == 64' \
 		'.results[0].iterations == 1000' || return
 	pass
 	begin "write_bw without --perform_warm_up: no warm-up"
-	client write_bw -n 1000 --json-file "$doc" || { fail "exit $?"; return; }
+	client write_bw -n 1000 -s 4096 --json-file "$doc" ||
+		{ fail "exit $?"; return; }
 	expect_json "$doc" '.parameters.warmup_iters == 0' \
 		'.results[0].warmup_iters == 0' || return
 	pass

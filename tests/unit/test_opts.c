@@ -390,10 +390,8 @@ static void test_perftest_flags(void **state)
 		      "UD");
 	expect_reject("send_bw -b runs on RC, polling", "send_bw", "-b",
 		      "--use-srq");
-	expect_reject("-b with --perftest meets ib_write_bw, ib_read_bw and "
-		      "ib_atomic_bw: "
-		      "drop -b for send_bw",
-		      "send_bw", "-b", "--perftest");
+	assert_int_equal(CLIENT(&o, err, "send_bw", "-b", "--perftest", "h"),
+			 RDP_PARSE_OK);
 	assert_int_equal(CLIENT(&o, err, "atomic_bw", "-b", "h"), RDP_PARSE_OK);
 	assert_int_equal(CLIENT(&o, err, "atomic_bw", "-b", "--perftest", "h"),
 			 RDP_PARSE_OK);

@@ -418,6 +418,96 @@ static void test_no_block_from_old(void **state)
 	close(fd);
 }
 
+/* A 6.29 client of write_bw with one QP (-D duration_s, else -n, or
+ * -a), through the RTR barrier: block, the keys twice, the barrier. */
+static void bidir_setup(struct pt_client *s, int *fd, int duration_s, int all,
+			char *key)
+{
+	struct rdp_pt_neg n = { .test_method = all,
+				.verb = RDP_PT_WRITE,
+				.tst = RDP_PT_BW,
+				.report_fmt = 1,
+				.size_bytes = all ? 8388608 : 4096,
+				.iters = duration_s ? 0 : 5000,
+				.test_type = duration_s ? 1 : 0,
+				.num_qps = 1,
+				.duration_s = duration_s ? duration_s : 5 };
+	/* the fake engine takes QP 0x100 at PSN 0x1000 */
+	struct rdp_qp_info qi = { .lid = 1, .qpn = 0x100, .psn = 0x1000 };
+	uint8_t b[RDP_PT_NEG_MLX5DV_BYTES];
+	char back[RDP_PT_KEY_GID_BYTES];
+	int i;
+
+	start_server(s, fd);
+	prologue(*fd, "6.29");
+	assert_int_equal(rdp_pt_neg_encode(&n, b, sizeof(b)), 0);
+	full_write(*fd, b, sizeof(b));
+	full_read(*fd, b, sizeof(b));
+	rdp_pt_key_encode(&qi, 1, key);
+	for (i = 0; i < 3; i++) { /* keys, keys again, the RTR barrier */
+		full_write(*fd, key, RDP_PT_KEY_GID_BYTES);
+		full_read(*fd, back, sizeof(back));
+	}
+}
+
+/* Whether the server closed: the client reads the end of the stream,
+ * or a reset where the server left bytes of it unread. */
+static void assert_closed(int fd)
+{
+	uint8_t b[RDP_PT_KEY_GID_BYTES];
+
+	assert_true(read(fd, b, sizeof(b)) <= 0);
+}
+
+/*
+ * rdmaperf-server and a perftest 6.28+ write_bw -b client, whose block
+ * says nothing of -b: under -a its barrier after the first size, where
+ * a one-way client's report begins, is refused; under -D its barrier
+ * before the run, long before the time a one-way run takes. The client reads the
+ * end of the connection at once; a one-way client is served.
+ */
+static void test_bidir_from_block(void **state)
+{
+	char key[RDP_PT_KEY_GID_BYTES], back[RDP_PT_KEY_GID_BYTES];
+	uint8_t field[8] = { 0 };
+	struct pt_client s;
+	int fd, i;
+
+	(void)state;
+	/* -a: the barrier before the first size is answered as the end of
+	 * a run */
+	bidir_setup(&s, &fd, 0, 1, key);
+	full_write(fd, key, sizeof(key));
+	full_read(fd, back, sizeof(back));
+	full_write(fd, key, sizeof(key)); /* after its first size */
+	assert_closed(fd);
+	assert_int_equal(pthread_join(s.tid, NULL), 0);
+	assert_int_equal(s.ret, -EPROTONOSUPPORT);
+	close(fd);
+
+	/* -D 5: the barrier before the run, at once */
+	bidir_setup(&s, &fd, 5, 0, key);
+	full_write(fd, key, sizeof(key));
+	assert_closed(fd);
+	assert_int_equal(pthread_join(s.tid, NULL), 0);
+	assert_int_equal(s.ret, -EPROTONOSUPPORT);
+	close(fd);
+
+	/* one way, -a: the barrier, the report field by field, the close */
+	bidir_setup(&s, &fd, 0, 1, key);
+	full_write(fd, key, sizeof(key));
+	full_read(fd, back, sizeof(back));
+	for (i = 0; i < 5; i++) {
+		full_write(fd, field, sizeof(field));
+		full_read(fd, field, sizeof(field));
+	}
+	full_write(fd, key, sizeof(key));
+	full_read(fd, back, sizeof(back));
+	assert_int_equal(pthread_join(s.tid, NULL), 0);
+	assert_int_equal(s.ret, 0);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_block_or_key),
 		cmocka_unit_test(test_block_from_peer),
 		cmocka_unit_test(test_no_block_from_old),
+		cmocka_unit_test(test_bidir_from_block),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -380,7 +380,8 @@ static void test_rules_lists(void **state)
 			    "write_bw, read_bw, send_bw and atomic_bw");
 	assert_string_equal(rdp_rules_tests(-1, RDP_BENCH_PT_BIDIR, 0, "ib_",
 					    " and ", buf, sizeof(buf)),
-			    "ib_write_bw, ib_read_bw and ib_atomic_bw");
+			    "ib_write_bw, ib_read_bw, ib_send_bw and "
+			    "ib_atomic_bw");
 	assert_string_equal(rdp_rules_tests(RDP_BENCH_LAT, 0,
 					    RDP_BENCH_CPU_POLL, "", " or ", buf,
 					    sizeof(buf)),
