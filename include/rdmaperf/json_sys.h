@@ -50,7 +50,8 @@ struct rdp_params;
  * "burst_size", "typical_pkt_bytes", "latency_gap_us", "reversed" (true).
  * 0 or non-zero on allocation failure. */
 int rdp_json_loop_shape(json_t *o, const struct rdp_params *p);
-/* With -g: "mcg" (true) and "mgid" (-M's group, or null for the default)
+/* With -g: "mcg" (true), "mgid" (-M's group, or null for the default) and
+ * "mcg_join" ("rdma_cm" with -R, else "mgid": attached by MGID)
  * into the parameters' object o. 0 or non-zero on allocation failure. */
 int rdp_json_mcast(json_t *o, const struct rdp_params *p);
 

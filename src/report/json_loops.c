@@ -49,6 +49,11 @@ int rdp_json_mcast(json_t *o, const struct rdp_params *p)
 	if (p->flags & RDP_PARAM_MCAST) { /* -g, and -M's group */
 		err |= json_object_set_new(o, "mcg", json_true());
 		err |= json_object_set_new(o, "mgid", mgid_val(p));
+		/* how the server's QPs joined it (-R: the RDMA CM) */
+		err |= json_object_set_new(
+			o, "mcg_join",
+			json_string(p->flags & RDP_PARAM_MCAST_CM ? "rdma_cm"
+								  : "mgid"));
 	}
 	return err;
 }

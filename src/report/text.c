@@ -161,7 +161,10 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	if ((p->flags & RDP_PARAM_MCAST) && c->remote) {
 		/* the group the server's QP_INFO named */
 		rdp_mgid_str(c->remote[0].gid, group, sizeof(group));
-		fprintf(f, ", sent to the multicast group %s", group);
+		fprintf(f, ", sent to the multicast group %s (%s)", group,
+			p->flags & RDP_PARAM_MCAST_CM
+				? "joined through the RDMA CM"
+				: "attached by MGID");
 	}
 	if (p->threads > 1)
 		fprintf(f, ", split over %u threads (a CPU and a CQ each)",

@@ -2,7 +2,8 @@
 # Multicast on UD (-g, -M): the server's QPs join a group, the client sends
 # to it; each QP of the group takes a copy of every message (one line per
 # QP in the server's log), and send_bw counts the copies that never came.
-# Sourced by run.sh.
+# t_mcast attaches the QPs by MGID; t_mcast_cm (-g -R) joins the group
+# through the RDMA CM. Sourced by run.sh.
 
 # mcast_qp_lines LOG FROM GROUP: the server's per-QP lines for GROUP after
 # line FROM of LOG, as "QPN COUNT".
@@ -19,10 +20,11 @@ t_mcast() {
 	client send_bw -c UD -g -q 2 -s 1024 -n "$n" --json-file "$doc" ||
 		{ fail "exit $?"; return; }
 	expect_out "Data check +: ok" \
-		"QPs +: 2 UD, .*, sent to the multicast group $v4" \
+		"QPs +: 2 UD, .*, sent to the multicast group $v4 \(attached by MGID\)" \
 		"Loss +: [0-9]+ of $((n * 4)) copies never arrived \([0-9.]+ %\): $((n * 2)) messages sent to a group of 2 QPs, counted by the receiver" ||
 		return
 	expect_json "$doc" '.parameters.mcg == true' '.parameters.mgid == null' \
+		'.parameters.mcg_join == "mgid"' \
 		'.results[0].loss.sent == 4000' \
 		'.results[0].loss.group_qps == 2' \
 		'.results[0].loss.expected == 8000' \
@@ -119,5 +121,57 @@ t_mcast_ipv6() {
 	rows=$(mcast_qp_lines "$log" "$from" ff0e::5250)
 	[ "$(echo "$rows" | awk '$2 > 0' | wc -l)" -eq 2 ] ||
 		{ fail "not 2 QPs of ff0e::5250 with messages: '$rows'"; return 0; }
+	pass
+}
+
+# -g -R: the server's QPs join the group through the RDMA CM (the join's
+# line in its log), the client sends to the group the join named; a join
+# that cannot be made is one line, at once, and the server goes on.
+t_mcast_cm() {
+	local doc=$WORK/mcast_cm.json log=$WORK/server.log n=2000 from rows rc t0
+	local v4=::ffff:239.255.82.80
+	begin "send_bw -c UD -g -q 2 -R: the group joined through the RDMA CM, both QPs receive"
+	from=$(wc -l <"$log")
+	client send_bw -c UD -g -q 2 -R -s 1024 -n "$n" --json-file "$doc" ||
+		{ fail "exit $?"; return; }
+	expect_out "Data check +: ok" \
+		"QPs +: 2 UD, .*, sent to the multicast group $v4 \(joined through the RDMA CM\)" \
+		"Loss +: [0-9]+ of $((n * 4)) copies never arrived" ||
+		return
+	expect_json "$doc" '.parameters.mcg == true' \
+		'.parameters.mcg_join == "rdma_cm"' \
+		'.parameters.connection == "tcp"' \
+		'.results[0].loss.group_qps == 2' \
+		'.results[0].loss.received > 0' || return
+	wait_in "$log" "multicast group $v4: qp 0x[0-9a-f]+ received" 5
+	tail -n "+$((from + 1))" "$log" |
+		grep -qE "multicast group $v4: joined through the RDMA CM on $DEV \(LID 0x[0-9a-f]+, Q_Key 0x[0-9a-f]+\)" ||
+		{ fail "no join line in the server's log"; return; }
+	rows=$(mcast_qp_lines "$log" "$from" "$v4")
+	echo "# send_bw -g -q 2 -R, each QP of the group: $(echo "$rows" | tr "\n" " ")"
+	[ "$(echo "$rows" | awk '$2 > 0' | wc -l)" -eq 2 ] ||
+		{ fail "not 2 QPs with messages in the server's log: '$rows'"; return; }
+	[ "$(echo "$rows" | awk '{ s += $2 } END { print s }')" -eq \
+		"$(jq .results[0].loss.received "$doc")" ] ||
+		{ fail "the QPs' counts do not add up to loss.received"; return; }
+	pass
+	begin "-g -R -M ff0e::1 on IPv4 GIDs: the join cannot be made, one line at once, exit 1"
+	t0=$(date +%s%N)
+	client send_bw -c UD -g -R -M ff0e::1 -n 10
+	rc=$?
+	t0=$((($(date +%s%N) - t0) / 1000000))
+	echo "# the refused join took $t0 ms"
+	[ "$rc" -eq 1 ] || { fail "exit $rc, wanted 1"; return; }
+	expect_out "-M ff0e::1: the GID here \(index [0-9]+\) is an IPv4 one, and a RoCE v2 group must be of its family: give an IPv4 group as ::ffff:239.x.y.z" ||
+		return
+	[ "$(grep -c . "$WORK/out")" -eq 1 ] ||
+		{ fail "not one line: $(cat "$WORK/out")"; return; }
+	[ "$t0" -lt 5000 ] || { fail "took $t0 ms"; return; }
+	pass
+	begin "send_lat -c UD -g -R: round trips through a group joined through the RDMA CM"
+	client send_lat -c UD -g -R -n 300 || { fail "exit $?"; return; }
+	expect_out "Data check +: ok" \
+		"QPs +: 1 UD, .*, sent to the multicast group $v4 \(joined through the RDMA CM\)" ||
+		return
 	pass
 }
