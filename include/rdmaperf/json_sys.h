@@ -54,5 +54,9 @@ int rdp_json_loop_shape(json_t *o, const struct rdp_params *p);
  * "mcg_join" ("rdma_cm" with -R, else "mgid": attached by MGID)
  * into the parameters' object o. 0 or non-zero on allocation failure. */
 int rdp_json_mcast(json_t *o, const struct rdp_params *p);
+/* With -g: what each QP of the group received, [{"qp", "qp_num" (the
+ * server's), "received", "lost"}], for the result's "loss"; NULL on
+ * allocation failure. */
+json_t *rdp_json_mcast_group(const struct rdp_result *r);
 
 #endif /* RDMAPERF_JSON_SYS_H */

@@ -57,7 +57,9 @@
  * --flow_label's list (one label per QP), only when one was given, so
  * that a message without it is unchanged (enc_params); and, before that
  * list, -g's group (16 bytes) only with RDP_PARAM_MCAST, which a server
- * that predates it refuses as a flag it does not know */
+ * that predates it refuses as a flag it does not know; a RESULT may end
+ * with each group QP's count, only when the client asked with
+ * RDP_PARAM_MCAST_COUNTS (refused the same way by such a server) */
 #define RDP_WIRE_VERSION	  5
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
@@ -66,6 +68,8 @@
 #define RDP_WIRE_GPU_MAX	  128
 #define RDP_WIRE_COUNTER_NAME_MAX 40
 #define RDP_WIRE_MAX_COUNTERS	  64 /* 64 x 51 B fits the payload limit */
+/* -g: the group's QPs whose counts a RESULT carries (48 x 12 B more) */
+#define RDP_WIRE_MAX_GROUP_QPS 48
 
 enum rdp_msg_type {
 	RDP_MSG_HELLO = 1,
@@ -162,6 +166,12 @@ struct rdp_msg_result {
 	/* the sender's port counter deltas over the test, bounded */
 	uint16_t n_counters;
 	struct rdp_wire_counter counters[RDP_WIRE_MAX_COUNTERS];
+	/* -g with RDP_PARAM_MCAST_COUNTS: what each QP of the group
+	 * received, the first RDP_WIRE_MAX_GROUP_QPS of them; on the wire
+	 * only when n_group is not 0, after the counters */
+	uint16_t n_group;
+	uint32_t group_qpn[RDP_WIRE_MAX_GROUP_QPS];
+	uint64_t group_msgs[RDP_WIRE_MAX_GROUP_QPS];
 };
 
 struct rdp_msg_error {

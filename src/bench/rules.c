@@ -142,6 +142,10 @@ static int rules_mcast(const struct rdp_params *p,
 			return refuse(why, len,
 				      "a join through the RDMA CM is -g's: "
 				      "add -g");
+		if (p->flags & RDP_PARAM_MCAST_COUNTS)
+			return refuse(why, len,
+				      "the counts of a group's QPs are -g's: "
+				      "add -g");
 		return 0;
 	}
 	if ((p->flags & RDP_PARAM_MCAST_CM) && (p->flags & RDP_PARAM_RDMA_CM))

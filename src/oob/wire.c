@@ -504,6 +504,42 @@ static void get_counters(struct rcur *c, struct rdp_msg_result *r)
 	}
 }
 
+/* -g: the group's counts, only when there are any (RDP_PARAM_MCAST_COUNTS
+ * asked for them), so that every other RESULT is unchanged. */
+static void put_group(struct wcur *c, const struct rdp_msg_result *r)
+{
+	uint16_t i;
+
+	if (!r->n_group)
+		return;
+	if (r->n_group > RDP_WIRE_MAX_GROUP_QPS) {
+		if (!c->err)
+			c->err = -EINVAL;
+		return;
+	}
+	put_u16(c, r->n_group);
+	for (i = 0; i < r->n_group; i++) {
+		put_u32(c, r->group_qpn[i]);
+		put_u64(c, r->group_msgs[i]);
+	}
+}
+
+static void get_group(struct rcur *c, struct rdp_msg_result *r)
+{
+	uint16_t i;
+
+	r->n_group = 0;
+	if (c->err || c->off == c->len)
+		return;
+	r->n_group = get_u16(c);
+	if (!c->err && (!r->n_group || r->n_group > RDP_WIRE_MAX_GROUP_QPS))
+		c->err = -EBADMSG;
+	for (i = 0; !c->err && i < r->n_group; i++) {
+		r->group_qpn[i] = get_u32(c);
+		r->group_msgs[i] = get_u64(c);
+	}
+}
+
 static void enc_result(struct wcur *c, const struct rdp_msg *m)
 {
 	const struct rdp_msg_result *r = &m->u.result;
@@ -521,6 +557,7 @@ static void enc_result(struct wcur *c, const struct rdp_msg *m)
 	put_u64(c, r->cpu_sys_ns);
 	put_u32(c, (uint32_t)r->host_busy_cpct);
 	put_counters(c, r);
+	put_group(c, r);
 }
 
 static void dec_result(struct rcur *c, struct rdp_msg *m)
@@ -542,6 +579,7 @@ static void dec_result(struct rcur *c, struct rdp_msg *m)
 	if (!c->err && (r->host_busy_cpct < -1 || r->host_busy_cpct > 10000))
 		c->err = -EBADMSG;
 	get_counters(c, r);
+	get_group(c, r);
 }
 
 static void enc_error(struct wcur *c, const struct rdp_msg *m)

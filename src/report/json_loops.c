@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON of the loop's shape as given: chained receives, bursts,
- * the latency gap and the reversed direction; and -g's multicast group. */
+ * the latency gap and the reversed direction; and -g's multicast group,
+ * with what each of its QPs received. */
 #include <jansson.h>
 
+#include <rdmaperf/bench.h>
 #include <rdmaperf/json_sys.h>
 #include <rdmaperf/mcast.h>
 #include <rdmaperf/params.h>
@@ -56,4 +58,36 @@ int rdp_json_mcast(json_t *o, const struct rdp_params *p)
 								  : "mgid"));
 	}
 	return err;
+}
+
+json_t *rdp_json_mcast_group(const struct rdp_result *r)
+{
+	const struct rdp_qp_result *q;
+	json_t *a = json_array(), *o;
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; a && !err && i < r->n_group; i++) {
+		q = &r->group[i];
+		o = json_object();
+		if (!o)
+			break;
+		err |= json_object_set_new(o, "qp", json_integer(q->index));
+		err |= json_object_set_new(o, "qp_num",
+					   json_integer(q->qp_num));
+		err |= json_object_set_new(o, "received",
+					   json_integer((json_int_t)q->msgs));
+		err |= json_object_set_new(
+			o, "lost",
+			json_integer(
+				r->sent_msgs > q->msgs
+					? (json_int_t)(r->sent_msgs - q->msgs)
+					: 0));
+		err |= json_array_append_new(a, o);
+	}
+	if (a && (err || i < r->n_group)) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
 }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Multicast on UD (-g, -M): the server's QPs join a group, the client sends
 # to it; each QP of the group takes a copy of every message (one line per
-# QP in the server's log), and send_bw counts the copies that never came.
+# QP in the server's log, a row per QP in the client's report), and
+# send_bw counts the copies that never came.
 # t_mcast attaches the QPs by MGID; t_mcast_cm (-g -R) joins the group
 # through the RDMA CM. Sourced by run.sh.
 
@@ -25,6 +26,7 @@ t_mcast() {
 		return
 	expect_json "$doc" '.parameters.mcg == true' '.parameters.mgid == null' \
 		'.parameters.mcg_join == "mgid"' \
+		'(.results[0].loss.per_qp | length) == 2' \
 		'.results[0].loss.sent == 4000' \
 		'.results[0].loss.group_qps == 2' \
 		'.results[0].loss.expected == 8000' \
@@ -136,12 +138,16 @@ t_mcast_cm() {
 		{ fail "exit $?"; return; }
 	expect_out "Data check +: ok" \
 		"QPs +: 2 UD, .*, sent to the multicast group $v4 \(joined through the RDMA CM\)" \
-		"Loss +: [0-9]+ of $((n * 4)) copies never arrived" ||
+		"Loss +: [0-9]+ of $((n * 4)) copies never arrived" \
+		"\[QP0\] +: [0-9]+ of $((n * 2)) copies received, [0-9]+ lost \([0-9.]+ %\), the server's qp 0x[0-9a-f]+" \
+		"\[QP1\] +: [0-9]+ of $((n * 2)) copies received, " ||
 		return
 	expect_json "$doc" '.parameters.mcg == true' \
 		'.parameters.mcg_join == "rdma_cm"' \
 		'.parameters.connection == "tcp"' \
 		'.results[0].loss.group_qps == 2' \
+		'(.results[0].loss.per_qp | length) == 2' \
+		'([.results[0].loss.per_qp[].received] | add) == .results[0].loss.received' \
 		'.results[0].loss.received > 0' || return
 	wait_in "$log" "multicast group $v4: qp 0x[0-9a-f]+ received" 5
 	tail -n "+$((from + 1))" "$log" |
@@ -151,6 +157,9 @@ t_mcast_cm() {
 	echo "# send_bw -g -q 2 -R, each QP of the group: $(echo "$rows" | tr "\n" " ")"
 	[ "$(echo "$rows" | awk '$2 > 0' | wc -l)" -eq 2 ] ||
 		{ fail "not 2 QPs with messages in the server's log: '$rows'"; return; }
+	[ "$(echo "$rows" | awk '{ print $2 }' | tr "\n" " ")" = \
+		"$(jq -r '.results[0].loss.per_qp[].received' "$doc" | tr "\n" " ")" ] ||
+		{ fail "the client's per-QP counts are not the server's: '$rows'"; return; }
 	[ "$(echo "$rows" | awk '{ s += $2 } END { print s }')" -eq \
 		"$(jq .results[0].loss.received "$doc")" ] ||
 		{ fail "the QPs' counts do not add up to loss.received"; return; }

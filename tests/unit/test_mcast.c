@@ -5,7 +5,8 @@
  * device's answer, the command line's exact refusals, the loss line
  * that counts a copy per QP of the group, and the join through the RDMA
  * CM (-g -R): what travels, the server's refusals, the join's answers,
- * and how the reports name the way the group was joined.
+ * and how the reports name the way the group was joined; each group QP's
+ * count from the server's RESULT to the client's rows and JSON.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include <rdma/rdma_cma.h>
 
 #include <rdmaperf/bench.h>
+#include <rdmaperf/convert.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/gid.h>
 #include <rdmaperf/json_sys.h>
@@ -29,6 +31,7 @@
 #include <rdmaperf/params.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/rules.h>
+#include <rdmaperf/wire.h>
 
 #include "../../src/engine/engine_int.h"
 #include "unit.h"
@@ -275,6 +278,7 @@ static void test_cm_command_line(void **state)
 			 RDP_PARSE_OK);
 	assert_true(o.params.flags & RDP_PARAM_MCAST);
 	assert_true(o.params.flags & RDP_PARAM_MCAST_CM);
+	assert_true(o.params.flags & RDP_PARAM_MCAST_COUNTS);
 	assert_false(o.params.flags & RDP_PARAM_RDMA_CM);
 	assert_int_equal(CLIENT(&o, err, "send_lat", "-c", "UD", "--mcg",
 				"--rdma_cm", "h"),
@@ -290,6 +294,7 @@ static void test_cm_command_line(void **state)
 			 RDP_PARSE_OK);
 	assert_true(o.params.flags & RDP_PARAM_RDMA_CM);
 	assert_false(o.params.flags & RDP_PARAM_MCAST_CM);
+	assert_false(o.params.flags & RDP_PARAM_MCAST_COUNTS);
 	expect_line("-R connects RC QPs: drop -R to run -c UD (QPs exchanged "
 		    "over TCP)",
 		    "send_bw", "-c", "UD", "-R", "h");
@@ -327,6 +332,8 @@ static void test_cm_server_rules(void **state)
 	(void)state;
 	server_refuses(RDP_PARAM_MCAST_CM,
 		       "a join through the RDMA CM is -g's: add -g");
+	server_refuses(RDP_PARAM_MCAST_COUNTS,
+		       "the counts of a group's QPs are -g's: add -g");
 	server_refuses(
 		RDP_PARAM_MCAST | RDP_PARAM_MCAST_CM | RDP_PARAM_RDMA_CM,
 		"-g -R joins the group through the RDMA CM and exchanges "
@@ -397,6 +404,139 @@ static void test_cm_json(void **state)
 	json_decref(o);
 }
 
+/* RESULT: the group's counts travel only when there are any, every other
+ * RESULT as it was; at most RDP_WIRE_MAX_GROUP_QPS of them, which fit
+ * beside the most counters. */
+static size_t encode_result(const struct rdp_msg *m, uint8_t *buf, size_t cap)
+{
+	size_t len = 0;
+
+	assert_int_equal(rdp_wire_encode(m, buf, cap, &len), 0);
+	return len;
+}
+
+static void decode_result(const uint8_t *buf, size_t len, struct rdp_msg *out)
+{
+	struct rdp_wire_hdr hdr;
+
+	assert_int_equal(rdp_wire_decode_hdr(buf, len, &hdr), 0);
+	assert_int_equal(hdr.len_bytes, len - RDP_WIRE_HDR_BYTES);
+	assert_int_equal(rdp_wire_decode_body(hdr.type,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      hdr.len_bytes, out),
+			 0);
+}
+
+static void test_group_wire(void **state)
+{
+	static struct rdp_msg m, out;
+	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
+	size_t plain, len;
+	uint16_t i;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = RDP_MSG_RESULT;
+	plain = encode_result(&m, buf, sizeof(buf));
+	decode_result(buf, plain, &out);
+	assert_int_equal(out.u.result.n_group, 0);
+	m.u.result.rx_msgs = 7998;
+	m.u.result.n_group = 2;
+	m.u.result.group_qpn[0] = 0x11;
+	m.u.result.group_msgs[0] = 3998;
+	m.u.result.group_qpn[1] = 0x12;
+	m.u.result.group_msgs[1] = 4000;
+	len = encode_result(&m, buf, sizeof(buf));
+	assert_int_equal(len, plain + 2 + 2 * 12);
+	decode_result(buf, len, &out);
+	assert_int_equal(out.u.result.n_group, 2);
+	assert_int_equal(out.u.result.group_qpn[1], 0x12);
+	assert_int_equal(out.u.result.group_msgs[0], 3998);
+	assert_int_equal(out.u.result.rx_msgs, 7998);
+	/* the most of both still fits one message */
+	m.u.result.n_counters = RDP_WIRE_MAX_COUNTERS;
+	for (i = 0; i < RDP_WIRE_MAX_COUNTERS; i++) {
+		memset(m.u.result.counters[i].name, 'c',
+		       RDP_WIRE_COUNTER_NAME_MAX - 1);
+		m.u.result.counters[i].value = UINT64_MAX;
+	}
+	m.u.result.n_group = RDP_WIRE_MAX_GROUP_QPS;
+	for (i = 0; i < RDP_WIRE_MAX_GROUP_QPS; i++)
+		m.u.result.group_msgs[i] = UINT64_MAX - i;
+	len = encode_result(&m, buf, sizeof(buf));
+	decode_result(buf, len, &out);
+	assert_int_equal(out.u.result.n_group, RDP_WIRE_MAX_GROUP_QPS);
+	assert_true(out.u.result.group_msgs[RDP_WIRE_MAX_GROUP_QPS - 1] ==
+		    UINT64_MAX - (RDP_WIRE_MAX_GROUP_QPS - 1));
+	m.u.result.n_group = RDP_WIRE_MAX_GROUP_QPS + 1;
+	assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len), -EINVAL);
+}
+
+/* The server's counts into RESULT and back into the client's result;
+ * the rows under the loss line and the JSON's loss.per_qp. */
+static void test_group_report(void **state)
+{
+	struct rdp_qp_result q[2] = {
+		{ .index = 0, .qp_num = 0x11, .msgs = 998 },
+		{ .index = 1, .qp_num = 0x12, .msgs = 1000 },
+	};
+	struct rdp_result srv, r;
+	struct rdp_msg_result m;
+	char *buf = NULL;
+	size_t len = 0;
+	json_t *a;
+	FILE *f;
+
+	(void)state;
+	memset(&srv, 0, sizeof(srv));
+	memset(&r, 0, sizeof(r));
+	memset(&m, 0, sizeof(m));
+	srv.group = q;
+	srv.n_group = 2;
+	rdp_group_to_result(&srv, &m);
+	assert_int_equal(m.n_group, 2);
+	assert_int_equal(rdp_group_from_result(&m, 1024, &r), 0);
+	assert_int_equal(r.n_group, 2);
+	assert_int_equal(r.group[1].qp_num, 0x12);
+	assert_int_equal(r.group[0].bytes, 998 * 1024);
+	r.loss_counted = 1;
+	r.sent_msgs = 1000;
+	r.received_msgs = 1998;
+	r.group_qps = 2;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rdp_report_loss(f, &r);
+	fclose(f);
+	assert_string_equal(
+		buf, "   Loss            : 2 of 2000 copies never "
+		     "arrived (0.100 %): 1000 messages sent to a group "
+		     "of 2 QPs, counted by the receiver\n"
+		     "   [QP0]           : 998 of 1000 copies received, "
+		     "2 lost (0.200 %), the server's qp 0x11\n"
+		     "   [QP1]           : 1000 of 1000 copies received, "
+		     "0 lost (0.000 %), the server's qp 0x12\n");
+	free(buf);
+	a = rdp_json_mcast_group(&r);
+	assert_non_null(a);
+	assert_int_equal(json_array_size(a), 2);
+	assert_int_equal(json_integer_value(
+				 json_object_get(json_array_get(a, 0), "lost")),
+			 2);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(a, 1), "qp_num")),
+			 0x12);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(a, 1), "received")),
+			 1000);
+	json_decref(a);
+	rdp_result_clear(&r);
+	assert_null(r.group);
+	/* a RESULT without counts leaves the result without rows */
+	m.n_group = 0;
+	assert_int_equal(rdp_group_from_result(&m, 1024, &r), 0);
+	assert_int_equal(r.n_group, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +550,8 @@ int main(void)
 		cmocka_unit_test(test_cm_server_rules),
 		cmocka_unit_test(test_cm_answer),
 		cmocka_unit_test(test_cm_json),
+		cmocka_unit_test(test_group_wire),
+		cmocka_unit_test(test_group_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
