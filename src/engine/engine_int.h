@@ -115,5 +115,8 @@ void rdp_mcast_cm_leave(struct rdp_conn *conn);
  */
 int rdp_mcast_cm_answer(int type, int status, const char *group,
 			const char *dev, int wait_ms);
+/* rdma_join_multicast failed with err (negative): one line naming group
+ * and dev and the likely fix; the error to return. */
+int rdp_mcast_cm_refused(int err, const char *group, const char *dev);
 
 #endif /* RDMAPERF_ENGINE_INT_H */

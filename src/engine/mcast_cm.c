@@ -23,6 +23,10 @@
 #include <rdmaperf/log.h>
 #include <rdmaperf/mcast.h>
 
+/* The kernel's "not supported" (ENOTSUPP), which it hands to user space
+ * unnamed: its RDMA CM joins no IPv6 group on RoCE v2. */
+#define KERNEL_ENOTSUPP 524
+
 struct rdp_mcast_cm {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
@@ -73,6 +77,22 @@ int rdp_mcast_cm_answer(int type, int status, const char *group,
 		"answer was %s, not a join (is the device being removed?)",
 		group, dev, rdma_event_str((enum rdma_cm_event_type)type));
 	return -EPROTO;
+}
+
+int rdp_mcast_cm_refused(int err, const char *group, const char *dev)
+{
+	if (err == -KERNEL_ENOTSUPP) {
+		rdp_err("join the multicast group %s through the RDMA CM on "
+			"%s: the kernel's RDMA CM joins RoCE v2 groups over "
+			"IPv4 only: drop -R to attach the QPs by MGID, or use "
+			"an IPv4 GID",
+			group, dev);
+		return -EOPNOTSUPP;
+	}
+	rdp_err("join the multicast group %s through the RDMA CM on %s: %s "
+		"(give -M a group of the address's family)",
+		group, dev, strerror(-err));
+	return err;
 }
 
 /* The join's event before the deadline, copied and acknowledged;
@@ -213,13 +233,9 @@ int rdp_mcast_cm_join(struct rdp_conn *conn, const struct rdp_ip *oob)
 		return ret;
 	rdp_mgid_str(conn->mcast_gid, text, sizeof(text));
 	group_addr(conn->mcast_gid, &cm->group);
-	if (rdma_join_multicast(cm->id, (struct sockaddr *)&cm->group, NULL)) {
-		ret = errno ? -errno : -EINVAL;
-		rdp_err("join the multicast group %s through the RDMA CM on "
-			"%s: %s (give -M a group of the address's family)",
-			text, conn->dev->name, strerror(-ret));
-		return ret;
-	}
+	if (rdma_join_multicast(cm->id, (struct sockaddr *)&cm->group, NULL))
+		return rdp_mcast_cm_refused(errno ? -errno : -EINVAL, text,
+					    conn->dev->name);
 	cm->joined = 1;
 	ret = wait_join(cm, RDP_MCAST_CM_WAIT_MS, &a);
 	if (ret)

@@ -97,6 +97,36 @@ t_mcast() {
 	pass
 }
 
+# -g -R over an IPv6 GID: the kernel's RDMA CM joins no IPv6 group on
+# RoCE v2 (ENOTSUPP), which the server says in one line, at once.
+t_mcast_cm_ipv6() {
+	local a6=fd78::1 gid=fd78:0000:0000:0000:0000:0000:0000:0001
+	local netdev=${RDP_RXE_NETDEV0:-} i t0
+	begin "-g -R over an IPv6 GID: the RDMA CM cannot join ff0e::5250, one line at once, exit 1"
+	[ -n "$netdev" ] || { skip "no netdev named for $DEV"; return 0; }
+	sysctl -qw "net.ipv6.conf.$netdev.disable_ipv6=0" 2>/dev/null
+	ip -6 addr add "$a6/64" dev "$netdev" nodad 2>/dev/null
+	for i in $(seq 1 100); do
+		grep -qx "$gid" /sys/class/infiniband/"$DEV"/ports/1/gids/* \
+			2>/dev/null && break
+		sleep 0.1
+	done
+	t0=$(date +%s%N)
+	run_limited "$LIMIT" "$BUILD/rdmaperf" send_bw -c UD -g -R -s 512 \
+		-n 100 -d "$DEV" -p "$PORT" "$a6" >"$WORK/out" 2>&1
+	i=$?
+	t0=$((($(date +%s%N) - t0) / 1000000))
+	ip -6 addr del "$a6/64" dev "$netdev" 2>/dev/null
+	echo "# the join refused by the kernel took $t0 ms"
+	[ "$i" -eq 1 ] || { fail "exit $i, wanted 1"; return 0; }
+	expect_out "join the multicast group ff0e::5250 through the RDMA CM on $DEV: the kernel's RDMA CM joins RoCE v2 groups over IPv4 only: drop -R to attach the QPs by MGID, or use an IPv4 GID" ||
+		return 0
+	[ "$(grep -c . "$WORK/out")" -eq 1 ] ||
+		{ fail "not one line: $(cat "$WORK/out")"; return 0; }
+	[ "$t0" -lt 5000 ] || { fail "took $t0 ms"; return 0; }
+	pass
+}
+
 # IPv6 GIDs: the default group is ff0e::5250, joined over IPv6.
 t_mcast_ipv6() {
 	local a6=fd78::1 gid=fd78:0000:0000:0000:0000:0000:0000:0001
@@ -177,6 +207,7 @@ t_mcast_cm() {
 		{ fail "not one line: $(cat "$WORK/out")"; return; }
 	[ "$t0" -lt 5000 ] || { fail "took $t0 ms"; return; }
 	pass
+	t_mcast_cm_ipv6 || return
 	begin "send_lat -c UD -g -R: round trips through a group joined through the RDMA CM"
 	client send_lat -c UD -g -R -n 300 || { fail "exit $?"; return; }
 	expect_out "Data check +: ok" \

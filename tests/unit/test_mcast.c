@@ -373,6 +373,21 @@ static void test_cm_answer(void **state)
 		      "RDMA CM on rxe0: refused (no reason given) (on "
 		      "InfiniBand, see the subnet manager's log; or drop -R "
 		      "to attach the QPs by MGID)");
+	rdp_clear_error();
+	assert_int_equal(rdp_mcast_cm_refused(-524, "ff0e::5250", "rxe0"),
+			 -EOPNOTSUPP);
+	assert_string_equal(rdp_last_error(),
+			    "join the multicast group ff0e::5250 through the "
+			    "RDMA CM on rxe0: the kernel's RDMA CM joins RoCE "
+			    "v2 groups over IPv4 only: drop -R to attach the "
+			    "QPs by MGID, or use an IPv4 GID");
+	rdp_clear_error();
+	assert_int_equal(rdp_mcast_cm_refused(-EINVAL, "ff0e::1", "rxe0"),
+			 -EINVAL);
+	assert_string_equal(rdp_last_error(),
+			    "join the multicast group ff0e::1 through the RDMA "
+			    "CM on rxe0: Invalid argument (give -M a group of "
+			    "the address's family)");
 	refuse_answer(RDMA_CM_EVENT_DEVICE_REMOVAL, 0, -EPROTO,
 		      "join the multicast group ::ffff:239.1.2.3 through the "
 		      "RDMA CM on rxe0: the answer was "
