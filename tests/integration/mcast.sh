@@ -160,7 +160,7 @@ t_mcast_ipv6() {
 # line in its log), the client sends to the group the join named; a join
 # that cannot be made is one line, at once, and the server goes on.
 t_mcast_cm() {
-	local doc=$WORK/mcast_cm.json log=$WORK/server.log n=2000 from rows rc t0
+	local doc=$WORK/mcast_cm.json log=$WORK/server.log n=1000 from rows rc t0
 	local v4=::ffff:239.255.82.80
 	begin "send_bw -c UD -g -q 2 -R: the group joined through the RDMA CM, both QPs receive"
 	from=$(wc -l <"$log")
