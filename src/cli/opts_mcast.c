@@ -35,7 +35,7 @@ int rdp_cli_set_mgid(void *base, const struct rdp_cli_opt *d, const char *arg,
  * -R with -g: the RDMA CM joins the server's QPs to the group; the QPs
  * themselves are UD and exchanged over TCP, so nothing else of -R
  * applies (RDMA CM connects RC QPs). */
-void rdp_cli_mcast_cm(struct rdp_opts *o)
+void rdp_cli_mcast_flags(struct rdp_opts *o)
 {
 	struct rdp_params *p = &o->params;
 
