@@ -251,6 +251,11 @@ struct rdp_result {
 	/* -g: the server's QPs in the group, each of which takes every
 	 * message sent (received_msgs counts all their copies); 0: none */
 	uint32_t group_qps;
+	/* -g: what each QP of the group received (index, the server's
+	 * qp_num, msgs, bytes), from the server's RESULT; owned like
+	 * interval_bytes */
+	struct rdp_qp_result *group;
+	uint32_t n_group;
 	/* -b: the server's own figures, i.e. what this side received */
 	int bidir;
 	uint64_t rx_msgs;

@@ -19,6 +19,7 @@ struct rdp_msg_hello;
 struct rdp_msg_result;
 struct rdp_peer_info;
 struct rdp_placement;
+struct rdp_result;
 
 /* A host as its HELLO tells it. */
 void rdp_host_from_hello(const struct rdp_msg_hello *h,
@@ -36,6 +37,16 @@ void rdp_ctr_to_result(const struct rdp_counters *d, struct rdp_msg_result *r);
 /* The peer's deltas from its RESULT into p->peer. */
 void rdp_ctr_from_result(struct rdp_ctr_pair *p,
 			 const struct rdp_msg_result *r);
+
+/* -g: what each QP of the group received (res->group) into a RESULT, the
+ * first RDP_WIRE_MAX_GROUP_QPS of them. */
+void rdp_group_to_result(const struct rdp_result *res,
+			 struct rdp_msg_result *r);
+
+/* The group's counts of a server's RESULT into res->group (msgs of
+ * size_bytes each); nothing when it carried none. 0 or -ENOMEM. */
+int rdp_group_from_result(const struct rdp_msg_result *r, uint64_t size_bytes,
+			  struct rdp_result *res);
 
 /* The placement fields of a server's ACCEPT. */
 void rdp_place_to_accept(const struct rdp_placement *pl,

@@ -20,6 +20,7 @@
 
 struct rdp_sysfs;
 struct rdp_cm;
+struct rdp_mcast_cm;
 struct rdp_events;
 struct rdp_stage;
 struct rdp_mem_buf;
@@ -234,6 +235,11 @@ struct rdp_conn {
 	uint8_t mcast_gid[16];
 	uint32_t mcast_qps;
 	int mcast_fd;
+	/* the group's LID (0 on RoCE), from the RDMA CM's join */
+	uint16_t mcast_lid;
+	/* -g -R: the RDMA CM's join of the group, which holds the
+	 * membership (mcast_fd -1); NULL: attached by MGID */
+	struct rdp_mcast_cm *mcast_cm;
 	struct ibv_qp_init_attr qp_init; /* the shape of every QP */
 	struct rdp_cm *cm;		 /* -R: the RDMA CM ids, else NULL */
 	/* --bounce: the GPU twin of buf, made and freed above the engine */
@@ -283,6 +289,9 @@ struct rdp_conn_cfg {
 	/* -g, receiving side: attach the QPs to this group (all zero: the
 	 * default of the GID's family, mcast.h); NULL: no group */
 	const uint8_t *mcast_gid;
+	/* -g -R: join that group through the RDMA CM, bound to the GID's
+	 * address (local_ip's on InfiniBand) */
+	int mcast_cm;
 	int null_mr; /* --use-null-mr: the keys name the null MR */
 	/* -O: half the QPs on the device's other port */
 	int dualport;

@@ -50,11 +50,15 @@ struct rdp_params;
  * "burst_size", "typical_pkt_bytes", "latency_gap_us", "reversed" (true).
  * 0 or non-zero on allocation failure. */
 int rdp_json_loop_shape(json_t *o, const struct rdp_params *p);
-/* With -g: "mcg" (true) and "mgid" (-M's group, or null for the default)
+/* With -g: "mcg" (true), "mgid" (-M's group, or null for the default) and
+ * "mcg_join" ("rdma_cm" with -R, else "mgid": attached by MGID)
  * into the parameters' object o. 0 or non-zero on allocation failure. */
 int rdp_json_mcast(json_t *o, const struct rdp_params *p);
+/* With -g: what each QP of the group received, [{"qp", "qp_num" (the
+ * server's), "received", "lost"}], for the result's "loss"; NULL on
+ * allocation failure. */
+json_t *rdp_json_mcast_group(const struct rdp_result *r);
 
-struct rdp_result;
 /* Into a data_check object o: check_ns and checked_on when
  * --data_validation's checks were timed. */
 int rdp_json_check_cost(json_t *o, const struct rdp_result *r);

@@ -51,6 +51,14 @@ enum rdp_param_flags {
 	/* -g: UD SENDs go to a multicast group, which the server's QPs
 	 * join (mgid, or the default group) */
 	RDP_PARAM_MCAST = 1u << 18,
+	/* -g with -R: the server's QPs join the group through the RDMA CM
+	 * (rdma_join_multicast), not by attaching to its MGID; the QPs
+	 * themselves are exchanged over TCP as without -R, so the client
+	 * sends this in place of RDP_PARAM_RDMA_CM */
+	RDP_PARAM_MCAST_CM = 1u << 19,
+	/* -g: the server's RESULT ends with what each QP of the group
+	 * received (a server that predates it refuses the flag) */
+	RDP_PARAM_MCAST_COUNTS = 1u << 20,
 	/* --use-null-mr: both sides' keys name the device's null MR (writes
 	 * discarded, reads zeros); no data check */
 	RDP_PARAM_NULL_MR = 1u << 21,
@@ -66,8 +74,8 @@ enum rdp_param_flags {
 	 RDP_PARAM_SEND_IMM | RDP_PARAM_MR_PER_QP | RDP_PARAM_ODP |            \
 	 RDP_PARAM_LIVE | RDP_PARAM_SRQ | RDP_PARAM_REVERSED |                 \
 	 RDP_PARAM_OLD_POST_SEND | RDP_PARAM_VALIDATE |                        \
-	 RDP_PARAM_VALIDATE_DEBUG | RDP_PARAM_MCAST | RDP_PARAM_NULL_MR |      \
-	 RDP_PARAM_DUALPORT)
+	 RDP_PARAM_VALIDATE_DEBUG | RDP_PARAM_MCAST | RDP_PARAM_MCAST_CM |     \
+	 RDP_PARAM_MCAST_COUNTS | RDP_PARAM_NULL_MR | RDP_PARAM_DUALPORT)
 
 struct rdp_params {
 	char test[RDP_TEST_NAME_MAX]; /* registry name, e.g. "write_bw" */

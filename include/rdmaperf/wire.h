@@ -61,8 +61,11 @@
  * with the name of the device type that holds the server's data, only
  * when its kind alone would name another (rocm, not cuda), so that one of
  * host or CUDA memory is unchanged (enc_accept); a RESULT may end with
- * the server's time in the checks of --data_validation, only when it
- * checked, so that one of any other run is unchanged (enc_result) */
+ * tagged trailers, each only when it has something to say, so that the
+ * RESULT of a plain run is unchanged: the server's time in the checks of
+ * --data_validation, and each group QP's count when the client asked with
+ * RDP_PARAM_MCAST_COUNTS (refused as an unknown flag by a server that
+ * predates it) (enc_result) */
 #define RDP_WIRE_VERSION	  5
 #define RDP_WIRE_HDR_BYTES	  12
 #define RDP_WIRE_MAX_PAYLOAD	  4096
@@ -72,6 +75,8 @@
 #define RDP_WIRE_MEM_TYPE_MAX	  16
 #define RDP_WIRE_COUNTER_NAME_MAX 40
 #define RDP_WIRE_MAX_COUNTERS	  64 /* 64 x 51 B fits the payload limit */
+/* -g: the group's QPs whose counts a RESULT carries (48 x 12 B more) */
+#define RDP_WIRE_MAX_GROUP_QPS 48
 
 enum rdp_msg_type {
 	RDP_MSG_HELLO = 1,
@@ -174,6 +179,12 @@ struct rdp_msg_result {
 	/* --data_validation: the server's time in its checks of each
 	 * message, sent only when it checked (not 0) */
 	uint64_t check_ns;
+	/* -g with RDP_PARAM_MCAST_COUNTS: what each QP of the group
+	 * received, the first RDP_WIRE_MAX_GROUP_QPS of them; on the wire
+	 * only when n_group is not 0 */
+	uint16_t n_group;
+	uint32_t group_qpn[RDP_WIRE_MAX_GROUP_QPS];
+	uint64_t group_msgs[RDP_WIRE_MAX_GROUP_QPS];
 };
 
 struct rdp_msg_error {

@@ -149,6 +149,9 @@ void rdp_result_clear(struct rdp_result *res)
 	free(res->per_qp);
 	res->per_qp = NULL;
 	res->n_per_qp = 0;
+	free(res->group);
+	res->group = NULL;
+	res->n_group = 0;
 }
 
 static const char *verb_name(enum rdp_verb verb)

@@ -211,18 +211,31 @@ RECV_BATCH(recv_batch_checked, 0, 0, 0, 1, 0)
  * is counted. */
 RECV_BATCH(recv_batch_group, 0, 0, 0, 0, 1)
 
-/* -g: what each QP of the group took, one line each in the server's log
- * (the client's report has their total against what was sent). */
-static void group_report(const struct rdp_run *run, const uint64_t *per_qp)
+/* -g: what each QP of the group took, one line each in the server's log,
+ * and in res for the RESULT that takes them to the client's report. */
+static void group_report(const struct rdp_run *run, const uint64_t *per_qp,
+			 struct rdp_result *res)
 {
 	char text[RDP_MGID_STR_MAX];
-	uint32_t q;
+	uint32_t q, n = run->conn->num_qps;
 
 	rdp_mgid_str(run->conn->mcast_gid, text, sizeof(text));
-	for (q = 0; q < run->conn->num_qps; q++)
+	for (q = 0; q < n; q++)
 		rdp_info("multicast group %s: qp 0x%x received %llu messages",
 			 text, run->conn->qps[q]->qp_num,
 			 (unsigned long long)per_qp[q]);
+	free(res->group);
+	res->n_group = 0;
+	res->group = calloc(n, sizeof(*res->group));
+	if (!res->group)
+		return; /* the log has them */
+	for (q = 0; q < n; q++) {
+		res->group[q].index = q;
+		res->group[q].qp_num = run->conn->qps[q]->qp_num;
+		res->group[q].msgs = per_qp[q];
+		res->group[q].bytes = per_qp[q] * run->params->size_bytes;
+	}
+	res->n_group = n;
 }
 
 /* The batch of run's receive loop, picked once. */
@@ -337,7 +350,7 @@ int rdp_bw_server_recv(struct rdp_run *run, struct rdp_result *res)
 	res->msgs = rl.got;
 	res->elapsed_ns = first ? rdp_clock_ns(run->clk, progress - first) : 0;
 	if (n >= 0 && batch == recv_batch_group)
-		group_report(run, rl.per_qp);
+		group_report(run, rl.per_qp, res);
 out:
 	free(rl.wrs);
 	free(rl.sges);

@@ -134,11 +134,25 @@ static int rules_mcast(const struct rdp_params *p,
 {
 	char tests[TESTS_MAX], text[RDP_MGID_STR_MAX];
 
-	if (!(p->flags & RDP_PARAM_MCAST))
-		return rdp_mgid_is_set(p->mgid)
-			       ? refuse(why, len,
-					"-M names the group of -g: add -g")
-			       : 0;
+	if (!(p->flags & RDP_PARAM_MCAST)) {
+		if (rdp_mgid_is_set(p->mgid))
+			return refuse(why, len,
+				      "-M names the group of -g: add -g");
+		if (p->flags & RDP_PARAM_MCAST_CM)
+			return refuse(why, len,
+				      "a join through the RDMA CM is -g's: "
+				      "add -g");
+		if (p->flags & RDP_PARAM_MCAST_COUNTS)
+			return refuse(why, len,
+				      "the counts of a group's QPs are -g's: "
+				      "add -g");
+		return 0;
+	}
+	if ((p->flags & RDP_PARAM_MCAST_CM) && (p->flags & RDP_PARAM_RDMA_CM))
+		return refuse(why, len,
+			      "-g -R joins the group through the RDMA CM and "
+			      "exchanges the UD QPs over TCP: the QPs cannot "
+			      "also be connected by RDMA CM");
 	if (!(ops->flags & RDP_BENCH_MCAST))
 		return refuse(why, len, "%s: -g (multicast) applies to %s",
 			      ops->name,

@@ -540,6 +540,7 @@ static int validate_client(struct rdp_opts *o, char *err, size_t len)
 	if (rdp_cli_check_soak(o, err, len) || rdp_cli_check_live(o, err, len))
 		return -EINVAL;
 	client_defaults(o);
+	rdp_cli_mcast_flags(o);
 	if (check_report(o, err, len))
 		return -EINVAL;
 	if ((o->params.flags & RDP_PARAM_RDMA_CM) && o->conn.gid_index >= 0)

@@ -39,6 +39,10 @@ rdp_cli_set_fn rdp_cli_refuse;
 rdp_cli_set_fn rdp_cli_set_alias;
 /* -M, the group of -g (opts_mcast.c). */
 rdp_cli_set_fn rdp_cli_set_mgid;
+/* -g: the group's counts asked of the server (RDP_PARAM_MCAST_COUNTS);
+ * -g -R: the group joined through the RDMA CM (RDP_PARAM_MCAST_CM in
+ * place of RDP_PARAM_RDMA_CM). Before the checks of -R. */
+void rdp_cli_mcast_flags(struct rdp_opts *o);
 /* Thresholds, plots, adaptive sweeps (opts_limits.c). */
 rdp_cli_set_fn rdp_cli_set_min_bw;
 rdp_cli_set_fn rdp_cli_set_min_msgrate;

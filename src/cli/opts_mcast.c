@@ -30,3 +30,19 @@ int rdp_cli_set_mgid(void *base, const struct rdp_cli_opt *d, const char *arg,
 	memcpy(p->mgid, mgid, sizeof(p->mgid));
 	return 0;
 }
+
+/* -g: the client asks for each group QP's count in the server's RESULT.
+ * -R with -g: the RDMA CM joins the server's QPs to the group; the QPs
+ * themselves are UD and exchanged over TCP, so nothing else of -R
+ * applies (RDMA CM connects RC QPs). */
+void rdp_cli_mcast_flags(struct rdp_opts *o)
+{
+	struct rdp_params *p = &o->params;
+
+	if (p->flags & RDP_PARAM_MCAST)
+		p->flags |= RDP_PARAM_MCAST_COUNTS;
+	if ((p->flags & RDP_PARAM_MCAST) && (p->flags & RDP_PARAM_RDMA_CM)) {
+		p->flags &= ~(uint32_t)RDP_PARAM_RDMA_CM;
+		p->flags |= RDP_PARAM_MCAST_CM;
+	}
+}

@@ -436,7 +436,7 @@ static int check_cfg(const struct rdp_dev *dev, const struct rdp_conn_cfg *c)
 			dev->name, dev->attr.max_srq);
 		return -ENOSYS; /* not supported here */
 	}
-	if (c->mcast_gid && rdp_mcast_check_dev(dev, c->num_qps))
+	if (c->mcast_gid && rdp_mcast_check_dev(dev, c->num_qps, c->mcast_cm))
 		return -ENOSYS; /* not supported here */
 	if (c->events && (c->comp_vector < 0 ||
 			  c->comp_vector >= dev->ctx->num_comp_vectors)) {
@@ -580,7 +580,7 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 			rd_atomic_limit(dev->attr.max_qp_rd_atom);
 		ret = create_qps(conn, cfg);
 		if (!ret && cfg->mcast_gid)
-			ret = rdp_mcast_join(conn, cfg->mcast_gid);
+			ret = rdp_mcast_join(conn, cfg);
 		if (ret)
 			goto err_destroy;
 		dev->conns_reused++;
@@ -624,7 +624,7 @@ int rdp_conn_create(struct rdp_dev *dev, const struct rdp_conn_cfg *cfg,
 	if (!ret)
 		ret = create_qps(conn, cfg);
 	if (!ret && cfg->mcast_gid)
-		ret = rdp_mcast_join(conn, cfg->mcast_gid);
+		ret = rdp_mcast_join(conn, cfg);
 	if (ret)
 		goto err_destroy;
 	rdp_conn_key_of(cfg, &conn->key);

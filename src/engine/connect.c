@@ -32,6 +32,7 @@ void rdp_conn_local_info(const struct rdp_conn *conn, uint32_t i, int expose_tx,
 	/* -g: the peer sends to the group, which reaches every QP here */
 	if (conn->mcast) {
 		info->qpn = RDP_MCAST_QPN;
+		info->lid = conn->mcast_lid;
 		memcpy(info->gid, conn->mcast_gid, 16);
 	}
 	/* A buffer the peer may not reach gets no key or address out. */

@@ -63,6 +63,8 @@ void rdp_dev_drop_kept(struct rdp_dev *dev);
 
 /* Multicast (mcast.c): the receiving side's group, its QPs attached. */
 struct rdp_gid_entry;
+struct rdp_conn_cfg;
+struct rdp_ip;
 
 /*
  * The group a side with GID g joins: asked, or (asked all zero) the
@@ -75,18 +77,46 @@ int rdp_mcast_group(const struct rdp_gid_entry *g, const uint8_t asked[16],
 /*
  * Whether dev can attach num_qps QPs to a group: multicast groups at all
  * (max_mcast_grp), enough QPs per group (max_mcast_qp_attach), and a
- * RoCE port (an InfiniBand group is joined through the subnet manager,
- * which is not built in). Logs one line; -ENOSYS when not.
+ * RoCE port unless cm (an InfiniBand group is joined through the subnet
+ * manager, which the RDMA CM asks). Logs one line; -ENOSYS when not.
  */
-int rdp_mcast_check_dev(const struct rdp_dev *dev, uint32_t num_qps);
+int rdp_mcast_check_dev(const struct rdp_dev *dev, uint32_t num_qps, int cm);
 /*
- * Attach every QP of conn to the group (asked as for rdp_mcast_group),
- * and join the group's IP address on the GID's netdev so that the kernel
- * takes its packets in; conn's QP_INFO then names the group. Logs.
+ * The group of cfg->mcast_gid (asked as for rdp_mcast_group), joined:
+ * with cfg->mcast_cm through the RDMA CM (mcast_cm.c), else every QP
+ * attached to its MGID and the group's IP address joined on the GID's
+ * netdev so that the kernel takes its packets in; conn's QP_INFO then
+ * names the group. Logs.
  */
-int rdp_mcast_join(struct rdp_conn *conn, const uint8_t asked[16]);
-/* Detach what rdp_mcast_join attached, drop the membership; no-op when
- * conn never joined. */
+int rdp_mcast_join(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg);
+/* Attach the first conn->mcast_qps.. QPs to conn->mcast_gid and
+ * conn->mcast_lid, counting them in mcast_qps. Logs. */
+int rdp_mcast_attach(struct rdp_conn *conn);
+/* Detach what rdp_mcast_join attached, drop the membership (and the RDMA
+ * CM's join); no-op when conn never joined. */
 void rdp_mcast_leave(struct rdp_conn *conn);
+
+/* Multicast through the RDMA CM (mcast_cm.c). How long the join's event
+ * is awaited. */
+#define RDP_MCAST_CM_WAIT_MS 5000
+/*
+ * Bind an RDMA CM id to this side's address (the RoCE GID's, else oob),
+ * join conn->mcast_gid with rdma_join_multicast, take the group's GID
+ * and LID from the join's event (awaited RDP_MCAST_CM_WAIT_MS at most)
+ * and attach the QPs to it. Logs one line on failure.
+ */
+int rdp_mcast_cm_join(struct rdp_conn *conn, const struct rdp_ip *oob);
+/* Leave and free what rdp_mcast_cm_join made; no-op without. */
+void rdp_mcast_cm_leave(struct rdp_conn *conn);
+/*
+ * The join's answer: 0 for RDMA_CM_EVENT_MULTICAST_JOIN with status 0;
+ * else one line naming group and dev and the likely fix, and a negative
+ * errno. type -1: no event in wait_ms (-ETIMEDOUT).
+ */
+int rdp_mcast_cm_answer(int type, int status, const char *group,
+			const char *dev, int wait_ms);
+/* rdma_join_multicast failed with err (negative): one line naming group
+ * and dev and the likely fix; the error to return. */
+int rdp_mcast_cm_refused(int err, const char *group, const char *dev);
 
 #endif /* RDMAPERF_ENGINE_INT_H */

@@ -115,7 +115,7 @@ int rdp_mcast_group(const struct rdp_gid_entry *g, const uint8_t asked[16],
 	return 0;
 }
 
-int rdp_mcast_check_dev(const struct rdp_dev *dev, uint32_t num_qps)
+int rdp_mcast_check_dev(const struct rdp_dev *dev, uint32_t num_qps, int cm)
 {
 	if (dev->attr.max_mcast_grp <= 0) {
 		rdp_err("-g: %s has no multicast groups (max_mcast_grp 0 from "
@@ -130,10 +130,10 @@ int rdp_mcast_check_dev(const struct rdp_dev *dev, uint32_t num_qps)
 			num_qps, dev->name, dev->attr.max_mcast_qp_attach);
 		return -ENOSYS;
 	}
-	if (dev->port.link_layer != IBV_LINK_LAYER_ETHERNET) {
+	if (!cm && dev->port.link_layer != IBV_LINK_LAYER_ETHERNET) {
 		rdp_err("-g: port %u of %s is InfiniBand, where a group is "
-			"joined through the subnet manager, which is not built "
-			"in: run -g on RoCE",
+			"joined through the subnet manager: add -R to join it "
+			"through the RDMA CM, or run -g on RoCE",
 			dev->port.num, dev->name);
 		return -ENOSYS;
 	}
@@ -176,24 +176,17 @@ static int join_ip(struct rdp_conn *conn)
 	return 0;
 }
 
-int rdp_mcast_join(struct rdp_conn *conn, const uint8_t asked[16])
+int rdp_mcast_attach(struct rdp_conn *conn)
 {
 	char text[RDP_MGID_STR_MAX];
 	union ibv_gid gid;
 	uint32_t i;
 	int ret;
 
-	ret = rdp_mcast_group(conn->have_gid ? &conn->gid.entry : NULL, asked,
-			      conn->mcast_gid);
-	if (ret)
-		return ret;
-	conn->mcast = 1;
-	conn->mcast_qps = 0;
-	conn->mcast_fd = -1;
 	memcpy(gid.raw, conn->mcast_gid, 16);
 	rdp_mgid_str(conn->mcast_gid, text, sizeof(text));
 	for (i = 0; i < conn->num_qps; i++) {
-		ret = ibv_attach_mcast(conn->qps[i], &gid, 0);
+		ret = ibv_attach_mcast(conn->qps[i], &gid, conn->mcast_lid);
 		if (ret) {
 			rdp_err("attach qp 0x%x to the multicast group %s: %s "
 				"(check -x: a GID with a netdev)",
@@ -202,7 +195,25 @@ int rdp_mcast_join(struct rdp_conn *conn, const uint8_t asked[16])
 		}
 		conn->mcast_qps = i + 1;
 	}
-	return join_ip(conn);
+	return 0;
+}
+
+int rdp_mcast_join(struct rdp_conn *conn, const struct rdp_conn_cfg *cfg)
+{
+	int ret;
+
+	ret = rdp_mcast_group(conn->have_gid ? &conn->gid.entry : NULL,
+			      cfg->mcast_gid, conn->mcast_gid);
+	if (ret)
+		return ret;
+	conn->mcast = 1;
+	conn->mcast_qps = 0;
+	conn->mcast_fd = -1;
+	conn->mcast_lid = 0;
+	if (cfg->mcast_cm)
+		return rdp_mcast_cm_join(conn, cfg->local_ip);
+	ret = rdp_mcast_attach(conn);
+	return ret ? ret : join_ip(conn);
 }
 
 void rdp_mcast_leave(struct rdp_conn *conn)
@@ -214,9 +225,10 @@ void rdp_mcast_leave(struct rdp_conn *conn)
 		return;
 	memcpy(gid.raw, conn->mcast_gid, 16);
 	for (i = 0; i < conn->mcast_qps; i++)
-		ibv_detach_mcast(conn->qps[i], &gid, 0);
+		ibv_detach_mcast(conn->qps[i], &gid, conn->mcast_lid);
 	if (conn->mcast_fd >= 0)
 		close(conn->mcast_fd);
+	rdp_mcast_cm_leave(conn);
 	conn->mcast = 0;
 	conn->mcast_qps = 0;
 	conn->mcast_fd = -1;

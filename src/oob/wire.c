@@ -510,6 +510,71 @@ static void get_counters(struct rcur *c, struct rdp_msg_result *r)
 	}
 }
 
+/* -g: the group's counts, only when there are any (RDP_PARAM_MCAST_COUNTS
+ * asked for them), so that every other RESULT is unchanged. */
+static void put_group(struct wcur *c, const struct rdp_msg_result *r)
+{
+	uint16_t i;
+
+	if (!r->n_group)
+		return;
+	if (r->n_group > RDP_WIRE_MAX_GROUP_QPS) {
+		if (!c->err)
+			c->err = -EINVAL;
+		return;
+	}
+	put_u16(c, r->n_group);
+	for (i = 0; i < r->n_group; i++) {
+		put_u32(c, r->group_qpn[i]);
+		put_u64(c, r->group_msgs[i]);
+	}
+}
+
+static void get_group(struct rcur *c, struct rdp_msg_result *r)
+{
+	uint16_t i;
+
+	r->n_group = get_u16(c);
+	if (!c->err && (!r->n_group || r->n_group > RDP_WIRE_MAX_GROUP_QPS))
+		c->err = -EBADMSG;
+	for (i = 0; !c->err && i < r->n_group; i++) {
+		r->group_qpn[i] = get_u32(c);
+		r->group_msgs[i] = get_u64(c);
+	}
+}
+
+/* A RESULT's optional trailers after the counters: a tag byte and its
+ * fields each, at most once each, sent only when there is something to
+ * say, so that the RESULT of a plain run is unchanged; an unknown or
+ * repeated tag is malformed. */
+enum {
+	RESULT_CHECK_NS = 1, /* --data_validation's time in the checks */
+	RESULT_GROUP = 2,    /* -g: each group QP's count, when asked */
+};
+
+static void get_result_trailers(struct rcur *c, struct rdp_msg_result *r)
+{
+	unsigned int seen = 0, tag;
+
+	r->check_ns = 0;
+	r->n_group = 0;
+	while (!c->err && c->off < c->len) {
+		tag = get_u8(c);
+		if (c->err)
+			break;
+		if ((tag != RESULT_CHECK_NS && tag != RESULT_GROUP) ||
+		    (seen & (1u << tag))) {
+			c->err = -EBADMSG;
+			break;
+		}
+		seen |= 1u << tag;
+		if (tag == RESULT_CHECK_NS)
+			r->check_ns = get_u64(c);
+		else
+			get_group(c, r);
+	}
+}
+
 static void enc_result(struct wcur *c, const struct rdp_msg *m)
 {
 	const struct rdp_msg_result *r = &m->u.result;
@@ -527,8 +592,14 @@ static void enc_result(struct wcur *c, const struct rdp_msg *m)
 	put_u64(c, r->cpu_sys_ns);
 	put_u32(c, (uint32_t)r->host_busy_cpct);
 	put_counters(c, r);
-	if (r->check_ns)
+	if (r->check_ns) {
+		put_u8(c, RESULT_CHECK_NS);
 		put_u64(c, r->check_ns);
+	}
+	if (r->n_group) {
+		put_u8(c, RESULT_GROUP);
+		put_group(c, r);
+	}
 }
 
 static void dec_result(struct rcur *c, struct rdp_msg *m)
@@ -550,8 +621,7 @@ static void dec_result(struct rcur *c, struct rdp_msg *m)
 	if (!c->err && (r->host_busy_cpct < -1 || r->host_busy_cpct > 10000))
 		c->err = -EBADMSG;
 	get_counters(c, r);
-	if (!c->err && c->off < c->len)
-		r->check_ns = get_u64(c);
+	get_result_trailers(c, r);
 }
 
 static void enc_error(struct wcur *c, const struct rdp_msg *m)

@@ -556,6 +556,9 @@ static json_t *loss_obj(const struct rdp_result *r)
 		err |= json_object_set_new(o, "group_qps",
 					   uint_val(r->group_qps));
 		err |= json_object_set_new(o, "expected", uint_val(want));
+		if (r->n_group)
+			err |= json_object_set_new(o, "per_qp",
+						   rdp_json_mcast_group(r));
 	}
 	err |= json_object_set_new(o, "received", uint_val(r->received_msgs));
 	err |= json_object_set_new(o, "lost", uint_val(lost));

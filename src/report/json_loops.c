@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON of the loop's shape as given: chained receives, bursts,
- * the latency gap and the reversed direction; -g's multicast group; and
- * what --data_validation's checks cost. */
+ * the latency gap and the reversed direction; -g's multicast group, with
+ * what each of its QPs received; and what --data_validation's checks
+ * cost. */
 #include <jansson.h>
 
 #include <rdmaperf/json_sys.h>
@@ -51,6 +52,11 @@ int rdp_json_mcast(json_t *o, const struct rdp_params *p)
 	if (p->flags & RDP_PARAM_MCAST) { /* -g, and -M's group */
 		err |= json_object_set_new(o, "mcg", json_true());
 		err |= json_object_set_new(o, "mgid", mgid_val(p));
+		/* how the server's QPs joined it (-R: the RDMA CM) */
+		err |= json_object_set_new(
+			o, "mcg_join",
+			json_string(p->flags & RDP_PARAM_MCAST_CM ? "rdma_cm"
+								  : "mgid"));
 	}
 	return err;
 }
@@ -68,4 +74,37 @@ int rdp_json_check_cost(json_t *o, const struct rdp_result *r)
 			json_string(r->check_on_server ? "server" : "client"));
 	}
 	return err;
+}
+
+/* -g: each group QP's count as the server sent it, an array. */
+json_t *rdp_json_mcast_group(const struct rdp_result *r)
+{
+	const struct rdp_qp_result *q;
+	json_t *a = json_array(), *o;
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; a && !err && i < r->n_group; i++) {
+		q = &r->group[i];
+		o = json_object();
+		if (!o)
+			break;
+		err |= json_object_set_new(o, "qp", json_integer(q->index));
+		err |= json_object_set_new(o, "qp_num",
+					   json_integer(q->qp_num));
+		err |= json_object_set_new(o, "received",
+					   json_integer((json_int_t)q->msgs));
+		err |= json_object_set_new(
+			o, "lost",
+			json_integer(
+				r->sent_msgs > q->msgs
+					? (json_int_t)(r->sent_msgs - q->msgs)
+					: 0));
+		err |= json_array_append_new(a, o);
+	}
+	if (a && (err || i < r->n_group)) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
 }

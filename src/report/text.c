@@ -163,7 +163,10 @@ void rdp_report_header(FILE *f, const struct rdp_report_info *in)
 	if ((p->flags & RDP_PARAM_MCAST) && c->remote) {
 		/* the group the server's QP_INFO named */
 		rdp_mgid_str(c->remote[0].gid, group, sizeof(group));
-		fprintf(f, ", sent to the multicast group %s", group);
+		fprintf(f, ", sent to the multicast group %s (%s)", group,
+			p->flags & RDP_PARAM_MCAST_CM
+				? "joined through the RDMA CM"
+				: "attached by MGID");
 	}
 	if (p->threads > 1)
 		fprintf(f, ", split over %u threads (a CPU and a CQ each)",
@@ -486,6 +489,32 @@ void rdp_report_rate(FILE *f, const struct rdp_params *p,
 		r->dec.pacing == RDP_PACE_DEVICE ? "device" : "loop", burst);
 }
 
+/* -g: a row per QP of the group under the loss line, each of which
+ * should have taken a copy of every message sent. */
+static void rdp_report_group_rows(FILE *f, const struct rdp_result *r)
+{
+	const struct rdp_qp_result *q;
+	uint64_t lost;
+	char name[16];
+	uint32_t i;
+
+	for (i = 0; i < r->n_group; i++) {
+		q = &r->group[i];
+		lost = r->sent_msgs > q->msgs ? r->sent_msgs - q->msgs : 0;
+		snprintf(name, sizeof(name), "[QP%u]", q->index);
+		fprintf(f,
+			"   %-16s: %llu of %llu copies received, %llu lost "
+			"(%.3f %%), the server's qp 0x%x\n",
+			name, (unsigned long long)q->msgs,
+			(unsigned long long)r->sent_msgs,
+			(unsigned long long)lost,
+			r->sent_msgs
+				? 100.0 * (double)lost / (double)r->sent_msgs
+				: 0.0,
+			q->qp_num);
+	}
+}
+
 void rdp_report_loss(FILE *f, const struct rdp_result *r)
 {
 	uint64_t lost = rdp_result_lost(r), want = rdp_result_expected(r);
@@ -499,6 +528,7 @@ void rdp_report_loss(FILE *f, const struct rdp_result *r)
 			want ? 100.0 * (double)lost / (double)want : 0.0,
 			(unsigned long long)r->sent_msgs, r->group_qps,
 			r->group_qps == 1 ? "" : "s");
+		rdp_report_group_rows(f, r);
 		return;
 	}
 	fprintf(f,

@@ -208,6 +208,8 @@ static int check_data(struct client *c, const struct rdp_run *run,
 		res->received_msgs = srv->rx_msgs;
 		if (c->s.p.flags & RDP_PARAM_MCAST)
 			res->group_qps = c->s.p.num_qps;
+		if (rdp_group_from_result(srv, c->s.p.size_bytes, res))
+			return -ENOMEM;
 	}
 	if (c->s.p.flags & RDP_PARAM_REVERSED)
 		take_server_tx(srv, res);

@@ -142,8 +142,10 @@ void rdp_conn_cfg_from_params(const struct rdp_params *p,
 	cfg->send_ops = rdp_bench_send_ops(ops);
 	/* -g: the client sends to the group its QP_INFO names; the
 	 * server's QPs receive, attached to it */
-	if ((p->flags & RDP_PARAM_MCAST) && side == RDP_SIDE_SERVER)
+	if ((p->flags & RDP_PARAM_MCAST) && side == RDP_SIDE_SERVER) {
 		cfg->mcast_gid = p->mgid;
+		cfg->mcast_cm = !!(p->flags & RDP_PARAM_MCAST_CM);
+	}
 }
 
 void rdp_session_mem_need(const struct rdp_params *p,

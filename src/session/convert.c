@@ -3,7 +3,9 @@
  * decoding; counter deltas both ways and the server's placement into
  * ACCEPT: the report never reads a message, and each copy keeps within
  * both arrays. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rdmaperf/bench.h>
@@ -120,4 +122,41 @@ void rdp_place_to_accept(const struct rdp_placement *pl,
 	a->cross_numa = (uint8_t)pl->cross_numa;
 	a->place_node = pl->node;
 	rdp_cpulist_format(&pl->cpus, a->cpus, sizeof(a->cpus));
+}
+
+void rdp_group_to_result(const struct rdp_result *res, struct rdp_msg_result *r)
+{
+	uint32_t i, n = res->n_group;
+
+	if (n > RDP_WIRE_MAX_GROUP_QPS)
+		n = RDP_WIRE_MAX_GROUP_QPS;
+	for (i = 0; i < n; i++) {
+		r->group_qpn[i] = res->group[i].qp_num;
+		r->group_msgs[i] = res->group[i].msgs;
+	}
+	r->n_group = (uint16_t)n;
+}
+
+int rdp_group_from_result(const struct rdp_msg_result *r, uint64_t size_bytes,
+			  struct rdp_result *res)
+{
+	uint32_t i, n = r->n_group;
+
+	if (n > RDP_WIRE_MAX_GROUP_QPS)
+		n = RDP_WIRE_MAX_GROUP_QPS;
+	if (!n)
+		return 0;
+	free(res->group);
+	res->n_group = 0;
+	res->group = calloc(n, sizeof(*res->group));
+	if (!res->group)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		res->group[i].index = i;
+		res->group[i].qp_num = r->group_qpn[i];
+		res->group[i].msgs = r->group_msgs[i];
+		res->group[i].bytes = r->group_msgs[i] * size_bytes;
+	}
+	res->n_group = n;
+	return 0;
 }

@@ -429,6 +429,8 @@ static int run_test(struct server *s)
 	if (!ret) {
 		rdp_session_cpu_begin(&cpu);
 		ret = s->eng->loop(&run, &res);
+		if (s->p.flags & RDP_PARAM_MCAST_COUNTS)
+			rdp_group_to_result(&res, &msg.u.result);
 		rdp_result_clear(&res); /* the figures sent are scalars */
 	}
 	/* The client may take as long as it asked for, and no longer. With

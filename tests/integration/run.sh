@@ -1350,8 +1350,9 @@ main() {
 		t_interval_hist t_bidir t_margin t_memory_knobs t_cpu_util \
 		t_path_knobs t_events t_ipv6 t_transports t_immediate t_pacing \
 		t_mr_per_qp t_odp t_live t_srq t_threads t_per_qp t_loops t_post_api \
-		t_validate t_mcast t_memopts t_health_events t_failfast \
-		t_perftest_names t_perftest_peers t_perftest_interop t_pt_gap t_perftest_cm \
+		t_validate t_mcast t_mcast_cm t_memopts t_health_events t_failfast \
+		t_perftest_names t_perftest_peers t_perftest_interop t_pt_gap \
+		t_perftest_cm \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_health_counters t_mesh \
 		t_cm_other_device t_service \

@@ -870,7 +870,8 @@ static void test_accept_mem_type(void **state)
 }
 
 /* RESULT ends with the server's time in --data_validation's checks only
- * when it checked: the message of any other run is unchanged. */
+ * when it checked, a tagged trailer as -g's counts are: the message of
+ * any other run is unchanged. */
 static void test_result_check_ns(void **state)
 {
 	uint8_t buf[BUF_BYTES];
@@ -882,7 +883,9 @@ static void test_result_check_ns(void **state)
 	plain = encode_ok(&m, buf);
 	m.u.result.check_ns = 0x0102030405060708ull;
 	timed = encode_ok(&m, buf);
-	assert_int_equal(timed, plain + 8);
+	/* a tag byte, then the time */
+	assert_int_equal(timed, plain + 9);
+	assert_int_equal(buf[timed - 9], 1);
 	assert_int_equal(buf[timed - 8], 0x01);
 	assert_int_equal(buf[timed - 1], 0x08);
 	round_trip(&m);
@@ -891,6 +894,32 @@ static void test_result_check_ns(void **state)
 		rdp_wire_decode_body(RDP_MSG_RESULT, buf + RDP_WIRE_HDR_BYTES,
 				     timed - RDP_WIRE_HDR_BYTES - 1, &out),
 		-EBADMSG);
+	/* with -g's counts after it: both come back */
+	m.u.result.n_group = 1;
+	m.u.result.group_qpn[0] = 0x33;
+	m.u.result.group_msgs[0] = 77;
+	round_trip(&m);
+	timed = encode_ok(&m, buf);
+	assert_int_equal(timed, plain + 9 + 1 + 2 + 12);
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      timed - RDP_WIRE_HDR_BYTES, &out),
+			 0);
+	assert_true(out.u.result.check_ns == 0x0102030405060708ull);
+	assert_int_equal(out.u.result.n_group, 1);
+	assert_true(out.u.result.group_msgs[0] == 77);
+	/* an unknown tag, and a tag given twice, are malformed */
+	buf[plain] = 9;
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      timed - RDP_WIRE_HDR_BYTES, &out),
+			 -EBADMSG);
+	buf[plain] = 1;
+	buf[plain + 9] = 1;
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      timed - RDP_WIRE_HDR_BYTES, &out),
+			 -EBADMSG);
 }
 
 /* Every buffer short of the message is refused, leaving the length. */
