@@ -197,40 +197,60 @@ t_exposure_implicit_odp() {
 
 # --max-session ends a live run that would never end by itself: the
 # client exits non-zero within the limit and a margin, naming the limit,
-# and the server logs the session's end and serves the next client.
-t_exposure_max_session() {
-	local port=$((EXPOSURE_PORT + 3)) spid t0 t1 rc log=$WORK/maxsess.log
-	begin "--max-session 5: a live run ends by it, the client says why, the server serves on"
+# and the server logs the session's end and serves the next client. The
+# run waits on the server's clock (5 s of session, then the client's 3 s
+# completion timeout): it starts before the Access cases, on a server of
+# its own, and is checked after them.
+max_session_start() {
+	local port=$((EXPOSURE_PORT + 3)) log=$WORK/maxsess.log
+	MS_WHY="" MS_CPID=""
 	"$BUILD/rdmaperf-server" -d "$DEV" -p "$port" --max-session 5 >"$log" 2>&1 &
-	spid=$!
-	wait_listening "$log" "$spid" || { fail "no server: $(cat "$log")"; kill "$spid"; return; }
-	t0=$(date +%s)
+	MS_SPID=$!
+	wait_listening "$log" "$MS_SPID" || { MS_WHY="no server: $(cat "$log")"; return; }
+	MS_T0=$(date +%s)
+	rm -f "$WORK/maxsess.rc"
 	# --cq-timeout 3: the client notices the end by its completion
 	# timeout; the case is about the limit, not that timeout's default
-	exposure_client "$port" write_bw --run_infinitely -D 1 -s 4096 \
-		--cq-timeout 3
-	rc=$?
-	t1=$(date +%s)
+	(
+		run_limited "$LIMIT" "$BUILD/rdmaperf" write_bw --run_infinitely \
+			-D 1 -s 4096 --cq-timeout 3 -d "$DEV" -p "$port" "$ADDR" \
+			>"$WORK/maxsess.out" 2>&1
+		echo "$? $(date +%s)" >"$WORK/maxsess.rc"
+	) &
+	MS_CPID=$!
+}
+
+max_session_check() {
+	local port=$((EXPOSURE_PORT + 3)) t1 rc log=$WORK/maxsess.log
+	begin "--max-session 5: a live run ends by it, the client says why, the server serves on"
+	[ -z "$MS_WHY" ] || { fail "$MS_WHY"; kill "$MS_SPID"; return; }
+	wait "$MS_CPID"
+	read -r rc t1 <"$WORK/maxsess.rc" || { fail "the client left no status"; kill "$MS_SPID"; return; }
+	# what the run and its server wrote before this case began is
+	# this case's (a sanitizer's report in it too)
+	cp "$WORK/maxsess.out" "$WORK/out"
+	touch "$log"
 	# the session the server ended: a failed run, 1 (not 124 or 137,
 	# which a run killed by its time limit gives)
-	[ "$rc" -eq 1 ] || { fail "client exit $rc, wanted 1"; kill "$spid"; return; }
-	CUR="$CUR [ended after $((t1 - t0)) s]"
+	[ "$rc" -eq 1 ] || { fail "client exit $rc, wanted 1"; kill "$MS_SPID"; return; }
+	CUR="$CUR [ended after $((t1 - MS_T0)) s]"
 	# 5 s of session, then the 3 s completion timeout and the close
-	[ $((t1 - t0)) -le 30 ] || { fail "took $((t1 - t0)) s"; kill "$spid"; return; }
-	expect_out "max-session 5" || { kill "$spid"; return; }
+	[ $((t1 - MS_T0)) -le 30 ] || { fail "took $((t1 - MS_T0)) s"; kill "$MS_SPID"; return; }
+	expect_out "max-session 5" || { kill "$MS_SPID"; return; }
 	expect_in "$log" "client $ADDR: write_bw: failed" >"$WORK/why" ||
-		{ fail "$(cat "$WORK/why")"; kill "$spid"; return; }
+		{ fail "$(cat "$WORK/why")"; kill "$MS_SPID"; return; }
 	exposure_client "$port" write_bw -n 100 -s 4096 ||
-		{ fail "next client: exit $?"; kill "$spid"; return; }
-	kill "$spid"
-	wait "$spid"
+		{ fail "next client: exit $?"; kill "$MS_SPID"; return; }
+	kill "$MS_SPID"
+	wait "$MS_SPID"
 	pass
 }
 
 t_exposure() {
 	t_exposure_implicit_odp
-	t_exposure_max_session
+	max_session_start
 	t_exposure_access
+	max_session_check
 	t_exposure_reuse
 	t_exposure_kill
 }

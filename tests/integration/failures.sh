@@ -72,7 +72,7 @@ t_fail_device() {
 t_fail_refused() {
 	begin "no server listening: connection refused, within the timeout"
 	expect_fail 1 "connect to $ADDR port 18699: Connection refused.*rdmaperf-server" 10 \
-		"$BUILD/rdmaperf" write_bw -d "$DEV" -p 18699 --connect-timeout 2 "$ADDR"
+		"$BUILD/rdmaperf" write_bw -d "$DEV" -p 18699 --connect-timeout 1 "$ADDR"
 }
 
 t_fail_garbage() {
@@ -143,13 +143,13 @@ t_fail_server_dies() {
 	server_killed_mid_run 2 write_lat -s 8
 }
 
-# client_killed_mid_run ARGS: a client run with ARGS against the server,
-# killed (-9) once its traffic shows; returns 1 (the case failed) when no
-# traffic came.
+# client_killed_mid_run ARGS: a client run with ARGS against the server
+# (on KILLED_PORT, $PORT unless set), killed (-9) once its traffic shows;
+# returns 1 (the case failed) when no traffic came.
 client_killed_mid_run() {
 	local cpid mark
 	mark=$(dev_sent_pkts)
-	"$BUILD/rdmaperf" "$@" -d "$DEV" -p "$PORT" "$ADDR" \
+	"$BUILD/rdmaperf" "$@" -d "$DEV" -p "${KILLED_PORT:-$PORT}" "$ADDR" \
 		>"$WORK/killed.log" 2>&1 &
 	cpid=$!
 	wait_traffic "$mark" 500 ||
@@ -251,15 +251,28 @@ t_fail_truncated() {
 
 # Server killed during a bandwidth run; client killed during a latency run.
 t_fail_kills() {
-	local before
+	local spid rc
 	begin "server killed during write_bw: client fails within its timeout"
 	server_killed_mid_run 3 write_bw
 	begin "client killed during write_lat: server serves the next client"
-	before=$(grep -c 'write_lat: failed' "$WORK/server.log")
-	client_killed_mid_run write_lat -D 30 || return
-	# The server notices the silence after its --cq-timeout (10 s).
-	server_moves_on 'write_lat: failed' "$before" \
-		"server did not give up on the dead client" write_lat -n 50
+	# A server of its own: it notices the silence after its --cq-timeout,
+	# 3 s here, not the main server's default 10 s.
+	own_server 16 --cq-timeout 3
+	spid=$OWN_PID
+	wait_listening "$WORK/s16.log" "$spid" ||
+		{ fail "server 16 did not start"; kill "$spid"; return; }
+	KILLED_PORT=$((PORT + 16)) client_killed_mid_run write_lat -D 30 ||
+		{ kill "$spid"; wait "$spid"; return; }
+	if run_limited 60 bash -c "until grep -q 'write_lat: failed' '$WORK/s16.log'; do sleep 0.2; done"; then
+		run_limited "$LIMIT" "$BUILD/rdmaperf" write_lat -n 50 -d "$DEV" \
+			-p "$((PORT + 16))" "$ADDR" >"$WORK/out" 2>&1
+		rc=$?
+		if [ "$rc" -eq 0 ]; then pass; else fail "next client: exit $rc"; fi
+	else
+		fail "server did not give up on the dead client"
+	fi
+	kill "$spid"
+	wait "$spid" 2>/dev/null
 }
 
 # The server dies while the client waits for its HELLO: stopped first, so

@@ -64,7 +64,7 @@ t_loops() {
 	pass
 
 	for t in "write_bw -n 2000 -q 2|4000" "send_bw -n 2000 -q 2|4000" \
-		"write_bw -D 2|"; do
+		"write_bw -D 1|"; do
 		n=${t#*|} t=${t%|*}
 		begin "$t --reversed: rdmaperf-server sends, its figures in the report and the JSON"
 		# shellcheck disable=SC2086 # the case's words

@@ -30,28 +30,28 @@ post_api_case() {
 }
 
 t_post_api() {
-	post_api_case write_bw -s 4096 -n 2000 -q 2
-	post_api_case send_bw -s 4096 -n 2000 -q 2
-	post_api_case read_bw -s 4096 -n 2000 -q 2
-	post_api_case atomic_bw -n 2000 -q 2
+	post_api_case write_bw -s 4096 -n 1000 -q 2
+	post_api_case send_bw -s 4096 -n 1000 -q 2
+	post_api_case read_bw -s 4096 -n 1000 -q 2
+	post_api_case atomic_bw -n 1000 -q 2
 	# the other posters: immediate data, inline, UC and UD, -l chains,
 	# -b, the latency loops, RDMA CM's QPs; their builders run in
 	# t_immediate, t_transports, t_all_loops, t_bidir and t_cm, so here
 	# the classic poster only
 	short_pass && return
 	POST_API_MODES=(--use_old_post_send)
-	post_api_case write_bw -s 4096 -n 2000 --write_with_imm
-	post_api_case write_bw -s 64 -n 2000 -I 64
-	post_api_case atomic_bw -n 2000 -A CMP_AND_SWAP
-	post_api_case write_bw -s 4096 -n 2000 -c UC
-	post_api_case send_bw -s 512 -n 2000 -c UD
-	post_api_case send_bw -s 64 -n 2000 -c UD -I 64
-	post_api_case write_bw -s 4096 -n 2000 -l 8
-	post_api_case send_bw -s 4096 -n 2000 -b
+	post_api_case write_bw -s 4096 -n 1000 --write_with_imm
+	post_api_case write_bw -s 64 -n 1000 -I 64
+	post_api_case atomic_bw -n 1000 -A CMP_AND_SWAP
+	post_api_case write_bw -s 4096 -n 1000 -c UC
+	post_api_case send_bw -s 512 -n 1000 -c UD
+	post_api_case send_bw -s 64 -n 1000 -c UD -I 64
+	post_api_case write_bw -s 4096 -n 1000 -l 8
+	post_api_case send_bw -s 4096 -n 1000 -b
 	post_api_case write_lat -s 64 -n 300
 	post_api_case send_lat -s 64 -n 300
 	post_api_case read_lat -s 64 -n 300
 	post_api_case atomic_lat -n 300
-	post_api_case write_bw -s 4096 -n 2000 -R
+	post_api_case write_bw -s 4096 -n 1000 -R
 	POST_API_MODES=("" --use_old_post_send)
 }
