@@ -21,6 +21,9 @@
 #include <fcntl.h>
 #include <jansson.h>
 
+#include <infiniband/verbs.h>
+
+#include <rdmaperf/limits.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/opts.h>
 #include <rdmaperf/metrics.h>
@@ -310,6 +313,7 @@ static void md_context(FILE *f, const struct certify_opts *a, const json_t *d,
 		       int pass)
 {
 	const json_t *dev = json_object_get(d, "device");
+	char link[64];
 	double line = json_number_value(json_object_get(dev, "line_rate_gbps"));
 
 	fprintf(f, "# Certification record: %s to %s\n\n",
@@ -324,16 +328,22 @@ static void md_context(FILE *f, const struct certify_opts *a, const json_t *d,
 	fprintf(f, "| Server | %s (%s), rdmaperf %s |\n",
 		str_at(d, "server", "hostname"), str_at(d, "server", "address"),
 		str_at(d, "server", "rdmaperf_version"));
+	/* the link in its layer's words: "100 Gb/s Ethernet", "NDR 4x" */
+	rdp_link_name(strcmp(str_at(d, "device", "link_layer"), "Ethernet")
+			      ? IBV_LINK_LAYER_INFINIBAND
+			      : IBV_LINK_LAYER_ETHERNET,
+		      (uint8_t)json_integer_value(
+			      json_object_get(dev, "active_speed")),
+		      (uint8_t)json_integer_value(
+			      json_object_get(dev, "active_width")),
+		      link, sizeof(link));
 	fprintf(f,
 		"| Device | %s port %" JSON_INTEGER_FORMAT
-		", %s, firmware %s, speed %" JSON_INTEGER_FORMAT
-		" width %" JSON_INTEGER_FORMAT " |\n",
+		", %s, firmware %s, %s |\n",
 		str_at(d, "device", "name"),
 		json_integer_value(json_object_get(dev, "port")),
 		str_at(d, "device", "link_layer"),
-		str_at(d, "device", "firmware"),
-		json_integer_value(json_object_get(dev, "active_speed")),
-		json_integer_value(json_object_get(dev, "active_width")));
+		str_at(d, "device", "firmware"), link);
 	if (line > 0)
 		fprintf(f,
 			"| Band | %.4g-%.4g %% of the %.6g Gb/s line rate "

@@ -187,6 +187,7 @@ t_certify_record() {
 	[ "$rc" -eq 0 ] || { fail "exit $rc"; return; }
 	expect_file "$dir/certify.md" "^# Certification record: $DEV to $ADDR" \
 		"^\\| Verdict \\| \\*\\*PASS\\*\\* \\|" \
+		"^\\| Device \\| $DEV port 1, Ethernet, firmware .*, [0-9.]+ Gb/s Ethernet \\|" \
 		"^\\| write_bw \\| 2 \\| 65536 \\| [0-9.]+ \\| [0-9.]+ \\| in band \\|" \
 		"^\\| read_bw \\| 1 \\| 4096 \\| " "^\\| send_lat \\| 2 \\| " \
 		"^\\| write_lat \\| 0 \\| - \\| \\[write_lat.json\\]" || return
