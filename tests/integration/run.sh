@@ -333,7 +333,7 @@ pt_serve_each() {
 	PT_FIELDS=0 pt_server atomic_lat -n 200
 	pt_every && pt_server write_bw -a -n 5
 	pt_full && PT_FIELDS=2 pt_server send_bw -a -n 5
-	pt_every && PT_FIELDS=1 pt_server write_lat -a -n 20
+	pt_full && PT_FIELDS=1 pt_server write_lat -a -n 5
 	pt_every && PT_FIELDS=1 pt_server send_lat -a -n 20
 	# -D: perftest's duration handshake, the same code at any size and
 	# length: one bandwidth and one latency case of it, 1 s each.
@@ -553,8 +553,9 @@ pt_full() {
 	! short_pass
 }
 
-# The main pass runs perftest's -a sweeps for one bandwidth and one
-# latency test each way, plus -b; RDP_PT_MATRIX=full (by hand) runs every
+# The main pass runs three of perftest's -a sweeps: read_bw -b from
+# rdmaperf's client, and ib_send_bw -a (rdmaperf receiving) and
+# ib_write_lat -a at the one-shot server; RDP_PT_MATRIX=full (by hand) runs every
 # test's, and a third size in pt_serve_each: within the suite's time they
 # would add minutes of the same messages at other sizes.
 pt_every() {
