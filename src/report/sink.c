@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <rdmaperf/health.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 
@@ -194,6 +195,15 @@ static int text_end(struct rdp_report_sink *s, const struct rdp_report_info *in,
 			" Data check      : ok at all %zu points, %llu %s\n",
 			sum->n, (unsigned long long)sum->data_checked,
 			sum->check_unit);
+	if (sum->signo)
+		fprintf(t->f,
+			" Run             : interrupted by %s after %zu of %zu "
+			"points%s\n",
+			rdp_report_signame(sum->signo), sum->reported,
+			sum->planned,
+			sum->partial
+				? " (the last one measured up to the signal)"
+				: "");
 	fflush(t->f);
 	return 0;
 }

@@ -409,6 +409,8 @@ static int run_test(struct server *s)
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&s->clk, (uint64_t)s->o->conn.cq_timeout_ms),
 		.pin_threads = !s->o->place.no_pin,
+		/* a client that dies mid-test frees this server at once */
+		.peer_gone = rdp_oob_peer_gone,
 	};
 	struct rdp_msg msg = { .type = RDP_MSG_RESULT };
 	struct rdp_data_check chk = { 0 };
@@ -430,6 +432,8 @@ static int run_test(struct server *s)
 		rdp_session_cpu_begin(&cpu);
 		ret = s->eng->loop(&run, &res);
 		rdp_result_clear(&res); /* the figures sent are scalars */
+		if (ret == -ECONNRESET)
+			rdp_err("client %s went away mid-test", s->oob->peer);
 	}
 	/* The client may take as long as it asked for, and no longer. With
 	 * --reversed this side sent: it says so first, with its count. */
