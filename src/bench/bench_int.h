@@ -62,7 +62,8 @@ void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
 
 /* -e in a latency loop whose CQ was found empty: arm it (0 at once, the
  * caller polls again) or sleep until an event; -ETIMEDOUT after the stall
- * time, else 0. */
+ * time, -ECONNRESET when the peer's out-of-band connection closed during
+ * the sleep, else 0. */
 int rdp_lat_sleep(struct rdp_run *run, int *armed);
 
 /* What a latency client runs inside and after the clock. */

@@ -369,12 +369,16 @@ static void close_posting(struct bw_state *st)
 }
 
 /* -e, with nothing to reap: arm the CQ, or sleep until it has news;
- * bounded by the stall time. */
+ * bounded by the stall time, and woken when the peer's out-of-band
+ * connection closes (-ECONNRESET). */
 static int idle_sleep(struct rdp_run *run, struct bw_state *st, int *armed)
 {
 	int ms = (int)(rdp_clock_ns(run->clk, run->stall_cycles) / 1e6) + 1;
-	int ret = rdp_conn_cq_sleep(run->conn, armed, -1, ms);
+	int fd = run->peer_gone ? run->oob_fd : -1;
+	int ret = rdp_conn_cq_sleep(run->conn, armed, fd, ms);
 
+	if (ret == 1) /* the socket: its close, or a message for later */
+		return run->peer_gone(fd) ? -ECONNRESET : 0;
 	return ret == -ETIMEDOUT ? stalled(run, st) : ret;
 }
 

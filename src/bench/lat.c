@@ -365,7 +365,12 @@ int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res)
 int rdp_lat_sleep(struct rdp_run *run, int *armed)
 {
 	int ms = (int)(rdp_clock_ns(run->clk, run->stall_cycles) / 1e6) + 1;
-	int ret = rdp_conn_cq_sleep(run->conn, armed, -1, ms);
+	int fd = run->peer_gone ? run->oob_fd : -1;
+	int ret = rdp_conn_cq_sleep(run->conn, armed, fd, ms);
 
+	/* the peer's socket woke the sleep: its close, or a message that
+	 * its reader takes after the loop */
+	if (ret == 1)
+		return run->peer_gone(fd) ? -ECONNRESET : 0;
 	return ret > 0 ? 0 : ret;
 }
