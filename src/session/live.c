@@ -24,15 +24,32 @@
  * reads; the handlers the outermost arm replaced. */
 static struct rdp_live *signalled;
 static int caught;
+static uint64_t caught_ns; /* when, CLOCK_MONOTONIC */
 static int stop_word;
 static int armed;
 static struct sigaction old_int, old_term;
 
-/* Async-signal-safe: atomic stores and, the second time, _exit. */
+/* A signal this soon after the first is its echo, not a second one:
+ * timeout(1) and supervisors signal the process and then its group. */
+#define SIGNAL_ECHO_NS 200000000ull
+
+/* Async-signal-safe: clock_gettime, atomics and, the second time, _exit. */
 static void on_signal(int sig)
 {
-	if (__atomic_exchange_n(&caught, sig, __ATOMIC_RELAXED))
-		_exit(128 + sig);
+	struct timespec ts;
+	uint64_t now, first;
+	int none = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!__atomic_compare_exchange_n(&caught, &none, sig, 0,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		first = __atomic_load_n(&caught_ns, __ATOMIC_RELAXED);
+		if (first && now - first >= SIGNAL_ECHO_NS)
+			_exit(128 + sig);
+		return;
+	}
+	__atomic_store_n(&caught_ns, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&stop_word, 1, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&signalled, __ATOMIC_RELAXED))
 		__atomic_store_n(&signalled->stop, 1, __ATOMIC_RELAXED);
@@ -50,6 +67,7 @@ int rdp_session_signals_arm(void)
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	__atomic_store_n(&caught, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&caught_ns, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&stop_word, 0, __ATOMIC_RELAXED);
 	if (sigaction(SIGINT, &sa, &old_int))
 		goto err;

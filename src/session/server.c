@@ -432,8 +432,13 @@ static int run_test(struct server *s)
 		rdp_session_cpu_begin(&cpu);
 		ret = s->eng->loop(&run, &res);
 		rdp_result_clear(&res); /* the figures sent are scalars */
-		if (ret == -ECONNRESET)
+		/* the watch saw its socket close, or the loop failed
+		 * (a stall, a completion error) with the client gone */
+		if (ret == -ECONNRESET ||
+		    (ret && rdp_oob_peer_gone(s->oob->fd))) {
 			rdp_err("client %s went away mid-test", s->oob->peer);
+			ret = -ECONNRESET;
+		}
 	}
 	/* The client may take as long as it asked for, and no longer. With
 	 * --reversed this side sent: it says so first, with its count. */

@@ -371,7 +371,8 @@ struct rdp_live_reporter {
 /*
  * SIGINT and SIGTERM over a run (live.c): the handler only notes the
  * signal and sets the stop word (and a live run's live->stop); a second
- * one exits at once with 128 + its number. Arming nests: the outermost
+ * one, 200 ms or more after the first (sooner it is the first's echo to
+ * the process group), exits at once with 128 + its number. Arming nests: the outermost
  * installs the handler, clears what an earlier run caught, and its
  * disarm puts the previous handlers back. 0 or -errno (logged).
  */

@@ -1277,6 +1277,7 @@ t_one_shot() {
 . "$HERE/perftest_interop.sh"
 . "$HERE/health_counters.sh"
 . "$HERE/health_events.sh"
+. "$HERE/interrupt.sh"
 
 # The cases that go from one device to the other (rails, the mesh, -R
 # from the second device) come
@@ -1293,6 +1294,7 @@ main() {
 		t_path_knobs t_events t_ipv6 t_transports t_immediate t_pacing \
 		t_mr_per_qp t_odp t_live t_srq t_threads t_per_qp t_loops t_post_api \
 		t_validate t_mcast t_memopts t_health_events \
+		t_interrupt \
 		t_perftest_names t_perftest_peers t_perftest_interop \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_health_counters t_mesh \
