@@ -187,6 +187,14 @@ struct rdp_run {
 	int pin_threads;  /* --threads: each on a CPU of its own (not with
 			  * --no-pin) */
 	struct rdp_dv dv; /* --data_validation, set by rdp_bench_prepare() */
+	/* Set from outside (a signal's handler) to end the timed loop
+	 * early, as its deadline would; read with relaxed atomic loads.
+	 * NULL: nothing ends it but its own end. */
+	const int *stop;
+	/* Whether the peer's out-of-band connection (oob_fd) has closed:
+	 * asked only after a stretch of silence, never per message; NULL
+	 * where nobody watches it. */
+	int (*peer_gone)(int fd);
 };
 
 /* What a side's process and host spent over the timed region. */
@@ -289,6 +297,8 @@ struct rdp_result {
 	 * prints it); owned like interval_bytes */
 	struct rdp_qp_result *per_qp;
 	uint32_t n_per_qp;
+	/* a signal ended the timed loop: the figures are up to it */
+	int interrupted;
 };
 
 void rdp_result_clear(struct rdp_result *res);

@@ -97,6 +97,8 @@ int rdp_soak_log_add(struct rdp_soak_log *l, double from_s, double to_s,
 /* The verdict: " Soak            : pass, N intervals of S s" or FAIL
  * with each bad range on a line of its own. */
 void rdp_soak_print(FILE *f, const struct rdp_soak_log *l);
+/* "SIGINT", "SIGTERM" or "a signal": how the reports name one. */
+const char *rdp_report_signame(int signo);
 /* {"seconds", "intervals", "bad_intervals", "ended_by", "bad": [{"from_s",
  * "to_s", "why"}]}; NULL when out of memory. */
 struct json_t *rdp_soak_json(const struct rdp_soak_log *l);

@@ -72,6 +72,12 @@ int rdp_oob_send_raw(struct rdp_oob *oob, const void *buf, size_t len);
 int rdp_oob_recv_raw(struct rdp_oob *oob, void *buf, size_t len,
 		     int timeout_ms);
 
+/* Has the peer of socket fd closed its end (it exited, died or was
+ * stopped)? 1 on a hang-up, an error or the end of the stream, 0 while it
+ * is open, what it sent (if anything) left unread. Never waits: a timed
+ * loop's watch, asked after a stretch of silence. */
+int rdp_oob_peer_gone(int fd);
+
 /* Look at up to len bytes the peer sent without taking them: how many,
  * at least 1, or -errno. */
 int rdp_oob_peek(struct rdp_oob *oob, void *buf, size_t len, int timeout_ms);

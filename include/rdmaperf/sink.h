@@ -31,6 +31,12 @@ struct rdp_report_summary {
 	const char *check_unit; /* NULL: no data check line (perftest) */
 	uint64_t data_checked;	/* over all points, in check_unit */
 	size_t n_failed;	/* points that failed a threshold */
+	/* a signal ended the run after n of planned points (the last one
+	 * marked interrupted if its loop was cut short); 0: none */
+	int signo;
+	size_t planned;
+	size_t reported; /* points handed to the sinks */
+	int partial;	 /* the last of them was cut short */
 };
 
 struct rdp_report_sink;

@@ -34,6 +34,22 @@ int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res);
  * (pingpong.c). */
 int rdp_pingpong(struct rdp_run *run, struct rdp_result *res);
 
+/* A loop that has seen nothing for this long asks whether the peer's
+ * out-of-band connection closed (a dead peer ends the loop at once, not
+ * at the stall time). */
+#define RDP_PEER_WATCH_MS 100
+
+/* The word that ends run's timed loop early (run->stop), or one that
+ * never does: picked at set-up, read in the loop with a relaxed load. */
+const int *rdp_bench_stop_word(const struct rdp_run *run);
+/* The cycles of silence after which a loop asks rdp_bench_peer_gone():
+ * RDP_PEER_WATCH_MS, or the stall time where that is shorter. */
+uint64_t rdp_bench_watch_cycles(const struct rdp_run *run);
+/* After quiet_cycles of silence (at least the watch time): 1 when the
+ * peer's out-of-band connection has closed (the peer died or was
+ * stopped), else 0. A poll of the socket, never on the per-message path. */
+int rdp_bench_peer_gone(const struct rdp_run *run, uint64_t quiet_cycles);
+
 /* Post rx_depth receives on every QP into its receive slot. */
 int rdp_post_receives(struct rdp_run *run);
 /* Receive WR for QP q, wr_id = q, into its receive slot. */
@@ -46,7 +62,8 @@ void rdp_recv_wr(const struct rdp_run *run, uint32_t q, struct ibv_recv_wr *wr,
 
 /* -e in a latency loop whose CQ was found empty: arm it (0 at once, the
  * caller polls again) or sleep until an event; -ETIMEDOUT after the stall
- * time, else 0. */
+ * time, -ECONNRESET when the peer's out-of-band connection closed during
+ * the sleep, else 0. */
 int rdp_lat_sleep(struct rdp_run *run, int *armed);
 
 /* What a latency client runs inside and after the clock. */

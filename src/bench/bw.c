@@ -36,11 +36,11 @@ static HOT_INLINE int live(const enum bw_variant v)
 	return v == BW_LIVE || v == BW_ATOMIC_LIVE;
 }
 
-/* Live: has the run been told to end? */
-static HOT_INLINE int live_stopped(const struct rdp_run *run,
-				   const enum bw_variant v)
+/* Has the run been told to end (a signal; a live run's end)? The one
+ * load every variant does where it checks its count. */
+static HOT_INLINE int stopped(const struct bw_state *st)
 {
-	return live(v) && __atomic_load_n(&run->live->stop, __ATOMIC_RELAXED);
+	return __atomic_load_n(st->stop, __ATOMIC_RELAXED);
 }
 
 /* --data_validation: every message from (or into) its own place. */
@@ -211,6 +211,17 @@ static int stalled(struct rdp_run *run, const struct bw_state *st)
 	return -ETIMEDOUT;
 }
 
+/* Nothing completed for quiet cycles (past the watch time): a peer
+ * whose connection closed ends the loop now (-ECONNRESET, told by the
+ * session), silence past the stall time as a stall. */
+static int quiet(struct rdp_run *run, const struct bw_state *st,
+		 uint64_t quiet_cycles)
+{
+	if (rdp_bench_peer_gone(run, quiet_cycles))
+		return -ECONNRESET;
+	return quiet_cycles > run->stall_cycles ? stalled(run, st) : 0;
+}
+
 /* One reap after the timed loop: *progress moves on when something
  * completed. 0, or -errno on an error or a stall. */
 static int reap_untimed(struct rdp_run *run, struct bw_state *st,
@@ -223,8 +234,8 @@ static int reap_untimed(struct rdp_run *run, struct bw_state *st,
 		return ret;
 	if (ret > 0)
 		*progress = rdp_cycles();
-	else if (rdp_cycles() - *progress > run->stall_cycles)
-		return stalled(run, st);
+	else if (rdp_cycles() - *progress > st->watch_cycles)
+		return quiet(run, st, rdp_cycles() - *progress);
 	return 0;
 }
 
@@ -358,12 +369,16 @@ static void close_posting(struct bw_state *st)
 }
 
 /* -e, with nothing to reap: arm the CQ, or sleep until it has news;
- * bounded by the stall time. */
+ * bounded by the stall time, and woken when the peer's out-of-band
+ * connection closes (-ECONNRESET). */
 static int idle_sleep(struct rdp_run *run, struct bw_state *st, int *armed)
 {
 	int ms = (int)(rdp_clock_ns(run->clk, run->stall_cycles) / 1e6) + 1;
-	int ret = rdp_conn_cq_sleep(run->conn, armed, -1, ms);
+	int fd = run->peer_gone ? run->oob_fd : -1;
+	int ret = rdp_conn_cq_sleep(run->conn, armed, fd, ms);
 
+	if (ret == 1) /* the socket: its close, or a message for later */
+		return run->peer_gone(fd) ? -ECONNRESET : 0;
 	return ret == -ETIMEDOUT ? stalled(run, st) : ret;
 }
 
@@ -379,7 +394,7 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 
 	now = progress = st->samples[0].cycles;
 	st->pace_start = now;
-	while (st->done < st->target_msgs && !live_stopped(run, v)) {
+	while (st->done < st->target_msgs && !stopped(st)) {
 		if (now >= st->close_cycles) {
 			close_posting(st);
 			continue;
@@ -406,8 +421,11 @@ static HOT_INLINE int timed_loop(struct rdp_run *run, struct bw_state *st,
 			/* Paced: a pause of our own is no stall. */
 			if (paced(v) && can_post(st))
 				progress = now;
-			if (now - progress > run->stall_cycles)
-				return stalled(run, st);
+			if (now - progress > st->watch_cycles) {
+				ret = quiet(run, st, now - progress);
+				if (ret)
+					return ret;
+			}
 			continue;
 		}
 		progress = now;
@@ -641,6 +659,8 @@ int rdp_bw_client(struct rdp_run *run, struct rdp_result *res)
 		goto out;
 	st.variant = rdp_bw_variant_of(run, verb);
 	st.stage = run->conn->stage;
+	st.stop = run->live ? &run->live->stop : rdp_bench_stop_word(run);
+	st.watch_cycles = rdp_bench_watch_cycles(run);
 	if (run->params->warmup_iters) {
 		ret = rdp_bw_warm_up(run, &st, verb);
 		if (ret)

@@ -91,8 +91,10 @@ struct bw_state {
 	uint64_t last_cycles; /* time of the last completion */
 	enum bw_variant variant;
 	const struct rdp_stage *stage; /* --bounce, else NULL */
-	uint32_t ring;		       /* --data_validation: places per QP */
-	uint64_t stride;	       /* bytes from one place to the next */
+	const int *stop; /* ends the timed loop (a signal, a live run's end) */
+	uint64_t watch_cycles; /* silence before the peer's socket is asked */
+	uint32_t ring;	       /* --data_validation: places per QP */
+	uint64_t stride;       /* bytes from one place to the next */
 };
 
 /* Work requests, sampling and receives for run's loop: 0 or -ENOMEM;

@@ -401,3 +401,25 @@ int rdp_check_atomic(const struct rdp_params *p, char *why, size_t len)
 	}
 	return 0;
 }
+
+const int *rdp_bench_stop_word(const struct rdp_run *run)
+{
+	static const int never;
+
+	return run->stop ? run->stop : &never;
+}
+
+uint64_t rdp_bench_watch_cycles(const struct rdp_run *run)
+{
+	uint64_t w = rdp_clock_cycles_of_ms(run->clk, RDP_PEER_WATCH_MS);
+
+	return w < run->stall_cycles ? w : run->stall_cycles;
+}
+
+int rdp_bench_peer_gone(const struct rdp_run *run, uint64_t quiet_cycles)
+{
+	if (!run->peer_gone || run->oob_fd < 0 ||
+	    quiet_cycles < rdp_bench_watch_cycles(run))
+		return 0;
+	return run->peer_gone(run->oob_fd);
+}

@@ -60,6 +60,8 @@ static uint64_t *lat_stamps(struct rdp_run *run, uint64_t *total, uint64_t *end)
 int rdp_lat_fail(struct rdp_run *run, uint32_t qpn, uint64_t round_trips,
 		 int ret, const char *what)
 {
+	if (ret == -ECONNRESET) /* the session names the peer that left */
+		return ret;
 	if (ret == -ETIMEDOUT)
 		rdp_err("qp 0x%x: no %s for %.1f s after %llu round trips: "
 			"the peer or the link stopped responding",
@@ -161,8 +163,10 @@ struct rtt {
 	struct ibv_cq *cq;
 	rdp_post_fn post; /* the API the QP was made for */
 	uint64_t add_base, add_step;
-	uint64_t gap_cycles; /* --latency_gap */
-	int armed;	     /* -e: the CQ is armed for its next event */
+	uint64_t gap_cycles;   /* --latency_gap */
+	int armed;	       /* -e: the CQ is armed for its next event */
+	const int *stop;       /* ends the loop early (a signal) */
+	uint64_t watch_cycles; /* silence before the peer's socket is asked */
 };
 
 void rdp_rtt_decide(const struct rdp_bench_ops *ops, const struct rdp_params *p,
@@ -230,6 +234,9 @@ rtt_wait(struct rdp_run *run, struct rtt *t, const int ev)
 			t0 = rdp_cycles();
 		else if (rdp_cycles() - t0 > run->stall_cycles)
 			return -ETIMEDOUT;
+		else if (rdp_cycles() - t0 > t->watch_cycles &&
+			 rdp_bench_peer_gone(run, rdp_cycles() - t0))
+			return -ECONNRESET;
 	}
 	if (n < 0)
 		return -EIO;
@@ -271,7 +278,8 @@ rtt_loop(struct rdp_run *run, struct rtt *t, uint64_t *stamps, uint64_t total,
 			*done = i + 1;
 			return ret;
 		}
-		if (now >= end) {
+		/* -D's deadline, or a signal: the same end */
+		if (now >= end || __atomic_load_n(t->stop, __ATOMIC_RELAXED)) {
 			i++;
 			break;
 		}
@@ -349,13 +357,20 @@ int rdp_rtt_client(struct rdp_run *run, struct rdp_result *res)
 			     : (atomic ? RTT_ATOMIC : RTT_READ)];
 	rtt_setup(run, &t, run->ops->verb);
 	t.gap_cycles = rdp_lat_gap_cycles(run);
+	t.stop = rdp_bench_stop_word(run);
+	t.watch_cycles = rdp_bench_watch_cycles(run);
 	return rdp_lat_client(run, res, &loop, &t);
 }
 
 int rdp_lat_sleep(struct rdp_run *run, int *armed)
 {
 	int ms = (int)(rdp_clock_ns(run->clk, run->stall_cycles) / 1e6) + 1;
-	int ret = rdp_conn_cq_sleep(run->conn, armed, -1, ms);
+	int fd = run->peer_gone ? run->oob_fd : -1;
+	int ret = rdp_conn_cq_sleep(run->conn, armed, fd, ms);
 
+	/* the peer's socket woke the sleep: its close, or a message that
+	 * its reader takes after the loop */
+	if (ret == 1)
+		return run->peer_gone(fd) ? -ECONNRESET : 0;
 	return ret > 0 ? 0 : ret;
 }

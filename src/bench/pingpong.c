@@ -51,7 +51,9 @@ struct pp_state {
 	int armed;		  /* -e: the CQ is armed for its next event */
 	/* perftest's SEND peer: receives posted so far, and how many in all */
 	uint64_t rposted, rlimit;
-	uint64_t gap_cycles; /* --latency_gap, the client's */
+	uint64_t gap_cycles;   /* --latency_gap, the client's */
+	const int *stop;       /* ends the client's loop (a signal) */
+	uint64_t watch_cycles; /* silence before the peer's socket is asked */
 };
 
 static HOT_INLINE int is_write(const enum pp_variant v)
@@ -157,8 +159,10 @@ static HOT_INLINE int poll_one(struct pp_state *st, const enum pp_variant v)
 
 /* A wait that has seen nothing for a while: 1 at perftest's deadline end,
  * -ETIMEDOUT once *t0 (0: this is the first look) is the stall time ago,
- * else 0. */
-static HOT_INLINE int stalled(const struct rdp_run *run, uint64_t *t0,
+ * -ECONNRESET when, silent past the watch time, the peer's out-of-band
+ * connection has closed; else 0. */
+static HOT_INLINE int stalled(const struct rdp_run *run,
+			      const struct pp_state *st, uint64_t *t0,
 			      uint64_t end, const enum pp_variant v)
 {
 	uint64_t now = rdp_cycles();
@@ -169,6 +173,9 @@ static HOT_INLINE int stalled(const struct rdp_run *run, uint64_t *t0,
 		*t0 = now;
 	else if (now - *t0 > run->stall_cycles)
 		return -ETIMEDOUT;
+	else if (now - *t0 > st->watch_cycles &&
+		 rdp_bench_peer_gone(run, now - *t0))
+		return -ECONNRESET;
 	return 0;
 }
 
@@ -197,7 +204,7 @@ static HOT_INLINE int wait_count(struct rdp_run *run, struct pp_state *st,
 		}
 		if (ret || (++spins & RDP_SPIN_CHECK_MASK))
 			continue;
-		ret = stalled(run, &t0, end, v);
+		ret = stalled(run, st, &t0, end, v);
 		if (ret)
 			return ret;
 	}
@@ -228,7 +235,7 @@ static HOT_INLINE int wait_tag(struct rdp_run *run, struct pp_state *st,
 			continue;
 		ret = poll_one(st, v);
 		if (ret >= 0)
-			ret = stalled(run, &t0, end, v);
+			ret = stalled(run, st, &t0, end, v);
 		if (ret)
 			return ret;
 	}
@@ -342,7 +349,8 @@ static HOT_INLINE int ping_loop(struct rdp_run *run, struct pp_state *st,
 			return fail(run, st, ret, "reply");
 		if (is_write(v) && got != mark)
 			return fail(run, st, -EPROTO, "matching reply");
-		if (now >= end) {
+		/* -D's deadline, or a signal: the same end */
+		if (now >= end || __atomic_load_n(st->stop, __ATOMIC_RELAXED)) {
 			i++;
 			break;
 		}
@@ -610,6 +618,8 @@ static void pp_setup(const struct rdp_run *run, struct pp_state *st,
 	if (run->dec.inline_used)
 		st->base_flags = IBV_SEND_INLINE;
 	st->post = rdp_post_pick(conn, st->wr.opcode, run->dec.inline_used);
+	st->stop = rdp_bench_stop_word(run);
+	st->watch_cycles = rdp_bench_watch_cycles(run);
 	st->tx_depth = run->dec.window;
 	st->sig_every = run->dec.signal_every;
 	rdp_recv_wr(run, 0, &st->rwr, &st->rsge);

@@ -130,6 +130,21 @@ int rdp_oob_peek(struct rdp_oob *oob, void *buf, size_t len, int timeout_ms)
 	}
 }
 
+int rdp_oob_peer_gone(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLRDHUP };
+	uint8_t b;
+	ssize_t n;
+
+	if (poll(&pfd, 1, 0) <= 0)
+		return 0;
+	if (pfd.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL))
+		return 1;
+	/* readable: a message waiting, or the end of the stream */
+	n = recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
+}
+
 /* The header, decoded into hdr, and as it came into buf (a sealed
  * message's tag covers it). */
 static int recv_hdr(struct rdp_oob *oob, struct rdp_wire_hdr *hdr,

@@ -294,7 +294,7 @@ int rdp_soak_log_add(struct rdp_soak_log *l, double from_s, double to_s,
 	return 1;
 }
 
-static const char *signame(int signo)
+const char *rdp_report_signame(int signo)
 {
 	return signo == SIGINT	  ? "SIGINT"
 	       : signo == SIGTERM ? "SIGTERM"
@@ -313,7 +313,7 @@ void rdp_soak_print(FILE *f, const struct rdp_soak_log *l)
 		(unsigned long long)l->intervals, l->ended_s);
 	if (l->signo)
 		fprintf(f, " (ended early by %s; asked for %.0f s)",
-			signame(l->signo), l->soak_s);
+			rdp_report_signame(l->signo), l->soak_s);
 	fputc('\n', f);
 	for (i = 0; i < l->n_bad; i++)
 		fprintf(f, "   bad [%7.2f-%7.2f s] %s\n", l->bad[i].from_s,
@@ -343,6 +343,7 @@ json_t *rdp_soak_json(const struct rdp_soak_log *l)
 		      (json_int_t)l->intervals, "bad_intervals",
 		      (json_int_t)l->bad_intervals, "bad_ranges_not_listed",
 		      (json_int_t)l->bad_more, "ended_by",
-		      l->signo ? signame(l->signo) : "time", "bad", a);
+		      l->signo ? rdp_report_signame(l->signo) : "time", "bad",
+		      a);
 	return o;
 }

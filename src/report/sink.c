@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <rdmaperf/health.h>
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 
@@ -218,6 +219,15 @@ static int text_end(struct rdp_report_sink *s, const struct rdp_report_info *in,
 			sum->check_unit);
 	if (sum->check_unit && !bad)
 		check_cost(t->f, sum);
+	if (sum->signo)
+		fprintf(t->f,
+			" Run             : interrupted by %s after %zu of %zu "
+			"points%s\n",
+			rdp_report_signame(sum->signo), sum->reported,
+			sum->planned,
+			sum->partial
+				? " (the last one measured up to the signal)"
+				: "");
 	fflush(t->f);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include <rdmaperf/json.h>
+#include <rdmaperf/health.h>
 #include <rdmaperf/json_sys.h>
 #include <rdmaperf/log.h>
 #include <rdmaperf/plot.h>
@@ -50,6 +51,36 @@ static int json_point(struct rdp_report_sink *s,
 	if (!ret && j->cfg.per_port && r->n_per_qp &&
 	    json_object_set_new(rdp_json_last(j->doc), "per_port",
 				rdp_json_per_port(r)))
+		ret = -ENOMEM;
+	if (!ret && r->interrupted &&
+	    json_object_set_new(rdp_json_last(j->doc), "interrupted",
+				json_true()))
+		ret = -ENOMEM;
+	if (ret)
+		rdp_err("build the JSON document: %s", strerror(-ret));
+	return ret;
+}
+
+/* A run a signal ended: which, and how far it got. */
+static int json_end(struct rdp_report_sink *s, const struct rdp_report_info *in,
+		    struct rdp_report_summary *sum)
+{
+	struct json_sink *j = (struct json_sink *)s;
+	json_t *o;
+	int ret = 0;
+
+	if (!sum->signo)
+		return 0;
+	if (!j->doc)
+		ret = json_start(j, in);
+	o = ret ? NULL
+		: json_pack("{s:s, s:I, s:I, s:b}", "signal",
+			    rdp_report_signame(sum->signo), "points_done",
+			    (json_int_t)sum->reported, "points_planned",
+			    (json_int_t)sum->planned, "partial_point",
+			    sum->partial);
+	if (!ret && (!o || json_object_set_new(rdp_json_root(j->doc),
+					       "interrupted", o)))
 		ret = -ENOMEM;
 	if (ret)
 		rdp_err("build the JSON document: %s", strerror(-ret));
@@ -123,6 +154,7 @@ static void json_destroy(struct rdp_report_sink *s)
 static const struct rdp_report_sink_ops json_ops = {
 	.name = "json",
 	.point = json_point,
+	.end = json_end,
 	.live = json_live,
 	.close = json_close,
 	.destroy = json_destroy,

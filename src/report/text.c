@@ -307,6 +307,12 @@ void rdp_report_per_qp(FILE *f, const struct rdp_report_info *in,
 	}
 }
 
+/* A point a signal cut short says so on its row. */
+static void row_end(FILE *f, const struct rdp_result *r)
+{
+	fprintf(f, "%s\n", r->interrupted ? "  (interrupted)" : "");
+}
+
 void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 		    const struct rdp_result *r)
 {
@@ -327,17 +333,18 @@ void rdp_report_row(FILE *f, const struct rdp_report_info *in,
 				r->window_start_s, r->window_end_s,
 				r->n_threads, r->overlap_pct,
 				(unsigned long long)r->window_msgs);
-		fprintf(f, "\n");
+		row_end(f, r);
 		return;
 	}
 	fprintf(f,
 		" %-10llu %-12llu %-12.3f %-12.3f %-16.3f %-12.3f "
-		"%-14.3f %-21.3f %.3f\n",
+		"%-14.3f %-21.3f %.3f",
 		(unsigned long long)r->size_bytes, (unsigned long long)r->msgs,
 		lat_val(in, r->lat.min_ns), lat_val(in, r->lat.max_ns),
 		lat_val(in, r->lat.median_ns), lat_val(in, r->lat.avg_ns),
 		lat_val(in, r->lat.stdev_ns), lat_val(in, r->lat.p99_ns),
 		lat_val(in, r->lat.p999_ns));
+	row_end(f, r);
 }
 
 static void cpu_line(FILE *f, const char *who, const struct rdp_cpu_cost *c,

@@ -343,12 +343,14 @@ static int run_test(struct client *c, struct rdp_result *res)
 		ret = c->s.proto->ready(&c->s, &run);
 	if (!ret && c->barrier_fd >= 0)
 		ret = start_together(c);
+	/* a signal before the clock: no point (the server sees the close) */
+	if (!ret && rdp_client_stopped(c))
+		return -EINTR;
 	if (!ret) {
 		ret = rdp_session_loop_soak(c->s.eng, &run, res, &c->s.sinks,
 					    &c->s.info,
 					    c->s.o->report.interval_s, c->soak);
-		if (ret)
-			c->s.proto->loop_failed(&c->s);
+		rdp_client_loop_ended(c, res, &ret);
 	}
 	lap(c, &c->ph.loop_s);
 	if (!ret)
@@ -496,9 +498,13 @@ static int finish(struct client *c, struct rdp_result *res, size_t n,
 		  int failed)
 {
 	struct rdp_report_summary sum = { 0 };
+	const struct rdp_matrix *m = &c->s.o->matrix;
 	size_t i;
 	int ret;
 
+	rdp_client_summary_stop(
+		c, (m->n_sizes ? m->n_sizes : 1) * (m->n_qps ? m->n_qps : 1), n,
+		n ? &res[n - 1] : NULL, &sum);
 	if (!(c->s.proto->flags & RDP_PROTO_NO_DATA_CHECK)) {
 		sum.points = res;
 		sum.n = n;
@@ -530,7 +536,8 @@ static int each_point(struct client *c, struct rdp_result *res, size_t *n)
 
 	rdp_progress_init(&c->prog, stderr, m->n_sizes * m->n_qps);
 	for (k = 0; !ret && k < m->n_qps; k++) {
-		for (i = 0; !ret && i < m->n_sizes; i++) {
+		for (i = 0; !ret && !rdp_client_stopped(c) && i < m->n_sizes;
+		     i++) {
 			c->s.p.size_bytes = m->sizes[i];
 			c->s.p.num_qps = (uint32_t)m->qps[k];
 			c->s.p.iters = rdp_sweep_first(
@@ -543,7 +550,7 @@ static int each_point(struct client *c, struct rdp_result *res, size_t *n)
 			*n += !ret || ret == -EILSEQ;
 		}
 	}
-	return ret;
+	return ret == -EINTR ? 0 : ret; /* a signal: the points so far */
 }
 
 /* One size on the QPs every size shares (the dialogue's run, prepared by
@@ -567,8 +574,7 @@ static int run_size(struct client *c, uint64_t size, struct rdp_result *res)
 		ret = rdp_session_loop(s->eng, &s->run, res, &s->sinks,
 				       &s->info, s->o->report.interval_s);
 		rdp_ctr_end(&s->ctr);
-		if (ret)
-			s->proto->loop_failed(s);
+		rdp_client_loop_ended(c, res, &ret);
 	}
 	if (!ret)
 		ret = s->proto->done(s, &s->run, res);
@@ -594,7 +600,7 @@ static int each_size(struct client *c, struct rdp_result *res, size_t *n)
 	if (ret)
 		return ret;
 	s->proto->begin(s);
-	for (k = 0; !ret && k < sizes; k++) {
+	for (k = 0; !ret && !rdp_client_stopped(c) && k < sizes; k++) {
 		if (m->n_sizes)
 			size = m->sizes[k];
 		ret = run_size(c, size, &res[k]);
@@ -721,9 +727,11 @@ static int drive(const struct rdp_opts *o, const struct rdp_engine_ops *eng,
 			proto->abort(&c.s, ret);
 		rc = rdp_exit_code(ret);
 	}
-	/* A soak a signal ended says so in its status, as a shell would. */
+	/* A soak a signal ended says so in its status, as a shell would;
+	 * so does any other run a signal cut short. */
 	if (c.soak && rdp_soak_record(c.soak)->signo && rc <= RDP_EXIT_FAIL)
 		rc = 128 + rdp_soak_record(c.soak)->signo;
+	rc = rdp_client_exit_code(&c, rc);
 	if (c.s.conn && o->conn.wait_destroy_s)
 		rdp_session_wait_destroy(o->conn.wait_destroy_s, c.s.dev->name);
 	eng->conn_destroy(c.s.conn);
@@ -788,11 +796,4 @@ void rdp_session_results_free(struct rdp_session_results *r)
 	free(r->points);
 	json_decref(r->doc);
 	free(r);
-}
-
-int rdp_session_client(const struct rdp_opts *o)
-{
-	if (o->conn.perftest)
-		return rdp_session_perftest(o, &rdp_engine_verbs);
-	return rdp_session_client_with(o, &rdp_engine_verbs, NULL);
 }

@@ -8,6 +8,7 @@
 
 #include "session_int.h"
 #include <rdmaperf/placement.h>
+#include <rdmaperf/sink.h>
 #include <rdmaperf/sweep.h>
 #include <rdmaperf/verdict.h>
 
@@ -42,5 +43,20 @@ static inline struct client *client_of(struct rdp_session_base *s)
 /* The reports, in the order their lines appear: the text, --output's
  * figure, the JSON document, the thresholds, the adaptive line. */
 int rdp_client_sinks(struct client *c);
+
+/* client_stop.c: has a signal asked the run to end? */
+int rdp_client_stopped(const struct client *c);
+/* After the timed loop: a point a signal cut short is marked; a failed
+ * loop asks the dialogue why, and a server whose connection closed is
+ * named (*ret becomes -ECONNRESET). */
+void rdp_client_loop_ended(struct client *c, struct rdp_result *res, int *ret);
+/* The summary of a run a signal ended: n of planned points, last the
+ * final one handed to the sinks (NULL none). */
+void rdp_client_summary_stop(const struct client *c, size_t planned, size_t n,
+			     const struct rdp_result *last,
+			     struct rdp_report_summary *sum);
+/* The exit status: 128 + the signal that ended a run early (as a shell
+ * reports it), else rc. */
+int rdp_client_exit_code(const struct client *c, int rc);
 
 #endif /* RDMAPERF_CLIENT_INT_H */

@@ -439,6 +439,8 @@ void rdp_session_run_init(struct rdp_run *run, const struct rdp_opts *o,
 		.clk = clk,
 		.side = side,
 		.oob_fd = oob_fd,
+		.stop = rdp_session_stop_word(),
+		.peer_gone = rdp_oob_peer_gone,
 		.interval_cycles =
 			(uint64_t)(ro->interval_s * 1e9 * clk->cycles_per_ns),
 		.keep_samples = ro->samples,

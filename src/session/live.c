@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "session_int.h"
 #include <rdmaperf/clock.h>
@@ -18,16 +19,88 @@
 #include <rdmaperf/report.h>
 #include <rdmaperf/sink.h>
 
-/* The run a signal ends: one live run per process at a time; and the
- * signal that ended it (--soak's exit status says which). */
+/* The live run a signal ends: one per process at a time; the signal
+ * that came (--soak's exit status says which); the word every timed loop
+ * reads; the handlers the outermost arm replaced. */
 static struct rdp_live *signalled;
 static int caught;
+static uint64_t caught_ns; /* when, CLOCK_MONOTONIC */
+static int stop_word;
+static int armed;
+static struct sigaction old_int, old_term;
 
+/* A signal this soon after the first is its echo, not a second one:
+ * timeout(1) and supervisors signal the process and then its group. */
+#define SIGNAL_ECHO_NS 200000000ull
+
+/* Async-signal-safe: clock_gettime, atomics and, the second time, _exit. */
 static void on_signal(int sig)
 {
-	__atomic_store_n(&caught, sig, __ATOMIC_RELAXED);
-	if (signalled)
+	struct timespec ts;
+	uint64_t now, first;
+	int none = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!__atomic_compare_exchange_n(&caught, &none, sig, 0,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		first = __atomic_load_n(&caught_ns, __ATOMIC_RELAXED);
+		if (first && now - first >= SIGNAL_ECHO_NS)
+			_exit(128 + sig);
+		return;
+	}
+	__atomic_store_n(&caught_ns, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&stop_word, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&signalled, __ATOMIC_RELAXED))
 		__atomic_store_n(&signalled->stop, 1, __ATOMIC_RELAXED);
+}
+
+int rdp_session_signals_arm(void)
+{
+	struct sigaction sa;
+	int ret;
+
+	if (armed++)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	__atomic_store_n(&caught, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&caught_ns, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&stop_word, 0, __ATOMIC_RELAXED);
+	if (sigaction(SIGINT, &sa, &old_int))
+		goto err;
+	if (sigaction(SIGTERM, &sa, &old_term)) {
+		ret = errno;
+		sigaction(SIGINT, &old_int, NULL);
+		errno = ret;
+		goto err;
+	}
+	return 0;
+err:
+	ret = -errno;
+	armed--;
+	rdp_err("install the SIGINT/SIGTERM handler: %s", strerror(-ret));
+	return ret;
+}
+
+void rdp_session_signals_disarm(void)
+{
+	if (!armed || --armed)
+		return;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+}
+
+int rdp_session_signal(void)
+{
+	return __atomic_load_n(&caught, __ATOMIC_RELAXED);
+}
+
+const int *rdp_session_stop_word(void)
+{
+	return &stop_word;
 }
 
 /* Sleep until until_s into the run (1) or until the reporter is told to
@@ -86,21 +159,15 @@ static void *report_main(void *arg)
 
 int rdp_live_start(struct rdp_live_reporter *r)
 {
-	struct sigaction sa;
-	int ret;
+	int ret = rdp_session_signals_arm();
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	signalled = r->live;
-	__atomic_store_n(&caught, 0, __ATOMIC_RELAXED);
-	if (sigaction(SIGINT, &sa, &r->old_int) ||
-	    sigaction(SIGTERM, &sa, &r->old_term)) {
-		rdp_err("install the SIGINT/SIGTERM handler of the live run: "
-			"%s",
-			strerror(errno));
-		return -errno;
-	}
+	if (ret)
+		return ret;
+	__atomic_store_n(&signalled, r->live, __ATOMIC_RELAXED);
+	/* a signal before the loop began ends it at once */
+	if (rdp_session_signal())
+		__atomic_store_n(&r->live->stop, 1, __ATOMIC_RELAXED);
+	r->armed = 1;
 	r->start_cycles = rdp_cycles();
 	ret = pthread_create(&r->tid, NULL, report_main, r);
 	if (ret) {
@@ -118,10 +185,11 @@ void rdp_live_stop(struct rdp_live_reporter *r)
 	if (r->running)
 		pthread_join(r->tid, NULL);
 	r->running = 0;
-	sigaction(SIGINT, &r->old_int, NULL);
-	sigaction(SIGTERM, &r->old_term, NULL);
-	signalled = NULL;
-	r->signo = __atomic_load_n(&caught, __ATOMIC_RELAXED);
+	__atomic_store_n(&signalled, NULL, __ATOMIC_RELAXED);
+	r->signo = rdp_session_signal();
+	if (r->armed)
+		rdp_session_signals_disarm();
+	r->armed = 0;
 }
 
 int rdp_session_loop(const struct rdp_engine_ops *eng, struct rdp_run *run,

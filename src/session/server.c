@@ -409,6 +409,8 @@ static int run_test(struct server *s)
 		.stall_cycles = rdp_clock_cycles_of_ms(
 			&s->clk, (uint64_t)s->o->conn.cq_timeout_ms),
 		.pin_threads = !s->o->place.no_pin,
+		/* a client that dies mid-test frees this server at once */
+		.peer_gone = rdp_oob_peer_gone,
 	};
 	struct rdp_msg msg = { .type = RDP_MSG_RESULT };
 	struct rdp_data_check chk = { 0 };
@@ -432,6 +434,13 @@ static int run_test(struct server *s)
 		if (s->p.flags & RDP_PARAM_MCAST_COUNTS)
 			rdp_group_to_result(&res, &msg.u.result);
 		rdp_result_clear(&res); /* the figures sent are scalars */
+		/* the watch saw its socket close, or the loop failed
+		 * (a stall, a completion error) with the client gone */
+		if (ret == -ECONNRESET ||
+		    (ret && rdp_oob_peer_gone(s->oob->fd))) {
+			rdp_err("client %s went away mid-test", s->oob->peer);
+			ret = -ECONNRESET;
+		}
 	}
 	/* The client may take as long as it asked for, and no longer. With
 	 * --reversed this side sent: it says so first, with its count. */

@@ -361,9 +361,24 @@ struct rdp_live_reporter {
 	uint64_t start_cycles;
 	pthread_t tid;
 	int running, quit;
+	int armed; /* it armed the signal handler (rdp_session_signals_arm) */
 	int signo; /* the signal that ended the run, 0 none */
-	struct sigaction old_int, old_term;
 };
+/*
+ * SIGINT and SIGTERM over a run (live.c): the handler only notes the
+ * signal and sets the stop word (and a live run's live->stop); a second
+ * one, 200 ms or more after the first (sooner it is the first's echo to
+ * the process group), exits at once with 128 + its number. Arming nests: the outermost
+ * installs the handler, clears what an earlier run caught, and its
+ * disarm puts the previous handlers back. 0 or -errno (logged).
+ */
+int rdp_session_signals_arm(void);
+void rdp_session_signals_disarm(void);
+/* The signal caught since the outermost arm, 0 none. */
+int rdp_session_signal(void);
+/* What the timed loops read (run->stop): 1 once a signal came. */
+const int *rdp_session_stop_word(void);
+
 int rdp_live_start(struct rdp_live_reporter *r);
 void rdp_live_stop(struct rdp_live_reporter *r);
 /* The timed loop through eng, its CPU cost in res->cpu; a client's

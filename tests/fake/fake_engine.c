@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,8 +239,17 @@ static int fake_loop(struct rdp_run *run, struct rdp_result *res)
 	const struct rdp_params *p = run->params;
 	uint64_t iters = p->duration_s ? p->duration_s * 1000ull : p->iters;
 	uint64_t msgs = iters * p->num_qps;
-	double ns = (double)msgs * FAKE_NS_PER_MSG;
+	double ns;
 
+	if (run->side == RDP_SIDE_CLIENT &&
+	    ++fake_engine_cfg.client_loops ==
+		    fake_engine_cfg.client_signal_at &&
+	    fake_engine_cfg.client_signal)
+		raise(fake_engine_cfg.client_signal);
+	/* stopped early: what it did up to then */
+	if (run->stop && __atomic_load_n(run->stop, __ATOMIC_RELAXED))
+		msgs /= 2;
+	ns = (double)msgs * FAKE_NS_PER_MSG;
 	if (run->side == RDP_SIDE_SERVER && fake_engine_cfg.server_loop_fails) {
 		rdp_err("qp 0x100: work completion failed: the fake peer "
 			"died");

@@ -33,6 +33,11 @@ struct fake_engine_cfg {
 	/* a live client's loop runs until its peer speaks, at most this
 	 * long (ms); 0: it returns at once */
 	int client_live_wait_ms;
+	/* the client's loop number n (from 1) raises this signal (0: none)
+	 * as it runs; a loop whose run->stop is set did half its messages */
+	int client_signal_at;
+	int client_signal;
+	int client_loops; /* counted */
 	/* both sides' GID: the RoCE v2 GID of this IPv4 address (host
 	 * order); 0: none */
 	uint32_t gid_ipv4;

@@ -1337,6 +1337,7 @@ t_one_shot() {
 . "$HERE/health_counters.sh"
 . "$HERE/health_events.sh"
 . "$HERE/failfast.sh"
+. "$HERE/interrupt.sh"
 
 # The cases that go from one device to the other (rails, the mesh, -R
 # from the second device) come
@@ -1354,7 +1355,7 @@ main() {
 		t_mr_per_qp t_odp t_live t_srq t_threads t_per_qp t_loops t_post_api \
 		t_validate t_mcast t_mcast_cm t_memopts t_health_events t_failfast \
 		t_perftest_names t_perftest_peers t_perftest_interop t_pt_gap \
-		t_perftest_cm \
+		t_perftest_cm t_interrupt \
 		t_thresholds t_limits_compare t_limits_baseline t_limits_plot \
 		t_limits_sweep t_certify_record t_limits_rails t_health_counters t_mesh \
 		t_cm_other_device t_service \

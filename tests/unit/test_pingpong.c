@@ -7,7 +7,9 @@
  * latency test's figure measures.
  */
 #include <errno.h>
+#include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <infiniband/verbs.h>
 
 #include "unit.h"
@@ -17,6 +19,7 @@
 #include <rdmaperf/clock.h>
 #include <rdmaperf/engine.h>
 #include <rdmaperf/log.h>
+#include <rdmaperf/oob.h>
 
 #define SLOT  64
 #define RING  64
@@ -451,6 +454,62 @@ static void test_failures(void **state)
 			       "responding"));
 }
 
+/* The stop word set (a signal): the client ends after the round trip
+ * in flight, and still tells the server to stop. */
+static void test_stop_word(void **state)
+{
+	static const int stop = 1;
+	struct env e;
+
+	(void)state;
+	setup_env(&e, "write_lat", 0, RDP_SIDE_CLIENT, PEER_ECHO);
+	e.run.stop = &stop;
+	assert_int_equal(rdp_pingpong(&e.run, &e.res), 0);
+	assert_int_equal(e.res.lat.n, 1);
+	assert_int_equal(fk.posted, 2);
+	assert_int_equal(fk.last_tag, 0);
+}
+
+/* A silent peer whose out-of-band connection closed ends either side's
+ * wait after the watch time, long before the stall time (a minute
+ * here), with -ECONNRESET and no line of its own (the session names the
+ * peer); one whose connection is open is waited for until the stall. */
+static void test_peer_gone(void **state)
+{
+	static const enum rdp_side sides[] = { RDP_SIDE_SERVER,
+					       RDP_SIDE_CLIENT };
+	struct env e;
+	uint64_t t0;
+	size_t i;
+	int sv[2];
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		setup_env(&e, "write_lat", 0, sides[i],
+			  i ? PEER_ECHO : PEER_PINGS);
+		fk.silent = 1;
+		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		e.run.oob_fd = sv[0];
+		e.run.peer_gone = rdp_oob_peer_gone;
+		/* open: the stall, as ever */
+		e.run.stall_cycles = rdp_clock_cycles_of_ms(&e.clk, 300);
+		assert_int_equal(rdp_pingpong(&e.run, &e.res), -ETIMEDOUT);
+		setup_env(&e, "write_lat", 0, sides[i],
+			  i ? PEER_ECHO : PEER_PINGS);
+		fk.silent = 1;
+		close(sv[1]);
+		e.run.oob_fd = sv[0];
+		e.run.peer_gone = rdp_oob_peer_gone;
+		e.run.stall_cycles = rdp_clock_cycles_of_ms(&e.clk, 60000);
+		rdp_clear_error();
+		t0 = rdp_clock_mono_ns();
+		assert_int_equal(rdp_pingpong(&e.run, &e.res), -ECONNRESET);
+		assert_true(rdp_clock_mono_ns() - t0 < 10000000000ull);
+		assert_string_equal(rdp_last_error(), "");
+		close(sv[0]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +524,8 @@ int main(void)
 		cmocka_unit_test(test_perftest_send),
 		cmocka_unit_test(test_perftest_gap),
 		cmocka_unit_test(test_failures),
+		cmocka_unit_test(test_stop_word),
+		cmocka_unit_test(test_peer_gone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
