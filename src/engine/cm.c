@@ -45,12 +45,30 @@ struct cm_ev {
 	uint8_t responder_resources;
 };
 
-static int64_t now_ms(void)
+int64_t rdp_cm_now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int rdp_cm_get_event(struct rdma_event_channel *ch, int64_t deadline,
+		     struct rdma_cm_event **e)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	int64_t left;
+
+	while (rdma_get_cm_event(ch, e)) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return -errno;
+		left = deadline - rdp_cm_now_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
 }
 
 static void put_be32(uint8_t *p, uint32_t v)
@@ -104,19 +122,11 @@ const char *rdp_cm_reject_hint(int status)
 /* The next event before the deadline, copied and acknowledged. */
 static int next_event(struct rdp_cm *cm, int64_t deadline, struct cm_ev *ev)
 {
-	struct pollfd pfd = { .fd = cm->ch->fd, .events = POLLIN };
 	struct rdma_cm_event *e;
-	int64_t left;
+	int ret = rdp_cm_get_event(cm->ch, deadline, &e);
 
-	while (rdma_get_cm_event(cm->ch, &e)) {
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return -errno;
-		left = deadline - now_ms();
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
-			return -errno;
-	}
+	if (ret)
+		return ret;
 	memset(ev, 0, sizeof(*ev));
 	ev->type = e->event;
 	ev->id = e->id;
@@ -426,7 +436,7 @@ static int index_of(const struct rdp_cm *cm, const struct rdma_cm_id *id)
 int rdp_cm_accept(struct rdp_conn *conn, uint32_t num_qps, uint32_t nonce)
 {
 	struct rdp_cm *cm = conn->cm;
-	int64_t deadline = now_ms() + cm->o.timeout_ms;
+	int64_t deadline = rdp_cm_now_ms() + cm->o.timeout_ms;
 	uint32_t up = 0;
 	struct cm_ev ev;
 	int ret, i;
@@ -483,7 +493,7 @@ static int expect(struct rdp_cm *cm, struct rdma_cm_id *id, int64_t deadline,
 
 static int step_ms(int64_t deadline)
 {
-	int64_t left = deadline - now_ms();
+	int64_t left = deadline - rdp_cm_now_ms();
 
 	return left > STEP_MAX_MS ? STEP_MAX_MS : left < 1 ? 1 : (int)left;
 }
@@ -597,7 +607,7 @@ int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 		   const struct rdp_cm_opts *o)
 {
 	struct sockaddr_storage dst;
-	int64_t deadline = now_ms() + o->timeout_ms;
+	int64_t deadline = rdp_cm_now_ms() + o->timeout_ms;
 	char ip[INET6_ADDRSTRLEN];
 	struct rdp_cm *cm;
 	uint32_t i;
@@ -615,7 +625,7 @@ int rdp_cm_connect(struct rdp_conn *conn, uint32_t num_qps,
 		while ((ret = try_connect(conn, cm, i, &dst, nonce,
 					  deadline)) == 1) {
 			drop_id(cm, conn, i);
-			if (now_ms() + RETRY_PAUSE_MS >= deadline) {
+			if (rdp_cm_now_ms() + RETRY_PAUSE_MS >= deadline) {
 				rdp_err("RDMA CM: nothing listens at %s "
 					"(retried for %d s): is the server "
 					"running with RDMA CM support?",
@@ -634,7 +644,8 @@ int rdp_cm_await_disconnect(struct rdp_conn *conn, int timeout_ms)
 {
 	struct rdp_cm *cm = conn->cm;
 	/* no limit: a day, which no test reaches */
-	int64_t deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 86400000);
+	int64_t deadline =
+		rdp_cm_now_ms() + (timeout_ms > 0 ? timeout_ms : 86400000);
 	struct cm_ev ev;
 	int ret, k;
 
@@ -654,7 +665,7 @@ int rdp_cm_await_disconnect(struct rdp_conn *conn, int timeout_ms)
 /* Disconnect what is up, give the peer a moment to answer, then free. */
 void rdp_cm_close(struct rdp_cm *cm, struct rdp_conn *conn)
 {
-	int64_t deadline = now_ms() + DISCONNECT_WAIT_MS;
+	int64_t deadline = rdp_cm_now_ms() + DISCONNECT_WAIT_MS;
 	uint32_t i, pending = 0;
 	struct cm_ev ev;
 	int k;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
 
+#include "engine_int.h"
 #include <rdmaperf/cm.h>
 #include <rdmaperf/ip.h>
 #include <rdmaperf/log.h>
@@ -41,17 +42,9 @@ struct rdp_cm_chan {
 	int qp_made; /* on id, by rdma_create_qp */
 };
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int64_t deadline_of(int timeout_ms)
 {
-	return now_ms() + (timeout_ms > 0 ? timeout_ms : FOREVER_MS);
+	return rdp_cm_now_ms() + (timeout_ms > 0 ? timeout_ms : FOREVER_MS);
 }
 
 static int post_recv(struct rdp_cm_chan *c, uint32_t slot)
@@ -191,7 +184,7 @@ static int wait_for(struct rdp_cm_chan *c, enum want w, int64_t deadline)
 			return 0;
 		if (c->gone)
 			return -ECONNRESET;
-		left = deadline - now_ms();
+		left = deadline - rdp_cm_now_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
 		if (poll(pfd, 2, (int)left) < 0 && errno != EINTR)
@@ -240,19 +233,11 @@ static int next_event(struct rdp_cm_chan *c, int64_t deadline,
 		      enum rdma_cm_event_type *type, int *status,
 		      struct rdma_cm_id **id)
 {
-	struct pollfd pfd = { .fd = c->ch->fd, .events = POLLIN };
 	struct rdma_cm_event *e;
-	int64_t left;
+	int ret = rdp_cm_get_event(c->ch, deadline, &e);
 
-	while (rdma_get_cm_event(c->ch, &e)) {
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return -errno;
-		left = deadline - now_ms();
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
-			return -errno;
-	}
+	if (ret)
+		return ret;
 	*type = e->event;
 	*status = e->status;
 	*id = e->id;
@@ -344,7 +329,7 @@ int rdp_cm_chan_connect(const struct rdp_ip *server, uint16_t port,
 	rdp_ip_to_sockaddr(server, port, &dst);
 	while ((ret = try_connect(c, (struct sockaddr *)&dst, deadline)) == 1) {
 		drop_qp(c);
-		if (now_ms() + RETRY_PAUSE_MS >= deadline) {
+		if (rdp_cm_now_ms() + RETRY_PAUSE_MS >= deadline) {
 			ret = -ECONNREFUSED;
 			break;
 		}

@@ -119,4 +119,13 @@ int rdp_mcast_cm_answer(int type, int status, const char *group,
  * and dev and the likely fix; the error to return. */
 int rdp_mcast_cm_refused(int err, const char *group, const char *dev);
 
+/* The RDMA CM parts' clock: CLOCK_MONOTONIC in ms. */
+int64_t rdp_cm_now_ms(void);
+struct rdma_event_channel;
+struct rdma_cm_event;
+/* The next event on ch before deadline (rdp_cm_now_ms()'s), for the caller
+ * to acknowledge: 0, -ETIMEDOUT, or a negative errno. ch is non-blocking. */
+int rdp_cm_get_event(struct rdma_event_channel *ch, int64_t deadline,
+		     struct rdma_cm_event **e);
+
 #endif /* RDMAPERF_ENGINE_INT_H */

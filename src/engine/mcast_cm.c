@@ -43,14 +43,6 @@ struct join_answer {
 	uint32_t qkey;
 };
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int rdp_mcast_cm_answer(int type, int status, const char *group,
 			const char *dev, int wait_ms)
 {
@@ -100,21 +92,16 @@ int rdp_mcast_cm_refused(int err, const char *group, const char *dev)
 static int wait_join(struct rdp_mcast_cm *cm, int wait_ms,
 		     struct join_answer *a)
 {
-	struct pollfd pfd = { .fd = cm->ch->fd, .events = POLLIN };
-	int64_t deadline = now_ms() + wait_ms, left;
 	struct rdma_cm_event *e;
+	int ret;
 
 	memset(a, 0, sizeof(*a));
 	a->type = -1;
-	while (rdma_get_cm_event(cm->ch, &e)) {
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return -errno;
-		left = deadline - now_ms();
-		if (left <= 0)
-			return 0;
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
-			return -errno;
-	}
+	ret = rdp_cm_get_event(cm->ch, rdp_cm_now_ms() + wait_ms, &e);
+	if (ret == -ETIMEDOUT)
+		return 0; /* no answer: a->type -1 */
+	if (ret)
+		return ret;
 	a->type = e->event;
 	a->status = e->status;
 	if (e->event == RDMA_CM_EVENT_MULTICAST_JOIN) {
