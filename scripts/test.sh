@@ -517,11 +517,28 @@ build_step() {
 }
 
 # The report pages in headless Chromium (tests/browser/report.sh): its
-# cases counted, its skip (no browser) with the reason.
+# cases counted, its skip (no browser) with the reason. With an argument,
+# the pages of the documents that real runs on the Soft-RoCE bed left in
+# that folder (a sweep, a latency run, a mesh), loaded after the device
+# tiers; outside CI, a bed that did not leave all of them is a skip with
+# the reason.
 browser_pass() {
-	local out rc p f
-	echo "== report pages in headless Chromium (tests/browser/report.sh)"
-	out=$(tests/browser/report.sh "$top" "$top/tests/browser/out" 2>&1)
+	local out rc p f k bed=${1:-}
+	if [[ -z $bed ]]; then
+		echo "== report pages in headless Chromium (tests/browser/report.sh)"
+		out=$(tests/browser/report.sh "$top" "$top/tests/browser/out" 2>&1)
+	else
+		echo "== report pages of the bed's runs in headless Chromium"
+		if ! ci; then
+			for k in sweep lat mesh; do
+				[[ -s $bed/$k.json ]] && continue
+				add 0 0 1 "browser: no $k document from the Soft-RoCE bed (its tiers did not run it)"
+				return
+			done
+		fi
+		out=$(RDP_BROWSER_BED=$bed tests/browser/report.sh "$top" \
+			"$top/tests/browser/out-bed" 2>&1)
+	fi
 	rc=$?
 	echo "$out"
 	if [[ $rc -eq 77 ]]; then
@@ -531,35 +548,6 @@ browser_pass() {
 		else
 			add 0 0 1 "browser: $(sed -n 's/^SKIP: //p' <<<"$out" | head -n 1)"
 		fi
-		return
-	fi
-	p=$(grep -c '^ok ' <<<"$out")
-	f=$(grep -c '^not ok ' <<<"$out")
-	((rc == 0 || f > 0)) || f=1
-	add "$p" "$f" 0
-}
-
-# The report pages of the documents that real runs on the Soft-RoCE bed
-# left in tests/browser/bed (a sweep, a latency run, a mesh), in Chromium
-# after the device tiers. Outside CI, a bed that did not run all of them
-# is a skip with the reason.
-bed_browser_pass() {
-	local out rc p f bed=$top/tests/browser/bed k
-	echo "== report pages of the bed's runs in headless Chromium"
-	if ! ci; then
-		for k in sweep lat mesh; do
-			[[ -s $bed/$k.json ]] && continue
-			add 0 0 1 "browser: no $k document from the Soft-RoCE bed (its tiers did not run it)"
-			return
-		done
-	fi
-	out=$(RDP_BROWSER_BED=$bed tests/browser/report.sh "$top" \
-		"$top/tests/browser/out-bed" 2>&1)
-	rc=$?
-	echo "$out"
-	if [[ $rc -eq 77 ]]; then
-		ci && { add 0 1 0; return; }
-		add 0 0 1 "browser: $(sed -n 's/^SKIP: //p' <<<"$out" | head -n 1)"
 		return
 	fi
 	p=$(grep -c '^ok ' <<<"$out")
@@ -614,7 +602,8 @@ rm -rf "$top/tests/browser/bed"
 timed "Soft-RoCE integration" check_tier tests/integration/softroce.test
 timed "cluster (rdmaperf-mesh)" check_tier tests/integration/cluster.test
 [[ ${RDP_QUICK:-0} == 1 ]] ||
-	timed "report pages of the bed's runs in Chromium" bed_browser_pass
+	timed "report pages of the bed's runs in Chromium" \
+		browser_pass "$top/tests/browser/bed"
 count_check "$top" "build" "$main_rc"
 if [[ ${RDP_QUICK:-0} != 1 ]]; then
 	if await_build asan; then
