@@ -178,7 +178,7 @@ t_limits_sweep() {
 }
 
 t_certify_record() {
-	local dir=$WORK/cert rc
+	local dir=$WORK/cert rc t
 	begin "certify: the matrix runs, a one-page record with its JSON (and plots)"
 	run_limited 600 "$BUILD/rdmaperf" certify "$ADDR" -d "$DEV" -p "$PORT" \
 		--dir "$dir" --sizes 4K,64K --lat-sizes 2 --qp 1,2 \
