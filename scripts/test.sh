@@ -556,6 +556,35 @@ browser_pass() {
 	add "$p" "$f" 0
 }
 
+# The --metrics files that real runs on the Soft-RoCE bed left in $1 (a
+# write_bw sweep's, a 4-node mesh's), read here by prometheus_client's
+# OpenMetrics parser (tests/unit/check-metrics.sh), each with a family it
+# must have; the bed checked their samples. Outside CI, a file the bed did
+# not leave, or no parser, is a skip with the reason.
+metrics_pass() {
+	local bed=$1 k fam out rc
+	echo "== the bed's --metrics files, read by the OpenMetrics parser"
+	for k in run:rdmaperf_bandwidth_bytes_per_second mesh:rdmaperf_mesh_cells; do
+		fam=${k#*:} k=${k%%:*}
+		if [[ ! -s $bed/$k.prom ]]; then
+			echo "not ok - $k.prom: the bed did not leave it"
+			if ci; then add 0 1 0; else add 0 0 1 "metrics: no $k.prom from the Soft-RoCE bed (its tiers did not run it)"; fi
+			continue
+		fi
+		out=$(tests/unit/check-metrics.sh "$bed/$k.prom" 2>&1)
+		rc=$?
+		if [[ $rc -eq 77 ]] && ! ci; then
+			add 0 0 1 "metrics: $(tail -n 1 <<<"$out")"
+		elif [[ $rc -eq 0 ]] && grep -q "^$fam " <<<"$out"; then
+			echo "ok - $k.prom parses, with $fam"
+			add 1 0 0
+		else
+			echo "not ok - $k.prom: exit $rc, no $fam: $(tail -n 1 <<<"$out")"
+			add 0 1 0
+		fi
+	done
+}
+
 beside_chain() {
 	renice -n 19 -p "$BASHPID" >/dev/null 2>&1
 	ionice -c 3 -p "$BASHPID" >/dev/null 2>&1
@@ -604,6 +633,9 @@ timed "cluster (rdmaperf-mesh)" check_tier tests/integration/cluster.test
 [[ ${RDP_QUICK:-0} == 1 ]] ||
 	timed "report pages of the bed's runs in Chromium" \
 		browser_pass "$top/tests/browser/bed"
+[[ ${RDP_QUICK:-0} == 1 ]] ||
+	timed "the bed's --metrics files, parsed" \
+		metrics_pass "$top/tests/browser/bed"
 count_check "$top" "build" "$main_rc"
 if [[ ${RDP_QUICK:-0} != 1 ]]; then
 	if await_build asan; then

@@ -287,23 +287,13 @@ summary() {
 	[ "$N_FAIL" -eq 0 ]
 }
 
-# metrics_parse FILE: the --metrics file read by prometheus_client's
-# OpenMetrics parser (tests/unit/check-metrics.sh); its families, a line
-# each ("name type samples"), in $WORK/families. A parse error fails the
-# case; no parser on this machine skips it.
-metrics_parse() {
-	local rc
-	"$HERE/../unit/check-metrics.sh" "$1" >"$WORK/families" 2>&1
-	rc=$?
-	[ "$rc" -ne 77 ] || { skip "$(tail -n 1 "$WORK/families")"; return 1; }
-	[ "$rc" -eq 0 ] || { fail "OpenMetrics parse: $(tail -n 1 "$WORK/families")"; cp "$1" "$WORK/out"; return 1; }
-}
-
 # bed_page FILE NAME: keep a document of a real run as
 # BUILD/tests/browser/bed/NAME.json, for the report pages that
 # scripts/test.sh loads in Chromium after the device tiers
-# (tests/browser/report.sh with RDP_BROWSER_BED).
+# (tests/browser/report.sh with RDP_BROWSER_BED); with NAME.prom, a
+# --metrics file that scripts/test.sh reads with prometheus_client's
+# OpenMetrics parser there (Python takes seconds to start in the guest).
 bed_page() {
 	mkdir -p "$BUILD/tests/browser/bed" &&
-		cp "$1" "$BUILD/tests/browser/bed/$2.json"
+		cp "$1" "$BUILD/tests/browser/bed/$2"
 }

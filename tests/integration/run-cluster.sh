@@ -111,7 +111,7 @@ t_cluster_bisection() {
 
 t_cluster_ringshift() {
 	local n
-	begin "mesh: 4 nodes ring-shift: every node sends and receives at once, 12 cells; its --metrics parse"
+	begin "mesh: 4 nodes ring-shift: every node sends and receives at once, 12 cells; its --metrics samples"
 	cluster_run 4 ring write_bw -n 200 -s 4096 --tolerance 90 \
 		--pattern ring-shift --metrics "$WORK/ring.prom" ||
 		return
@@ -119,8 +119,8 @@ t_cluster_ringshift() {
 		'[.rounds[] | .pairs | length == 4] | all' \
 		'.cells | length == 12' '[.cells[] | .status == "ok"] | all' ||
 		return
-	bed_page "$DIR/mesh.json" mesh
-	metrics_parse "$WORK/ring.prom" || return
+	bed_page "$DIR/mesh.json" mesh.json
+	bed_page "$WORK/ring.prom" mesh.prom
 	expect_file "$WORK/ring.prom" '^rdmaperf_mesh_cells\{.*\} 12$' \
 		'^rdmaperf_mesh_pass\{.*\} 1$' ||
 		return

@@ -637,7 +637,7 @@ t_json() {
 		([.results[] | .size_bytes] == [4096, 65536, 4096, 65536]) and
 		([.results[] | .iterations] == [100, 100, 200, 200])
 	' "$doc" >/dev/null || { fail "document check failed"; cp "$doc" "$WORK/out"; return; }
-	bed_page "$doc" sweep
+	bed_page "$doc" sweep.json
 	pass
 	begin "--json-file with a latency test: table on stdout, document in the file"
 	client write_lat -s 2,64 -n 200 --json-file "$doc" ||
@@ -650,12 +650,12 @@ t_json() {
 		  .lat_p50_us <= .lat_p99_us and .lat_p99_us <= .lat_p999_us and
 		  .lat_p999_us <= .lat_max_us and .warmup_iters == 100] | all)
 	' "$doc" >/dev/null || { fail "latency document check failed"; return; }
-	bed_page "$doc" lat
+	bed_page "$doc" lat.json
 	pass
-	begin "--metrics: a real sweep's OpenMetrics file, read by prometheus_client's parser"
+	begin "--metrics: a real sweep's OpenMetrics file, the samples it must have (the parser reads it after the tiers)"
 	client write_bw -s 4K,64K -n 100 --metrics "$WORK/run.prom" ||
 		{ fail "exit $?"; return; }
-	metrics_parse "$WORK/run.prom" || return
+	bed_page "$WORK/run.prom" run.prom
 	grep -Eq '^rdmaperf_bandwidth_bytes_per_second\{.*size="65536".*\} [0-9.e+]+$' \
 		"$WORK/run.prom" || { fail "no 64 KiB bandwidth sample"; cp "$WORK/run.prom" "$WORK/out"; return; }
 	grep -Eq '^rdmaperf_pass\{.*\} 1$' "$WORK/run.prom" ||
