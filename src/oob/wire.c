@@ -431,8 +431,12 @@ static void dec_accept(struct rcur *c, struct rdp_msg *m)
 	get_str(c, a->mem_gpu, sizeof(a->mem_gpu));
 	get_str(c, a->mem_bus_id, sizeof(a->mem_bus_id));
 	a->mr_access = get_u32(c);
-	if (!c->err && c->off < c->len)
+	if (!c->err && c->off < c->len) {
 		get_str(c, a->mem_type, sizeof(a->mem_type));
+		/* sent only when set: an empty one is no sender's */
+		if (!c->err && !a->mem_type[0])
+			c->err = -EBADMSG;
+	}
 }
 
 static void enc_qp_info(struct wcur *c, const struct rdp_msg *m)
@@ -544,9 +548,10 @@ static void get_group(struct rcur *c, struct rdp_msg_result *r)
 }
 
 /* A RESULT's optional trailers after the counters: a tag byte and its
- * fields each, at most once each, sent only when there is something to
- * say, so that the RESULT of a plain run is unchanged; an unknown or
- * repeated tag is malformed. */
+ * fields each, in the order of their tags, sent only when there is
+ * something to say, so that the RESULT of a plain run is unchanged; an
+ * unknown, repeated or out-of-order tag, or a trailer that says nothing
+ * (a time of 0, no QPs), is malformed: no sender writes one. */
 enum {
 	RESULT_CHECK_NS = 1, /* --data_validation's time in the checks */
 	RESULT_GROUP = 2,    /* -g: each group QP's count, when asked */
@@ -554,7 +559,7 @@ enum {
 
 static void get_result_trailers(struct rcur *c, struct rdp_msg_result *r)
 {
-	unsigned int seen = 0, tag;
+	unsigned int last = 0, tag;
 
 	r->check_ns = 0;
 	r->n_group = 0;
@@ -562,16 +567,18 @@ static void get_result_trailers(struct rcur *c, struct rdp_msg_result *r)
 		tag = get_u8(c);
 		if (c->err)
 			break;
-		if ((tag != RESULT_CHECK_NS && tag != RESULT_GROUP) ||
-		    (seen & (1u << tag))) {
+		if (tag <= last || tag > RESULT_GROUP) {
 			c->err = -EBADMSG;
 			break;
 		}
-		seen |= 1u << tag;
-		if (tag == RESULT_CHECK_NS)
+		last = tag;
+		if (tag == RESULT_CHECK_NS) {
 			r->check_ns = get_u64(c);
-		else
+			if (!c->err && !r->check_ns)
+				c->err = -EBADMSG;
+		} else {
 			get_group(c, r);
+		}
 	}
 }
 

@@ -867,6 +867,26 @@ static void test_accept_mem_type(void **state)
 		-EBADMSG);
 	fill_str(m.u.accept.mem_type, RDP_WIRE_MEM_TYPE_MAX, 't');
 	round_trip(&m);
+	/* an empty name is no sender's (it would encode back without it) */
+	m.u.accept.mem_type[0] = '\0';
+	plain = encode_ok(&m, buf);
+	buf[plain] = 0;
+	buf[plain + 1] = 0;
+	assert_int_equal(
+		rdp_wire_decode_body(RDP_MSG_ACCEPT, buf + RDP_WIRE_HDR_BYTES,
+				     plain + 2 - RDP_WIRE_HDR_BYTES, &out),
+		-EBADMSG);
+}
+
+static void expect_bad_result(const uint8_t *buf, size_t len)
+{
+	struct rdp_msg out;
+
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES, &out),
+			 -EBADMSG);
 }
 
 /* RESULT ends with the server's time in --data_validation's checks only
@@ -908,18 +928,19 @@ static void test_result_check_ns(void **state)
 	assert_true(out.u.result.check_ns == 0x0102030405060708ull);
 	assert_int_equal(out.u.result.n_group, 1);
 	assert_true(out.u.result.group_msgs[0] == 77);
-	/* an unknown tag, and a tag given twice, are malformed */
+	/* an unknown tag, a tag given twice, tags out of order and a time
+	 * of 0 are malformed: each would encode back otherwise */
 	buf[plain] = 9;
-	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
-					      buf + RDP_WIRE_HDR_BYTES,
-					      timed - RDP_WIRE_HDR_BYTES, &out),
-			 -EBADMSG);
+	expect_bad_result(buf, timed);
 	buf[plain] = 1;
 	buf[plain + 9] = 1;
-	assert_int_equal(rdp_wire_decode_body(RDP_MSG_RESULT,
-					      buf + RDP_WIRE_HDR_BYTES,
-					      timed - RDP_WIRE_HDR_BYTES, &out),
-			 -EBADMSG);
+	expect_bad_result(buf, timed);
+	buf[plain] = 2;
+	expect_bad_result(buf, timed);
+	buf[plain] = 1;
+	buf[plain + 9] = 2;
+	memset(buf + plain + 1, 0, 8);
+	expect_bad_result(buf, timed);
 }
 
 /* Every buffer short of the message is refused, leaving the length. */
