@@ -293,6 +293,10 @@ static void get_loop_shape(struct rcur *c, struct rdp_params *p)
 	p->burst_size = get_u32(c);
 	p->typical_pkt_bytes = get_u32(c);
 	p->latency_gap_ns = get_u64(c);
+	/* flagged with nothing in it: no sender's (it would encode back
+	 * without the fields) */
+	if (!c->err && !rdp_params_loop_shape(p))
+		c->err = -EBADMSG;
 }
 
 static void enc_params(struct wcur *c, const struct rdp_msg *m)

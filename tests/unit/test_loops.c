@@ -183,6 +183,27 @@ static size_t params_wire(const struct rdp_params *p, struct rdp_params *out)
 	return len;
 }
 
+/* The flag with a shape that says nothing (every field 0, or a chain of
+ * 1) is no sender's: it would encode back without them. Malformed. */
+static void shape_flagged_empty(void)
+{
+	struct rdp_msg m = { .type = RDP_MSG_PARAMS }, back;
+	uint8_t buf[RDP_WIRE_HDR_BYTES + RDP_WIRE_MAX_PAYLOAD];
+	size_t len = 0;
+
+	snprintf(m.u.params.test, sizeof(m.u.params.test), "send_bw");
+	m.u.params.num_qps = 1;
+	m.u.params.burst_size = 16;
+	assert_int_equal(rdp_wire_encode(&m, buf, sizeof(buf), &len), 0);
+	/* the shape is the last 20 bytes: recv_post_list 1, the rest 0 */
+	memset(buf + len - 20, 0, 20);
+	buf[len - 17] = 1;
+	assert_int_equal(rdp_wire_decode_body(RDP_MSG_PARAMS,
+					      buf + RDP_WIRE_HDR_BYTES,
+					      len - RDP_WIRE_HDR_BYTES, &back),
+			 -EBADMSG);
+}
+
 /* The shape travels only when given, flagged, and the flag is not kept. */
 static void test_wire_shape(void **state)
 {
@@ -211,6 +232,7 @@ static void test_wire_shape(void **state)
 	p.num_qps = 1;
 	p.recv_post_list = 1;
 	assert_int_equal(params_wire(&p, &out), plain);
+	shape_flagged_empty();
 }
 
 /* Fake verbs: one QP whose peer answers each write at once (write_lat's
